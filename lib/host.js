@@ -1,0 +1,51 @@
+// The host contract: everything lib/ may use from the outside world arrives in ONE object.
+// plugins/restore/restore_js/host.js builds it from mysqlsh's globals; test/mysqlsh builds
+// the same shape for the stand-in. lib/ never touches a mysqlsh global directly.
+//
+// host = {
+//   files: {
+//     list(dir)                 -> [{name, size, isDir}]   (throws if dir is not a directory)
+//     readHeads(paths, n)       -> [ArrayBuffer|null]      first n bytes of each file, null if missing
+//     writeFiles(files, opts)   -> {written: [path], skipped: [path]}
+//                                  files: [{path, data: ArrayBuffer|string}]; opts.overwrite (false)
+//     makeDirs(dir)             -> undefined (like mkdir -p)
+//     remove(paths)             -> {removed: [path]}
+//     loadText(path)            -> string (throws if missing/unreadable)
+//     isFile(p), isDir(p), isAbs(p), join(a, b), normpath(p), basename(p), dirname(p), cwd()
+//   },
+//   sql: {
+//     connected()               -> bool
+//     run(sql, args)            -> {columns: [name], rows: [{col: value}], affected, insertId}
+//                                  errors thrown as SqlError (lib/sql-error.js): {code, message}
+//     serverInfo()              -> {version, flavour: 'mysql'|'mariadb', uuid} (cached per session)
+//   },
+//   util: { loadDump(url, opts), dumpInstance(dir, opts), dumpSchemas(schemas, dir, opts),
+//           dumpTables(schema, tables, dir, opts) }   (errors thrown as ShellApiError)
+//   out: { print(line), warn(line), progress(line) }
+//   shell: { version: 'X.Y.Z', longVersion, engine: 'V8'|'GraalJS', interactive: bool, cpuCount() -> int,
+//            configHome: string, getenv(name), prompt(question, defaultValue) -> string }
+// }
+
+const REQUIRED = {
+  files: ['list', 'readHeads', 'writeFiles', 'makeDirs', 'remove', 'loadText', 'isFile', 'isDir',
+    'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
+  sql: ['connected', 'run', 'serverInfo'],
+  util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables'],
+  out: ['print', 'warn', 'progress'],
+  shell: ['getenv', 'prompt', 'cpuCount'],
+};
+
+// Fails early, with the missing capability named, when a host is incomplete.
+function checkHost(host) {
+  Object.keys(REQUIRED).forEach(function (group) {
+    if (!host || !host[group]) throw new Error('host is missing the ' + group + ' capabilities');
+    REQUIRED[group].forEach(function (fn) {
+      if (typeof host[group][fn] !== 'function') {
+        throw new Error('host.' + group + '.' + fn + ' is missing');
+      }
+    });
+  });
+  return host;
+}
+
+module.exports = { checkHost: checkHost, REQUIRED: REQUIRED };

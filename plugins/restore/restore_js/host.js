@@ -1,0 +1,164 @@
+// Builds the lib/ host (see ../lib/host.js) from what mysqlsh gives a JS plugin.
+// JS in mysqlsh cannot write or list files: host.files goes through the Python companion
+// members (restore.fsList & co., ../restore_py/init.py), registered after this file loads.
+var SqlError = require('../lib/sql-error.js').SqlError;
+var shellVersion = require('../lib/shell-version.js');
+
+function errorDetails(e) {
+  var cause = e && e.cause;
+  return {
+    message: (cause && cause.message) || (e && e.message) || String(e),
+    code: (cause && cause.code) || (e && e.code) || 0,
+  };
+}
+
+function companion(restore, member) {
+  if (!(member in restore)) {
+    throw new Error('The restore file helper (restore_py/init.py) is not loaded: reinstall the ' +
+      'plugin with both restore_js and restore_py in the same group folder.');
+  }
+  return restore[member];
+}
+
+// ArrayBuffer is the only binary type that crosses into Python as bytes.
+function asBinary(data) {
+  if (typeof data === 'string') return data;
+  if (Object.prototype.toString.call(data) === '[object ArrayBuffer]') return data;
+  if (data && data.buffer) return data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+  throw new Error('file data must be a string or bytes');
+}
+
+function makeFiles(restore) {
+  return {
+    list: function (dir) { return Array.from(companion(restore, 'fsList')(dir)).map(function (e) {
+      return { name: e.name, size: e.size, isDir: e.isDir };
+    }); },
+    readHeads: function (paths, n) { return Array.from(companion(restore, 'fsReadHeads')(paths, n)); },
+    writeFiles: function (files, opts) {
+      var batch = files.map(function (f) { return { path: f.path, data: asBinary(f.data) }; });
+      var r = companion(restore, 'fsWriteFiles')(batch, { overwrite: !!(opts && opts.overwrite) });
+      return { written: Array.from(r.written), skipped: Array.from(r.skipped) };
+    },
+    makeDirs: function (dir) { companion(restore, 'fsMakeDirs')(dir); },
+    remove: function (paths) { return { removed: Array.from(companion(restore, 'fsRemove')(paths).removed) }; },
+    loadText: function (p) { return os.loadTextFile(p); },
+    isFile: function (p) { return os.path.isfile(p); },
+    isDir: function (p) { return os.path.isdir(p); },
+    isAbs: function (p) { return os.path.isabs(p); },
+    join: function (a, b) { return os.path.join(a, b); },
+    normpath: function (p) { return os.path.normpath(p); },
+    basename: function (p) { return os.path.basename(p); },
+    dirname: function (p) { return os.path.dirname(p); },
+    cwd: function () { return os.getcwd(); },
+  };
+}
+
+function makeSql() {
+  var info = null;
+  function session() {
+    var s = shell.getSession();
+    if (!s) throw new SqlError(0, 'Not connected: open a session first (\\connect root@host or mysqlsh root@host -- restore ...).');
+    return s;
+  }
+  function run(sql, args) {
+    var result;
+    try {
+      result = args === undefined ? session().runSql(sql) : session().runSql(sql, args);
+    } catch (e) {
+      if (e instanceof SqlError) throw e;
+      var d = errorDetails(e);
+      throw new SqlError(d.code, d.message.replace(/^ClassicSession\.runSql: /, ''));
+    }
+    var columns = Array.from(result.getColumnNames());
+    var rows = [];
+    var row;
+    while ((row = result.fetchOne()) !== null) {
+      var o = {};
+      for (var i = 0; i < columns.length; i++) o[columns[i]] = row[i];
+      rows.push(o);
+    }
+    return { columns: columns, rows: rows, affected: result.getAffectedItemsCount(),
+      insertId: result.getAutoIncrementValue() };
+  }
+  return {
+    connected: function () { var s = shell.getSession(); return !!(s && s.isOpen()); },
+    run: run,
+    serverInfo: function () {
+      if (info) return info;
+      var r = run('SELECT @@version AS version, @@version_comment AS comment, @@server_uuid AS uuid, @@hostname AS hostname, @@port AS port');
+      var v = r.rows[0];
+      info = {
+        version: String(v.version),
+        flavour: /mariadb/i.test(v.version + ' ' + v.comment) ? 'mariadb' : 'mysql',
+        uuid: String(v.uuid),
+        hostname: String(v.hostname),
+        port: v.port,
+      };
+      return info;
+    },
+  };
+}
+
+function shellApi(fn) {
+  return function () {
+    try {
+      return fn.apply(null, arguments);
+    } catch (e) {
+      var d = errorDetails(e);
+      var err = new Error(d.message);
+      err.code = d.code;
+      err.isShellApiError = true;
+      throw err;
+    }
+  };
+}
+
+function makeUtil() {
+  return {
+    loadDump: shellApi(function (url, opts) { return util.loadDump(url, opts); }),
+    dumpInstance: shellApi(function (dir, opts) { return util.dumpInstance(dir, opts); }),
+    dumpSchemas: shellApi(function (schemas, dir, opts) { return util.dumpSchemas(schemas, dir, opts); }),
+    dumpTables: shellApi(function (schema, tables, dir, opts) { return util.dumpTables(schema, tables, dir, opts); }),
+  };
+}
+
+function makeOut() {
+  return {
+    print: function (line) { println(line); },
+    warn: function (line) { println('WARNING: ' + line); },
+    progress: function (line) { println(line); },
+  };
+}
+
+function configHome() {
+  var home = os.getenv('MYSQLSH_USER_CONFIG_HOME');
+  if (home) return home;
+  return os.path.join(os.getenv('HOME') || os.getcwd(), '.mysqlsh');
+}
+
+function makeShell(restore) {
+  return {
+    version: shellVersion.parse(shell.version),
+    longVersion: String(shell.version),
+    engine: typeof Graal !== 'undefined' ? 'GraalJS' : 'V8',
+    interactive: !!shell.options.interactive && shell.options.useWizards !== false,
+    cpuCount: function () { return companion(restore, 'clientInfo')().cpuCount; },
+    configHome: configHome(),
+    getenv: function (name) { return os.getenv(name); },
+    prompt: function (question, defaultValue) {
+      return String(shell.prompt(question, { defaultValue: defaultValue || '' }));
+    },
+  };
+}
+
+function makeHost(restore) {
+  return {
+    files: makeFiles(restore),
+    sql: makeSql(),
+    util: makeUtil(),
+    out: makeOut(),
+    shell: makeShell(restore),
+  };
+}
+
+module.exports = { makeHost: makeHost };

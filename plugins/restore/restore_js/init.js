@@ -1,0 +1,24 @@
+// JS sub-plugin of the `restore` group: creates the `restore` extension object, registers every
+// member with its help text, and makes it a global. The Python sub-plugin (../restore_py) loads
+// after this file and adds the internal file-system members to the same object.
+// Every require is at top level: relative requires only resolve while this file loads.
+var makeHost = require('./host.js').makeHost;
+var registerMembers = require('./member-registry.js').registerMembers;
+
+var restore = shell.createExtensionObject();
+
+registerMembers(restore, function () { return makeHost(restore); });
+
+shell.registerGlobal('restore', restore, {
+  brief: 'Fast, safe and partial restores of MySQL Shell dumps.',
+  details: [
+    'The restore object wraps util.loadDump and util.dump* with presets, and adds what a DBA ' +
+    'needs around a big restore: inspect a dump before loading it, load only the newest chunks ' +
+    'of huge tables (partial imports), disable the InnoDB redo log for the load and always ' +
+    'enable it again, tune the server for the load and revert it, and analyze tables afterwards.',
+    'Typical use: restore.inspect("./dump") to see what a dump holds, restore.load("./dump", ' +
+    '{preset: "fastest"}) to load it, restore.status() to check the server afterwards.',
+    'Every function prints a readable report and returns the same facts as a dictionary. From ' +
+    'the command line: mysqlsh root@host -- restore load ./dump --preset=fastest',
+  ],
+});

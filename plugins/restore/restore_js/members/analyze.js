@@ -1,0 +1,12 @@
+var UserError = require('../../lib/user-error.js').UserError;
+
+module.exports = {
+  name: 'analyze',
+  definition: {
+    brief: 'Not yet available.',
+    details: ['This member is not implemented yet.'],
+    parameters: [{ name: 'args', type: 'array', required: false }],
+    cli: true,
+  },
+  run: function () { throw new UserError('restore.analyze() is not yet available.'); },
+};

@@ -1,0 +1,12 @@
+var versionReport = require('../../lib/version-report.js').versionReport;
+
+module.exports = {
+  name: 'version',
+  definition: {
+    brief: 'Shows the versions of the plugin, of MySQL Shell and of its JavaScript engine.',
+    details: ['Returns a dictionary with the keys plugin, shell and engine.'],
+    parameters: [],
+    cli: true,
+  },
+  run: function (host) { return versionReport(host); },
+};
