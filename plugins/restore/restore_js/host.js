@@ -85,15 +85,13 @@ function makeSql() {
     run: run,
     serverInfo: function () {
       if (info) return info;
-      var r = run('SELECT @@version AS version, @@version_comment AS comment, @@server_uuid AS uuid, @@hostname AS hostname, @@port AS port');
-      var v = r.rows[0];
-      info = {
-        version: String(v.version),
-        flavour: /mariadb/i.test(v.version + ' ' + v.comment) ? 'mariadb' : 'mysql',
-        uuid: String(v.uuid),
-        hostname: String(v.hostname),
-        port: v.port,
-      };
+      var v = run('SELECT @@version AS version, @@version_comment AS comment, @@hostname AS hostname, ' +
+        '@@port AS port, @@server_id AS serverId').rows[0];
+      var flavour = /mariadb/i.test(v.version + ' ' + v.comment) ? 'mariadb' : 'mysql';
+      // MariaDB has no server_uuid: name the server by host, port and server_id instead.
+      var uuid = flavour === 'mysql' ? String(run('SELECT @@server_uuid AS u').rows[0].u)
+        : 'mariadb-' + v.hostname + '-' + v.port + '-' + v.serverId;
+      info = { version: String(v.version), flavour: flavour, uuid: uuid, hostname: String(v.hostname), port: v.port };
       return info;
     },
   };

@@ -6,6 +6,7 @@ const path = require('path');
 const { atLeast } = require('../profile');
 const { shellThrowable } = require('../shell-errors');
 const { contractDir } = require('../contract-paths');
+const { shellType } = require('../values');
 
 let cached = null;
 function optionsTable() {
@@ -16,21 +17,10 @@ function optionsTable() {
 const CLASS_NAMES = { 'util.loadDump': 'Util.loadDump', 'util.dumpInstance': 'Util.dumpInstance',
   'util.dumpSchemas': 'Util.dumpSchemas', 'util.dumpTables': 'Util.dumpTables' };
 
+// Shell value type names as the Shell's messages spell them.
 function shellTypeOf(v) {
-  if (v === null) return 'Null';
-  if (v === undefined) return 'Undefined';
-  if (typeof v === 'boolean') return 'Bool';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'Integer' : 'Float';
-  if (typeof v === 'string') return 'String';
-  if (Object.prototype.toString.call(v) === '[object ArrayBuffer]') return 'Binary';
-  if (Array.isArray(v) || isHostArray(v)) return 'Array';
-  if (typeof v === 'function') return 'Function';
-  return 'Map';
-}
-
-function isHostArray(v) {
-  return v && typeof v === 'object' && typeof v.length === 'number' && typeof v[Symbol.iterator] === 'function'
-    && !(Object.prototype.toString.call(v) === '[object Object]' && !('length' in Object.getPrototypeOf(v) || v.__hostArray));
+  const t = shellType(v);
+  return t === 'Undefined' ? 'Null' : t;
 }
 
 const TYPE_LABEL = { bool: 'Bool', uint: 'UInteger', int: 'Integer', float: 'Float', string: 'String',

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Installs the restore plugin for MySQL Shell: copies plugins/restore (with lib/) into
+# $MYSQLSH_USER_CONFIG_HOME/plugins/restore, or ~/.mysqlsh/plugins/restore.
+#   ./install.sh          copy (what a user wants)
+#   ./install.sh --link   symlink the working tree (for development)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+config_home=${MYSQLSH_USER_CONFIG_HOME:-"$HOME/.mysqlsh"}
+target="$config_home/plugins/restore"
+mkdir -p "$config_home/plugins"
+if [ -e "$target" ] || [ -L "$target" ]; then
+  rm -rf "$target"
+fi
+if [ "${1:-}" = "--link" ]; then
+  ln -s "$here/plugins/restore" "$target"
+  echo "Linked $target -> $here/plugins/restore"
+else
+  mkdir -p "$target"
+  cp -R "$here/plugins/restore/restore_js" "$here/plugins/restore/restore_py" "$target/"
+  cp -R "$here/lib" "$target/lib"
+  find "$target" -name '__pycache__' -prune -exec rm -rf {} +
+  echo "Installed the restore plugin into $target"
+fi
+echo "Start mysqlsh and type: \\? restore"
