@@ -19,7 +19,10 @@ function shellThrowable(profile, type, message, code, where) {
   const text = withPrefix(profile, where, message);
   const payload = { type, message: text };
   if (code !== undefined && code !== null) payload.code = code;
-  if (profile.engine === 'GraalJS') return new Error(text, { cause: payload });
+  if (profile.engine === 'GraalJS') {
+    const ErrorInRealm = profile.realmError || Error; // GraalJS builds it in the main JS realm
+    return new ErrorInRealm(text, { cause: payload });
+  }
   return Object.assign(new ShellError(type, text, payload.code));
 }
 

@@ -183,6 +183,7 @@ function createShell(opts = {}) {
   if (opts.startsInJs !== false && profile.startsInJs) mainGlobals.mysql = mysqlNative;
 
   const mainContext = vm.createContext({ ...mainGlobals });
+  profile.realmError = vm.runInContext('Error', mainContext);
   let baseFolder = () => cwd;
 
   const modules = createModuleSystem({

@@ -1,6 +1,8 @@
 'use strict';
 // util.* option checks, from ../shared/mysqlsh-contract/options.json for the emulated version:
 // type errors first (in the order given), then unknown names (sorted), enum values case-insensitive.
+// Every problem with the options dictionary is reported as `Argument #N: <problem>` (mysql-shell
+// unittest/scripts/auto/js_shell/validation/util_load_dump_norecord.js, 8.x and 9.x).
 const fs = require('fs');
 const path = require('path');
 const { atLeast } = require('../profile');
@@ -30,7 +32,11 @@ const TYPE_LABEL = { bool: 'Bool', uint: 'UInteger', int: 'Integer', float: 'Flo
 function typeProblem(name, spec, v) {
   const t = shellTypeOf(v);
   const expected = TYPE_LABEL[spec.type];
-  const bad = () => `Option '${name}' is expected to be of type ${expected}, but is ${t}`;
+  // A string that does not convert fails in the conversion, with the converter's wording
+  // (`waitDumpTimeout: "???"` → Option 'waitDumpTimeout' Float expected, but value is String).
+  const bad = () => (t === 'String' && spec.type !== 'array' && spec.type !== 'dict'
+    ? `Option '${name}' ${expected} expected, but value is String`
+    : `Option '${name}' is expected to be of type ${expected}, but is ${t}`);
   switch (spec.type) {
     case 'bool':
       if (t === 'Bool' || t === 'Integer') return null;
@@ -93,9 +99,9 @@ function validateOptions(profile, fn, options, argIndex) {
     const spec = known[name];
     if (!spec) continue;
     const problem = typeProblem(name, spec, options[name]);
-    if (problem) throw shellThrowable(profile, 'TypeError', problem, undefined, where);
+    if (problem) throw shellThrowable(profile, 'TypeError', `Argument #${argIndex}: ${problem}`, undefined, where);
     const enumBad = enumProblem(name, spec, options[name]);
-    if (enumBad) throw shellThrowable(profile, 'ArgumentError', enumBad, undefined, where);
+    if (enumBad) throw shellThrowable(profile, 'ArgumentError', `Argument #${argIndex}: ${enumBad}`, undefined, where);
   }
   const unknown = given.filter((n) => !known[n]).sort();
   if (unknown.length) {
