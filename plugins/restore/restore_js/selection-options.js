@@ -1,0 +1,24 @@
+// The selection options shared by plan, stub and load (declared so the command line converts
+// them: --include-tables=a.b,c.d, --latest=shop.events:3,shop.*:1).
+function list(name, brief) {
+  return { name: name, type: 'array', itemtype: 'string', brief: brief };
+}
+
+var SELECTION_OPTIONS = [
+  list('includeSchemas', 'Load only these schemas'),
+  list('excludeSchemas', 'Skip these schemas'),
+  list('includeTables', 'Load only these tables (schema.table, backticks allowed)'),
+  list('excludeTables', 'Skip these tables entirely (not stubbed: excluded from the load)'),
+  { name: 'latest', brief: 'Newest chunks to keep: {"shop.events": 3, "shop.*": 1, "*": 2}, a number for ' +
+    'every chunked table, or on the command line shop.events:3,shop.*:1' },
+  { name: 'listing', type: 'string', brief: 'A file listing the complete dump (ls / rsync --list-only output), ' +
+    'for dumps whose metadata does not list the chunks' },
+];
+
+var SELECTION_DETAILS = 'Selection: includeSchemas, excludeSchemas, includeTables and excludeTables work as in ' +
+  'util.loadDump. latest keeps the newest N chunks of a table (per partition for partitioned tables): ' +
+  '{"shop.events": 3} for one table, {"shop.*": 1} for every table of a schema, {"*": 2} or 2 for all ' +
+  'chunked tables; the most specific entry wins. Newest means highest key: chunks cover ascending ranges of ' +
+  'the primary key, so this is the newest data only when the key grows with inserts (AUTO_INCREMENT).';
+
+module.exports = { SELECTION_OPTIONS: SELECTION_OPTIONS, SELECTION_DETAILS: SELECTION_DETAILS };
