@@ -4,7 +4,8 @@
 //
 // host = {
 //   files: {
-//     list(dir)                 -> [{name, size, isDir}]   (throws if dir is not a directory)
+//     list(dir, opts)           -> [{name, size, isDir}]   (throws if dir is not a directory);
+//                                  opts.noSizeFor: name endings whose size is not needed (size null)
 //     readHeads(paths, n)       -> [ArrayBuffer|null]      first n bytes of each file, null if missing
 //     writeFiles(files, opts)   -> {written: [path], skipped: [path]}
 //                                  files: [{path, data: ArrayBuffer|string}]; opts.overwrite (false)

@@ -8,6 +8,8 @@ var UserError = require('./user-error.js').UserError;
 var text = require('./text-table.js');
 var displayTable = require('./display-name.js').displayTable;
 
+var MAX_ROWS = 40;
+
 function modelAndPlan(host, dumpDir, options) {
   var o = options || {};
   var sel = selection.parseSelection(o);
@@ -45,7 +47,9 @@ function printPlan(host, plan, extra) {
   var rows = tableRows(plan);
   if (rows.length) {
     out.print('');
-    text.formatTable(['table', 'latest', 'chosen', 'fetch', 'stubs'], rows, { right: [2, 3, 4] }).forEach(out.print);
+    text.formatTable(['table', 'latest', 'chosen', 'fetch', 'stubs'], rows.slice(0, MAX_ROWS), { right: [2, 3, 4] })
+      .forEach(out.print);
+    if (rows.length > MAX_ROWS) out.print('… and ' + (rows.length - MAX_ROWS) + ' more tables (all in the returned dictionary)');
   }
   plan.warnings.forEach(out.warn);
 }

@@ -11,10 +11,14 @@ function hasUsableKey(t) {
   return !(Array.isArray(t.primaryIndex) && t.primaryIndex.length === 0);
 }
 
-// The chunks of t the selection chooses: all of them, or the newest n by chunk number.
+// The chunks of t the selection chooses: all of them, or the newest n by chunk number. A table
+// without a usable key always ends with an empty @@N: it does not count as one of the n.
 function chosenChunks(t, n) {
   if (n === null || !t.chunking) return t.chunks.slice();
-  return t.chunks.slice(Math.max(0, t.chunks.length - n));
+  var end = t.chunks.length;
+  var last = t.chunks[end - 1];
+  if (!hasUsableKey(t) && last && last.last && last.dataBytes === 0) end--;
+  return t.chunks.slice(Math.max(0, end - n));
 }
 
 function tableKey(t) { return t.schema + '\u0000' + t.table; }

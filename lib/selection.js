@@ -1,6 +1,7 @@
 // What a user chose from a dump, the same for restore.plan, restore.stub and restore.load:
 // loadDump's include/exclude filters, plus `latest` — the newest N chunks of a table (per
-// partition for partitioned tables), of every table of a schema ("shop.*"), or of all ("*").
+// partition for partitioned tables), of every table of a schema ("shop.*"), or of all ("*");
+// 0 chunks creates the table and loads none of its rows.
 var UserError = require('./user-error.js').UserError;
 var splitName = require('./object-names.js').splitName;
 var quoteTable = require('./sql-identifiers.js').quoteTable;
@@ -36,8 +37,9 @@ function tableName(text, key) {
 
 function count(v, where) {
   var n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !(n >= 1) || Math.floor(n) !== n) {
-    throw new UserError('latest: ' + where + ' needs a whole number of chunks of at least 1, got ' + JSON.stringify(v) + '.');
+  if (typeof n !== 'number' || !(n >= 0) || Math.floor(n) !== n) {
+    throw new UserError('latest: ' + where + ' needs a whole number of chunks (0 = the table without data), got ' +
+      JSON.stringify(v) + '.');
   }
   return n;
 }

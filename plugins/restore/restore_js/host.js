@@ -30,14 +30,29 @@ function asBinary(data) {
 
 function makeFiles(restore) {
   return {
-    list: function (dir) { return Array.from(companion(restore, 'fsList')(dir)).map(function (e) {
-      return { name: e.name, size: e.size, isDir: e.isDir };
-    }); },
+    list: function (dir, opts) {
+      var o = opts && opts.noSizeFor ? { noSizeFor: opts.noSizeFor } : {};
+      return JSON.parse(companion(restore, 'fsList')(dir, o)).map(function (e) {
+        return { name: e[0], size: e[1], isDir: e[2] };
+      });
+    },
     readHeads: function (paths, n) { return Array.from(companion(restore, 'fsReadHeads')(paths, n)); },
+    // Files sharing one content (stubs) send it once: [[path, content index]] plus the contents.
     writeFiles: function (files, opts) {
-      var batch = files.map(function (f) { return { path: f.path, data: asBinary(f.data) }; });
-      var r = companion(restore, 'fsWriteFiles')(batch, { overwrite: !!(opts && opts.overwrite) });
-      return { written: Array.from(r.written), skipped: Array.from(r.skipped) };
+      var contents = [];
+      var index = new Map();
+      var entries = files.map(function (f) {
+        var data = asBinary(f.data);
+        if (!index.has(data)) { index.set(data, contents.length); contents.push(data); }
+        return [f.path, index.get(data)];
+      });
+      var r = JSON.parse(companion(restore, 'fsWriteFiles')(JSON.stringify(entries), contents,
+        { overwrite: !!(opts && opts.overwrite) }));
+      var skipped = new Set(r.skipped);
+      return {
+        written: files.map(function (f) { return f.path; }).filter(function (p) { return !skipped.has(p); }),
+        skipped: r.skipped,
+      };
     },
     makeDirs: function (dir) { companion(restore, 'fsMakeDirs')(dir); },
     remove: function (paths) { return { removed: Array.from(companion(restore, 'fsRemove')(paths).removed) }; },

@@ -1,12 +1,54 @@
-var UserError = require('../../lib/user-error.js').UserError;
+var inspectDump = require('../../lib/inspect.js').inspectDump;
 
 module.exports = {
   name: 'inspect',
   definition: {
-    brief: 'Not yet available.',
-    details: ['This member is not implemented yet.'],
-    parameters: [{ name: 'args', type: 'array', required: false }],
+    brief: 'Shows what a MySQL Shell dump directory holds and whether util.loadDump would load it.',
+    details: [
+      'Reads the dump metadata (formats 1.0.0 to 2.0.1, written by MySQL Shell 8.0.21 and later) and the ' +
+      'directory listing, and reports every schema, table, view and partition with its data files. Nothing ' +
+      'is loaded, nothing is written and no connection is needed.',
+      'Each data file (chunk) is present, missing, stub (holds no data although the dump recorded data for ' +
+      'it), empty (the chunk was empty when dumped) or corrupt (does not start like data of its compression). ' +
+      'Only the first bytes of each file are read; nothing is decompressed.',
+      'The chunk list of a table comes from chunkFileBytes in @.done.json (dumps of format 1.0.1 and later), ' +
+      'otherwise from the data files and .idx files present, plus the listing file when one is given. When ' +
+      'none of these shows a table\'s last chunk (@@N), the report says so instead of guessing.',
+      'A dump without @.done.json is unfinished: it is reported as incomplete and not loadable, because ' +
+      'util.loadDump stops at once with "Incomplete dump".',
+      'Prints one line per table (or partition): chunks usable/total, stubs, missing and corrupt files, ' +
+      'uncompressed bytes usable/total, then the problems found and a verdict. Returns a dictionary with the ' +
+      'keys format, dumper, origin, complete, schemas, tables (each with schema, table, partition for a ' +
+      'partition, and chunks: index, last, file, state, dataBytes), totals, loadable and problems (each with ' +
+      'code, message and file).',
+      'Tables without a primary or unique index are chunked in the server\'s scan order: for them the ' +
+      'highest-numbered chunks are not the newest rows, and the report says that "latest" means nothing there.',
+      '@PARAMDETAILS',
+      'Example: restore.inspect("./dump"), or from the command line: mysqlsh -- restore inspect ./dump ' +
+      '--listing=dump-listing.txt',
+    ],
+    parameters: [
+      { name: 'dumpDir', type: 'string', brief: 'The dump directory, absolute or relative to the current directory' },
+      {
+        name: 'options',
+        type: 'dictionary',
+        required: false,
+        brief: 'Inspect options',
+        options: [
+          {
+            name: 'listing',
+            type: 'string',
+            brief: 'A file listing the complete dump, one file name per line',
+            details: [
+              'Use it when only part of the dump was copied here and the dump does not record its chunk ' +
+              'list (format 1.0.0, or no @.done.json). The output of ls, ls -l or rsync --list-only taken on ' +
+              'the backup host works: the last field of each line is taken as the file name.',
+            ],
+          },
+        ],
+      },
+    ],
     cli: true,
   },
-  run: function () { throw new UserError('restore.inspect() is not yet available.'); },
+  run: function (host, args) { return inspectDump(host, args[0], args[1]); },
 };
