@@ -15,16 +15,33 @@ var MAX_CHUNKS = 10000000;
 var PLAIN = 1;
 var LAST = 2;
 
-function newCollection() { return { whole: false, flags: new Map(), max: -1, files: false, listing: false }; }
+// What the names of one source say about one table or partition. Chunk numbers are dense
+// (0..N), so plain arrays indexed by chunk number hold the flags, the recorded bytes (from
+// chunkFileBytes only) and the names as found (reusing them spares rebuilding and rehashing
+// hundreds of thousands of strings).
+function newCollection() {
+  return { whole: false, wholeBytes: null, flags: [], bytes: [], plainNames: [], lastNames: [], count: 0, lasts: [],
+    max: -1, files: false, listing: false };
+}
 
-function addName(collection, m) {
-  if (m.whole) { collection.whole = true; return; }
+function addName(collection, m, bytes, name) {
+  var known = typeof bytes === 'number';
+  if (m.whole) {
+    collection.whole = true;
+    if (known) collection.wholeBytes = bytes;
+    return;
+  }
   if (m.index >= MAX_CHUNKS) {
     throw new UserError('The data file name ' + names.chunkFileName(m.target.base, m.target.ext, m.index, m.last) +
       ' gives ' + displayTable(m.target.schema, m.target.table, m.target.partition) + ' more than ' + MAX_CHUNKS +
       ' chunks: the dump metadata or the listing is damaged.');
   }
-  collection.flags.set(m.index, (collection.flags.get(m.index) || 0) | (m.last ? LAST : PLAIN));
+  var bits = collection.flags[m.index] || 0;
+  if (!bits) collection.count++;
+  if (m.last && !(bits & LAST)) collection.lasts.push(m.index);
+  collection.flags[m.index] = bits | (m.last ? LAST : PLAIN);
+  (m.last ? collection.lastNames : collection.plainNames)[m.index] = name;
+  if (known) collection.bytes[m.index] = bytes;
   if (m.index > collection.max) collection.max = m.index;
 }
 
@@ -57,17 +74,22 @@ function buildChunkLists(targets, sources) {
   var match = names.makeNameMatcher(loadable);
   var fromDone = new Map();
   var fromFiles = new Map();
-  function collect(into, name, flag) {
+  function collect(into, name, flag, bytes) {
     var m = match(name);
     if (!m) return;
     var c = into.get(m.target);
     if (!c) { c = newCollection(); into.set(m.target, c); }
-    addName(c, m);
+    addName(c, m, bytes, name);
     if (flag) c[flag] = true;
   }
-  if (sources.chunkFileBytes) Object.keys(sources.chunkFileBytes).forEach(function (n) { collect(fromDone, n); });
-  sources.fileNames.forEach(function (n) { collect(fromFiles, dataNameOf(n), 'files'); });
-  (sources.listingNames || []).forEach(function (n) { collect(fromFiles, dataNameOf(n), 'listing'); });
+  var recorded = sources.chunkFileBytes;
+  var keys = recorded ? Object.keys(recorded) : [];
+  for (var i = 0; i < keys.length; i++) collect(fromDone, keys[i], null, recorded[keys[i]]);
+  // Files and listing only matter for tables chunkFileBytes says nothing about (usually none).
+  if (loadable.some(function (t) { return !fromDone.has(t); })) {
+    sources.fileNames.forEach(function (n) { collect(fromFiles, dataNameOf(n), 'files'); });
+    (sources.listingNames || []).forEach(function (n) { collect(fromFiles, dataNameOf(n), 'listing'); });
+  }
 
   var problems = [];
   targets.forEach(function (t) {
@@ -90,59 +112,59 @@ function buildChunkLists(targets, sources) {
 function unknownLastChunk(t, sources) {
   var name = displayTable(t.schema, t.table, t.partition);
   var found = t.chunks.length
-    ? 'the highest chunk found is ' + t.chunks[t.chunks.length - 1].file + ' and no last chunk (@@N) was found, so ' +
-      'the number of chunks cannot be known'
-    : 'no data file of it was found (no file, no .idx file' + (sources.listingNames ? ', no line of the listing' : '') +
-      '), so neither its chunks nor its last chunk can be known';
-  var why = sources.chunkFileBytes
-    ? ' (@.done.json lists no data file of it)'
-    : ' (@.done.json does not list the data files: chunkFileBytes exists only in complete dumps of format 1.0.1 ' +
-      'and later)';
-  var advice = sources.listingNames
-    ? ' The listing given does not name the last chunk either: check that it lists the complete dump.'
-    : ' Pass options.listing: a listing of the complete dump (the output of ls, ls -l or rsync --list-only ' +
-      'on the backup host).';
-  return makeProblem('last-chunk-unknown', name + ': ' + found + why + '. util.loadDump needs every chunk up to ' +
-    'the last one.' + advice, t.info.metadataFile);
+    ? 'the highest chunk found is ' + t.chunks[t.chunks.length - 1].file + ' and no last chunk (@@N)'
+    : 'no data file or .idx file of it was found';
+  var why = sources.chunkFileBytes ? '@.done.json lists none of its data files' : 'the dump does not record its data files';
+  return makeProblem('last-chunk-unknown', name + ': ' + found + (sources.listingNames ? ', not even in the listing' : '') +
+    ', and ' + why + ', so the number of chunks cannot be known.', t.info.metadataFile);
 }
 
-// Fills t.chunks from a collection; returns true when it reported conflicting chunk files.
+function highest(list) {
+  return list.reduce(function (m, x) { return x > m ? x : m; }, -1);
+}
+
+function wrongChunkFiles(t, c) {
+  var wrong = [];
+  c.lasts.forEach(function (index) {
+    if (c.flags[index] & PLAIN) {
+      wrong.push('both ' + names.chunkFileName(t.base, t.ext, index, false) + ' and ' +
+        names.chunkFileName(t.base, t.ext, index, true) + ' exist');
+    }
+  });
+  if (c.lasts.length > 1) wrong.push(c.lasts.length + ' chunks are marked last (@@' + c.lasts.slice(0, 3).join(', @@') + ')');
+  if (c.lasts.length && c.max > highest(c.lasts)) {
+    wrong.push('chunk ' + c.max + ' exists beyond the last chunk @@' + highest(c.lasts));
+  }
+  return wrong.length > 3 ? wrong.slice(0, 3).concat(['…']) : wrong;
+}
+
+// Fills t.chunks [{index, last, file, dataBytes}] from a collection; returns true when it
+// reported conflicting chunk files.
 function placeChunks(t, c, source, problems) {
-  var name = displayTable(t.schema, t.table, t.partition);
   var whole = names.wholeFileName(t.base, t.ext);
   t.chunkSource = source;
   // Whole-table file: the loader takes it as chunk 0 and last, and looks no further.
   if (c.whole || !t.chunking) {
-    t.chunks = [{ index: 0, last: true, file: whole }];
+    t.chunks = [{ index: 0, last: true, file: whole, dataBytes: c.wholeBytes }];
     if (!c.whole) t.chunkSource = 'metadata';
-    if (c.whole && c.flags.size && t.chunking) {
-      problems.push(makeProblem('whole-and-chunked', name + ': both the whole-table file ' + whole + ' and chunk ' +
-        'files exist; util.loadDump loads only ' + whole + ' and ignores the chunk files.', whole));
+    if (c.whole && c.count && t.chunking) {
+      problems.push(makeProblem('whole-and-chunked', displayTable(t.schema, t.table, t.partition) + ': both the ' +
+        'whole-table file ' + whole + ' and chunk files exist.', whole));
     }
     return false;
   }
-  var lastAt = -1;
-  var conflicts = [];
-  c.flags.forEach(function (bits, index) {
-    if (!(bits & LAST)) return;
-    if (bits & PLAIN) conflicts.push('both ' + names.chunkFileName(t.base, t.ext, index, false) + ' and ' +
-      names.chunkFileName(t.base, t.ext, index, true) + ' exist');
-    if (lastAt >= 0) conflicts.push('two last chunks exist (@@' + Math.min(lastAt, index) + ' and @@' +
-      Math.max(lastAt, index) + ')');
-    lastAt = Math.max(lastAt, index);
-  });
-  if (lastAt >= 0 && c.max > lastAt) {
-    conflicts.push('chunk ' + c.max + ' exists beyond the last chunk @@' + lastAt);
-  }
+  var conflicts = wrongChunkFiles(t, c);
+  var lastAt = highest(c.lasts);
   t.lastChunkKnown = lastAt >= 0 && !conflicts.length;
-  var end = lastAt >= 0 ? Math.max(lastAt, c.max) : c.max;
+  var end = Math.max(lastAt, c.max);
   for (var i = 0; i <= end; i++) {
-    t.chunks.push({ index: i, last: i === lastAt, file: names.chunkFileName(t.base, t.ext, i, i === lastAt) });
+    var bytes = c.bytes[i];
+    var file = (i === lastAt ? c.lastNames : c.plainNames)[i] || names.chunkFileName(t.base, t.ext, i, i === lastAt);
+    t.chunks.push({ index: i, last: i === lastAt, file: file, dataBytes: bytes === undefined ? null : bytes });
   }
   if (conflicts.length) {
-    problems.push(makeProblem('chunks-conflict', name + ': ' + conflicts.join('; ') + '. util.loadDump would stop ' +
-      'short of the last chunk and fail with "some of the data files are missing". Remove the wrong files.',
-      t.chunks[t.chunks.length - 1].file));
+    problems.push(makeProblem('chunks-conflict', displayTable(t.schema, t.table, t.partition) + ': ' +
+      conflicts.join('; ') + '.', t.chunks[t.chunks.length - 1].file));
   }
   return conflicts.length > 0;
 }

@@ -43,7 +43,7 @@ function makeNameMatcher(targets) {
     if (t) return { target: t, index: 0, last: true, whole: true };
     for (var i = 0; i < exts.length; i++) {
       var suffix = '.' + exts[i];
-      if (name.length <= suffix.length || name.slice(-suffix.length) !== suffix) continue;
+      if (name.length <= suffix.length || !name.endsWith(suffix)) continue;
       var parts = splitChunkStem(name.slice(0, -suffix.length));
       if (!parts) continue;
       t = byBase.get(parts.base);

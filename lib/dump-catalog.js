@@ -60,9 +60,7 @@ function readCatalog(ctx) {
   var out = { schemas: [], tables: [], targets: [], problems: [] };
   function needFile(name, what) {
     if (ctx.exists(name)) return true;
-    out.problems.push(makeProblem('metadata-missing', 'The ' + what + ' file ' + name + ' is missing: util.loadDump ' +
-      'would stop with "Dump directory is corrupted, some of the metadata files are missing". Copy it from the ' +
-      'original dump.', name));
+    out.problems.push(makeProblem('metadata-missing', 'The ' + what + ' file ' + name + ' is missing.', name));
     return false;
   }
   stringList(ctx.root.schemas).forEach(function (schema) {

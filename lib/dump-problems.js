@@ -1,22 +1,43 @@
-// The problems inspect reports, each {code, message, file}. A blocking problem is one that makes
+// The problems inspect reports. Each is {code, message, file}: message = the fact (which table,
+// which file) followed by what it means for util.loadDump and what to do, kept here once per
+// code so a report can print the explanation once above many facts. A blocking problem makes
 // util.loadDump stop with an error (contract §3); the others are facts the user should know.
-var BLOCKING = {
-  'dump-incomplete': true, // no @.done.json: "Incomplete dump" before anything is loaded
-  'metadata-missing': true, // "some of the metadata files are missing"
-  'chunk-missing': true, // "some of the data files are missing"
-  'last-chunk-unknown': true, // no @@N among the files: the loader cannot finish the table either
-  'chunks-conflict': true, // e.g. both @N and @@N: the loader's scan stops short
-  'chunk-corrupt': true, // "zstd.read: Unknown frame descriptor" or a gzip error
-  'format-newer': false,
-  'whole-and-chunked': false, // the loader takes the whole-table file and ignores the chunks
-  'unlisted-files': false,
+var KINDS = {
+  'dump-incomplete': { blocking: true, advice: 'util.loadDump stops at once with "Incomplete dump" (with ' +
+    'waitDumpTimeout it loads what exists, waits for more and ends with "Dump timeout"). Let the dump finish, ' +
+    'or copy @.done.json from the original dump.' },
+  'metadata-missing': { blocking: true, advice: 'util.loadDump stops with "Dump directory is corrupted, some of ' +
+    'the metadata files are missing". Copy the file from the original dump.' },
+  'chunk-missing': { blocking: true, advice: 'util.loadDump loads the chunks of a table up to the first gap, then ' +
+    'fails with "Dump directory is corrupted, some of the data files are missing". Copy the files from the ' +
+    'original dump, or replace them with empty stubs to load the table without their rows.' },
+  'last-chunk-unknown': { blocking: true, advice: 'util.loadDump needs every chunk of a table up to the last ' +
+    'one (named @@N), and fails with "some of the data files are missing" without it. Dumps of format 1.0.0, ' +
+    'and unfinished ones, record no list of data files (chunkFileBytes in @.done.json): pass options.listing, ' +
+    'a listing of the complete dump (ls, ls -l or rsync --list-only output from the backup host).' },
+  'chunks-conflict': { blocking: true, advice: 'util.loadDump stops short of the last chunk and fails with "some ' +
+    'of the data files are missing". Remove the wrong files.' },
+  'chunk-corrupt': { blocking: true, advice: 'util.loadDump fails on such a file (zstd: "zstd.read: Unknown frame ' +
+    'descriptor"). Copy it again from the original dump.' },
+  'format-newer': { blocking: false, advice: 'Facts recorded only in the newer format are not shown.' },
+  'whole-and-chunked': { blocking: false, advice: 'util.loadDump loads only the whole-table file and ignores the ' +
+    'chunk files.' },
+  'unlisted-files': { blocking: false, advice: 'util.loadDump ignores them; they may be left over from another ' +
+    'dump written to the same directory.' },
 };
 
-function makeProblem(code, message, file) {
-  if (!Object.prototype.hasOwnProperty.call(BLOCKING, code)) throw new Error('unknown problem code ' + code);
-  return { code: code, message: message, file: file === undefined ? null : file };
+function kind(code) {
+  if (!Object.prototype.hasOwnProperty.call(KINDS, code)) throw new Error('unknown problem code ' + code);
+  return KINDS[code];
 }
 
-function isBlocking(problem) { return BLOCKING[problem.code] === true; }
+// fact: one sentence saying what is wrong and where; file: the file concerned (or null).
+function makeProblem(code, fact, file) {
+  return { code: code, message: fact + ' ' + kind(code).advice, file: file === undefined ? null : file, fact: fact };
+}
 
-module.exports = { makeProblem: makeProblem, isBlocking: isBlocking };
+function isBlocking(problem) { return kind(problem.code).blocking; }
+
+function adviceFor(code) { return kind(code).advice; }
+
+module.exports = { makeProblem: makeProblem, isBlocking: isBlocking, adviceFor: adviceFor };

@@ -85,8 +85,4 @@ function parseAccount(text) {
   return { user: unquote(m[1]), host: m[2] === undefined ? null : unquote(m[2]) };
 }
 
-function quoteIdent(name) {
-  return '`' + String(name).replace(/`/g, '``') + '`';
-}
-
-module.exports = { splitDotted, parseSchemaObject, parseTriggerFilter, parseTableKey, parseAccount, quoteIdent };
+module.exports = { splitDotted, parseSchemaObject, parseTriggerFilter, parseTableKey, parseAccount };

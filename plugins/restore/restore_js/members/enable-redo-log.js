@@ -1,12 +1,18 @@
-var UserError = require('../../lib/user-error.js').UserError;
+var enableRedoLogMember = require('../../lib/redo-log.js').enableRedoLogMember;
 
 module.exports = {
   name: 'enableRedoLog',
   definition: {
-    brief: 'Not yet available.',
-    details: ['This member is not implemented yet.'],
-    parameters: [{ name: 'args', type: 'array', required: false }],
+    brief: 'Enables the InnoDB redo log again (MySQL 8.0.21+), whoever disabled it.',
+    details: [
+      'ALTER INSTANCE ENABLE INNODB REDO_LOG, if the redo log is off, and removes the record of it from the ' +
+      'restore state file. Run it once no load is running. restore.revert() does this too, and also puts back ' +
+      'the settings a restore changed.',
+      'On servers without the switch (MariaDB, MySQL before 8.0.21) it says so and does nothing. Returns ' +
+      '{supported, before, after}.',
+    ],
+    parameters: [],
     cli: true,
   },
-  run: function () { throw new UserError('restore.enableRedoLog() is not yet available.'); },
+  run: function (host) { return enableRedoLogMember(host); },
 };

@@ -1,12 +1,57 @@
-var UserError = require('../../lib/user-error.js').UserError;
+var runLoad = require('../../lib/load-run.js').runLoad;
+var memberOptionDefinitions = require('../../lib/load-options.js').memberOptionDefinitions;
+var ownOptions = require('../../lib/load-own-options.js');
+
+// Partial imports plug in here: a step object as lib/load-run.js describes (optionNames, plan,
+// prepare, report, plus optionDefinitions for this member), or null.
+var partialStep = null;
+
+function optionDefinitions() {
+  var own = ownOptions.memberOwnOptionDefinitions();
+  var step = partialStep && partialStep.optionDefinitions ? partialStep.optionDefinitions : [];
+  var taken = own.concat(step).map(function (d) { return d.name; });
+  return own.concat(step).concat(memberOptionDefinitions().filter(function (d) { return taken.indexOf(d.name) < 0; }));
+}
 
 module.exports = {
   name: 'load',
   definition: {
-    brief: 'Not yet available.',
-    details: ['This member is not implemented yet.'],
-    parameters: [{ name: 'args', type: 'array', required: false }],
+    brief: 'Loads a MySQL Shell dump with util.loadDump, fast and safely: presets, redo log guard, tuning, drop, analyze.',
+    details: [
+      'Runs in phases and reports the time of each: preflight (checks only; nothing changes), drop existing ' +
+      '(with dropExisting), server steps (tuning, redo log), util.loadDump, analyze, and revert, which ALWAYS ' +
+      'runs: the redo log is enabled again and every changed setting is put back, also when util.loadDump or ' +
+      'any other step fails or is interrupted. The report ends with the rows of each table, the settings changed ' +
+      'and put back, and the redo log state before and after.',
+      'Options come from a preset (restore.presets(); default "safe": no server changes) overridden by the ' +
+      'options given. Every util.loadDump option is passed through unchanged, after a check that the running ' +
+      'MySQL Shell knows it (a misspelled name gets the nearest valid one suggested).',
+      'redoLog: "off" disables the InnoDB redo log during the load (MySQL 8.0.21 and later; needs the ' +
+      'INNODB_REDO_LOG_ENABLE privilege, checked first). It is disabled only if it was on. On servers without the ' +
+      'switch (MariaDB, older MySQL) the load goes on with it on, and says so.',
+      'tune: true sets local_infile, innodb_flush_log_at_trx_commit, sync_binlog, innodb_adaptive_hash_index, ' +
+      'innodb_io_capacity(_max) and innodb_redo_log_capacity for the load, where the server has them. The ' +
+      'original values are written to <config home>/restore/state/<server uuid>.json BEFORE anything changes, ' +
+      'so restore.revert() can put them back after a crash. Settings that need a restart are printed as my.cnf ' +
+      'advice, never changed.',
+      'The redo log and tuning are refused, unless force: true, on a server that serves others: a replica, a ' +
+      'source with replicas connected, read_only or super_read_only ON, or a Group Replication member.',
+      'dropExisting: true drops exactly the tables, views, routines, events and triggers the load will create, ' +
+      'if they exist (never a schema, never anything outside the chosen schemas and tables). They are listed ' +
+      'first; in interactive mode you are asked (force skips the question). With MySQL Shell 9.1 and later ' +
+      'util.loadDump\'s own dropExistingObjects does the dropping.',
+      'analyze: "on" runs ANALYZE TABLE on the loaded tables after the load (in batches), "histogram" also ' +
+      'rebuilds the histograms the dump lists. dryRun: true prints the plan and changes nothing.',
+      '@PARAMDETAILS',
+      'Examples: restore.load("./dump", {preset: "fastest"}); restore.load("./dump", {preset: "dev", ' +
+      'includeSchemas: ["shop"]}); from the command line: mysqlsh root@host -- restore load ./dump --preset=fastest',
+    ],
+    parameters: [
+      { name: 'dumpDir', type: 'string', brief: 'The dump directory, absolute or relative to the current directory' },
+      { name: 'options', type: 'dictionary', required: false, brief: 'restore.load options and util.loadDump options',
+        options: optionDefinitions() },
+    ],
     cli: true,
   },
-  run: function () { throw new UserError('restore.load() is not yet available.'); },
+  run: function (host, args) { return runLoad(host, args[0], args[1], { partial: partialStep }); },
 };

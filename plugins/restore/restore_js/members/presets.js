@@ -1,12 +1,23 @@
-var UserError = require('../../lib/user-error.js').UserError;
+var presetsReport = require('../../lib/presets.js').presetsReport;
 
 module.exports = {
   name: 'presets',
   definition: {
-    brief: 'Not yet available.',
-    details: ['This member is not implemented yet.'],
-    parameters: [{ name: 'args', type: 'array', required: false }],
+    brief: 'Shows the named option sets of restore.load and restore.dump.',
+    details: [
+      'Built-in load presets: fastest (one thread per client CPU, all indexes deferred, no binlog, redo log off, ' +
+      'tuned settings, ANALYZE TABLE afterwards; everything put back), safe (the default: no server changes, ' +
+      'resumable) and dev (re-imports for developers: drop what the load creates, a fresh progress file, ' +
+      'ANALYZE TABLE). Built-in dump presets: backup and dev-snapshot.',
+      'Your own presets live in $MYSQLSH_USER_CONFIG_HOME/restore/presets.json (default ' +
+      '~/.mysqlsh/restore/presets.json), a JSON dictionary of presets. A preset may extend a built-in one and ' +
+      'override some options: {"nightly": {"extends": "fastest", "threads": 8, "description": "…"}}; one that ' +
+      'extends nothing names its kind: {"tiny": {"kind": "load", "threads": 2}}. "client-cpus" as threads means ' +
+      'one thread per CPU of the client machine. A mistake in the file is reported with the file and the key.',
+      'Returns a dictionary: preset name → kind, description, source (built-in or the file), extends, options.',
+    ],
+    parameters: [],
     cli: true,
   },
-  run: function () { throw new UserError('restore.presets() is not yet available.'); },
+  run: function (host) { return presetsReport(host); },
 };

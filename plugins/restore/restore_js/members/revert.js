@@ -1,12 +1,21 @@
-var UserError = require('../../lib/user-error.js').UserError;
+var revertMember = require('../../lib/revert.js').revertMember;
 
 module.exports = {
   name: 'revert',
   definition: {
-    brief: 'Not yet available.',
-    details: ['This member is not implemented yet.'],
-    parameters: [{ name: 'args', type: 'array', required: false }],
+    brief: 'Puts the server back as it was before a restore that did not finish (crash, kill, lost connection).',
+    details: [
+      'restore.load and restore.disableRedoLog write what they change to a state file BEFORE changing it: ' +
+      '<config home>/restore/state/<server uuid>.json. restore.load puts everything back itself at the end, ' +
+      'also when it fails; when it could not (the client died, the connection broke, the server refused), the ' +
+      'state file is left behind and restore.status() reports it.',
+      'This member enables the InnoDB redo log again if a restore disabled it, sets every recorded setting ' +
+      'back to its original value, and removes the state file once nothing is left. What still cannot be ' +
+      'put back stays in the file, and the error says what and why. Run it only when no load is running.',
+      'Returns {reverted, redoLog, restored, failed, stateFile}.',
+    ],
+    parameters: [],
     cli: true,
   },
-  run: function () { throw new UserError('restore.revert() is not yet available.'); },
+  run: function (host) { return revertMember(host); },
 };

@@ -1,0 +1,123 @@
+// Restore-time server settings: dynamic ones (SET GLOBAL) that make a bulk load faster, each only
+// where the server has it and only when it differs; originals go to the state file before the
+// first change and are put back afterwards. Settings that need a restart are only advised,
+// in my.cnf form, never changed.
+var restoreState = require('./restore-state.js');
+
+var GiB = 1024 * 1024 * 1024;
+
+function fixed(v) { return function () { return v; }; }
+function atLeast(n) { return function (current) { return Number(current) >= n ? current : String(n); }; }
+
+// Order matters: innodb_io_capacity may not exceed innodb_io_capacity_max, so the maximum is raised
+// first; reverting runs in reverse order.
+var TUNABLE = [
+  { name: 'local_infile', target: fixed('ON'), why: 'util.loadDump loads data with LOAD DATA LOCAL INFILE' },
+  { name: 'innodb_flush_log_at_trx_commit', target: fixed('2'), why: 'write the log at each commit, flush it once a second' },
+  { name: 'sync_binlog', target: fixed('0'), why: 'let the operating system flush the binary log' },
+  { name: 'innodb_adaptive_hash_index', target: fixed('OFF'), why: 'no hash index upkeep during bulk inserts' },
+  { name: 'innodb_io_capacity_max', target: atLeast(4000), why: 'let background flushing keep up with the load' },
+  { name: 'innodb_io_capacity', target: atLeast(2000), why: 'let background flushing keep up with the load' },
+  { name: 'innodb_redo_log_capacity', target: atLeast(2 * GiB), why: 'fewer checkpoints while the redo log is on' },
+];
+
+// Restart-only settings (contract §5): advice(current, vars) → [my.cnf line, comment] or null.
+var RESTART_ONLY = [
+  { name: 'innodb_doublewrite', advice: function (v) {
+    return v === 'ON' ? ['innodb_doublewrite = OFF', 'halves page writes; put ON back after the load'] : null;
+  } },
+  { name: 'innodb_autoinc_lock_mode', advice: function (v) {
+    return v !== '2' ? ['innodb_autoinc_lock_mode = 2', 'interleaved: no table lock for inserts'] : null;
+  } },
+  { name: 'log_bin', advice: function (v) {
+    return v === 'ON' ? ['skip-log-bin', 'only if nothing needs this server\'s binary log (replicas, point-in-time ' +
+      'recovery); or load with skipBinlog: true'] : null;
+  } },
+  { name: 'innodb_log_file_size', advice: function (v, vars) {
+    if (vars.innodb_redo_log_capacity !== undefined || Number(v) >= GiB) return null;
+    return ['innodb_log_file_size = 1G', 'fewer checkpoints during the load'];
+  } },
+];
+
+function readVariables(host, names) {
+  var sql = 'SHOW GLOBAL VARIABLES WHERE Variable_name IN (' + names.map(function () { return '?'; }).join(', ') + ')';
+  var vars = {};
+  host.sql.run(sql, names).rows.forEach(function (r) { vars[String(r.Variable_name)] = String(r.Value); });
+  return vars;
+}
+
+function same(a, b) { return String(a).toUpperCase() === String(b).toUpperCase(); }
+
+// [{name, original, value, why}] for the settings this server has that would change.
+function planTuning(host) {
+  var vars = readVariables(host, TUNABLE.map(function (t) { return t.name; }));
+  var plan = [];
+  TUNABLE.forEach(function (t) {
+    if (vars[t.name] === undefined) return;
+    var value = t.target(vars[t.name]);
+    if (!same(value, vars[t.name])) plan.push({ name: t.name, original: vars[t.name], value: value, why: t.why });
+  });
+  return plan;
+}
+
+// [[line, comment]] for my.cnf.
+function restartAdvice(host) {
+  var vars = readVariables(host, RESTART_ONLY.map(function (t) { return t.name; }).concat(['innodb_redo_log_capacity']));
+  var out = [];
+  RESTART_ONLY.forEach(function (t) {
+    if (vars[t.name] === undefined) return;
+    var a = t.advice(vars[t.name], vars);
+    if (a) out.push(a);
+  });
+  return out;
+}
+
+function adviceLines(advice) {
+  if (!advice.length) return [];
+  return ['Settings that need a restart (not changed; for my.cnf if the load is slow):', '[mysqld]']
+    .concat(advice.map(function (a) { return a[0] + '    # ' + a[1]; }));
+}
+
+// SET GLOBAL with the value as the server reported it: numbers and ON/OFF bare, anything else
+// as a string. Names come from TUNABLE or the state file: only plain variable names pass.
+function setGlobal(host, name, value) {
+  if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error('not a system variable name: ' + JSON.stringify(name));
+  var v = String(value);
+  if (/^-?\d+(\.\d+)?$/.test(v) || /^(ON|OFF)$/i.test(v)) host.sql.run('SET GLOBAL ' + name + ' = ' + v);
+  else host.sql.run('SET GLOBAL ' + name + ' = ?', [v]);
+}
+
+// Records every planned change in the state file, then applies them in order. Throws at the
+// first failure (the caller reverts what the state file holds).
+function applyTuning(host, state, plan, by) {
+  plan.forEach(function (p) { state.settings.push({ name: p.name, original: p.original, value: p.value, by: by }); });
+  restoreState.saveState(host, state);
+  plan.forEach(function (p) {
+    setGlobal(host, p.name, p.value);
+    p.applied = true;
+  });
+}
+
+// Puts back the settings recorded in state (only those made by `by`, when given), newest first.
+// Each one put back (or found already at its original value) leaves the state file at once.
+// Returns {restored: [{name, original, value}], failed: [{name, original, error}]}; never throws
+// for a failed SET: the setting stays in the state file for restore.revert().
+function revertSettings(host, state, by) {
+  var result = { restored: [], failed: [] };
+  state.settings.slice().reverse().forEach(function (s) {
+    if (by && s.by !== by) return;
+    try {
+      var current = readVariables(host, [s.name])[s.name];
+      if (current !== undefined && !same(current, s.original)) setGlobal(host, s.name, s.original);
+      state.settings.splice(state.settings.indexOf(s), 1);
+      restoreState.saveState(host, state);
+      result.restored.push({ name: s.name, original: s.original, value: s.value });
+    } catch (e) {
+      result.failed.push({ name: s.name, original: s.original, error: e.message });
+    }
+  });
+  return result;
+}
+
+module.exports = { TUNABLE: TUNABLE, planTuning: planTuning, restartAdvice: restartAdvice, adviceLines: adviceLines,
+  applyTuning: applyTuning, revertSettings: revertSettings, readVariables: readVariables };
