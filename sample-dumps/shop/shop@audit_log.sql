@@ -1,0 +1,17 @@
+-- MySQLShell dump 2.0.1  Distrib Ver 8.4.0 for Linux on x86_64 - for MySQL 8.4.0 (MySQL Community Server (GPL)), for Linux (x86_64)
+--
+-- Host: 127.0.0.1    Database: shop    Table: audit_log
+-- ------------------------------------------------------
+-- Server version	10.11.19
+
+--
+-- Table structure for table `audit_log`
+--
+
+/*!40101 SET @saved_cs_client     = @@character_set_client */;
+/*!50503 SET character_set_client = utf8mb4 */;
+CREATE TABLE IF NOT EXISTS `audit_log` (
+  `logged_at` datetime NOT NULL,
+  `message` varchar(200) NOT NULL
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci;
+/*!40101 SET character_set_client = @saved_cs_client */;
