@@ -103,7 +103,9 @@ function analyzeMember(host, options) {
   requireConnection(host, 'restore.analyze()', 'analyze --include-schemas=shop');
   var o = options || {};
   var mode = o.mode === undefined || o.mode === null ? 'on' : o.mode;
-  if (mode !== 'on' && mode !== 'histogram') throw new UserError('Option \'mode\' must be "on" or "histogram", not ' + JSON.stringify(mode) + '.');
+  if (mode !== 'on' && mode !== 'histogram') {
+    throw new UserError('Option \'mode\' must be "on" or "histogram", not ' + JSON.stringify(mode) + '.');
+  }
   var tables;
   if (o.dumpDir) {
     tables = loadObjects(host, o.dumpDir, o, mode === 'histogram').tables;

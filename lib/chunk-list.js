@@ -45,7 +45,7 @@ function addName(collection, m, bytes, name) {
   if (m.index > collection.max) collection.max = m.index;
 }
 
-// "file.tsv.zst.idx" and "-rw-r--r-- 1 u g 123 Jan 1 12:00 dir/file.tsv.zst" both name file.tsv.zst.
+// An .idx file (present or listed) stands for its data file: "f.tsv.zst.idx" names f.tsv.zst.
 function dataNameOf(name) {
   return /\.idx$/.test(name) ? name.slice(0, -4) : name;
 }
@@ -114,7 +114,8 @@ function unknownLastChunk(t, sources) {
   var found = t.chunks.length
     ? 'the highest chunk found is ' + t.chunks[t.chunks.length - 1].file + ' and no last chunk (@@N)'
     : 'no data file or .idx file of it was found';
-  var why = sources.chunkFileBytes ? '@.done.json lists none of its data files' : 'the dump does not record its data files';
+  var why = sources.chunkFileBytes ? '@.done.json lists none of its data files'
+    : 'the dump does not record its data files';
   return makeProblem('last-chunk-unknown', name + ': ' + found + (sources.listingNames ? ', not even in the listing' : '') +
     ', and ' + why + ', so the number of chunks cannot be known.', t.info.metadataFile);
 }
@@ -131,7 +132,9 @@ function wrongChunkFiles(t, c) {
         names.chunkFileName(t.base, t.ext, index, true) + ' exist');
     }
   });
-  if (c.lasts.length > 1) wrong.push(c.lasts.length + ' chunks are marked last (@@' + c.lasts.slice(0, 3).join(', @@') + ')');
+  if (c.lasts.length > 1) {
+    wrong.push(c.lasts.length + ' chunks are marked last (@@' + c.lasts.slice(0, 3).join(', @@') + ')');
+  }
   if (c.lasts.length && c.max > highest(c.lasts)) {
     wrong.push('chunk ' + c.max + ' exists beyond the last chunk @@' + highest(c.lasts));
   }
@@ -159,8 +162,10 @@ function placeChunks(t, c, source, problems) {
   var end = Math.max(lastAt, c.max);
   for (var i = 0; i <= end; i++) {
     var bytes = c.bytes[i];
-    var file = (i === lastAt ? c.lastNames : c.plainNames)[i] || names.chunkFileName(t.base, t.ext, i, i === lastAt);
-    t.chunks.push({ index: i, last: i === lastAt, file: file, dataBytes: bytes === undefined ? null : bytes });
+    // With conflicting files, show the file that exists (an extra @@N keeps its last mark).
+    var last = i === lastAt || (!c.plainNames[i] && !!c.lastNames[i]);
+    var file = (last ? c.lastNames : c.plainNames)[i] || names.chunkFileName(t.base, t.ext, i, last);
+    t.chunks.push({ index: i, last: last, file: file, dataBytes: bytes === undefined ? null : bytes });
   }
   if (conflicts.length) {
     problems.push(makeProblem('chunks-conflict', displayTable(t.schema, t.table, t.partition) + ': ' +

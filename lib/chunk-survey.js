@@ -57,9 +57,8 @@ function classifyChunks(t, heads, tableBytes) {
   t.chunks.forEach(function (c) {
     // Last resort: a table's recorded total is the size of its only chunk, and a total of 0
     // means every chunk was empty.
-    if (c.dataBytes === null && tableBytes !== null && (tableBytes === 0 || (t.chunks.length === 1 && t.lastChunkKnown))) {
-      c.dataBytes = tableBytes;
-    }
+    var onlyChunk = t.chunks.length === 1 && t.lastChunkKnown;
+    if (c.dataBytes === null && tableBytes !== null && (tableBytes === 0 || onlyChunk)) c.dataBytes = tableBytes;
     var head = heads.get(c);
     c.state = chunkState.chunkState(c.fileBytes, head === undefined ? null : head, t.compression, c.dataBytes);
     t.counts[c.state]++;
@@ -90,7 +89,8 @@ function describeIndexes(chunks, limit) {
 // The subject of a sentence about some of a table's data files.
 function filesPhrase(affected, total) {
   if (affected.length === 1) {
-    return (total === 1 ? 'its data file ' : 'the data file ') + affected[0].file + (total === 1 ? '' : ' (1 of ' + total + ')');
+    if (total === 1) return 'its data file ' + affected[0].file;
+    return 'the data file ' + affected[0].file + ' (1 of ' + total + ')';
   }
   return affected.length + ' of ' + total + ' data files (' + describeIndexes(affected, 8) + '; first ' +
     affected[0].file + ')';
@@ -117,4 +117,4 @@ function stateProblems(targets) {
   return out;
 }
 
-module.exports = { assignStates: assignStates, stateProblems: stateProblems, describeIndexes: describeIndexes };
+module.exports = { assignStates: assignStates, stateProblems: stateProblems };

@@ -51,7 +51,8 @@ function existingObjects(host, objects) {
       found.push({ kind: String(r.type) === 'VIEW' ? 'VIEW' : 'TABLE', schema: schema, name: String(r.name) });
     });
     on.routines.forEach(function (r) {
-      if (routines[String(r.type) + ':' + nameKey(r.name, true)]) found.push({ kind: String(r.type), schema: schema, name: String(r.name) });
+      if (!routines[String(r.type) + ':' + nameKey(r.name, true)]) return;
+      found.push({ kind: String(r.type), schema: schema, name: String(r.name) });
     });
     on.events.forEach(function (r) {
       if (events[nameKey(r.name, true)]) found.push({ kind: 'EVENT', schema: schema, name: String(r.name) });

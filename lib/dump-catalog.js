@@ -36,6 +36,7 @@ function primaryIndexOf(tj) {
 }
 
 function tableSettings(tj, what, source) {
+  // Every Shell version writes `extension`; tsv.zst is its default, should one ever lack it.
   var ext = checkFileNamePart(typeof tj.extension === 'string' ? tj.extension : 'tsv.zst',
     'the data files of ' + what + ' (extension)', source);
   var options = tj.options && typeof tj.options === 'object' ? tj.options : {};
@@ -54,7 +55,7 @@ function tableSettings(tj, what, source) {
 }
 
 // Reads every schema and table JSON the root metadata leads to.
-// ctx: {host, dir, pathOf(name), exists(name), root, done (doneFacts)}.
+// ctx: {host, pathOf(name), exists(name) (from the directory listing), root (@.json), done (doneFacts)}.
 // Returns {schemas, tables, targets, problems}: one target per table, or per partition.
 function readCatalog(ctx) {
   var out = { schemas: [], tables: [], targets: [], problems: [] };

@@ -1,8 +1,9 @@
 // The model of one dump directory: what its metadata says (format, origin, schemas, tables,
 // partitions), which data files each table or partition has and in which state each one is,
 // the problems util.loadDump would meet, and whether it would load the directory at all.
-// Host calls are batched: a few checks, one directory listing, one read of first bytes for every data file
-// that needs it, and (format 1.0.0 only) one read of .idx files; the rest is O(number of files).
+// Host calls are batched: a few checks, one directory listing, one read of first bytes for
+// every data file that needs it, and (format 1.0.0 only) one read of .idx files; the rest is
+// O(number of files).
 var UserError = require('./user-error.js').UserError;
 var paths = require('./dump-paths.js');
 var metadata = require('./dump-metadata.js');
@@ -13,12 +14,15 @@ var problemsOf = require('./dump-problems.js');
 var unlistedFiles = require('./unlisted-files.js').unlistedFiles;
 
 function checkDumpDir(host, dumpDir) {
+  if (dumpDir === '') throw new UserError('No dump directory given: pass the directory holding @.json.');
   var dir = paths.resolveDumpDir(host, dumpDir);
   if (!host.files.isDir(dir)) {
-    throw new UserError(host.files.isFile(dir)
-      ? dir + ' is a file, not a directory: give the dump directory (the one holding @.json).'
-      : 'The dump directory ' + dir + ' does not exist' + (host.files.isAbs(dumpDir) ? '' : ' (' + JSON.stringify(dumpDir) +
-        ' is taken relative to the current directory ' + host.files.cwd() + ')') + '.');
+    if (host.files.isFile(dir)) {
+      throw new UserError(dir + ' is a file, not a directory: give the dump directory (the one holding @.json).');
+    }
+    var relative = host.files.isAbs(dumpDir) ? '' : ' (' + JSON.stringify(dumpDir) + ' is taken relative to the ' +
+      'current directory ' + host.files.cwd() + ')';
+    throw new UserError('The dump directory ' + dir + ' does not exist' + relative + '.');
   }
   var pathOf = paths.pathMaker(host, dir);
   if (!host.files.isFile(pathOf('@.json'))) {
@@ -52,8 +56,9 @@ function incompleteProblem() {
 }
 
 function newerFormatProblem(format) {
-  return problemsOf.makeProblem('format-newer', 'The dump format ' + format + ' is newer than ' +
-    metadata.NEWEST_FORMAT + ', the newest this plugin knows; it was read as ' + metadata.NEWEST_FORMAT + '.', '@.json');
+  var newest = metadata.NEWEST_FORMAT;
+  return problemsOf.makeProblem('format-newer', 'The dump format ' + format + ' is newer than ' + newest +
+    ', the newest this plugin knows; it was read as ' + newest + '.', '@.json');
 }
 
 // options: {listing: path or undefined}.

@@ -134,7 +134,7 @@ function printReport(host, model, totals) {
     ['Complete', model.complete ? 'yes' : 'NO: @.done.json is missing (unfinished dump)'],
     ['Contents', totals.schemas + ' schema(s), ' + totals.tables + ' table(s), ' + totals.views + ' view(s)' +
       (totals.partitions ? ', ' + totals.partitions + ' partition(s)' : '')],
-    ['Data files', totals.chunks + ': ' + STATES.map(function (s) { return totals[s] + ' ' + s; }).join(', ')],
+    ['Data files', totals.chunks + ' (' + STATES.map(function (s) { return totals[s] + ' ' + s; }).join(', ') + ')'],
     ['Data', textTable.formatBytes(totals.dataBytesPresent) + ' of ' + textTable.formatBytes(totals.dataBytes) +
       ' (uncompressed) in usable files; ' + textTable.formatBytes(totals.fileBytes) + ' on disk'],
   ]).forEach(print);

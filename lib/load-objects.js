@@ -87,7 +87,8 @@ function loadObjects(host, dumpDir, options, details) {
         t.histograms = (Array.isArray(tj.histograms) ? tj.histograms : []).filter(function (h) {
           return h && typeof h.column === 'string';
         }).map(function (h) { return { column: h.column, buckets: Number(h.buckets) || 100 }; });
-        t.triggers = !ddl || tj.includesDdl === false ? [] : stringList(tj.triggers).filter(function (name) { return triggerChosen([dumpSchema, table, name]); });
+        var triggers = ddl && tj.includesDdl !== false ? stringList(tj.triggers) : [];
+        t.triggers = triggers.filter(function (name) { return triggerChosen([dumpSchema, table, name]); });
         t.triggers.forEach(function (name) {
           out.triggers.push({ schema: schema, dumpSchema: dumpSchema, table: table, name: name });
         });

@@ -127,8 +127,13 @@ function preflight(host, dumpDir, options, partial) {
   if (planned && planned.loadOptions) Object.assign(lo, planned.loadOptions);
   var dropNative = false;
   if (own.dropExisting) {
-    if (lo.loadDdl === false) throw new UserError('dropExisting with loadDdl: false would drop tables the load does not create again: remove one of them.');
-    if (lo.ignoreExistingObjects) throw new UserError('dropExisting and ignoreExistingObjects contradict each other: choose one.');
+    if (lo.loadDdl === false) {
+      throw new UserError('dropExisting with loadDdl: false would drop tables the load does not create again: ' +
+        'remove one of them.');
+    }
+    if (lo.ignoreExistingObjects) {
+      throw new UserError('dropExisting and ignoreExistingObjects contradict each other: choose one.');
+    }
     dropNative = atLeast(shellVersion, '9.1.0');
     if (dropNative) lo.dropExistingObjects = true;
     // A progress file from an earlier load would make util.loadDump skip the DDL of what was dropped.

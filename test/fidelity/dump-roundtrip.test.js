@@ -6,7 +6,7 @@ const fs = require('fs');
 const path = require('path');
 const { expect } = require('chai');
 const { DumpHarness, readJson, dataContent, idxValues, chunkFiles } = require('../support/dump-harness');
-const { seedShop, SEEDED_TABLES, quoteName: q } = require('../support/dump-seed');
+const { SEEDED_TABLES, quoteName: q } = require('../support/dump-seed');
 
 const EMPTY_ZSTD = Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00]);
 const MIB = 1024 * 1024;
@@ -32,10 +32,7 @@ describe('stand-in util.dumpSchemas: data files and round trip (format 2.0.1)', 
   let base;
 
   before(() => {
-    h = new DumpHarness();
-    h.own(schema, copy);
-    h.sql(`DROP DATABASE IF EXISTS ${q(schema)}`);
-    seedShop(h.checker, schema);
+    h = DumpHarness.seeded(schema, copy);
     dir = h.outputDir();
     h.dumpers('8.4.0').dumpSchemas([schema], dir, { bytesPerChunk: '128k' });
     base = readJson(dir, '@.json').basenames[schema];
@@ -47,7 +44,7 @@ describe('stand-in util.dumpSchemas: data files and round trip (format 2.0.1)', 
     expect(out).to.include(`1 schemas will be dumped and within them 7 tables, 1 view, 1 event, 2 routines, 1 trigger.`);
     expect(out).to.include('Running data dump using 4 threads.');
     expect(out).to.match(/Schemas dumped: 1\nTables dumped: 7\nUncompressed data size: [\d.]+ [KM]B\nCompressed data size: /);
-    expect(out).to.match(/Rows written: 36400\n/);
+    expect(out).to.match(/Rows written: 49903\n/);
   });
 
   it('chunks orders into ascending id ranges of about bytesPerChunk, the last one @@N', () => {
@@ -71,8 +68,12 @@ describe('stand-in util.dumpSchemas: data files and round trip (format 2.0.1)', 
 
   it('splits the keyless table in scan order and ends it with an empty @@N', () => {
     const files = chunkFiles(dir, `${base}@audit_log`);
-    expect(files.map((f) => f.name)).to.deep.equal([`${base}@audit_log@0.tsv.zst`, `${base}@audit_log@1.tsv.zst`, `${base}@audit_log@@2.tsv.zst`]);
-    const last = path.join(dir, files[2].name);
+    expect(files.length).to.be.at.least(3);
+    files.forEach((f, i) => { expect(f.index).to.equal(i); expect(f.last).to.equal(i === files.length - 1); });
+    const rows = files.map((f) => dataContent(path.join(dir, f.name)).toString().split('\n').filter(Boolean).length);
+    expect(rows.slice(0, -1).every((n) => n > 0)).to.equal(true);
+    expect(rows.reduce((a, b) => a + b)).to.equal(4000);
+    const last = path.join(dir, files[files.length - 1].name);
     expect(fs.readFileSync(last)).to.deep.equal(EMPTY_ZSTD);
     expect(fs.readFileSync(`${last}.idx`)).to.deep.equal(Buffer.alloc(8));
     expect(readJson(dir, `${base}@audit_log.json`).primaryIndex).to.deep.equal([]);

@@ -9,6 +9,7 @@ const { rowsFrom } = require('../support/chunked-dump-writer');
 const { splitStatements } = require('../mysqlsh/util/loader/ddl-script');
 const { REWRITES, rewriteForMariaDb } = require('../mysqlsh/util/mariadb-ddl-rewrites');
 const { realDumpsDir } = require('../mysqlsh/contract-paths');
+const { makeMysql84Personality, stateSql } = require('../mysqlsh/personality-mysql84');
 
 const { thrown } = LoadDumpHarness;
 const unique = (prefix) => `${prefix}_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
@@ -168,6 +169,24 @@ describe('util.loadDump stand-in: filters and what the loader sends', function (
       `^LOAD DATA LOCAL INFILE '.*${schema}@t@0\\.tsv\\.zst' REPLACE INTO TABLE \`${schema}\`\\.\`t\` CHARACTER SET 'utf8mb4' `
       + "FIELDS TERMINATED BY '\\\\t' ENCLOSED BY '' ESCAPED BY '\\\\\\\\' LINES STARTING BY '' TERMINATED BY '\\\\n' \\(`id`, `v`\\)$"));
     expect(fs.readdirSync(dir).filter((f) => f.startsWith('load-progress.') && f.endsWith('.json'))).to.have.length(1);
+  });
+
+  it('never touches the redo log; only a NOTE at the end when it is off (MySQL 8.4 personality)', () => {
+    const schema = unique('ld_redo');
+    h.own(schema);
+    const dir = h.writeDump({ schema, tables: [{ name: 't', columns: [['id', 'int']], chunks: [['1']] }] });
+    const personality = makeMysql84Personality();
+    stateSql('redo_log', 'OFF').forEach((s) => h.sql(s));
+    try {
+      h.loader('8.4.0', { sqlHooks: [personality] })(dir, { progressFile: '', threads: 1 });
+    } finally {
+      stateSql('redo_log', 'ON').forEach((s) => h.sql(s));
+    }
+    expect(h.lines[0]).to.equal(`Loading DDL and Data from '${dir}' using 1 thread.`);
+    expect(h.lines).to.include('NOTE: The redo log is currently disabled, which causes MySQL to not be crash safe! Do not forget to enable it again before putting this instance in production.');
+    expect(h.statements.filter((s) => /REDO_LOG/i.test(s) && !/Innodb_redo_log_enabled/.test(s))).to.deep.equal([]);
+    h.loader('8.4.0', { sqlHooks: [personality] })(dir, { progressFile: '', ignoreExistingObjects: true });
+    expect(h.output()).to.not.include('redo log');
   });
 
   it('deferTableIndexes all: keys and foreign keys come after the data', () => {

@@ -62,6 +62,25 @@ describe('util.loadDump stand-in: real dumps into MariaDB', function () {
     expect(h.statements).to.include('ALTER TABLE `ds2`.`products` ADD FULLTEXT KEY `IX_PROD_TITLE` (`TITLE`)');
   });
 
+  it('the airportdb dump with zeroed data files fails at its first data file with the zstd reader error', () => {
+    expect(h.schemaExists('ffdb')).to.equal(false);
+    h.own('ffdb');
+    const dir = h.copyRealDump('fortunewalla__airportdb__db_ffdb__PARTIAL_ZEROED_DATA');
+    const err = thrown(() => h.loader('9.1.0')(dir, { progressFile: '' }));
+    expect(err.message).to.equal('Error loading dump');
+    expect(h.lines.filter((l) => l.startsWith('ERROR: '))[0])
+      .to.match(/^ERROR: \[Worker000\]: ffdb@airline@@0\.tsv\.zst: MySQL Error 2000 \(00000\): zstd\.read: Unknown frame descriptor: LOAD DATA LOCAL INFILE /);
+    expect(h.lines).to.include('No data loaded.');
+    expect(h.sql('SHOW TABLES FROM ffdb').rows).to.have.length(14);
+  });
+
+  it('the Szakdoga dump has no @.done.json: Incomplete dump, nothing created', () => {
+    const dir = h.copyRealDump('molnarfi93__Szakdoga__dump');
+    const err = thrown(() => h.loader('8.4.0')(dir));
+    expect(err.message).to.equal('Util.loadDump: Incomplete dump');
+    expect(h.statements.filter((s) => /^(CREATE|LOAD)/.test(s))).to.deep.equal([]);
+  });
+
   it('the `schema` option loads a single-schema dump under another name', () => {
     const target = unique('ld_vet');
     h.own(target);
@@ -263,6 +282,14 @@ describe('util.loadDump stand-in: checks before loading', function () {
     expect(Date.now() - t0).to.be.at.least(500);
     expect(h.lines).to.include('WARNING: Timeout while waiting for dump to finish. Imported data may be incomplete.');
     expect(h.schemaExists(schema)).to.equal(false);
+  });
+
+  it('a Shell older than the dump format refuses it (2.0.1 needs 8.0.27+)', () => {
+    const dir = smallDump(unique('ld_ver'));
+    const err = thrown(() => h.loader('8.0.26')(dir));
+    expect(err.message).to.equal('Util.loadDump: Unsupported dump version');
+    expect(err.code).to.equal(53006);
+    expect(h.lines).to.include('ERROR: Dump format has version 2.0.1 which is not supported by this version of MySQL Shell. Please upgrade MySQL Shell to use it.');
   });
 
   it('a missing table metadata file: the dump directory is corrupted', () => {

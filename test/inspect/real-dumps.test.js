@@ -174,4 +174,13 @@ describe('restore.inspect on every real dump', () => {
     expect(t.dataBytes).to.equal(done.tableDataBytes.recipes.recipes);
     expect(r.value.totals.dataBytes).to.equal(done.dataBytes);
   });
+
+  it('the same facts on V8 builds (8.0.30) and GraalJS builds (9.4.0) of the Shell', () => {
+    const dir = dumpPath('mysql__mysql-shell__dump_instance_8.0.21');
+    const v8 = inspectOk(dir, undefined, { version: '8.0.30' });
+    const graal = inspectOk(dir, undefined, { version: '9.4.0' });
+    expect(graal.value).to.deep.equal(v8.value);
+    expect(graal.stdout).to.equal(v8.stdout);
+    expect(v8.value.totals.chunks).to.equal(62);
+  });
 });

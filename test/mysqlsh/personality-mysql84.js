@@ -56,6 +56,10 @@ const DYNAMIC_PRIVILEGES = ['APPLICATION_PASSWORD_ADMIN', 'AUDIT_ABORT_EXEMPT', 
   'XA_RECOVER_ADMIN'];
 
 const REDO_STATUS = 'Innodb_redo_log_enabled';
+// A performance_schema table the personality replaces, with the alias the query gives it, if any.
+const NOT_ALIAS = '(?!(?:WHERE|JOIN|LEFT|RIGHT|INNER|ORDER|GROUP|LIMIT|ON|UNION)\\b)';
+const PS_TABLE = new RegExp('performance_schema\\s*\\.\\s*(global_status|replication_group_members)\\b' +
+  `(\\s+(?:AS\\s+)?${NOT_ALIAS}[A-Za-z_]\\w*)?`, 'gi');
 const OK = () => ({ columns: [], rows: [], affected: 0 });
 
 function sqlString(v) {
@@ -180,8 +184,7 @@ function makeMysql84Personality({ stateSchema = DEFAULT_SCHEMA } = {}) {
       `@@port AS MEMBER_PORT, ${sqlString(gr || 'OFFLINE')} AS MEMBER_STATE, 'PRIMARY' AS MEMBER_ROLE, ` +
       `'${VERSION}' AS MEMBER_VERSION, 'XCOM' AS MEMBER_COMMUNICATION_STACK FROM DUAL WHERE ${gr ? '1=1' : '1=0'})`;
     const replaced = { global_status: redo, replication_group_members: members };
-    const rewritten = sql.replace(/performance_schema\s*\.\s*(global_status|replication_group_members)\b(\s+(?:AS\s+)?(?!WHERE\b|JOIN\b|LEFT\b|RIGHT\b|INNER\b|ORDER\b|GROUP\b|LIMIT\b|ON\b|UNION\b)[A-Za-z_]\w*)?/gi,
-      (all, name, alias) => `${replaced[name.toLowerCase()]}${alias || ` AS ${name}`}`);
+    const rewritten = sql.replace(PS_TABLE, (all, name, alias) => `${replaced[name.toLowerCase()]}${alias || ` AS ${name}`}`);
     return onServer(session, rewritten);
   }
 

@@ -71,5 +71,24 @@ function shellIn(configHome) {
   return (code, opts = {}) => runShell({ code, configHome, ...opts });
 }
 
+// Before each test: the personality reset, the BASELINE settings, a fresh config home.
+async function startFromBaseline() {
+  await resetPersonality();
+  await setGlobals(BASELINE);
+  const configHome = pluginConfigHome();
+  return { configHome, shell: shellIn(configHome) };
+}
+
+// After a file: no personality state schema left for later tests (e.g. a dumpInstance) to see.
+function dropPersonalitySchema() { return sql(`DROP DATABASE IF EXISTS \`${DEFAULT_SCHEMA}\``); }
+
+// After each test: the server as the rest of the suite expects it.
+async function backToDefaults() {
+  await sql('SET GLOBAL read_only = OFF');
+  await setGlobals(SERVER_DEFAULTS);
+  await resetPersonality();
+}
+
 module.exports = { sql, globals, setGlobals, setPersonality, resetPersonality, redoLogOnServer, BASELINE,
-  SERVER_DEFAULTS, stateFiles, shellIn, pluginConfigHome, copyVetDump: () => copyRealDump(VET), copyRealDump };
+  SERVER_DEFAULTS, stateFiles, shellIn, pluginConfigHome, startFromBaseline, backToDefaults, dropPersonalitySchema,
+  copyVetDump: () => copyRealDump(VET), copyRealDump };

@@ -11,10 +11,20 @@ const { ClassicSession } = require('../mysqlsh/classic-session');
 const { makeProfile } = require('../mysqlsh/profile');
 const { createDumpers } = require('../mysqlsh/util/dump-writer');
 const { LoadDumpHarness } = require('./load-dump-harness');
+const { seedShop, quoteName } = require('./dump-seed');
 
 const PREFIXES = { print: '', error: 'ERROR: ', warn: 'WARNING: ', note: 'NOTE: ' };
 
 class DumpHarness extends LoadDumpHarness {
+  // A harness with `schema` freshly seeded (dump-seed.js); cleanup() drops it and alsoOwned.
+  static seeded(schema, ...alsoOwned) {
+    const h = new DumpHarness();
+    h.own(schema, ...alsoOwned);
+    h.sql(`DROP DATABASE IF EXISTS ${quoteName(schema)}`);
+    seedShop(h.checker, schema);
+    return h;
+  }
+
   // util.dumpInstance/dumpSchemas/dumpTables for Shell `version`; resets the captured lines.
   dumpers(version = '8.4.0', cwd = os.tmpdir()) {
     const profile = makeProfile(version);

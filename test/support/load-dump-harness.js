@@ -23,7 +23,8 @@ class LoadDumpHarness {
   }
 
   // A loadDump for Shell `version`; resets the captured lines and statements.
-  loader(version = '8.4.0', cwd = os.tmpdir()) {
+  // sqlHooks: classic-session hooks for the loader's sessions (e.g. the MySQL 8.4 personality).
+  loader(version = '8.4.0', { cwd = os.tmpdir(), sqlHooks = [] } = {}) {
     const profile = makeProfile(version);
     this.lines = [];
     this.statements = [];
@@ -34,7 +35,7 @@ class LoadDumpHarness {
       note: (t) => this.lines.push(`NOTE: ${t}`),
     };
     const openSession = () => new ClassicSession({
-      bridge: this.bridge, uri: this.uri, profile, onStatement: (sql) => this.statements.push(sql),
+      bridge: this.bridge, uri: this.uri, profile, sqlHooks, onStatement: (sql) => this.statements.push(sql),
     });
     return createLoadDump({ profile, openSession, out, cwd });
   }
@@ -83,12 +84,15 @@ class LoadDumpHarness {
   }
 
   cleanup() {
-    // Schemas of one dump may reference each other (foreign keys across schemas).
-    this.sql('SET foreign_key_checks = 0');
-    for (const s of this.schemas) this.sql(`DROP DATABASE IF EXISTS \`${s.replace(/`/g, '``')}\``);
-    for (const d of this.tmpDirs) fs.rmSync(d, { recursive: true, force: true });
-    this.checker.close();
-    this.bridge.close();
+    try {
+      // Schemas of one dump may reference each other (foreign keys across schemas).
+      this.sql('SET foreign_key_checks = 0');
+      for (const s of this.schemas) this.sql(`DROP DATABASE IF EXISTS \`${s.replace(/`/g, '``')}\``);
+    } finally {
+      for (const d of this.tmpDirs) fs.rmSync(d, { recursive: true, force: true });
+      this.checker.close();
+      this.bridge.close();
+    }
   }
 }
 

@@ -29,9 +29,10 @@ function indexFile(offsets, total) {
 }
 
 class DataFile {
-  constructor(dir, name, { compression, level }) {
+  constructor(dir, name, { compression, level, encoding = 'utf8' }) {
     this.dir = dir;
     this.name = name;
+    this.encoding = encoding;
     this.compression = compression;
     this.level = level;
     this.parts = [];
@@ -42,7 +43,7 @@ class DataFile {
   }
 
   addRow(line) {
-    const b = Buffer.from(line, 'utf8');
+    const b = Buffer.from(line, this.encoding);
     this.parts.push(b);
     this.bytes += b.length;
     this.rows++;

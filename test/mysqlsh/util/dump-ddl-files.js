@@ -46,10 +46,20 @@ function eventDdl(session, schema, name) {
   };
 }
 
+// MariaDB gives a trigger's statement as it was written, schema-qualified names included; MySQL 8
+// rebuilds it unqualified. Dumps carry it unqualified, so they load into another schema.
+function unqualifiedTrigger(create, schema) {
+  const body = /\bFOR\s+EACH\s+ROW\b/i.exec(create);
+  const end = body ? body.index : create.length;
+  const head = create.slice(0, end).split(`${quoteIdentifier(schema, 0)}.`).join('');
+  const bare = /^[A-Za-z0-9_$]+$/.test(schema) ? head.replace(new RegExp(`(\\s)${schema}\\.`, 'g'), '$1') : head;
+  return bare + create.slice(end);
+}
+
 function triggerDdl(session, schema, name) {
   const c = catalog.ddl.trigger(session, schema, name);
   return {
-    name, sqlMode: c.sql_mode, create: c['SQL Original Statement'],
+    name, sqlMode: c.sql_mode, create: unqualifiedTrigger(c['SQL Original Statement'], schema),
     charset: c.character_set_client, collation: c.collation_connection,
   };
 }

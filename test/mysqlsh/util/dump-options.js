@@ -23,6 +23,9 @@ const NOT_EMULATED = ['osBucketName', 'osNamespace', 'ociConfigFile', 'ociProfil
 const DEFAULT_DIALECT = { fieldsTerminatedBy: '\t', fieldsEnclosedBy: '', fieldsOptionallyEnclosed: false,
   fieldsEscapedBy: '\\', linesTerminatedBy: '\n' };
 
+// Character sets the data files can be written in (the session sends text in this set).
+const FILE_ENCODINGS = { utf8mb4: 'utf8', utf8mb3: 'utf8', utf8: 'utf8', latin1: 'latin1', ascii: 'ascii' };
+
 function toBool(v) {
   if (typeof v === 'string') return /^(true|1)$/i.test(v);
   return Boolean(v);
@@ -97,6 +100,10 @@ function readDumpOptions(profile, fn, rawOptions, argIndex) {
     partitions: new Map(),
   };
 
+  if (!FILE_ENCODINGS[String(settings.charset).toLowerCase()]) {
+    throw new Error(`stand-in: util.dump* defaultCharacterSet '${settings.charset}' is not emulated`);
+  }
+  settings.fileEncoding = FILE_ENCODINGS[String(settings.charset).toLowerCase()];
   if (has('maxRate') && given.maxRate !== '') attempt(() => parseByteSize(given.maxRate));
   if (has('compression')) {
     const c = attempt(() => parseCompression(given.compression));
@@ -180,7 +187,25 @@ function readFilters(given, fn, attempt) {
   for (const key of ['includeTables', 'includeEvents', 'includeRoutines', 'includeTriggers', 'includeUsers']) {
     if (f[key] && !f[key].length) f[key] = null;
   }
+  f.conflicts = filterConflicts(f);
   return f;
+}
+
+// Objects named by both an include and an exclude option: one ERROR line each, then the Shell
+// stops with "Conflicting filtering options".
+function filterConflicts(f) {
+  const id = (n) => `\`${n.replace(/`/g, '``')}\``;
+  const out = (f.includeSchemas || []).filter((s) => f.excludeSchemas.includes(s))
+    .map((s) => `Both includeSchemas and excludeSchemas options contain a schema ${id(s)}.`);
+  const kinds = [['Tables', 'a table'], ['Events', 'an event'], ['Routines', 'a routine']];
+  for (const [kind, noun] of kinds) {
+    for (const o of f[`include${kind}`] || []) {
+      if (f[`exclude${kind}`].some((x) => x.schema === o.schema && x.name === o.name)) {
+        out.push(`Both include${kind} and exclude${kind} options contain ${noun} ${id(o.schema)}.${id(o.name)}.`);
+      }
+    }
+  }
+  return out;
 }
 
 // The Shell refuses a `where` condition whose parentheses do not pair up (an injection guard).

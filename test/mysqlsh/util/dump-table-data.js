@@ -20,25 +20,21 @@ const id = (v) => quoteIdentifier(v, 0);
 const BINARY_TYPES = new Set(['binary', 'varbinary', 'tinyblob', 'blob', 'mediumblob', 'longblob', 'bit',
   'geometry', 'point', 'linestring', 'polygon', 'multipoint', 'multilinestring', 'multipolygon',
   'geometrycollection', 'geomcollection']);
-// Columns the server already sends as text in the session character set.
-const TEXT_TYPES = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext', 'enum', 'set', 'json']);
 const NUMERIC_TYPES = new Set(['decimal', 'float', 'double', 'real']);
 // Rows measured to estimate how many fit in one chunk.
 const SAMPLE_ROWS = 1000;
 
 function isBinaryColumn(column) { return BINARY_TYPES.has(column.dataType); }
 
-// Every value reaches the dump as the server's own text (CAST … AS CHAR keeps the driver from
-// turning numbers and dates into JS values).
+// Every value reaches the dump as the server's own text in the session character set: CAST … AS
+// CHAR keeps the driver from turning numbers, dates and JSON into JS values.
 function selectExpr(column) {
   if (isBinaryColumn(column)) return `TO_BASE64(${id(column.name)})`;
-  if (TEXT_TYPES.has(column.dataType)) return id(column.name);
   return `CAST(${id(column.name)} AS CHAR)`;
 }
 
 function boundaryExpr(column) {
   if (isBinaryColumn(column)) return `HEX(${id(column.name)})`;
-  if (TEXT_TYPES.has(column.dataType)) return id(column.name);
   return `CAST(${id(column.name)} AS CHAR)`;
 }
 
@@ -82,7 +78,9 @@ class TableDataDumper {
   }
 
   newFile(name) {
-    return new DataFile(this.dir, name, { compression: this.settings.compression, level: this.settings.compressionLevel });
+    return new DataFile(this.dir, name, {
+      compression: this.settings.compression, level: this.settings.compressionLevel, encoding: this.settings.fileEncoding,
+    });
   }
 
   writeRange(name, condition, ordered) {
@@ -109,7 +107,7 @@ class TableDataDumper {
     const sample = rows(this.session,
       `SELECT ${this.select} FROM ${this.source}${whereClause(this.t.where)}${this.order} LIMIT ${SAMPLE_ROWS}`);
     if (!sample.length) return 1;
-    const bytes = sample.reduce((n, r) => n + Buffer.byteLength(encodeRow(r)), 0);
+    const bytes = sample.reduce((n, r) => n + Buffer.byteLength(encodeRow(r), this.settings.fileEncoding), 0);
     return Math.max(1, Math.floor(this.settings.bytesPerChunk / (bytes / sample.length)));
   }
 

@@ -7,7 +7,7 @@ const fs = require('fs');
 const path = require('path');
 const { shellThrowable } = require('../shell-errors');
 const { shellType } = require('../values');
-const { quoteValue } = require('../sql-placeholders');
+const { quoteValue, quoteIdentifier } = require('../sql-placeholders');
 const { readDumpOptions } = require('./dump-options');
 const { checkRequested } = require('./dump-selection');
 const { buildPlan, countObjects } = require('./dump-plan');
@@ -31,8 +31,9 @@ function timestamp(d = new Date()) {
 
 // Accounts are listed as 'user'@'host' in @.json.
 const sqlString = (v) => `'${String(v).replace(/'/g, "''")}'`;
-const quoted = (schema, name) => `\`${schema.replace(/`/g, '``')}\`.\`${name.replace(/`/g, '``')}\``;
-const columnList = (index) => `column${index.columns.length > 1 ? 's' : ''} ${index.columns.map((c) => `\`${c.name.replace(/`/g, '``')}\``).join(', ')}`;
+const id = (name) => quoteIdentifier(name, 0);
+const quoted = (schema, name) => `${id(schema)}.${id(name)}`;
+const columnList = (index) => `column${index.columns.length > 1 ? 's' : ''} ${index.columns.map((c) => id(c.name)).join(', ')}`;
 
 function hostOf(session) {
   const m = /@([^:/?]+)/.exec(session.getUri());
@@ -57,6 +58,10 @@ function createDumpers({ profile, openSession, out, cwd }) {
   function run(origin, request, outputUrl, options, optionsArg) {
     const settings = readDumpOptions(profile, `util.${origin}`, options, optionsArg);
     const fail = (type, message) => shellThrowable(profile, type, message, undefined, `Util.${origin}`);
+    if (settings.filters.conflicts.length) {
+      settings.filters.conflicts.forEach((line) => out.error(line));
+      throw fail('ArgumentError', 'Conflicting filtering options');
+    }
     const session = openSession();
     try {
       try {
@@ -116,7 +121,9 @@ class DumpRun {
       throw this.fail('ArgumentError', 'Invalid partitions');
     }
     con.plan(this.origin, countObjects(plan, settings));
-    if (plan.accounts) con.users(plan.accounts.length, plan.totalAccounts);
+    // Accounts are DDL: none with dataOnly. One whose DDL the server will not show is left out.
+    const accounts = plan.accounts && settings.ddl ? ddlFiles.readAccountsDdl(this.session, plan.accounts, con.note) : null;
+    if (accounts) con.users(accounts.length, plan.totalAccounts);
     con.status('Gathering information - done');
     if (settings.consistent) {
       con.status('All transactions have been started');
@@ -130,7 +137,6 @@ class DumpRun {
     }
     const server = catalog.serverInfo(this.session);
     const ctx = { profile: this.profile, host: hostOf(this.session), serverShortVersion: server.shortVersion, charset: settings.charset };
-    const accounts = plan.accounts && settings.ddl ? ddlFiles.readAccountsDdl(this.session, plan.accounts, con.note) : null;
     if (settings.ddl) con.status('Writing global DDL files');
     if (accounts) con.status('Writing users DDL');
     if (settings.dryRun) {

@@ -1,7 +1,21 @@
 'use strict';
 // The stand-in's util.loadDump(url, options), after ../shared/mysqlsh-contract (README §2-3,
-// loader-internals §1-2, §5.1, §6-9), loading for real into the test server. Sequential: `threads`
-// is accepted and printed, one session does the work. The pieces live in ./loader/.
+// loader-internals §1-2, §5.1, §6-9), loading for real into the test server. The pieces live in
+// ./loader/; MySQL 8 DDL MariaDB rejects goes through ./mariadb-ddl-rewrites.js only.
+//
+// Emulated: option checks and conflicts; Incomplete dump / waitDumpTimeout → Dump timeout;
+// metadata files required; ONE listing and the §2.1 chunk probe per table/partition (gaps load
+// what was found, then "…data files are missing"); local_infile; the progress file (resume,
+// resetProgress, UUID check, '' = off); filters incl. routine/event/trigger sections; loadDdl,
+// loadData, dryRun; existing objects (ignore/drop); skipBinlog; sessionInitSql; characterSet;
+// analyzeTables; the `schema` option; the end-of-load redo-log NOTE; the summary lines.
+// Approximated: sequential on one session (`threads` only printed); deferTableIndexes cuts
+// keys out of CREATE TABLE by line (SHOW CREATE TABLE layout) and re-adds them after the data,
+// foreign keys at the schema's end; a zero-length chunk is sent as an empty LOAD DATA.
+// Not emulated, and refused loudly ("stand-in: … is not emulated"): loadUsers with accounts in
+// the dump, updateGtidSet, checksum verification, remote storage. Accepted without effect:
+// showProgress, showMetadata, backgroundThreads, maxBytesPerTransaction (no sub-chunks),
+// disableBulkLoad (BULK LOAD never used), createInvisiblePKs, ignoreVersion, handleGrantErrors.
 const path = require('path');
 const { shellThrowable } = require('../shell-errors');
 const { parseLoadOptions } = require('./loader/load-options');
@@ -50,20 +64,14 @@ function createLoadDump({ profile, openSession, out, cwd }) {
     return { dumpDir, root, doneInfo: dumpDir.readJson('@.done.json') };
   }
 
-  // The plan: included schemas with their target names and the objects the filters keep.
+  // The plan: included schemas, the objects the filters keep, and the schema each goes to.
   function planFor(dumpDir, root, opts, filters) {
     const plan = scanMetadata(dumpDir, root, filters);
     if (opts.schema !== undefined && plan.length !== 1) {
       out.error(`The 'schema' option can only be used when loading a single schema, but ${plan.length} will be loaded.`);
       fail('ArgumentError', 'Invalid option: schema.');
     }
-    for (const s of plan) {
-      s.target = opts.schema !== undefined ? opts.schema : s.name;
-      s.functions = s.functions.filter((f) => filters.routineIncluded(s.name, f));
-      s.procedures = s.procedures.filter((p) => filters.routineIncluded(s.name, p));
-      s.events = s.events.filter((e) => filters.eventIncluded(s.name, e));
-      for (const t of s.tables) t.triggers = t.triggers.filter((tr) => filters.triggerIncluded(s.name, t.name, tr));
-    }
+    for (const s of plan) s.target = opts.schema !== undefined ? opts.schema : s.name;
     return plan;
   }
 

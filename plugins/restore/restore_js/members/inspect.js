@@ -23,7 +23,6 @@ module.exports = {
       'code, message and file).',
       'Tables without a primary or unique index are chunked in the server\'s scan order: for them the ' +
       'highest-numbered chunks are not the newest rows, and the report says that "latest" means nothing there.',
-      '@PARAMDETAILS',
       'Example: restore.inspect("./dump"), or from the command line: mysqlsh -- restore inspect ./dump ' +
       '--listing=dump-listing.txt',
     ],
@@ -38,7 +37,8 @@ module.exports = {
           {
             name: 'listing',
             type: 'string',
-            brief: 'A file listing the complete dump, one file name per line',
+            brief: 'A file listing the complete dump, one file name per line (absolute, or relative to the ' +
+              'current directory)',
             details: [
               'Use it when only part of the dump was copied here and the dump does not record its chunk ' +
               'list (format 1.0.0, or no @.done.json). The output of ls, ls -l or rsync --list-only taken on ' +

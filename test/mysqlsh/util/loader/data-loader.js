@@ -12,9 +12,10 @@ const { qualified } = require('./load-filters');
 const WORKER = '[Worker000]: ';
 
 class DataLoader {
-  // stats: { chunks, rows, bytes, replaced, warnings, errors, tablesLoaded:Set, schemasLoaded:Set }
-  constructor({ session, out, dumpDir, progress, charset, chunkFileBytes, stats }) {
-    Object.assign(this, { session, out, dumpDir, progress, charset, chunkFileBytes, stats });
+  // stats: { chunks, rows, bytes, replaced, warnings, errors, tablesLoaded:Set, schemasLoaded:Set };
+  // ddl: the DdlRunner, for the statements around the data (TRUNCATE on resume).
+  constructor({ session, out, dumpDir, progress, charset, chunkFileBytes, stats, ddl }) {
+    Object.assign(this, { session, out, dumpDir, progress, charset, chunkFileBytes, stats, ddl });
   }
 
   // Which chunks of each data unit exist (one listing, §2.1).
@@ -38,8 +39,9 @@ class DataLoader {
         const status = this.progress.status(step);
         if (status === 'DONE') continue;
         if (status === 'INTERRUPTED' && !table.primaryIndex.length && !truncated) {
-          this.out.note(`Truncating table ${qualified([target, table.name])} because of resume and it has no PK or equivalent key`);
-          this.session.execute(`TRUNCATE TABLE ${qualified([target, table.name])}`);
+          const name = qualified([target, table.name]);
+          this.out.note(`Truncating table ${name} because of resume and it has no PK or equivalent key`);
+          this.ddl.execute(`TRUNCATE TABLE ${name}`, `table ${name}`, WORKER);
           truncated = true;
         }
         this.loadChunk(table, target, found.unit, chunk, step);

@@ -66,9 +66,9 @@ function foreignKeyStatements(schema, table, foreignKeys) {
   return foreignKeys.length ? [`ALTER TABLE ${tableName(schema, table)} ${foreignKeys.map((d) => `ADD ${d}`).join(',')}`] : [];
 }
 
-// Names of the keys in a definition list, to tell which already exist on the target.
+// Name of a key or constraint definition, to tell which already exist on the target.
 function keyName(def) {
-  const m = /^(?:(?:UNIQUE|FULLTEXT|SPATIAL) )?(?:KEY|INDEX) `((?:[^`]|``)+)`/i.exec(def);
+  const m = /^(?:(?:UNIQUE|FULLTEXT|SPATIAL) )?(?:KEY|INDEX|CONSTRAINT) `((?:[^`]|``)+)`/i.exec(def);
   return m ? m[1].replace(/``/g, '`') : null;
 }
 

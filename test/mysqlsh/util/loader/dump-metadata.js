@@ -98,11 +98,11 @@ function primaryIndexOf(tableJson) {
   return legacy ? [legacy] : [];
 }
 
-function readTable(dumpDir, schema, name, base, schemaJson) {
+function readTable(dumpDir, schema, name, base, schemaJson, filters) {
   const json = dumpDir.readJson(`${base}.json`);
   const includesDdl = schemaJson.includesDdl !== false && json.includesDdl !== false;
   if (includesDdl) dumpDir.requireFile(`${base}.sql`);
-  const triggers = json.triggers || [];
+  const triggers = (json.triggers || []).filter((tr) => filters.triggerIncluded(schema, name, tr));
   if (includesDdl && triggers.length) dumpDir.requireFile(`${base}.triggers.sql`);
   const partitionNames = json.partitions || [];
   const partitionBasenames = json.basenames || {};
@@ -122,7 +122,7 @@ function readTable(dumpDir, schema, name, base, schemaJson) {
   };
 }
 
-// The schemas, tables and views the filters keep, with their files checked against the listing.
+// The schemas and the objects the filters keep, with their files checked against the listing.
 function scanMetadata(dumpDir, root, filters) {
   const schemas = [];
   for (const name of root.schemas || []) {
@@ -133,7 +133,7 @@ function scanMetadata(dumpDir, root, filters) {
     if (includesDdl) dumpDir.requireFile(`${base}.sql`);
     const objectBase = (object) => (json.basenames && json.basenames[object]) || `${base}@${object}`;
     const tables = (json.tables || []).filter((t) => filters.tableIncluded(name, t))
-      .map((t) => readTable(dumpDir, name, t, objectBase(t), json));
+      .map((t) => readTable(dumpDir, name, t, objectBase(t), json, filters));
     const includesViewsDdl = json.includesViewsDdl !== undefined ? json.includesViewsDdl !== false : includesDdl;
     const views = (json.views || []).filter((v) => filters.tableIncluded(name, v)).map((v) => {
       const vbase = objectBase(v);
@@ -146,7 +146,9 @@ function scanMetadata(dumpDir, root, filters) {
     ].filter(([, list]) => list && list.length).map(([part]) => dumpDir.requireFile(`${base}.${part}.sql`) && `${base}.${part}.sql`);
     schemas.push({
       name, basename: base, json, includesDdl, includesViewsDdl, tables, views, multifileDdl,
-      functions: json.functions || [], procedures: json.procedures || [], events: json.events || [],
+      functions: (json.functions || []).filter((f) => filters.routineIncluded(name, f)),
+      procedures: (json.procedures || []).filter((p) => filters.routineIncluded(name, p)),
+      events: (json.events || []).filter((e) => filters.eventIncluded(name, e)),
     });
   }
   return schemas;

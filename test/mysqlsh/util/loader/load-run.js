@@ -1,7 +1,9 @@
 'use strict';
 // The steps of one util.loadDump run after the dump was opened, in the Shell's order:
-// preamble → per schema: schema DDL, table DDL, view placeholders, data (+ deferred indexes,
-// analyze) → triggers, views, foreign keys → postamble. Sequential, on one session.
+// preamble → schema DDL, table DDL and view placeholders of every schema → the real views →
+// per table: data, deferred indexes, analyze → per schema: triggers, deferred foreign keys →
+// postamble. Sequential, on one session. A table with missing data files never completes, so
+// its indexes, its schema's triggers and foreign keys, and the postamble do not run.
 const { DataLoader } = require('./data-loader');
 const { DdlRunner, LoadAborted } = require('./ddl-runner');
 const { splitStatements } = require('./ddl-script');
@@ -43,7 +45,7 @@ class LoadRun {
     this.data = new DataLoader({
       session: ctx.session, out: ctx.out, dumpDir: ctx.dumpDir, progress: ctx.progress,
       charset: ctx.opts.characterSet || ctx.root.defaultCharacterSet || 'utf8mb4',
-      chunkFileBytes: ctx.doneInfo.chunkFileBytes, stats: this.stats,
+      chunkFileBytes: ctx.doneInfo.chunkFileBytes, stats: this.stats, ddl: this.ddl,
     });
     this.dataPending = false;
   }
@@ -52,11 +54,10 @@ class LoadRun {
 
   // Runs a step unless the progress log has it DONE; records start and end.
   step(step, fn) {
-    if (this.progress.isDone(step)) return false;
+    if (this.progress.isDone(step)) return;
     this.progress.start(step);
     fn();
     this.progress.done(step);
-    return true;
   }
 
   // Returns normally when everything present was loaded; throws LoadAborted on the first error.
@@ -114,10 +115,9 @@ class LoadRun {
 
   // Runs the table's CREATE (deferred indexes cut out); returns the deferred definitions.
   tableDdl(schema, table) {
-    const none = { indexes: [], foreignKeys: [] };
-    if (!table.includesDdl) return none;
+    const deferred = { indexes: [], foreignKeys: [], checkExisting: false };
+    if (!table.includesDdl) return deferred;
     const mode = this.opts.deferTableIndexes;
-    const deferred = { indexes: [], foreignKeys: [] };
     const split = (sql) => {
       const s = splitDeferredIndexes(sql, mode);
       deferred.indexes.push(...s.indexes);
@@ -154,11 +154,7 @@ class LoadRun {
     const target = schema.target;
     const name = qualified([target, table.name]);
     if (this.opts.loadIndexes && deferred.indexes.length) {
-      let indexes = deferred.indexes;
-      if (deferred.checkExisting) {
-        const create = String(this.session.execute(`SHOW CREATE TABLE ${name}`).rows[0][1]);
-        indexes = indexes.filter((d) => !keyName(d) || !create.includes(`KEY ${quote(keyName(d))} `));
-      }
+      const indexes = this.notOnTarget(schema, table, deferred, deferred.indexes);
       this.step({ op: 'TABLE-INDEX', schema: target, table: table.name }, () => {
         for (const sql of indexStatements(target, table.name, indexes)) this.ddl.execute(sql, `table ${name}`, WORKER);
       });
@@ -175,6 +171,15 @@ class LoadRun {
         }
       });
     }
+  }
+
+  // Deferred definitions to add. Only when the table DDL was not run now (DONE earlier, or an
+  // ignored existing table) are the ones the table already has left out (§6: dump_loader.cc:1234-1241).
+  notOnTarget(schema, table, deferred, definitions) {
+    if (!deferred.checkExisting) return definitions;
+    const name = qualified([schema.target, table.name]);
+    const create = String(this.ddl.execute(`SHOW CREATE TABLE ${name}`, `table ${name}`, WORKER).rows[0][1]);
+    return definitions.filter((d) => !keyName(d) || !create.includes(`${quote(keyName(d))} `));
   }
 
   // After all data of the schema: triggers, then the deferred foreign keys.
@@ -194,7 +199,8 @@ class LoadRun {
     if (!this.opts.loadIndexes) return;
     for (const table of schema.tables) {
       const what = `table ${qualified([target, table.name])}`;
-      for (const sql of foreignKeyStatements(target, table.name, deferred.get(table).foreignKeys)) {
+      const d = deferred.get(table);
+      for (const sql of foreignKeyStatements(target, table.name, this.notOnTarget(schema, table, d, d.foreignKeys))) {
         this.ddl.execute(`USE ${quote(target)}`, what);
         this.ddl.execute(sql, what);
       }
