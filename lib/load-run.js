@@ -279,4 +279,4 @@ function finishReport(host, report, pre, reverted, failure, partial) {
   }
 }
 
-module.exports = { runLoad: runLoad, mergeOptions: mergeOptions };
+module.exports = { runLoad: runLoad, mergeOptions: mergeOptions, freshProgressFile: freshProgressFile };

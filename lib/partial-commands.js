@@ -32,8 +32,9 @@ function tableRows(plan) {
     });
 }
 
-function printPlan(host, plan, extra) {
-  var out = host.out;
+// emit: where the lines go (host.out by default; restore.load collects them for its plan).
+function printPlan(host, plan, extra, emit) {
+  var out = emit || host.out;
   out.print('Partial import of ' + plan.dir);
   text.formatPairs([
     ['Tables chosen', String(new Set(plan.targets.map(function (t) { return t.schema + '.' + t.table; })).size)],

@@ -2,13 +2,17 @@ var runLoad = require('../../lib/load-run.js').runLoad;
 var memberOptionDefinitions = require('../../lib/load-options.js').memberOptionDefinitions;
 var ownOptions = require('../../lib/load-own-options.js');
 
-// Partial imports plug in here: a step object as lib/load-run.js describes (optionNames, plan,
-// prepare, report, plus optionDefinitions for this member), or null.
-var partialStep = null;
+// Partial imports plug in here: the step object lib/load-run.js describes.
+var selectionOptions = require('../selection-options.js');
+var partialStep = require('../../lib/partial-load-step.js');
+// The selection options the step owns (latest, listing); the filters are util.loadDump's own.
+var partialOptions = selectionOptions.SELECTION_OPTIONS.filter(function (o) {
+  return partialStep.optionNames.indexOf(o.name) >= 0;
+});
 
 function optionDefinitions() {
   var own = ownOptions.memberOwnOptionDefinitions();
-  var step = partialStep && partialStep.optionDefinitions ? partialStep.optionDefinitions : [];
+  var step = partialOptions;
   var taken = own.concat(step).map(function (d) { return d.name; });
   return own.concat(step).concat(memberOptionDefinitions().filter(function (d) { return taken.indexOf(d.name) < 0; }));
 }
