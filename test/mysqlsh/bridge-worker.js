@@ -7,6 +7,7 @@ const mysql = require('mysql2');
 const { spawn } = require('child_process');
 const fs = require('fs');
 const readline = require('readline');
+const { PassThrough } = require('stream');
 
 const { flag, port } = workerData;
 const connections = new Map();
@@ -21,12 +22,20 @@ function reply(msg) {
 
 // LOAD DATA LOCAL INFILE reads through this: zstd/gzip chunks are decompressed on the fly.
 function infileStream(file) {
+  // A zero-length chunk reads as no data in the Shell; the zstd CLI calls it an error.
+  if (fs.statSync(file).size === 0) return fs.createReadStream(file);
   if (file.endsWith('.zst')) {
+    // Ends only when zstd has exited, so a decompression error fails the stream, not a short read.
     const p = spawn('zstd', ['-dc', '-q', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = new PassThrough();
     let err = '';
     p.stderr.on('data', (d) => { err += d; });
-    p.on('close', (code) => { if (code !== 0) p.stdout.destroy(new Error(`zstd.read: ${err.trim()}`)); });
-    return p.stdout;
+    p.stdout.pipe(out, { end: false });
+    p.on('close', (code) => {
+      if (code !== 0) out.destroy(new Error(`zstd.read: ${err.trim() || `zstd exited with ${code}`}`));
+      else out.end();
+    });
+    return out;
   }
   if (file.endsWith('.gz')) return fs.createReadStream(file).pipe(require('zlib').createGunzip());
   return fs.createReadStream(file);
