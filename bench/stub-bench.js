@@ -4,7 +4,7 @@
 // @.done.json), then, through the stand-in mysqlsh and the plugin's real Python companion:
 //   plan  — restore.plan with a `latest` selection (inspect + plan, no writes)
 //   stub  — restore.stub of every chunk
-//   floor — a plain Python loop creating the same files
+//   floor — a plain Python loop creating the same files in an identical copy of the dump
 // for 10k, 50k and 100k chunk files; seconds and peak memory (each run in its own process).
 const fs = require('fs');
 const os = require('os');
@@ -89,7 +89,11 @@ function pythonFloor(dir, names) {
   return { seconds, peakMB };
 }
 
+// Dirty pages from writing the synthetic dump would otherwise be flushed during the timings.
+function settle() { spawnSync('sync'); }
+
 function child(kind, dir) {
+  settle();
   const r = spawnSync(process.execPath, [__filename, '--one', kind, dir], { encoding: 'utf8', maxBuffer: 1 << 26 });
   if (r.status !== 0) throw new Error(r.stderr || r.stdout);
   return JSON.parse(r.stdout.trim().split('\n').pop());
@@ -108,8 +112,9 @@ function main() {
     const files = writeSyntheticDump(stubDir, size);
     const plan = child('plan', stubDir);
     const stub = child('stub', stubDir);
-    fs.mkdirSync(floorDir);
+    writeSyntheticDump(floorDir, size); // the floor writes the same names into an identical directory
     const names = Object.keys(JSON.parse(fs.readFileSync(path.join(stubDir, '@.done.json'), 'utf8')).chunkFileBytes);
+    settle();
     const floor = pythonFloor(floorDir, names);
     rows.push({ files, plan, stub, floor });
     fs.rmSync(base, { recursive: true, force: true });

@@ -99,6 +99,7 @@ function readDumpModel(host, dumpDir, options) {
     targets: catalog.targets,
     problems: problems,
     loadable: !problems.some(problemsOf.isBlocking),
+    files: sizes, // name -> size (null where not needed) of every file, from the one listing
   };
 }
 

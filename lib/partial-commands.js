@@ -18,12 +18,6 @@ function modelAndPlan(host, dumpDir, options) {
   return { sel: sel, model: model, plan: plan };
 }
 
-function existingNames(host, dir) {
-  var names = new Set();
-  host.files.list(dir).forEach(function (e) { if (!e.isDir) names.add(e.name); });
-  return names;
-}
-
 function tableRows(plan) {
   return plan.targets.filter(function (t) { return t.latest !== null || t.fetch.length || t.stubbed.length; })
     .map(function (t) {
@@ -98,7 +92,7 @@ function planCommand(host, dumpDir, options) {
 // Writes the stubs; returns {plan, written, skipped}. Shared by restore.stub and restore.load.
 function stubFromPlan(host, plan) {
   partialPlan.refuseBlocked(plan);
-  var w = writeStubs(host, plan, existingNames(host, plan.dir));
+  var w = writeStubs(host, plan);
   return { written: w.written, skipped: w.skipped };
 }
 

@@ -26,7 +26,7 @@ function tableKey(t) { return t.schema + '\u0000' + t.table; }
 // model: from lib/dump-model.js readDumpModel; sel: from lib/selection.js parseSelection.
 function planPartial(model, sel) {
   var plan = {
-    dir: model.dir, targets: [], fetch: [], stub: [], idxStub: [], presentUnchosen: [],
+    dir: model.dir, files: model.files, targets: [], fetch: [], stub: [], idxStub: [], presentUnchosen: [],
     skippedTables: [], warnings: [], blockers: [], bytesChosen: 0, bytesTotal: 0, bytesUnknown: false,
   };
   var skipped = new Set();

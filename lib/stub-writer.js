@@ -24,9 +24,10 @@ function stubContent(compression) {
   return bytes([]);
 }
 
-// plan: from lib/partial-plan.js; existing: Set of file names in the dump dir (one listing).
+// plan: from lib/partial-plan.js (plan.files: the model's listing of the dump directory).
 // Returns {written: [name], skipped: [name]} with names relative to the dump directory.
-function writeStubs(host, plan, existing) {
+function writeStubs(host, plan) {
+  var existing = plan.files;
   var f = host.files;
   var contents = {};
   var idx = bytes(EMPTY_IDX);

@@ -34,8 +34,13 @@ async function main() {
   try {
     shellCommand(server.uri, configHome, ['--', 'restore', 'inspect', full], 'what is in the dump');
     shellCommand(server.uri, configHome, ['--', 'restore', 'load', full, '--preset=fastest'], 'full load, fastest preset');
-    // The developer's case: metadata plus the newest chunks only (here: copy, then drop data files).
+    // The developer's case: metadata plus the newest chunks only (here: copy, then remove the
+    // older chunks of orders, as if only the newest two had been fetched).
     fs.cpSync(SAMPLE, partial, { recursive: true });
+    const chunkNumber = (f) => Number(/@@?(\d+)\.tsv\.zst$/.exec(f)[1]);
+    const orders = fs.readdirSync(partial).filter((f) => /^shop@orders@@?\d+\.tsv\.zst$/.test(f))
+      .sort((a, b) => chunkNumber(a) - chunkNumber(b));
+    orders.slice(0, -2).forEach((f) => fs.rmSync(path.join(partial, f)));
     shellCommand(server.uri, configHome, ['--', 'restore', 'plan', partial, '--latest=shop.orders:2',
       '--exclude-tables=shop.audit_log'], 'plan a partial import');
     shellCommand(server.uri, configHome, ['--', 'restore', 'load', partial, '--latest=shop.orders:2',
