@@ -126,7 +126,7 @@ function problemLines(problems) {
 }
 
 function printReport(host, model, totals) {
-  var print = host.out.print;
+  var line = host.out.print;
   textTable.formatPairs([
     ['Dump', model.dir],
     ['Format', model.format + (model.dumper ? ' (' + model.dumper + ')' : '')],
@@ -137,24 +137,24 @@ function printReport(host, model, totals) {
     ['Data files', totals.chunks + ' (' + STATES.map(function (s) { return totals[s] + ' ' + s; }).join(', ') + ')'],
     ['Data', textTable.formatBytes(totals.dataBytesPresent) + ' of ' + textTable.formatBytes(totals.dataBytes) +
       ' (uncompressed) in usable files; ' + textTable.formatBytes(totals.fileBytes) + ' on disk'],
-  ]).forEach(print);
-  print('');
+  ]).forEach(line);
+  line('');
   if (model.targets.length) {
     textTable.formatTable(['Table', 'Chunks', 'Stubs', 'Missing', 'Corrupt', 'Data', 'Note'],
-      model.targets.map(tableRow), { right: [1, 2, 3, 4, 5] }).forEach(print);
-    print('');
+      model.targets.map(tableRow), { right: [1, 2, 3, 4, 5] }).forEach(line);
+    line('');
   }
   if (model.targets.some(function (t) { return tableNote(t).indexOf('latest') >= 0; })) {
-    print('Tables marked "no key" have no primary or unique index: their chunks follow the server\'s scan order, so ' +
+    line('Tables marked "no key" have no primary or unique index: their chunks follow the server\'s scan order, so ' +
       'the highest-numbered chunks are not the newest rows.');
-    print('');
+    line('');
   }
   if (model.problems.length) {
-    print('Problems:');
-    problemLines(model.problems).forEach(print);
-    print('');
+    line('Problems:');
+    problemLines(model.problems).forEach(line);
+    line('');
   }
-  print('Verdict: ' + verdict(model, totals));
+  line('Verdict: ' + verdict(model, totals));
 }
 
 function inspectDump(host, dumpDir, options) {
