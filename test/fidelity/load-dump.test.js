@@ -43,7 +43,11 @@ describe('util.loadDump stand-in: real dumps into MariaDB', function () {
       const expected = rowsPerTable(dir, schema);
       expect(Object.values(expected).reduce((a, b) => a + b, 0)).to.be.greaterThan(0);
       const loadDump = h.loader('8.4.0');
-      expect(loadDump(dir, { progressFile: '' })).to.equal(undefined);
+      try {
+        expect(loadDump(dir, { progressFile: '' })).to.equal(undefined);
+      } catch (e) {
+        throw new Error(`${e.message}\n${h.output()}`); // the loader's own lines say what failed
+      }
       expect(tableCounts(h, schema, Object.keys(expected))).to.deep.equal(expected);
       expect(h.lines[0]).to.equal(`Loading DDL and Data from '${dir}' using 4 threads.`);
       expect(h.output()).to.match(/\d+ chunks \([\d.K]+ rows, [\d.]+ \w+\) for \d+ tables in 1 schemas were loaded in \d+ sec \(avg throughput [\d.]+ \w+\/s\)/);

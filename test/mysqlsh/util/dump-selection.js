@@ -4,7 +4,8 @@
 // Names are compared exactly (case-sensitive), as the Shell does.
 const catalog = require('./dump-catalog');
 
-const SYSTEM_SCHEMAS = ['information_schema', 'mysql', 'ndbinfo', 'performance_schema', 'sys'];
+// mysqlsh_standin holds the stand-in's own MySQL-personality state: not user data.
+const SYSTEM_SCHEMAS = ['information_schema', 'mysql', 'ndbinfo', 'performance_schema', 'sys', 'mysqlsh_standin'];
 
 function matches(list, schema, name) {
   return list.some((f) => f.schema === schema && f.name === name);

@@ -5,19 +5,8 @@ const fs = require('fs');
 const { toPlain } = require('../values');
 const { shellThrowable } = require('../shell-errors');
 
-// TEMPORARY while the loader and the dump writer are written: validate, then say so.
-function pending(name) {
-  return ({ profile }) => (...args) => { throw new Error(`stand-in: ${name} is not implemented yet (${args.length} args)`); };
-}
-function optional(file, exportName, fallback) {
-  try { return require(file)[exportName]; } catch (e) {
-    if (e.code === 'MODULE_NOT_FOUND' && e.message.includes(file.replace('./', ''))) return fallback;
-    throw e;
-  }
-}
-const createLoadDump = optional('./load-dump', 'createLoadDump', pending('util.loadDump'));
-const createDumpers = optional('./dump-writer', 'createDumpers', (deps) => ({
-  dumpInstance: pending('util.dumpInstance')(deps), dumpSchemas: pending('util.dumpSchemas')(deps), dumpTables: pending('util.dumpTables')(deps) }));
+const { createLoadDump } = require('./load-dump');
+const { createDumpers } = require('./dump-writer');
 
 function traceLine(fn, args) {
   return JSON.stringify({ fn, args: args.map((a) => toPlain(a === undefined ? null : a)) }, (k, v) => {
