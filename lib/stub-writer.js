@@ -3,7 +3,7 @@
 // 8-zero-byte .idx where the .idx is missing. Existing files are never written over (the file
 // API refuses), names come only from the dump model (never rebuilt, checked to stay inside the
 // dump directory), and files go out in large batches: one companion call per batch.
-var BATCH = 20000;
+var BATCH = 5000;
 
 // The Shell's own empty chunk: the 9-byte zstd frame (contract §2).
 var EMPTY_ZSTD = [0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00];
