@@ -6,6 +6,7 @@ var UserError = require('./user-error.js').UserError;
 var atLeast = require('./shell-version.js').atLeast;
 var selection = require('./selection.js');
 var partialCommands = require('./partial-commands.js');
+var partialPlan = require('./partial-plan.js');
 var freshProgressFile = require('./load-run.js').freshProgressFile;
 var displayTable = require('./display-name.js').displayTable;
 
@@ -23,7 +24,7 @@ function plan(ctx) {
   var p = r.plan;
   var hasStubs = p.stub.length > 0 || p.targets.some(function (t) { return t.stubbed.length > 0; });
   if (!selection.isPartial(r.sel) && !hasStubs && !p.fetch.length) return null;
-  if (p.blockers.length) throw new UserError('The partial import cannot be planned:\n  ' + p.blockers.join('\n  '));
+  partialPlan.refuseBlocked(p);
   if (p.fetch.length) throw new UserError(missingChosen(p));
   if (ctx.loadOptions.checksum === true && hasStubs) {
     throw new UserError('checksum: true re-checks every chunk on the target, and stubbed chunks hold no rows: the ' +

@@ -7,9 +7,6 @@ var splitName = require('./object-names.js').splitName;
 var quoteTable = require('./sql-identifiers.js').quoteTable;
 var quoteIdentifier = require('./sql-identifiers.js').quoteIdentifier;
 
-var FILTER_KEYS = ['includeSchemas', 'excludeSchemas', 'includeTables', 'excludeTables'];
-var SELECTION_KEYS = FILTER_KEYS.concat(['latest']);
-
 function stringList(options, key) {
   var v = options[key];
   if (v === undefined || v === null) return [];
@@ -165,16 +162,6 @@ function isPartial(sel) {
   return sel.latest.length > 0;
 }
 
-// The selection as util.loadDump filter options (names quoted with backticks).
-function loadDumpFilters(sel) {
-  var f = {};
-  if (sel.includeSchemas.length) f.includeSchemas = sel.includeSchemas.map(quoteIdentifier);
-  if (sel.excludeSchemas.length) f.excludeSchemas = sel.excludeSchemas.map(quoteIdentifier);
-  if (sel.includeTables.length) f.includeTables = sel.includeTables.map(function (t) { return quoteTable(t.schema, t.table); });
-  if (sel.excludeTables.length) f.excludeTables = sel.excludeTables.map(function (t) { return quoteTable(t.schema, t.table); });
-  return f;
-}
-
 function describeRule(r) {
   if (r.schema === '*') return '*';
   var s = quoteIdentifier(r.schema) + '.' + (r.table === '*' ? '*' : quoteIdentifier(r.table));
@@ -182,12 +169,10 @@ function describeRule(r) {
 }
 
 module.exports = {
-  SELECTION_KEYS: SELECTION_KEYS,
   parseSelection: parseSelection,
   isTableChosen: isTableChosen,
   latestCount: latestCount,
   unmatchedLatest: unmatchedLatest,
   isPartial: isPartial,
-  loadDumpFilters: loadDumpFilters,
   describeRule: describeRule,
 };

@@ -23,7 +23,7 @@ function shellThrowable(profile, type, message, code, where) {
     const ErrorInRealm = profile.realmError || Error; // GraalJS builds it in the main JS realm
     return new ErrorInRealm(text, { cause: payload });
   }
-  return Object.assign(new ShellError(type, text, payload.code));
+  return new ShellError(type, text, payload.code);
 }
 
 // What mysqlsh prints for an uncaught error: message of either shape.

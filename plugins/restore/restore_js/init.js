@@ -4,10 +4,11 @@
 // Every require is at top level: relative requires only resolve while this file loads.
 var makeHost = require('./host.js').makeHost;
 var registerMembers = require('./member-registry.js').registerMembers;
+var checkHost = require('../lib/host.js').checkHost;
 
 var restore = shell.createExtensionObject();
 
-registerMembers(restore, function () { return makeHost(restore); });
+registerMembers(restore, function () { return checkHost(makeHost(restore)); });
 
 shell.registerGlobal('restore', restore, {
   brief: 'Fast, safe and partial restores of MySQL Shell dumps.',
