@@ -6,7 +6,7 @@ const os = require('os');
 const path = require('path');
 const { expect } = require('chai');
 const fx = require('./server-fixture');
-const { LOAD_DUMP_OPTIONS } = require('../../lib/load-options');
+const { LOAD_DUMP_OPTIONS } = require('../../lib/options/load-options');
 const { contractDir } = require('../mysqlsh/contract-paths');
 
 describe('restore.load presets and option checks', function () {

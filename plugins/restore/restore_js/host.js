@@ -1,8 +1,8 @@
 // Builds the lib/ host (see ../lib/host.js) from what mysqlsh gives a JS plugin.
 // JS in mysqlsh cannot write or list files: host.files goes through the Python companion
 // members (restore.fsList & co., ../restore_py/init.py), registered after this file loads.
-var SqlError = require('../lib/sql-error.js').SqlError;
-var shellVersion = require('../lib/shell-version.js');
+var SqlError = require('../lib/core/sql-error.js').SqlError;
+var shellVersion = require('../lib/options/shell-version.js');
 
 function errorDetails(e) {
   var cause = e && e.cause;

@@ -4,7 +4,7 @@
 // Every require is at top level: relative requires only resolve while this file loads.
 var makeHost = require('./host.js').makeHost;
 var registerMembers = require('./member-registry.js').registerMembers;
-var checkHost = require('../lib/host.js').checkHost;
+var checkHost = require('../lib/core/host.js').checkHost;
 
 var restore = shell.createExtensionObject();
 

@@ -1,4 +1,4 @@
-var analyzeMember = require('../../lib/analyze.js').analyzeMember;
+var analyzeMember = require('../../lib/server/analyze.js').analyzeMember;
 
 function filterOption(name, example) {
   return { name: name, type: 'array', brief: 'As util.loadDump\'s ' + name + ', e.g. ' + example };

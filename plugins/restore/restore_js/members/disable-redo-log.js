@@ -1,4 +1,4 @@
-var disableRedoLogMember = require('../../lib/redo-log.js').disableRedoLogMember;
+var disableRedoLogMember = require('../../lib/server/redo-log.js').disableRedoLogMember;
 
 module.exports = {
   name: 'disableRedoLog',

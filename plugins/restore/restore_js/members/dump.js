@@ -1,5 +1,5 @@
-var dumpRun = require('../../lib/dump-run.js').dumpRun;
-var dumpMemberOptions = require('../../lib/dump-options.js').dumpMemberOptions;
+var dumpRun = require('../../lib/run/dump-run.js').dumpRun;
+var dumpMemberOptions = require('../../lib/options/dump-options.js').dumpMemberOptions;
 
 module.exports = {
   name: 'dump',

@@ -1,4 +1,4 @@
-var enableRedoLogMember = require('../../lib/redo-log.js').enableRedoLogMember;
+var enableRedoLogMember = require('../../lib/server/redo-log.js').enableRedoLogMember;
 
 module.exports = {
   name: 'enableRedoLog',

@@ -1,4 +1,4 @@
-var inspectDump = require('../../lib/inspect.js').inspectDump;
+var inspectDump = require('../../lib/report/inspect.js').inspectDump;
 
 module.exports = {
   name: 'inspect',

@@ -1,10 +1,10 @@
-var runLoad = require('../../lib/load-run.js').runLoad;
-var memberOptionDefinitions = require('../../lib/load-options.js').memberOptionDefinitions;
-var ownOptions = require('../../lib/load-own-options.js');
+var runLoad = require('../../lib/run/load-run.js').runLoad;
+var memberOptionDefinitions = require('../../lib/options/load-options.js').memberOptionDefinitions;
+var ownOptions = require('../../lib/options/load-own-options.js');
 
 // Partial imports plug in here: the step object lib/load-run.js describes.
 var selectionOptions = require('../selection-options.js');
-var partialStep = require('../../lib/partial-load-step.js');
+var partialStep = require('../../lib/partial/partial-load-step.js');
 // The selection options the step owns (latest, listing); the filters are util.loadDump's own.
 var partialOptions = selectionOptions.SELECTION_OPTIONS.filter(function (o) {
   return partialStep.optionNames.indexOf(o.name) >= 0;

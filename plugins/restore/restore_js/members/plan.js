@@ -1,4 +1,4 @@
-var planCommand = require('../../lib/partial-commands.js').planCommand;
+var planCommand = require('../../lib/partial/partial-commands.js').planCommand;
 var selectionOptions = require('../selection-options.js');
 
 module.exports = {

@@ -1,4 +1,4 @@
-var presetsReport = require('../../lib/presets.js').presetsReport;
+var presetsReport = require('../../lib/options/presets.js').presetsReport;
 
 module.exports = {
   name: 'presets',

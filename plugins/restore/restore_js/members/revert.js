@@ -1,4 +1,4 @@
-var revertMember = require('../../lib/revert.js').revertMember;
+var revertMember = require('../../lib/server/revert.js').revertMember;
 
 module.exports = {
   name: 'revert',

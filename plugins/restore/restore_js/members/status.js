@@ -1,4 +1,4 @@
-var serverStatus = require('../../lib/server-status.js').serverStatus;
+var serverStatus = require('../../lib/server/server-status.js').serverStatus;
 
 module.exports = {
   name: 'status',

@@ -1,4 +1,4 @@
-var stubCommand = require('../../lib/partial-commands.js').stubCommand;
+var stubCommand = require('../../lib/partial/partial-commands.js').stubCommand;
 var selectionOptions = require('../selection-options.js');
 
 module.exports = {

@@ -1,4 +1,4 @@
-var versionReport = require('../../lib/version-report.js').versionReport;
+var versionReport = require('../../lib/report/version-report.js').versionReport;
 
 module.exports = {
   name: 'version',

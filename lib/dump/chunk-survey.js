@@ -1,0 +1,120 @@
+// Surveys the data files of every table and partition at once: size on disk (from the one
+// directory listing), uncompressed bytes recorded for each chunk, and the state of each file
+// from its first bytes. First bytes are read in one batch; .idx files (the only record of
+// chunk sizes in format 1.0.0) in a second one, only when some size is recorded nowhere else.
+var chunkState = require('./chunk-state.js');
+var idxDataBytes = require('./idx-file.js').idxDataBytes;
+var makeProblem = require('./dump-problems.js').makeProblem;
+var displayTable = require('../report/display-name.js').displayTable;
+
+var MAX_IDX_BYTES = 1048576; // an .idx of 1 MiB describes a 128 GiB chunk
+
+function readBatch(host, paths, n) {
+  return paths.length ? host.files.readHeads(paths, n) : [];
+}
+
+// Sets on each chunk: fileBytes (null when absent), dataBytes (when chunkFileBytes did not:
+// from the .idx file or the table's total; else null) and state. Sets on each target: counts
+// {present, empty, stub, missing, corrupt}, fileBytes, dataBytes (null when a chunk's is
+// unknown) and usableDataBytes (the same over present and empty chunks).
+// ctx: {sizes: Map name -> size, pathOf(name), tableBytes(target) -> number|null}.
+function assignStates(host, targets, ctx) {
+  var heads = new Map();
+  var headChunks = [];
+  var headPaths = [];
+  var idxChunks = [];
+  var idxPaths = [];
+  var idxLongest = 0;
+  targets.forEach(function (t) {
+    t.chunks.forEach(function (c) {
+      var size = ctx.sizes.get(c.file);
+      c.fileBytes = size === undefined ? null : size;
+      if (c.fileBytes !== null && chunkState.needsHead(c.fileBytes, t.compression)) {
+        headChunks.push(c);
+        headPaths.push(ctx.pathOf(c.file));
+      }
+      if (c.dataBytes !== null) return;
+      var idxSize = ctx.sizes.get(c.file + '.idx');
+      if (idxSize >= 8 && idxSize % 8 === 0 && idxSize <= MAX_IDX_BYTES) {
+        idxChunks.push(c);
+        idxPaths.push(ctx.pathOf(c.file + '.idx'));
+        idxLongest = Math.max(idxLongest, idxSize);
+      }
+    });
+  });
+  readBatch(host, headPaths, chunkState.HEAD_BYTES).forEach(function (head, i) { heads.set(headChunks[i], head); });
+  readBatch(host, idxPaths, idxLongest).forEach(function (content, i) {
+    idxChunks[i].dataBytes = idxDataBytes(content);
+  });
+  targets.forEach(function (t) { classifyChunks(t, heads, ctx.tableBytes(t)); });
+}
+
+function classifyChunks(t, heads, tableBytes) {
+  t.counts = { present: 0, empty: 0, stub: 0, missing: 0, corrupt: 0 };
+  t.fileBytes = 0;
+  t.dataBytes = 0;
+  t.usableDataBytes = 0;
+  t.chunks.forEach(function (c) {
+    // Last resort: a table's recorded total is the size of its only chunk, and a total of 0
+    // means every chunk was empty.
+    var onlyChunk = t.chunks.length === 1 && t.lastChunkKnown;
+    if (c.dataBytes === null && tableBytes !== null && (tableBytes === 0 || onlyChunk)) c.dataBytes = tableBytes;
+    var head = heads.get(c);
+    c.state = chunkState.chunkState(c.fileBytes, head === undefined ? null : head, t.compression, c.dataBytes);
+    t.counts[c.state]++;
+    t.fileBytes += c.fileBytes || 0;
+    t.dataBytes = addKnown(t.dataBytes, c.dataBytes);
+    if (c.state === 'present' || c.state === 'empty') t.usableDataBytes = addKnown(t.usableDataBytes, c.dataBytes);
+  });
+  if (tableBytes !== null) t.dataBytes = tableBytes; // what the dumper recorded for the whole table
+}
+
+function addKnown(total, n) {
+  return total === null || n === null ? null : total + n;
+}
+
+// "chunks 0-3, 7, 9-12" (at most `limit` ranges). chunks are in index order.
+function describeIndexes(chunks, limit) {
+  var ranges = [];
+  var more = false;
+  for (var i = 0; i < chunks.length; i++) {
+    var start = chunks[i].index;
+    while (i + 1 < chunks.length && chunks[i + 1].index === chunks[i].index + 1) i++;
+    if (ranges.length === limit) { more = true; break; }
+    ranges.push(start === chunks[i].index ? String(start) : start + '-' + chunks[i].index);
+  }
+  return (chunks.length === 1 ? 'chunk ' : 'chunks ') + ranges.join(', ') + (more ? ', …' : '');
+}
+
+// The subject of a sentence about some of a table's data files.
+function filesPhrase(affected, total) {
+  if (affected.length === 1) {
+    if (total === 1) return 'its data file ' + affected[0].file;
+    return 'the data file ' + affected[0].file + ' (1 of ' + total + ')';
+  }
+  return affected.length + ' of ' + total + ' data files (' + describeIndexes(affected, 8) + '; first ' +
+    affected[0].file + ')';
+}
+
+// One problem per table or partition and kind, naming the first file: a partial dump can miss
+// hundreds of thousands of files, and the report must stay readable.
+function stateProblems(targets) {
+  var out = [];
+  targets.forEach(function (t) {
+    var name = displayTable(t.schema, t.table, t.partition);
+    var missing = t.chunks.filter(function (c) { return c.state === 'missing'; });
+    var corrupt = t.chunks.filter(function (c) { return c.state === 'corrupt'; });
+    if (missing.length) {
+      out.push(makeProblem('chunk-missing', name + ': ' + filesPhrase(missing, t.chunks.length) + ' ' +
+        (missing.length === 1 ? 'is' : 'are') + ' missing.', missing[0].file));
+    }
+    if (corrupt.length) {
+      out.push(makeProblem('chunk-corrupt', name + ': ' + filesPhrase(corrupt, t.chunks.length) + ' ' +
+        (corrupt.length === 1 ? 'does' : 'do') + ' not start like ' + t.compression + ' data, or ' +
+        (corrupt.length === 1 ? 'is' : 'are') + ' shorter than any ' + t.compression + ' frame.', corrupt[0].file));
+    }
+  });
+  return out;
+}
+
+module.exports = { assignStates: assignStates, stateProblems: stateProblems };

@@ -1,0 +1,145 @@
+// What the metadata of a dump says it holds: schemas, tables, views and partitions, with each
+// one's file base name (always from the `basenames` maps), and per table the data settings
+// (extension, compression, chunking, primary index) read the same way for formats 1.0.x
+// (compression and primaryIndex inside `options`) and 2.0.1 (top level, plus partitions).
+var checkFileNamePart = require('./dump-paths.js').checkFileNamePart;
+var readJsonFile = require('./dump-metadata.js').readJsonFile;
+var ownValue = require('./dump-metadata.js').ownValue;
+var makeProblem = require('./dump-problems.js').makeProblem;
+var displayTable = require('../report/display-name.js').displayTable;
+var displayIdentifier = require('../report/display-name.js').displayIdentifier;
+
+function stringList(v) {
+  return Array.isArray(v) ? v.filter(function (x) { return typeof x === 'string'; }) : [];
+}
+
+// The loader's own fallback when a map lacks a name: the raw name (schemas) or
+// "<schema base>@<raw name>" (tables, partitions). Both are checked like any other base name.
+function baseName(map, name, fallback, what, source) {
+  var v = ownValue(map, name);
+  return checkFileNamePart(typeof v === 'string' ? v : fallback, what, source);
+}
+
+function compressionOf(ext) {
+  if (/\.zst$/.test(ext)) return 'zstd';
+  if (/\.gz$/.test(ext)) return 'gzip';
+  return 'none';
+}
+
+// 1.0.x: options.primaryIndex is a column name ("" when the table has no usable index);
+// 1.0.2 also writes the 2.0.1 top-level list. null when neither is recorded.
+function primaryIndexOf(tj) {
+  var v = tj.primaryIndex !== undefined ? tj.primaryIndex : (tj.options || {}).primaryIndex;
+  if (Array.isArray(v)) return stringList(v);
+  if (typeof v === 'string') return v === '' ? [] : [v];
+  return null;
+}
+
+function tableSettings(tj, what, source) {
+  // Every Shell version writes `extension`; tsv.zst is its default, should one ever lack it.
+  var ext = checkFileNamePart(typeof tj.extension === 'string' ? tj.extension : 'tsv.zst',
+    'the data files of ' + what + ' (extension)', source);
+  var options = tj.options && typeof tj.options === 'object' ? tj.options : {};
+  var compression = tj.compression || options.compression || compressionOf(ext);
+  return {
+    extension: ext,
+    compression: String(compression).toLowerCase(),
+    chunking: tj.chunking === true,
+    primaryIndex: primaryIndexOf(tj),
+    includesData: tj.includesData !== false,
+    includesDdl: tj.includesDdl !== false,
+    triggers: stringList(tj.triggers),
+    partitions: stringList(tj.partitions),
+    partitionBasenames: tj.basenames,
+  };
+}
+
+// Reads every schema and table JSON the root metadata leads to.
+// ctx: {host, pathOf(name), exists(name) (from the directory listing), root (@.json), done (doneFacts)}.
+// Returns {schemas, tables, targets, problems}: one target per table, or per partition.
+function readCatalog(ctx) {
+  var out = { schemas: [], tables: [], targets: [], problems: [] };
+  function needFile(name, what) {
+    if (ctx.exists(name)) return true;
+    out.problems.push(makeProblem('metadata-missing', 'The ' + what + ' file ' + name + ' is missing.', name));
+    return false;
+  }
+  stringList(ctx.root.schemas).forEach(function (schema) {
+    var sb = baseName(ctx.root.basenames, schema, schema, 'schema ' + displayIdentifier(schema), '@.json');
+    var entry = { schema: schema, basename: sb, tables: [], views: [] };
+    out.schemas.push(entry);
+    if (!needFile(sb + '.json', 'schema metadata')) return;
+    var sj = readJsonFile(ctx.host, ctx.pathOf(sb + '.json'));
+    entry.tables = stringList(sj.tables);
+    entry.views = stringList(sj.views);
+    if (sj.includesDdl !== false) needFile(sb + '.sql', 'schema DDL');
+    schemaPartFiles(sj).forEach(function (part) { needFile(sb + part, 'schema DDL'); });
+    entry.views.forEach(function (view) {
+      var vb = baseName(sj.basenames, view, sb + '@' + view, 'view ' + displayTable(schema, view), sb + '.json');
+      needFile(vb + '.pre.sql', 'view placeholder DDL');
+      needFile(vb + '.sql', 'view DDL');
+    });
+    entry.tables.forEach(function (table) {
+      var what = 'table ' + displayTable(schema, table);
+      var tb = baseName(sj.basenames, table, sb + '@' + table, what, sb + '.json');
+      readTable(ctx, out, needFile, { schema: schema, table: table, basename: tb, what: what });
+    });
+  });
+  return out;
+}
+
+// Format 9.3+ may split a schema's DDL; each part is required when its list is non-empty.
+function schemaPartFiles(sj) {
+  if (sj.multifileDdl !== true) return [];
+  var parts = [];
+  if (stringList(sj.events).length) parts.push('.events.sql');
+  if (stringList(sj.functions).length || stringList(sj.procedures).length) parts.push('.routines.sql');
+  if (stringList(sj.libraries).length) parts.push('.libraries.sql');
+  return parts;
+}
+
+function readTable(ctx, out, needFile, t) {
+  var info = { schema: t.schema, table: t.table, basename: t.basename, metadataFile: t.basename + '.json',
+    rows: ctx.done.tableRows(t.schema, t.table), dataBytes: ctx.done.tableDataBytes(t.schema, t.table),
+    settings: null, partitions: [] };
+  out.tables.push(info);
+  if (!needFile(info.metadataFile, 'table metadata')) {
+    out.targets.push(makeTarget(info, null, t.basename));
+    return;
+  }
+  var s = tableSettings(readJsonFile(ctx.host, ctx.pathOf(info.metadataFile)), t.what, info.metadataFile);
+  info.settings = s;
+  info.partitions = s.partitions;
+  if (s.includesDdl) {
+    needFile(t.basename + '.sql', 'table DDL');
+    if (s.triggers.length) needFile(t.basename + '.triggers.sql', 'trigger DDL');
+  }
+  if (!s.partitions.length) {
+    out.targets.push(makeTarget(info, null, t.basename));
+    return;
+  }
+  s.partitions.forEach(function (p) {
+    var pb = baseName(s.partitionBasenames, p, t.basename + '@' + p, 'partition ' + displayIdentifier(p) + ' of ' +
+      t.what, info.metadataFile);
+    out.targets.push(makeTarget(info, p, pb));
+  });
+}
+
+// A target is what util.loadDump loads as one unit: a table, or one partition of it.
+function makeTarget(info, partition, base) {
+  var s = info.settings;
+  return {
+    schema: info.schema,
+    table: info.table,
+    partition: partition,
+    base: base,
+    ext: s ? s.extension : null,
+    compression: s ? s.compression : null,
+    chunking: s ? s.chunking : null,
+    primaryIndex: s ? s.primaryIndex : null,
+    includesData: s ? s.includesData : null,
+    info: info,
+  };
+}
+
+module.exports = { readCatalog: readCatalog };

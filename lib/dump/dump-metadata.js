@@ -1,0 +1,91 @@
+// Reading the JSON metadata of a dump: any file by name (errors name the file), the format
+// version check, and the facts of `@.json` and `@.done.json` that differ between formats
+// 1.0.0, 1.0.1, 1.0.2 and 2.0.1 (contract §2).
+var UserError = require('../core/user-error.js').UserError;
+
+// The newest format MySQL Shell writes (8.0.27 … 9.6). A newer 2.x is read as 2.0.1 with a
+// warning; a new major means a layout this code does not know.
+var NEWEST_FORMAT = '2.0.1';
+
+function readJsonFile(host, path) {
+  var text;
+  try {
+    text = host.files.loadText(path);
+  } catch (e) {
+    throw new UserError('Cannot read ' + path + ': ' + ((e && e.message) || e) + '. Check that the file exists ' +
+      'and is readable.');
+  }
+  var value;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new UserError(path + ' is not valid JSON (' + e.message + '): the file is truncated or damaged. If the ' +
+      'dump is still being written, wait for it to finish; otherwise copy this file again from the original dump.');
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new UserError(path + ' does not hold a JSON object: it is not MySQL Shell dump metadata, or it is damaged.');
+  }
+  return value;
+}
+
+function parseFormat(version, path) {
+  var m = /^(\d+)\.(\d+)\.(\d+)$/.exec(String(version));
+  if (!m) {
+    throw new UserError(path + ' has no readable dump format version ("version": ' + JSON.stringify(version) +
+      '): it was not written by MySQL Shell, or it is damaged.');
+  }
+  return [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+
+function compareFormats(a, b) {
+  for (var i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  return 0;
+}
+
+// Returns {format, newerThanKnown}; throws for a major version above 2.
+function checkFormat(root, path) {
+  var parts = parseFormat(root.version, path);
+  if (parts[0] > 2) {
+    throw new UserError('The dump in ' + path.replace(/[\/\\]@\.json$/, '') + ' has format ' + root.version +
+      ', newer than the formats this plugin reads (1.0.0 to 2.x; newest known ' + NEWEST_FORMAT + '). It was ' +
+      'written by ' + (root.dumper || 'a newer MySQL Shell') + '. Update mysqlsh-restore to inspect it.');
+  }
+  return { format: root.version, newerThanKnown: compareFormats(parts, parseFormat(NEWEST_FORMAT)) > 0 };
+}
+
+// `origin` exists from format 1.0.2. Before it, a `users` list means dumpInstance and
+// `tableOnly: true` (8.0.22 only) means dumpTables; otherwise the kind was not recorded (null).
+function dumpOrigin(root) {
+  if (typeof root.origin === 'string') return root.origin;
+  if (Array.isArray(root.users)) return 'dumpInstance';
+  if (root.tableOnly === true) return 'dumpTables';
+  return null;
+}
+
+// {schema: {table: number}} → lookup(schema, table) → number or null.
+function nestedNumber(map) {
+  return function (schema, table) {
+    var s = map && Object.prototype.hasOwnProperty.call(map, schema) ? map[schema] : null;
+    var v = s && Object.prototype.hasOwnProperty.call(s, table) ? s[table] : null;
+    return typeof v === 'number' ? v : null;
+  };
+}
+
+// The parts of `@.done.json` inspect uses; done may be null (unfinished dump).
+function doneFacts(done) {
+  var chunkBytes = done && done.chunkFileBytes && typeof done.chunkFileBytes === 'object' ? done.chunkFileBytes : null;
+  return {
+    dataBytes: done && typeof done.dataBytes === 'number' ? done.dataBytes : null,
+    tableDataBytes: nestedNumber(done && done.tableDataBytes),
+    tableRows: nestedNumber(done && done.tableRows),
+    // chunkFileBytes exists from format 1.0.1 (Shell 8.0.22): then it lists every data file written.
+    chunkFileBytes: chunkBytes,
+  };
+}
+
+function ownValue(map, key) {
+  return map && typeof map === 'object' && Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
+}
+
+module.exports = { readJsonFile: readJsonFile, checkFormat: checkFormat, dumpOrigin: dumpOrigin,
+  doneFacts: doneFacts, ownValue: ownValue, NEWEST_FORMAT: NEWEST_FORMAT };

@@ -1,0 +1,106 @@
+// The model of one dump directory: what its metadata says (format, origin, schemas, tables,
+// partitions), which data files each table or partition has and in which state each one is,
+// the problems util.loadDump would meet, and whether it would load the directory at all.
+// Host calls are batched: a few checks, one directory listing, one read of first bytes for
+// every data file that needs it, and (format 1.0.0 only) one read of .idx files; the rest is
+// O(number of files).
+var UserError = require('../core/user-error.js').UserError;
+var paths = require('./dump-paths.js');
+var metadata = require('./dump-metadata.js');
+var readCatalog = require('./dump-catalog.js').readCatalog;
+var chunkList = require('./chunk-list.js');
+var chunkSurvey = require('./chunk-survey.js');
+var problemsOf = require('./dump-problems.js');
+var unlistedFiles = require('./unlisted-files.js').unlistedFiles;
+
+function checkDumpDir(host, dumpDir) {
+  if (dumpDir === '') throw new UserError('No dump directory given: pass the directory holding @.json.');
+  var dir = paths.resolveDumpDir(host, dumpDir);
+  if (!host.files.isDir(dir)) {
+    if (host.files.isFile(dir)) {
+      throw new UserError(dir + ' is a file, not a directory: give the dump directory (the one holding @.json).');
+    }
+    var relative = host.files.isAbs(dumpDir) ? '' : ' (' + JSON.stringify(dumpDir) + ' is taken relative to the ' +
+      'current directory ' + host.files.cwd() + ')';
+    throw new UserError('The dump directory ' + dir + ' does not exist' + relative + '.');
+  }
+  var pathOf = paths.pathMaker(host, dir);
+  if (!host.files.isFile(pathOf('@.json'))) {
+    throw new UserError(dir + ' is not a MySQL Shell dump: it has no @.json (the file util.dumpInstance, ' +
+      'util.dumpSchemas and util.dumpTables write first). Give the directory the dump was written to.');
+  }
+  return { dir: dir, pathOf: pathOf };
+}
+
+// name -> size of every file. A stat per file is most of the cost of listing a big dump: DDL
+// scripts never need a size, and .idx files only when chunkFileBytes does not record the sizes.
+function listFiles(host, dir, done) {
+  var sizes = new Map();
+  var noSizeFor = done.chunkFileBytes ? ['.sql', '.idx'] : ['.sql'];
+  host.files.list(dir, { noSizeFor: noSizeFor }).forEach(function (e) { if (!e.isDir) sizes.set(e.name, e.size); });
+  return sizes;
+}
+
+function readListing(host, file) {
+  var f = host.files;
+  var full = f.normpath(f.isAbs(file) ? file : f.join(f.cwd(), file));
+  if (!f.isFile(full)) {
+    throw new UserError('The listing file ' + full + ' (options.listing) does not exist or is not a file.');
+  }
+  return chunkList.parseListing(f.loadText(full));
+}
+
+function incompleteProblem() {
+  return problemsOf.makeProblem('dump-incomplete', 'The dump is unfinished: @.done.json, which MySQL Shell ' +
+    'writes last, is missing.', '@.done.json');
+}
+
+function newerFormatProblem(format) {
+  var newest = metadata.NEWEST_FORMAT;
+  return problemsOf.makeProblem('format-newer', 'The dump format ' + format + ' is newer than ' + newest +
+    ', the newest this plugin knows; it was read as ' + newest + '.', '@.json');
+}
+
+// options: {listing: path or undefined}.
+function readDumpModel(host, dumpDir, options) {
+  var opened = checkDumpDir(host, dumpDir);
+  var pathOf = opened.pathOf;
+  var root = metadata.readJsonFile(host, pathOf('@.json'));
+  var format = metadata.checkFormat(root, pathOf('@.json'));
+  // @.done.json is written last: without it the dump is unfinished (a reported problem, not an error).
+  var complete = host.files.isFile(pathOf('@.done.json'));
+  var done = metadata.doneFacts(complete ? metadata.readJsonFile(host, pathOf('@.done.json')) : null);
+  var sizes = listFiles(host, opened.dir, done);
+  var catalog = readCatalog({ host: host, pathOf: pathOf, root: root, done: done,
+    exists: function (name) { return sizes.has(name); } });
+  var listingNames = options && options.listing ? readListing(host, options.listing) : null;
+
+  var problems = [];
+  if (!complete) problems.push(incompleteProblem());
+  if (format.newerThanKnown) problems.push(newerFormatProblem(format.format));
+  var fileNames = Array.from(sizes.keys());
+  problems = problems.concat(catalog.problems, chunkList.buildChunkLists(catalog.targets,
+    { chunkFileBytes: done.chunkFileBytes, fileNames: fileNames, listingNames: listingNames }));
+  chunkSurvey.assignStates(host, catalog.targets, { sizes: sizes, pathOf: pathOf,
+    tableBytes: function (t) { return t.partition === null ? t.info.dataBytes : null; } });
+  problems = problems.concat(chunkSurvey.stateProblems(catalog.targets));
+  var unlisted = unlistedFiles(fileNames, catalog.schemas);
+  if (unlisted) problems.push(unlisted);
+
+  return {
+    dir: opened.dir,
+    format: format.format,
+    dumper: typeof root.dumper === 'string' ? root.dumper : null,
+    origin: metadata.dumpOrigin(root),
+    complete: complete,
+    recordedDataBytes: done.dataBytes,
+    schemas: catalog.schemas,
+    tables: catalog.tables,
+    targets: catalog.targets,
+    problems: problems,
+    loadable: !problems.some(problemsOf.isBlocking),
+    files: sizes, // name -> size (null where not needed) of every file, from the one listing
+  };
+}
+
+module.exports = { readDumpModel: readDumpModel };

@@ -1,0 +1,112 @@
+// restore.plan and restore.stub, and the partial-import step of restore.load: read the dump,
+// apply the selection, report what to fetch and what to stub, write the fetch list / stubs.
+var readDumpModel = require('../dump/dump-model.js').readDumpModel;
+var selection = require('./selection.js');
+var partialPlan = require('./partial-plan.js');
+var writeStubs = require('./stub-writer.js').writeStubs;
+var UserError = require('../core/user-error.js').UserError;
+var text = require('../report/text-table.js');
+var displayTable = require('../report/display-name.js').displayTable;
+
+var MAX_ROWS = 40;
+
+function modelAndPlan(host, dumpDir, options) {
+  var o = options || {};
+  var sel = selection.parseSelection(o);
+  var model = readDumpModel(host, dumpDir, { listing: o.listing });
+  var plan = partialPlan.planPartial(model, sel);
+  return { sel: sel, model: model, plan: plan };
+}
+
+function tableRows(plan) {
+  return plan.targets.filter(function (t) { return t.latest !== null || t.fetch.length || t.stubbed.length; })
+    .map(function (t) {
+      return [displayTable(t.schema, t.table, t.partition), t.latest === null ? 'all' : t.latest,
+        t.chosen.length, t.fetch.length, t.stubbed.length];
+    });
+}
+
+// emit: where the lines go (host.out by default; restore.load collects them for its plan).
+function printPlan(host, plan, extra, emit) {
+  var out = emit || host.out;
+  out.print('Partial import of ' + plan.dir);
+  text.formatPairs([
+    ['Tables chosen', String(new Set(plan.targets.map(function (t) { return t.schema + '.' + t.table; })).size)],
+    ['Tables skipped', plan.skippedTables.length ? plan.skippedTables.length + ' (' + plan.skippedTables.slice(0, 5)
+      .map(function (t) { return displayTable(t.schema, t.table); }).join(', ') + (plan.skippedTables.length > 5 ? ', …' : '') + ')' : '0'],
+    ['Data chosen', text.formatBytes(plan.bytesChosen) + ' of ' + text.formatBytes(plan.bytesTotal) +
+      (plan.bytesUnknown ? ' (some chunk sizes are not recorded)' : '')],
+    ['Files to fetch', String(plan.fetch.length) + (extra && extra.fetchListFile ? ' (listed in ' + extra.fetchListFile + ')' : '')],
+    ['Files to stub', String(plan.stub.length)],
+  ]).forEach(out.print);
+  var rows = tableRows(plan);
+  if (rows.length) {
+    out.print('');
+    text.formatTable(['table', 'latest', 'chosen', 'fetch', 'stubs'], rows.slice(0, MAX_ROWS), { right: [2, 3, 4] })
+      .forEach(out.print);
+    if (rows.length > MAX_ROWS) out.print('… and ' + (rows.length - MAX_ROWS) + ' more tables (all in the returned dictionary)');
+  }
+  plan.warnings.forEach(out.warn);
+}
+
+function facts(plan) {
+  return {
+    dumpDir: plan.dir,
+    fetch: plan.fetch.slice(),
+    stub: plan.stub.map(function (s) { return s.chunk.file; }),
+    skippedTables: plan.skippedTables.map(function (t) { return t.schema + '.' + t.table; }),
+    tables: plan.targets.map(function (t) {
+      var o = { schema: t.schema, table: t.table, latest: t.latest, chosen: t.chosen.slice(), fetch: t.fetch.slice(),
+        stubbed: t.stubbed.slice() };
+      if (t.partition !== null) o.partition = t.partition;
+      return o;
+    }),
+    bytesChosen: plan.bytesChosen,
+    bytesTotal: plan.bytesTotal,
+    warnings: plan.warnings.slice(),
+  };
+}
+
+function writeFetchList(host, plan, file) {
+  var f = host.files;
+  var full = f.normpath(f.isAbs(file) ? file : f.join(f.cwd(), file));
+  if (f.isDir(full)) throw new UserError('fetchListFile ' + full + ' is a directory: give a file name.');
+  f.writeFiles([{ path: full, data: plan.fetch.join('\n') + (plan.fetch.length ? '\n' : '') }], { overwrite: true });
+  return full;
+}
+
+// restore.plan(dumpDir, selection): no file in the dump is touched.
+function planCommand(host, dumpDir, options) {
+  var r = modelAndPlan(host, dumpDir, options);
+  partialPlan.refuseBlocked(r.plan);
+  var listFile = options && options.fetchListFile ? writeFetchList(host, r.plan, options.fetchListFile) : null;
+  printPlan(host, r.plan, { fetchListFile: listFile });
+  if (listFile && r.plan.fetch.length) {
+    host.out.print('Fetch them with: rsync -a --files-from=' + listFile + ' <backup-host>:<dump-dir>/ ' + r.plan.dir + '/');
+  }
+  var result = facts(r.plan);
+  result.fetchListFile = listFile;
+  return result;
+}
+
+// Writes the stubs; returns {plan, written, skipped}. Shared by restore.stub and restore.load.
+function stubFromPlan(host, plan) {
+  partialPlan.refuseBlocked(plan);
+  var w = writeStubs(host, plan);
+  return { written: w.written, skipped: w.skipped };
+}
+
+function stubCommand(host, dumpDir, options) {
+  var r = modelAndPlan(host, dumpDir, options);
+  var w = stubFromPlan(host, r.plan);
+  printPlan(host, r.plan);
+  host.out.print('Stubs written: ' + w.written.length + ' file(s)' +
+    (w.skipped.length ? '; ' + w.skipped.length + ' already existed and were left as they are' : '') + '.');
+  var result = facts(r.plan);
+  result.written = w.written;
+  result.skipped = w.skipped;
+  return result;
+}
+
+module.exports = { planCommand: planCommand, stubCommand: stubCommand, modelAndPlan: modelAndPlan,
+  stubFromPlan: stubFromPlan, printPlan: printPlan, planFacts: facts };

@@ -1,0 +1,178 @@
+// What a user chose from a dump, the same for restore.plan, restore.stub and restore.load:
+// loadDump's include/exclude filters, plus `latest` — the newest N chunks of a table (per
+// partition for partitioned tables), of every table of a schema ("shop.*"), or of all ("*");
+// 0 chunks creates the table and loads none of its rows.
+var UserError = require('../core/user-error.js').UserError;
+var splitName = require('../dump/object-names.js').splitName;
+var quoteTable = require('../core/sql-identifiers.js').quoteTable;
+var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
+
+function stringList(options, key) {
+  var v = options[key];
+  if (v === undefined || v === null) return [];
+  if (typeof v === 'string') v = v.split(',').filter(function (s) { return s.trim() !== ''; });
+  if (!Array.isArray(v)) throw new UserError('Option ' + key + ' must be a list of names, e.g. ["shop"].');
+  return v.map(function (x) {
+    if (typeof x !== 'string') throw new UserError('Option ' + key + ' must hold names (strings), got ' + JSON.stringify(x) + '.');
+    return x.trim();
+  });
+}
+
+function schemaName(text, key) {
+  var parts = splitName(text, key);
+  if (parts.length !== 1) throw new UserError(key + ': ' + JSON.stringify(text) + ' is not a schema name (no dots, or quote it with backticks).');
+  return parts[0];
+}
+
+function tableName(text, key) {
+  var parts = splitName(text, key);
+  if (parts.length !== 2) {
+    throw new UserError(key + ': ' + JSON.stringify(text) + ' must be schema.table (backticks allowed, e.g. `my db`.`my table`).');
+  }
+  return { schema: parts[0], table: parts[1] };
+}
+
+function count(v, where) {
+  var n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
+  if (typeof n !== 'number' || !(n >= 0) || Math.floor(n) !== n) {
+    throw new UserError('latest: ' + where + ' needs a whole number of chunks (0 = the table without data), got ' +
+      JSON.stringify(v) + '.');
+  }
+  return n;
+}
+
+// "shop.events:3,shop.*:1" (the command line form) → [[pattern, n], ...]. A colon inside
+// backticks belongs to the name.
+function parseLatestText(text) {
+  var entries = [];
+  var cur = '';
+  var quoted = false;
+  for (var i = 0; i <= text.length; i++) {
+    var c = text[i];
+    if (c === '`') quoted = !quoted;
+    if (i === text.length || (c === ',' && !quoted)) {
+      if (cur.trim() !== '') entries.push(cur.trim());
+      cur = '';
+    } else {
+      cur += c;
+    }
+  }
+  return entries.map(function (e) {
+    var colon = e.lastIndexOf(':');
+    if (colon < 0 || e.indexOf('`', colon) >= 0) {
+      if (/^\d+$/.test(e)) return ['*', e];
+      throw new UserError('latest: ' + JSON.stringify(e) + ' must be name:count, e.g. shop.events:3 or shop.*:1.');
+    }
+    return [e.slice(0, colon).trim(), e.slice(colon + 1).trim()];
+  });
+}
+
+// One `latest` rule: {schema|'*', table|'*', partition|null, count}.
+function latestRule(pattern, n) {
+  var where = JSON.stringify(pattern);
+  if (pattern === '*') return { schema: '*', table: '*', partition: null, count: count(n, where) };
+  var parts = splitName(pattern, 'latest');
+  if (parts.length < 2 || parts.length > 3) {
+    throw new UserError('latest: ' + where + ' must be "*", "schema.*", "schema.table" or "schema.table.partition".');
+  }
+  if (parts[0] === '*') throw new UserError('latest: ' + where + ': name the schema ("*" alone means every table).');
+  if (parts[1] === '*' && parts.length === 3) throw new UserError('latest: ' + where + ': a partition needs a table name.');
+  return { schema: parts[0], table: parts[1], partition: parts.length === 3 ? parts[2] : null, count: count(n, where) };
+}
+
+function parseLatest(v) {
+  if (v === undefined || v === null) return [];
+  if (typeof v === 'number') return [latestRule('*', v)];
+  if (typeof v === 'string') {
+    return parseLatestText(v).map(function (e) { return latestRule(e[0], e[1]); });
+  }
+  if (Array.isArray(v)) {
+    return v.reduce(function (all, x) { return all.concat(parseLatest(x)); }, []);
+  }
+  if (typeof v === 'object') {
+    return Object.keys(v).map(function (k) { return latestRule(k, v[k]); });
+  }
+  throw new UserError('latest must be a number, {"schema.table": n}, or "schema.table:n,schema.*:n".');
+}
+
+// options: any dictionary; only the selection keys are read.
+function parseSelection(options) {
+  var o = options || {};
+  var sel = {
+    includeSchemas: stringList(o, 'includeSchemas').map(function (s) { return schemaName(s, 'includeSchemas'); }),
+    excludeSchemas: stringList(o, 'excludeSchemas').map(function (s) { return schemaName(s, 'excludeSchemas'); }),
+    includeTables: stringList(o, 'includeTables').map(function (s) { return tableName(s, 'includeTables'); }),
+    excludeTables: stringList(o, 'excludeTables').map(function (s) { return tableName(s, 'excludeTables'); }),
+    latest: parseLatest(o.latest),
+  };
+  sel.includeTables.forEach(function (t) {
+    if (sel.excludeTables.some(function (x) { return x.schema === t.schema && x.table === t.table; })) {
+      throw new UserError('Both includeTables and excludeTables name ' + quoteTable(t.schema, t.table) + ': keep it in one of them.');
+    }
+    if (sel.excludeSchemas.indexOf(t.schema) >= 0) {
+      throw new UserError('includeTables names ' + quoteTable(t.schema, t.table) + ', whose schema is in excludeSchemas.');
+    }
+  });
+  return sel;
+}
+
+function hasTable(list, schema, table) {
+  return list.some(function (t) { return t.schema === schema && t.table === table; });
+}
+
+// Would loadDump, given these filters, load this table at all?
+function isTableChosen(sel, schema, table) {
+  if (sel.excludeSchemas.indexOf(schema) >= 0) return false;
+  if (sel.includeSchemas.length && sel.includeSchemas.indexOf(schema) < 0) return false;
+  if (hasTable(sel.excludeTables, schema, table)) return false;
+  if (sel.includeTables.length && !hasTable(sel.includeTables, schema, table)) return false;
+  return true;
+}
+
+// The newest-N count for a table or partition: the most specific rule wins; null = whole table.
+function latestCount(sel, schema, table, partition) {
+  var best = null;
+  var bestRank = -1;
+  sel.latest.forEach(function (r) {
+    var rank;
+    if (r.schema === '*') rank = 0;
+    else if (r.schema !== schema) return;
+    else if (r.table === '*') rank = 1;
+    else if (r.table !== table) return;
+    else if (r.partition === null) rank = 2;
+    else if (r.partition !== partition) return;
+    else rank = 3;
+    if (rank >= bestRank) { best = r.count; bestRank = rank; }
+  });
+  return best;
+}
+
+// Rules that match nothing in the dump are mistakes the user wants to hear about.
+function unmatchedLatest(sel, tables) {
+  return sel.latest.filter(function (r) {
+    if (r.schema === '*') return false;
+    return !tables.some(function (t) {
+      return t.schema === r.schema && (r.table === '*' || (t.table === r.table &&
+        (r.partition === null || t.partition === r.partition)));
+    });
+  });
+}
+
+function isPartial(sel) {
+  return sel.latest.length > 0;
+}
+
+function describeRule(r) {
+  if (r.schema === '*') return '*';
+  var s = quoteIdentifier(r.schema) + '.' + (r.table === '*' ? '*' : quoteIdentifier(r.table));
+  return r.partition === null ? s : s + '.' + quoteIdentifier(r.partition);
+}
+
+module.exports = {
+  parseSelection: parseSelection,
+  isTableChosen: isTableChosen,
+  latestCount: latestCount,
+  unmatchedLatest: unmatchedLatest,
+  isPartial: isPartial,
+  describeRule: describeRule,
+};

@@ -1,0 +1,167 @@
+// restore.inspect(dumpDir[, options]): what a dump directory holds and whether util.loadDump
+// would load it. Prints a compact report (one line per table or partition) and returns the
+// same facts as a dictionary.
+var readDumpModel = require('../dump/dump-model.js').readDumpModel;
+var isBlocking = require('../dump/dump-problems.js').isBlocking;
+var adviceFor = require('../dump/dump-problems.js').adviceFor;
+var textTable = require('./text-table.js');
+var displayTable = require('./display-name.js').displayTable;
+
+var SHOWN_PER_CODE = 10;
+var STATES = ['present', 'empty', 'stub', 'missing', 'corrupt'];
+
+function sum(list, fn) { return list.reduce(function (n, x) { return n + fn(x); }, 0); }
+
+// Sum that stays null once one part is unknown.
+function sumKnown(list, fn) {
+  return list.reduce(function (n, x) { var v = fn(x); return n === null || v === null ? null : n + v; }, 0);
+}
+
+// null when the metadata does not say (format 1.0.x without options.primaryIndex).
+function orderedByKey(t) {
+  return t.primaryIndex === null ? null : t.primaryIndex.length > 0;
+}
+
+function tableFacts(t) {
+  var e = { schema: t.schema, table: t.table };
+  if (t.partition !== null) e.partition = t.partition;
+  e.basename = t.base;
+  e.compression = t.compression;
+  e.extension = t.ext;
+  e.chunking = t.chunking;
+  e.primaryIndex = t.primaryIndex;
+  e.chunksOrderedByKey = orderedByKey(t);
+  e.rows = t.partition === null ? t.info.rows : null;
+  e.dataBytes = t.dataBytes;
+  e.chunkSource = t.chunkSource;
+  e.lastChunkKnown = t.lastChunkKnown;
+  e.chunks = t.chunks.map(function (c) {
+    return { index: c.index, last: c.last, file: c.file, state: c.state, dataBytes: c.dataBytes };
+  });
+  return e;
+}
+
+function totalsOf(model) {
+  var totals = {
+    schemas: model.schemas.length,
+    tables: model.tables.length,
+    views: sum(model.schemas, function (s) { return s.views.length; }),
+    partitions: sum(model.tables, function (t) { return t.partitions.length; }),
+    chunks: sum(model.targets, function (t) { return t.chunks.length; }),
+  };
+  STATES.forEach(function (s) { totals[s] = sum(model.targets, function (t) { return t.counts[s]; }); });
+  totals.dataBytes = model.recordedDataBytes !== null ? model.recordedDataBytes
+    : sumKnown(model.targets, function (t) { return t.dataBytes; });
+  totals.dataBytesPresent = sumKnown(model.targets, function (t) { return t.usableDataBytes; });
+  totals.fileBytes = sum(model.targets, function (t) { return t.fileBytes; });
+  return totals;
+}
+
+function inspectFacts(model) {
+  return {
+    format: model.format,
+    dumper: model.dumper,
+    origin: model.origin,
+    complete: model.complete,
+    schemas: model.schemas.map(function (s) { return { schema: s.schema, tables: s.tables, views: s.views }; }),
+    tables: model.targets.map(tableFacts),
+    totals: totalsOf(model),
+    loadable: model.loadable,
+    problems: model.problems.map(function (p) { return { code: p.code, message: p.message, file: p.file }; }),
+  };
+}
+
+function tableNote(t) {
+  if (t.ext === null) return 'metadata missing';
+  if (!t.includesData) return 'no data dumped';
+  var notes = [];
+  if (!t.lastChunkKnown) notes.push('last chunk unknown');
+  if (orderedByKey(t) === false) notes.push('no key: "latest" means nothing');
+  return notes.join('; ');
+}
+
+function tableRow(t) {
+  return [
+    displayTable(t.schema, t.table, t.partition),
+    (t.counts.present + t.counts.empty) + '/' + t.chunks.length + (t.lastChunkKnown ? '' : '+?'),
+    t.counts.stub, t.counts.missing, t.counts.corrupt,
+    textTable.formatBytes(t.usableDataBytes) + ' / ' + textTable.formatBytes(t.dataBytes),
+    tableNote(t),
+  ];
+}
+
+function verdict(model, totals) {
+  if (model.loadable) {
+    return 'util.loadDump would load this dump' + (totals.stub ? ' (' + totals.stub + ' stubbed chunk' +
+      (totals.stub === 1 ? '' : 's') + ' load no rows).' : '.');
+  }
+  var counts = {};
+  model.problems.filter(isBlocking).forEach(function (p) { counts[p.code] = (counts[p.code] || 0) + 1; });
+  var reasons = [];
+  if (counts['dump-incomplete']) reasons.push('the dump is unfinished');
+  if (counts['metadata-missing']) reasons.push(counts['metadata-missing'] + ' metadata file(s) missing');
+  if (totals.missing) reasons.push(totals.missing + ' data file(s) missing');
+  if (totals.corrupt) reasons.push(totals.corrupt + ' data file(s) corrupt');
+  if (counts['last-chunk-unknown']) reasons.push(counts['last-chunk-unknown'] + ' table(s) with an unknown last chunk');
+  if (counts['chunks-conflict']) reasons.push(counts['chunks-conflict'] + ' table(s) with conflicting chunk files');
+  return 'util.loadDump would fail: ' + reasons.join(', ') + '.';
+}
+
+// Problems grouped by code: what the code means once, then one line per fact.
+function problemLines(problems) {
+  var groups = new Map();
+  problems.forEach(function (p) {
+    if (!groups.has(p.code)) groups.set(p.code, []);
+    groups.get(p.code).push(p);
+  });
+  var lines = [];
+  groups.forEach(function (list, code) {
+    lines.push('[' + code + '] ' + adviceFor(code));
+    list.slice(0, SHOWN_PER_CODE).forEach(function (p) { lines.push('  - ' + p.fact); });
+    if (list.length > SHOWN_PER_CODE) {
+      lines.push('  - … and ' + (list.length - SHOWN_PER_CODE) + ' more (see "problems" in the returned dictionary).');
+    }
+  });
+  return lines;
+}
+
+function printReport(host, model, totals) {
+  var line = host.out.print;
+  textTable.formatPairs([
+    ['Dump', model.dir],
+    ['Format', model.format + (model.dumper ? ' (' + model.dumper + ')' : '')],
+    ['Origin', model.origin || 'not recorded (format 1.0.x)'],
+    ['Complete', model.complete ? 'yes' : 'NO: @.done.json is missing (unfinished dump)'],
+    ['Contents', totals.schemas + ' schema(s), ' + totals.tables + ' table(s), ' + totals.views + ' view(s)' +
+      (totals.partitions ? ', ' + totals.partitions + ' partition(s)' : '')],
+    ['Data files', totals.chunks + ' (' + STATES.map(function (s) { return totals[s] + ' ' + s; }).join(', ') + ')'],
+    ['Data', textTable.formatBytes(totals.dataBytesPresent) + ' of ' + textTable.formatBytes(totals.dataBytes) +
+      ' (uncompressed) in usable files; ' + textTable.formatBytes(totals.fileBytes) + ' on disk'],
+  ]).forEach(line);
+  line('');
+  if (model.targets.length) {
+    textTable.formatTable(['Table', 'Chunks', 'Stubs', 'Missing', 'Corrupt', 'Data', 'Note'],
+      model.targets.map(tableRow), { right: [1, 2, 3, 4, 5] }).forEach(line);
+    line('');
+  }
+  if (model.targets.some(function (t) { return tableNote(t).indexOf('latest') >= 0; })) {
+    line('Tables marked "no key" have no primary or unique index: their chunks follow the server\'s scan order, so ' +
+      'the highest-numbered chunks are not the newest rows.');
+    line('');
+  }
+  if (model.problems.length) {
+    line('Problems:');
+    problemLines(model.problems).forEach(line);
+    line('');
+  }
+  line('Verdict: ' + verdict(model, totals));
+}
+
+function inspectDump(host, dumpDir, options) {
+  var model = readDumpModel(host, dumpDir, options || {});
+  var facts = inspectFacts(model);
+  printReport(host, model, facts.totals);
+  return facts;
+}
+
+module.exports = { inspectDump: inspectDump };

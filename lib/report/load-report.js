@@ -1,0 +1,83 @@
+// What restore.load prints: the plan (before anything changes, and all of a dry run) and the
+// report at the end (time per phase, rows per table, settings changed and put back, redo log
+// state before and after). Both are plain lines for println; the facts are returned as data.
+var textTable = require('./text-table.js');
+var displayTable = require('./display-name.js').displayTable;
+var describeDrops = require('../server/drop-existing.js').describeDrops;
+var adviceLines = require('../server/tuning.js').adviceLines;
+
+function sortedJson(o) {
+  var sorted = {};
+  Object.keys(o).sort().forEach(function (k) { sorted[k] = o[k]; });
+  return JSON.stringify(sorted);
+}
+
+function indent(lines) { return lines.map(function (l) { return '  ' + l; }); }
+
+function redoPlanText(redo) {
+  if (redo.action === 'disable') return 'ON now: disabled for the load, enabled again afterwards (whatever happens)';
+  if (redo.state === null) return 'left alone: ' + redo.reason;
+  return redo.state + ' now: left alone' + (redo.note ? ' (' + redo.note + ')' : '');
+}
+
+// plan: {dir, preset, loadDumpOptions, drops, dropNative, redo, tuning, analyze, tableCount, advice, partialLines, warnings}
+function planLines(plan) {
+  var lines = ['restore.load plan for ' + plan.dir + ' (preset ' + plan.preset.name +
+    (plan.preset.source === 'built-in' ? '' : ' from ' + plan.preset.source) + '):'];
+  lines.push('  util.loadDump options: ' + sortedJson(plan.loadDumpOptions));
+  lines.push('  Tables in the load: ' + plan.tableCount);
+  if (plan.dropRequested) {
+    lines.push('  Drop before loading: ' + (plan.drops.length ? plan.drops.length + ' existing object(s)' +
+      (plan.dropNative ? ' (by util.loadDump\'s dropExistingObjects)' : '') : 'nothing exists yet'));
+    lines = lines.concat(indent(indent(describeDrops(plan.drops))));
+  }
+  lines.push('  InnoDB redo log: ' + redoPlanText(plan.redo));
+  if (plan.tuning.length) {
+    lines.push('  Settings for the load (saved first, put back afterwards):');
+    lines = lines.concat(indent(indent(textTable.formatTable(['setting', 'now', 'during the load', 'why'],
+      plan.tuning.map(function (t) { return [t.name, t.original, t.value, t.why]; })))));
+  } else {
+    lines.push('  Server settings: ' + (plan.tune ? 'already suited to a load, nothing to change' : 'not changed (tune: false)'));
+  }
+  lines.push('  Analyze after the load: ' + plan.analyze);
+  lines = lines.concat(plan.partialLines.map(function (l) { return '  ' + l; }));
+  lines = lines.concat(indent(adviceLines(plan.advice)));
+  return lines.concat(plan.warnings.concat(plan.blockers).map(function (w) { return 'WARNING: ' + w; }));
+}
+
+function rowsText(r) {
+  if (r.rows === null) return 'not there';
+  return (r.exact ? '' : '~') + r.rows;
+}
+
+// report: the dictionary restore.load returns.
+function reportLines(report) {
+  var lines = ['restore.load report for ' + report.dumpDir + (report.ok ? '' : ' (FAILED)') + ':'];
+  lines.push('Phases:');
+  lines = lines.concat(indent(textTable.formatTable(['phase', 'seconds', 'status'], report.phases.map(function (p) {
+    return [p.phase, p.seconds.toFixed(2), p.status];
+  }), { right: [1] })));
+  if (report.tables.length) {
+    lines.push('Rows per table (~ = InnoDB estimate):');
+    lines = lines.concat(indent(textTable.formatTable(['table', 'rows'], report.tables.map(function (t) {
+      return [displayTable(t.schema, t.table), rowsText(t)];
+    }), { right: [1] })));
+  }
+  if (report.dropped.length) lines.push('Dropped before loading: ' + report.dropped.length + ' object(s).');
+  if (report.settings.length) {
+    lines.push('Settings changed for the load:');
+    lines = lines.concat(indent(textTable.formatTable(['setting', 'original', 'during the load', 'now'],
+      report.settings.map(function (s) { return [s.name, s.original, s.value, s.restored ? 'put back' : 'NOT PUT BACK']; }))));
+  }
+  var r = report.redoLog;
+  lines.push('InnoDB redo log: ' + (r.before === null ? 'cannot be switched on this server'
+    : 'before ' + r.before + (r.disabled ? ', OFF during the load' : '') + ', after ' + r.after));
+  if (report.analyze) {
+    lines.push('Analyze (' + report.analyze.mode + '): ' + report.analyze.tables + ' table(s)' +
+      (report.analyze.mode === 'histogram' ? ', ' + report.analyze.histograms + ' histogram set(s)' : '') +
+      (report.analyze.problems.length ? ', ' + report.analyze.problems.length + ' problem(s)' : ''));
+  }
+  return lines.concat(report.partialLines || []);
+}
+
+module.exports = { planLines: planLines, reportLines: reportLines };

@@ -1,0 +1,69 @@
+// restore.dump(outputDir, options): picks util.dumpInstance (no schema given), util.dumpSchemas
+// (schemas: [...]) or util.dumpTables (schema + tables), applies a dump preset, lets explicit
+// options override it, refuses what the running Shell would refuse, prints the effective call.
+var UserError = require('../core/user-error.js').UserError;
+var dumpOptions = require('../options/dump-options.js');
+var resolvePreset = require('../options/presets.js').resolvePreset;
+var requireConnection = require('../server/require-connection.js').requireConnection;
+
+var OWN = ['preset', 'schemas', 'schema', 'tables'];
+
+function nameList(v, key) {
+  if (!Array.isArray(v) || !v.length || v.some(function (x) { return typeof x !== 'string' || x === ''; })) {
+    throw new UserError('Option ' + key + ' must be a non-empty list of names, e.g. ["shop"].');
+  }
+  return v.slice();
+}
+
+// Which util function, and its leading arguments.
+function target(o) {
+  if (o.schemas !== undefined && (o.schema !== undefined || o.tables !== undefined)) {
+    throw new UserError('Give either schemas (util.dumpSchemas) or schema + tables (util.dumpTables), not both.');
+  }
+  if (o.tables !== undefined || o.schema !== undefined) {
+    if (typeof o.schema !== 'string' || o.schema === '') throw new UserError('tables needs schema: the schema the tables are in.');
+    if (o.tables === undefined) {
+      throw new UserError('schema needs tables: the tables to dump (to dump the whole schema use schemas: [' +
+        JSON.stringify(o.schema) + ']).');
+    }
+    return { fn: 't', args: [o.schema, nameList(o.tables, 'tables')] };
+  }
+  if (o.schemas !== undefined) return { fn: 's', args: [nameList(o.schemas, 'schemas')] };
+  return { fn: 'i', args: [] };
+}
+
+function dumpRun(host, outputDir, options) {
+  var o = options || {};
+  if (typeof outputDir !== 'string' || outputDir === '') throw new UserError('restore.dump needs an output directory.');
+  requireConnection(host, 'restore.dump()', 'dump ' + outputDir);
+  var t = target(o);
+  var preset = o.preset !== undefined ? resolvePreset(host, o.preset, 'dump') : null;
+  var fnName = dumpOptions.FUNCTIONS[t.fn];
+  var effective = {};
+  var leftOut = [];
+  // A preset serves all three functions: its options that this one does not take are left out.
+  if (preset) {
+    Object.keys(preset.options).forEach(function (k) {
+      if (dumpOptions.appliesTo(k, t.fn, host.shell.version)) effective[k] = preset.options[k];
+      else leftOut.push(k);
+    });
+  }
+  Object.keys(o).forEach(function (k) { if (OWN.indexOf(k) < 0) effective[k] = o[k]; });
+  dumpOptions.checkDumpOptionNames(t.fn, Object.keys(effective), host.shell.version);
+
+  var args = t.args.concat([outputDir, effective]);
+  host.out.print('Dump with ' + fnName + (preset ? ' (preset ' + preset.name + ')' : '') + ':');
+  host.out.print('  ' + fnName + '(' + args.map(function (a) { return JSON.stringify(a); }).join(', ') + ')');
+  if (leftOut.length) host.out.print('  (preset options not taken by ' + fnName + ', left out: ' + leftOut.join(', ') + ')');
+  var call = { i: host.util.dumpInstance, s: host.util.dumpSchemas, t: host.util.dumpTables }[t.fn];
+  try {
+    call.apply(null, args);
+  } catch (e) {
+    throw new UserError(fnName + ' failed: ' + e.message);
+  }
+  host.out.print('Dump written to ' + outputDir + '. Check it with restore.inspect(' + JSON.stringify(outputDir) + ').');
+  return { function: fnName, outputDir: outputDir, preset: preset ? preset.name : null, options: effective,
+    schemas: t.fn === 's' ? t.args[0] : null, schema: t.fn === 't' ? t.args[0] : null, tables: t.fn === 't' ? t.args[1] : null };
+}
+
+module.exports = { dumpRun: dumpRun };

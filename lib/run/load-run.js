@@ -1,0 +1,282 @@
+// restore.load(dumpDir, options): preflight (nothing changes), server steps, util.loadDump,
+// analyze, revert (ALWAYS, whatever failed before it), report.
+//
+// Options: a preset (restore.presets(); default "safe") overridden by explicit options; the
+// plugin's own (lib/load-own-options.js); everything else goes to util.loadDump unchanged,
+// after a check against the options the running Shell knows.
+//
+// Extension point for partial imports: runLoad(host, dumpDir, options, {partial: step}) with
+//   step.optionNames          names of the options the step owns (never passed to util.loadDump)
+//   step.plan(ctx)            preflight, writes nothing; null when the options ask for no partial
+//                             import, else {loadOptions, lines, facts}: util.loadDump options to add
+//                             or override (filters, progressFile, disableBulkLoad…), plan lines,
+//                             facts for the returned report (under `partial`)
+//   step.prepare(ctx, planned) after the plan is confirmed, before any server change, never in a
+//                             dry run (e.g. write the stubs); may return facts merged into `partial`
+//   step.report(ctx, planned, outcome) after the load (also after a failure): lines to add to the
+//                             report; outcome = {error, tables: [{schema, table, rows, exact}]}
+// ctx = {host, dumpDir (absolute), options (preset + explicit), own (the plugin's settings),
+//        loadOptions (util.loadDump options so far), shellVersion, dryRun}.
+// The step's filters flow into what is dropped, analyzed and counted (lib/load-objects.js).
+var UserError = require('../core/user-error.js').UserError;
+var SqlError = require('../core/sql-error.js').SqlError;
+var atLeast = require('../options/shell-version.js').atLeast;
+var resolveDumpDir = require('../dump/dump-paths.js').resolveDumpDir;
+var presets = require('../options/presets.js');
+var loadOptions = require('../options/load-options.js');
+var ownOptions = require('../options/load-own-options.js');
+var loadObjects = require('./load-objects.js').loadObjects;
+var dropExisting = require('../server/drop-existing.js');
+var redoLog = require('../server/redo-log.js');
+var tuning = require('../server/tuning.js');
+var safety = require('../server/server-safety.js');
+var restoreState = require('../server/restore-state.js');
+var revert = require('../server/revert.js');
+var analyze = require('../server/analyze.js');
+var tableRowCounts = require('../server/row-counts.js').tableRowCounts;
+var globalVariable = require('../server/server-status.js').globalVariable;
+var requireConnection = require('../server/require-connection.js').requireConnection;
+var loadReport = require('../report/load-report.js');
+
+var BY = 'restore.load';
+
+function phaseClock() {
+  var phases = [];
+  return {
+    phases: phases,
+    run: function (name, fn) {
+      var p = { phase: name, seconds: 0, status: 'running' };
+      var t0 = Date.now();
+      phases.push(p);
+      try {
+        var r = fn();
+        p.status = 'ok';
+        return r;
+      } catch (e) {
+        p.status = 'failed';
+        throw e;
+      } finally {
+        p.seconds = (Date.now() - t0) / 1000;
+      }
+    },
+  };
+}
+
+// Preset, then explicit options; split into own settings, the step's options and util.loadDump's.
+function mergeOptions(host, options, partial) {
+  var explicit = {};
+  Object.keys(options || {}).forEach(function (k) {
+    if (options[k] !== undefined && options[k] !== null) explicit[k] = options[k];
+  });
+  var preset = presets.resolvePreset(host, explicit.preset || presets.DEFAULT_LOAD_PRESET, 'load');
+  var merged = Object.assign({}, preset.options, explicit);
+  delete merged.preset;
+  // An explicit progressFile beats the preset's freshProgress.
+  if (explicit.progressFile !== undefined && explicit.freshProgress === undefined) delete merged.freshProgress;
+  var stepNames = partial ? partial.optionNames || [] : [];
+  var forLoadDump = {};
+  Object.keys(merged).forEach(function (k) {
+    if (!ownOptions.isOwnOption(k) && stepNames.indexOf(k) < 0) forLoadDump[k] = merged[k];
+  });
+  loadOptions.checkLoadDumpOptionNames(Object.keys(forLoadDump), host.shell.version, ownOptions.OWN_NAMES.concat(stepNames));
+  return { preset: preset, all: merged, own: ownOptions.ownSettings(merged), loadDump: forLoadDump };
+}
+
+function freshProgressFile(host, dir) {
+  var stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+  var uuid = String(host.sql.serverInfo().uuid).replace(/[^A-Za-z0-9._-]/g, '_');
+  return host.files.join(dir, 'load-progress.' + uuid + '.' + stamp + '.json');
+}
+
+// What the redo log will do: {state, reason, action: 'disable'|null, note}.
+function planRedo(host, own, existingState) {
+  var s = redoLog.redoLogSupport(host);
+  var plan = { state: s.state, reason: s.reason, action: null, note: null };
+  if (own.redoLog !== 'off') return plan;
+  if (s.state === 'ON') plan.action = 'disable';
+  else if (s.state === 'OFF') {
+    plan.note = existingState && existingState.redoLog
+      ? 'disabled by ' + existingState.redoLog.disabledBy + ' at ' + existingState.redoLog.at + '; it stays OFF until restore.enableRedoLog()'
+      : 'it was already OFF, not disabled by this load, so it stays OFF: run restore.enableRedoLog() when done';
+  }
+  return plan;
+}
+
+function refuseLeftovers(existing, path) {
+  if (!existing || (!existing.settings.length && !(existing.redoLog && existing.redoLog.disabledBy === BY))) return;
+  throw new UserError('An earlier restore left changes on this server that were never put back (' + path + '): ' +
+    restoreState.describeState(existing).join('; ') + '. Run restore.revert() first (restore.status() shows them); ' +
+    'a new load would record the changed values as the originals.');
+}
+
+// Everything restore.load checks and decides before it changes anything.
+function preflight(host, dumpDir, options, partial) {
+  requireConnection(host, 'restore.load()', 'load ./dump');
+  if (typeof dumpDir !== 'string' || dumpDir === '') throw new UserError('restore.load() needs the dump directory.');
+  var m = mergeOptions(host, options, partial);
+  var own = m.own;
+  var lo = m.loadDump;
+  var dir = resolveDumpDir(host, dumpDir);
+  var shellVersion = host.shell.version;
+  var ctx = { host: host, dumpDir: dir, options: m.all, own: own, loadOptions: lo, shellVersion: shellVersion, dryRun: own.dryRun };
+  if (own.freshProgress) {
+    if (lo.progressFile !== undefined) throw new UserError('freshProgress and progressFile are both given: choose one.');
+    lo.progressFile = freshProgressFile(host, dir);
+  }
+  var planned = partial && partial.plan ? partial.plan(ctx) : null;
+  if (planned && planned.loadOptions) Object.assign(lo, planned.loadOptions);
+  var dropNative = false;
+  if (own.dropExisting) {
+    if (lo.loadDdl === false) {
+      throw new UserError('dropExisting with loadDdl: false would drop tables the load does not create again: ' +
+        'remove one of them.');
+    }
+    if (lo.ignoreExistingObjects) {
+      throw new UserError('dropExisting and ignoreExistingObjects contradict each other: choose one.');
+    }
+    dropNative = atLeast(shellVersion, '9.1.0');
+    if (dropNative) lo.dropExistingObjects = true;
+    // A progress file from an earlier load would make util.loadDump skip the DDL of what was dropped.
+    if (lo.progressFile === undefined && lo.resetProgress === undefined) lo.resetProgress = true;
+  }
+  var objects = loadObjects(host, dir, lo, own.dropExisting || own.analyze === 'histogram');
+  var existing = restoreState.readState(host);
+  refuseLeftovers(existing, restoreState.statePath(host, host.sql.serverInfo().uuid));
+  var plan = {
+    dir: dir, preset: m.preset, loadDumpOptions: lo, tableCount: objects.tables.length, dropRequested: own.dropExisting,
+    drops: own.dropExisting ? dropExisting.existingObjects(host, objects) : [], dropNative: dropNative,
+    redo: planRedo(host, own, existing), tune: own.tune, tuning: own.tune ? tuning.planTuning(host) : [],
+    analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + objects.tables.length + ' table(s))',
+    advice: own.tune ? tuning.restartAdvice(host) : [], partialLines: planned && planned.lines ? planned.lines : [],
+    warnings: [], blockers: [],
+  };
+  var infileOn = plan.tuning.some(function (t) { return t.name === 'local_infile'; }) || globalVariable(host, 'local_infile') === 'ON';
+  if (!infileOn && lo.loadData !== false && !lo.dryRun) {
+    plan.blockers.push('local_infile is OFF on the server: util.loadDump refuses to load data. SET GLOBAL local_infile = ON ' +
+      'once the client is trusted, or load with tune: true (switched on for the load, off again afterwards).');
+  }
+  var changes = [];
+  if (plan.redo.action === 'disable') changes.push('disable the InnoDB redo log');
+  if (plan.tuning.length) changes.push('change ' + plan.tuning.length + ' server setting(s)');
+  if (changes.length) safety.checkServerSafety(host, changes.join(' and '), own.force);
+  if (plan.redo.action === 'disable') safety.checkRedoLogPrivilege(host, own.force);
+  return { ctx: ctx, own: own, objects: objects, plan: plan, planned: planned, existing: existing };
+}
+
+function isKnownFailure(e) {
+  return e instanceof UserError || e instanceof SqlError || !!(e && e.isShellApiError);
+}
+
+function failureMessage(phase, e, revertResult, changed) {
+  var text = phase === 'util.loadDump' ? 'util.loadDump failed: ' + e.message
+    : 'restore.load failed in the ' + phase + ' phase: ' + e.message;
+  if (!/[.!?]$/.test(text)) text += '.';
+  var left = revertResult ? revert.leftoverLines(revertResult) : [];
+  if (left.length) return text + ' ' + left.join(' ');
+  return text + (changed ? ' The redo log and the server settings were put back as they were.' : ' No server setting was changed.');
+}
+
+function runLoad(host, dumpDir, options, extensions) {
+  var partial = (extensions && extensions.partial) || null;
+  var clock = phaseClock();
+  var pre = clock.run('preflight', function () { return preflight(host, dumpDir, options, partial); });
+  var ctx = pre.ctx;
+  var plan = pre.plan;
+  loadReport.planLines(plan).forEach(host.out.print);
+  if (pre.own.dryRun) {
+    host.out.print('Dry run: nothing was dropped, changed or loaded.');
+    return { dryRun: true, dumpDir: plan.dir, preset: plan.preset.name, loadDumpOptions: plan.loadDumpOptions,
+      toDrop: plan.drops, settings: plan.tuning, redoLog: { now: plan.redo.state, action: plan.redo.action },
+      analyze: pre.own.analyze, advice: tuning.adviceLines(plan.advice), warnings: plan.warnings.concat(plan.blockers),
+      partial: pre.planned ? pre.planned.facts || null : null };
+  }
+  if (plan.blockers.length) throw new UserError(plan.blockers.join(' '));
+  dropExisting.confirmDrops(host, plan.drops, pre.own.force);
+
+  var state = pre.existing || restoreState.newState(host);
+  var report = { dryRun: false, ok: false, error: null, dumpDir: plan.dir, preset: plan.preset.name,
+    loadDumpOptions: plan.loadDumpOptions, phases: clock.phases, tables: [], dropped: [], settings: [],
+    redoLog: { before: plan.redo.state, disabled: false, after: null }, analyze: null, advice: tuning.adviceLines(plan.advice),
+    stateFile: null, partial: pre.planned ? pre.planned.facts || null : null, partialLines: [] };
+  var failure = null;
+  var failedPhase = null;
+  var current = null;
+  function step(name, fn) { current = name; return clock.run(name, fn); }
+  try {
+    if (plan.drops.length && !plan.dropNative) {
+      step('drop existing', function () { report.dropped = dropExisting.dropObjects(host, plan.drops); });
+    }
+    if (pre.planned && partial.prepare) {
+      step('prepare', function () {
+        var facts = partial.prepare(ctx, pre.planned);
+        if (facts) report.partial = Object.assign(report.partial || {}, facts);
+      });
+    }
+    if (plan.tuning.length || plan.redo.action) {
+      step('server steps', function () {
+        report.settings = plan.tuning;
+        if (plan.tuning.length) tuning.applyTuning(host, state, plan.tuning, BY);
+        if (plan.redo.action === 'disable') {
+          redoLog.disableWithState(host, state, BY);
+          report.redoLog.disabled = true;
+        }
+      });
+    }
+    step('util.loadDump', function () { host.util.loadDump(plan.dir, plan.loadDumpOptions); });
+    if (pre.own.analyze !== 'off') {
+      step('analyze', function () {
+        var a = analyze.analyzeTables(host, pre.objects.tables, pre.own.analyze, !!plan.loadDumpOptions.skipBinlog);
+        report.analyze = { mode: pre.own.analyze, tables: a.tables, histograms: a.histograms, problems: a.problems };
+        analyze.problemLines(a).forEach(host.out.warn);
+      });
+    }
+  } catch (e) {
+    failure = e;
+    failedPhase = current;
+  }
+
+  var reverted = null;
+  var changed = report.settings.some(function (s) { return s.applied; }) || report.redoLog.disabled;
+  try {
+    reverted = clock.run('revert', function () { return revert.revertServer(host, state, BY); });
+  } catch (e) {
+    host.out.warn('Putting the server back failed: ' + e.message + '. Run restore.status() and restore.revert().');
+  }
+  finishReport(host, report, pre, reverted, failure, partial);
+  loadReport.reportLines(report).forEach(host.out.print);
+  var left = reverted ? revert.leftoverLines(reverted) : [];
+  if (failure) {
+    report.error = failure.message;
+    if (isKnownFailure(failure)) throw new UserError(failureMessage(failedPhase, failure, reverted, changed));
+    left.forEach(host.out.warn);
+    throw failure;
+  }
+  if (left.length || !reverted) {
+    throw new UserError('The load finished, but the server could not be put back as it was. ' + (left.length ? left.join(' ')
+      : 'Run restore.status() and restore.revert().'));
+  }
+  return report;
+}
+
+// Rows, redo log after, settings put back, the step's lines: never lets a report problem hide
+// the load's own outcome.
+function finishReport(host, report, pre, reverted, failure, partial) {
+  var failed = reverted ? reverted.failed.map(function (f) { return f.name; }) : null;
+  report.settings = report.settings.map(function (s) {
+    return { name: s.name, original: s.original, value: s.value, restored: !!failed && failed.indexOf(s.name) < 0 };
+  });
+  report.stateFile = reverted ? reverted.stateFile : restoreState.statePath(host, host.sql.serverInfo().uuid);
+  report.ok = !failure && !!reverted && !reverted.failed.length && reverted.redoLog !== 'failed';
+  try {
+    report.redoLog.after = redoLog.redoLogSupport(host).state;
+    report.tables = tableRowCounts(host, pre.objects.tables);
+  } catch (e) {
+    host.out.warn('Could not read the rows loaded: ' + e.message);
+  }
+  if (partial && pre.planned && partial.report) {
+    var extra = partial.report(pre.ctx, pre.planned, { error: failure, tables: report.tables });
+    report.partialLines = (extra && extra.lines) || [];
+  }
+}
+
+module.exports = { runLoad: runLoad, mergeOptions: mergeOptions, freshProgressFile: freshProgressFile };

@@ -1,0 +1,133 @@
+// The analyze pass: ANALYZE TABLE for loaded tables in batches (fresh statistics after a bulk
+// load, once the deferred indexes exist), plus the histograms a dump lists with mode
+// "histogram": UPDATE HISTOGRAM on MySQL, PERSISTENT FOR COLUMNS on MariaDB. Also
+// restore.analyze(selection) on its own.
+var UserError = require('../core/user-error.js').UserError;
+var quoteTable = require('../core/sql-identifiers.js').quoteTable;
+var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
+var displayTable = require('../report/display-name.js').displayTable;
+var selection = require('../partial/selection.js');
+var loadObjects = require('../run/load-objects.js').loadObjects;
+var requireConnection = require('./require-connection.js').requireConnection;
+var formatTable = require('../report/text-table.js').formatTable;
+
+var BATCH = 16;
+var QUERY_INTERRUPTED = 1317; // Ctrl-C: stop, do not go on with the next batch
+var SYSTEM_SCHEMAS = ['mysql', 'sys', 'information_schema', 'performance_schema'];
+
+// The base tables of `tables` that exist on the server (one query per schema).
+function existingTables(host, tables) {
+  var seen = {};
+  return tables.filter(function (t) {
+    if (!seen[t.schema]) {
+      seen[t.schema] = {};
+      host.sql.run("SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE'",
+        [t.schema]).rows.forEach(function (r) { seen[t.schema][String(r.name)] = true; });
+    }
+    return seen[t.schema][t.table] === true;
+  });
+}
+
+function histogramStatements(host, t) {
+  if (!t.histograms.length) return [];
+  var target = quoteTable(t.schema, t.table);
+  if (host.sql.serverInfo().flavour === 'mariadb') {
+    return ['ANALYZE TABLE ' + target + ' PERSISTENT FOR COLUMNS (' +
+      t.histograms.map(function (h) { return quoteIdentifier(h.column); }).join(', ') + ') INDEXES ()'];
+  }
+  var byBuckets = {};
+  t.histograms.forEach(function (h) { (byBuckets[h.buckets] = byBuckets[h.buckets] || []).push(quoteIdentifier(h.column)); });
+  return Object.keys(byBuckets).map(function (n) {
+    return 'ANALYZE TABLE ' + target + ' UPDATE HISTOGRAM ON ' + byBuckets[n].join(', ') + ' WITH ' + Number(n) + ' BUCKETS';
+  });
+}
+
+// tables: [{schema, table, histograms}]; mode 'on' | 'histogram'; local: keep it out of the binlog.
+// A failing statement is recorded and the pass goes on (the data is loaded; statistics can be
+// redone with restore.analyze); Ctrl-C stops it. Returns {tables, histograms, statements, problems}.
+function analyzeTables(host, tables, mode, local) {
+  var present = existingTables(host, tables);
+  var out = { tables: 0, histograms: 0, statements: 0, problems: [] };
+  function run(sql, what) {
+    out.statements++;
+    try {
+      host.sql.run(sql).rows.forEach(function (r) {
+        if (String(r.Msg_type).toLowerCase() === 'error') out.problems.push({ table: String(r.Table), message: String(r.Msg_text) });
+      });
+      return true;
+    } catch (e) {
+      if (e.code === QUERY_INTERRUPTED) throw e;
+      out.problems.push({ table: what, message: e.message });
+      return false;
+    }
+  }
+  var verb = 'ANALYZE ' + (local ? 'LOCAL ' : '') + 'TABLE ';
+  for (var i = 0; i < present.length; i += BATCH) {
+    var batch = present.slice(i, i + BATCH);
+    var names = batch.map(function (t) { return quoteTable(t.schema, t.table); });
+    if (run(verb + names.join(', '), batch.map(function (t) { return displayTable(t.schema, t.table); }).join(', '))) {
+      out.tables += batch.length;
+    }
+  }
+  if (mode === 'histogram') {
+    present.forEach(function (t) {
+      histogramStatements(host, t).forEach(function (sql) {
+        if (run(sql, displayTable(t.schema, t.table) + ' (histograms)')) out.histograms++;
+      });
+    });
+  }
+  return out;
+}
+
+function problemLines(result) {
+  return result.problems.map(function (p) { return 'ANALYZE failed for ' + p.table + ': ' + p.message; });
+}
+
+// Tables of the server chosen by loadDump-style filters (restore.analyze without a dump).
+function serverTables(host, sel) {
+  var schemas = sel.includeSchemas.slice();
+  sel.includeTables.forEach(function (t) { if (schemas.indexOf(t.schema) < 0) schemas.push(t.schema); });
+  var tables = [];
+  schemas.forEach(function (schema) {
+    if (SYSTEM_SCHEMAS.indexOf(schema.toLowerCase()) >= 0) return;
+    host.sql.run("SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE'",
+      [schema]).rows.forEach(function (r) {
+      if (selection.isTableChosen(sel, schema, String(r.name))) tables.push({ schema: schema, table: String(r.name), histograms: [] });
+    });
+  });
+  return tables;
+}
+
+// restore.analyze(selection): {dumpDir?, includeSchemas, excludeSchemas, includeTables, excludeTables, mode}.
+function analyzeMember(host, options) {
+  requireConnection(host, 'restore.analyze()', 'analyze --include-schemas=shop');
+  var o = options || {};
+  var mode = o.mode === undefined || o.mode === null ? 'on' : o.mode;
+  if (mode !== 'on' && mode !== 'histogram') {
+    throw new UserError('Option \'mode\' must be "on" or "histogram", not ' + JSON.stringify(mode) + '.');
+  }
+  var tables;
+  if (o.dumpDir) {
+    tables = loadObjects(host, o.dumpDir, o, mode === 'histogram').tables;
+  } else {
+    if (mode === 'histogram') {
+      throw new UserError('mode "histogram" needs dumpDir: the histogram columns are listed in the dump\'s table metadata.');
+    }
+    var sel = selection.parseSelection(o);
+    if (!sel.includeSchemas.length && !sel.includeTables.length) {
+      throw new UserError('Say what to analyze: includeSchemas or includeTables (e.g. {includeSchemas: ["shop"]}), or ' +
+        'dumpDir to analyze the tables a dump holds.');
+    }
+    tables = serverTables(host, sel);
+  }
+  var result = analyzeTables(host, tables, mode, false);
+  host.out.print('Analyzed ' + result.tables + ' table(s)' + (mode === 'histogram' ? ', updated ' + result.histograms +
+    ' histogram set(s)' : '') + ' in ' + result.statements + ' statement(s).');
+  if (result.problems.length) {
+    formatTable(['table', 'problem'], result.problems.map(function (p) { return [p.table, p.message]; }))
+      .forEach(function (l) { host.out.print(l); });
+  }
+  return { tables: result.tables, histograms: result.histograms, statements: result.statements, problems: result.problems };
+}
+
+module.exports = { analyzeTables: analyzeTables, analyzeMember: analyzeMember, problemLines: problemLines };

@@ -1,0 +1,104 @@
+// Drop before re-import: of the objects a load will create (lib/load-objects.js), those that
+// already exist on the server, and nothing else: never a schema, never an object outside the
+// selection. Listed first; in interactive mode the user confirms (force skips the question).
+var UserError = require('../core/user-error.js').UserError;
+var quoteTable = require('../core/sql-identifiers.js').quoteTable;
+var displayTable = require('../report/display-name.js').displayTable;
+
+// Drop order: triggers and views first (they depend on tables), then tables, routines, events.
+var ORDER = ['TRIGGER', 'VIEW', 'TABLE', 'FUNCTION', 'PROCEDURE', 'EVENT'];
+var SHOWN = 40;
+
+function unique(list) {
+  return list.filter(function (x, i) { return list.indexOf(x) === i; });
+}
+
+// Table names follow lower_case_table_names; routine, event and trigger names never depend on case.
+function nameKey(name, foldCase) { return foldCase ? String(name).toLowerCase() : String(name); }
+
+function schemaObjects(host, schema) {
+  function rows(sql) { return host.sql.run(sql, [schema]).rows; }
+  return {
+    tables: rows('SELECT TABLE_NAME AS name, TABLE_TYPE AS type FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?'),
+    routines: rows('SELECT ROUTINE_NAME AS name, ROUTINE_TYPE AS type FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = ?'),
+    events: rows('SELECT EVENT_NAME AS name FROM information_schema.EVENTS WHERE EVENT_SCHEMA = ?'),
+    triggers: rows('SELECT TRIGGER_NAME AS name, EVENT_OBJECT_TABLE AS tbl FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = ?'),
+  };
+}
+
+// [{kind, schema, name}] in drop order, with the server's own spelling of each name.
+function existingObjects(host, objects) {
+  if (!objects.ddl) return [];
+  var foldTables = String(host.sql.run('SELECT @@lower_case_table_names AS l').rows[0].l) !== '0';
+  var found = [];
+  unique(objects.schemas.map(function (s) { return s.schema; })).forEach(function (schema) {
+    function mine(list) { return list.filter(function (o) { return o.schema === schema; }); }
+    var on = schemaObjects(host, schema);
+    var relations = {};
+    mine(objects.tables).forEach(function (t) { if (t.ddl) relations[nameKey(t.table, foldTables)] = true; });
+    mine(objects.views).forEach(function (v) { relations[nameKey(v.view, foldTables)] = true; });
+    var routines = {};
+    mine(objects.routines).forEach(function (r) { routines[r.type + ':' + nameKey(r.name, true)] = true; });
+    var events = {};
+    mine(objects.events).forEach(function (e) { events[nameKey(e.name, true)] = true; });
+    var triggers = {};
+    mine(objects.triggers).forEach(function (t) { triggers[nameKey(t.name, true)] = true; });
+    on.triggers.forEach(function (r) {
+      if (triggers[nameKey(r.name, true)]) found.push({ kind: 'TRIGGER', schema: schema, name: String(r.name) });
+    });
+    on.tables.forEach(function (r) {
+      if (!relations[nameKey(r.name, foldTables)]) return;
+      found.push({ kind: String(r.type) === 'VIEW' ? 'VIEW' : 'TABLE', schema: schema, name: String(r.name) });
+    });
+    on.routines.forEach(function (r) {
+      if (!routines[String(r.type) + ':' + nameKey(r.name, true)]) return;
+      found.push({ kind: String(r.type), schema: schema, name: String(r.name) });
+    });
+    on.events.forEach(function (r) {
+      if (events[nameKey(r.name, true)]) found.push({ kind: 'EVENT', schema: schema, name: String(r.name) });
+    });
+  });
+  return found.sort(function (a, b) { return ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind); });
+}
+
+function describeDrops(list) {
+  var lines = list.slice(0, SHOWN).map(function (o) { return o.kind.toLowerCase() + ' ' + displayTable(o.schema, o.name); });
+  if (list.length > SHOWN) lines.push('… and ' + (list.length - SHOWN) + ' more');
+  return lines;
+}
+
+// In interactive mode without force, asks before the listed objects are dropped (the plan lists
+// them). Throws when the user says no. Batch runs go ahead: dropExisting was asked for.
+function confirmDrops(host, list, force) {
+  if (!list.length || force || !host.shell.interactive) return;
+  var answer = String(host.shell.prompt('Drop the ' + list.length + ' existing object(s) listed above? [y/N]: ', 'N')).trim();
+  if (!/^y(es)?$/i.test(answer)) {
+    throw new UserError('Load cancelled: nothing was dropped and the server was not changed. Without dropExisting, ' +
+      'util.loadDump stops at objects that exist already (or pass ignoreExistingObjects: true to load into them).');
+  }
+}
+
+// Drops them (foreign key checks off in this session meanwhile). Throws naming the object that failed.
+function dropObjects(host, list) {
+  if (!list.length) return [];
+  var fkc = host.sql.run('SELECT @@SESSION.foreign_key_checks AS f').rows[0].f;
+  host.sql.run('SET SESSION foreign_key_checks = 0');
+  var dropped = [];
+  try {
+    list.forEach(function (o) {
+      try {
+        host.sql.run('DROP ' + o.kind + ' IF EXISTS ' + quoteTable(o.schema, o.name));
+      } catch (e) {
+        throw new UserError('Dropping ' + o.kind.toLowerCase() + ' ' + displayTable(o.schema, o.name) + ' failed: ' +
+          e.message + '. ' + dropped.length + ' object(s) were dropped before it; nothing else was changed.');
+      }
+      dropped.push(o);
+    });
+  } finally {
+    host.sql.run('SET SESSION foreign_key_checks = ' + (Number(fkc) ? 1 : 0));
+  }
+  return dropped;
+}
+
+module.exports = { existingObjects: existingObjects, confirmDrops: confirmDrops, dropObjects: dropObjects,
+  describeDrops: describeDrops };

@@ -1,0 +1,75 @@
+// The state file: what the plugin changed on a server and how to put it back, written BEFORE
+// each change, so restore.revert() can repair the server after a crash, a kill or a lost
+// connection. One file per server: <config home>/restore/state/<server uuid>.json.
+// JS in mysqlsh cannot write files: host.files goes through the Python companion.
+//
+// { "format": 1, "serverUuid", "server": "host:port", "createdAt", "updatedAt",
+//   "redoLog": null | {"disabledBy": "restore.load"|"restore.disableRedoLog", "at"},
+//   "settings": [{"name", "original", "value", "by"}] }
+var UserError = require('../core/user-error.js').UserError;
+
+var FORMAT = 1;
+
+function statePath(host, serverUuid) {
+  var f = host.files;
+  var safe = String(serverUuid).replace(/[^A-Za-z0-9._-]/g, '_');
+  return f.join(f.join(f.join(host.shell.configHome, 'restore'), 'state'), safe + '.json');
+}
+
+function now() { return new Date().toISOString(); }
+
+function newState(host) {
+  var info = host.sql.serverInfo();
+  return { format: FORMAT, serverUuid: info.uuid, server: info.hostname + ':' + info.port, createdAt: now(),
+    updatedAt: null, redoLog: null, settings: [] };
+}
+
+// The state left for the connected server, or null. A damaged file is an error: never guess
+// what was changed.
+function readState(host) {
+  var path = statePath(host, host.sql.serverInfo().uuid);
+  if (!host.files.isFile(path)) return null;
+  var state;
+  try {
+    state = JSON.parse(host.files.loadText(path));
+  } catch (e) {
+    throw new UserError('The restore state file ' + path + ' is damaged (' + ((e && e.message) || e) + '). It records ' +
+      'server settings a restore changed; compare it with the server by hand, put the settings back, then delete it.');
+  }
+  if (!state || state.format !== FORMAT || !Array.isArray(state.settings)) {
+    throw new UserError('The restore state file ' + path + ' is not in a format this plugin knows; compare it with ' +
+      'the server by hand, put the settings back, then delete it.');
+  }
+  return state;
+}
+
+function isEmpty(state) {
+  return !state.redoLog && state.settings.length === 0;
+}
+
+// Writes the state (or removes the file when nothing is left to put back). Throws if it cannot:
+// callers write it before they change anything, so a failure here changes nothing.
+function saveState(host, state) {
+  var path = statePath(host, state.serverUuid);
+  if (isEmpty(state)) {
+    host.files.remove([path]);
+    return null;
+  }
+  state.updatedAt = now();
+  host.files.makeDirs(host.files.dirname(path));
+  host.files.writeFiles([{ path: path, data: JSON.stringify(state, null, 2) + '\n' }], { overwrite: true });
+  return path;
+}
+
+// One line per thing left to put back.
+function describeState(state) {
+  var lines = [];
+  if (state.redoLog) lines.push('InnoDB redo log disabled by ' + state.redoLog.disabledBy + ' at ' + state.redoLog.at);
+  state.settings.forEach(function (s) {
+    lines.push(s.name + ' set to ' + s.value + ' by ' + s.by + ' (original value ' + s.original + ')');
+  });
+  return lines;
+}
+
+module.exports = { statePath: statePath, newState: newState, readState: readState, saveState: saveState,
+  isEmpty: isEmpty, describeState: describeState };

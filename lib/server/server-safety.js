@@ -1,0 +1,123 @@
+// Before the plugin changes server-wide settings (redo log, durability settings): does this server
+// look like it serves others? A replica, a source with replicas connected, a read-only server or
+// a Group Replication member must not lose crash safety behind its users' backs. Plus the
+// privilege check for ALTER INSTANCE … REDO_LOG, done up front with the GRANT to run.
+var UserError = require('../core/user-error.js').UserError;
+var globalVariable = require('./server-status.js').globalVariable;
+
+var PARSE_ERROR = 1064;
+
+// Rows of the first statement the server understands (8.0.22+ names first, then the older ones).
+function firstSupported(host, statements) {
+  for (var i = 0; i < statements.length; i++) {
+    try {
+      return host.sql.run(statements[i]).rows;
+    } catch (e) {
+      if (e.code !== PARSE_ERROR || i === statements.length - 1) throw e;
+    }
+  }
+  return [];
+}
+
+function pick(row, names) {
+  for (var i = 0; i < names.length; i++) if (row[names[i]] !== undefined && row[names[i]] !== null) return row[names[i]];
+  return '?';
+}
+
+var CHECKS = [
+  function replica(host) {
+    var rows = firstSupported(host, ['SHOW REPLICA STATUS', 'SHOW SLAVE STATUS']);
+    if (!rows.length) return null;
+    var r = rows[0];
+    return 'it is a replica of ' + pick(r, ['Source_Host', 'Master_Host']) + ':' + pick(r, ['Source_Port', 'Master_Port']) +
+      ' (SHOW REPLICA STATUS)';
+  },
+  function replicasConnected(host) {
+    var rows = firstSupported(host, ['SHOW REPLICAS', 'SHOW SLAVE HOSTS']);
+    if (!rows.length) return null;
+    return rows.length + ' replica(s) are connected to it (SHOW REPLICAS: ' + rows.map(function (r) {
+      return pick(r, ['Host']) + ':' + pick(r, ['Port']);
+    }).join(', ') + ')';
+  },
+  function readOnly(host) {
+    var on = ['read_only', 'super_read_only'].filter(function (v) { return globalVariable(host, v) === 'ON'; });
+    return on.length ? on.join(' and ') + ' ' + (on.length > 1 ? 'are' : 'is') + ' ON' : null;
+  },
+  function groupReplication(host) {
+    var rows;
+    try {
+      rows = host.sql.run('SELECT MEMBER_STATE FROM performance_schema.replication_group_members ' +
+        "WHERE MEMBER_STATE IN ('ONLINE', 'RECOVERING')").rows;
+    } catch (e) {
+      return null; // no such table: no Group Replication (MariaDB, performance_schema off)
+    }
+    return rows.length ? 'Group Replication is running (member state ' + rows[0].MEMBER_STATE + ')' : null;
+  },
+];
+
+// [sentence] of reasons to think the server serves others; checks that cannot run are warned about.
+function servesOthers(host) {
+  var reasons = [];
+  CHECKS.forEach(function (check) {
+    var r;
+    try {
+      r = check(host);
+    } catch (e) {
+      host.out.warn('Could not check whether the server serves others (' + check.name + '): ' + e.message);
+      return;
+    }
+    if (r) reasons.push(r);
+  });
+  return reasons;
+}
+
+// Refuses (unless force) server-wide changes on a server that serves others. changes: words for
+// the error, e.g. "disable the InnoDB redo log and change 4 settings".
+function checkServerSafety(host, changes, force) {
+  var reasons = servesOthers(host);
+  if (!reasons.length) return [];
+  if (!force) {
+    throw new UserError('Refusing to ' + changes + ': this server looks like it serves others: ' + reasons.join('; ') +
+      '. Those changes make it unsafe for them (a crash while the redo log is off loses the instance). Load ' +
+      'without server changes (preset: "safe", or redoLog: "keep" and tune: false), or pass force: true if you ' +
+      'are sure nobody depends on this server during the load.');
+  }
+  reasons.forEach(function (r) { host.out.warn('force: going ahead although ' + r + '.'); });
+  return reasons;
+}
+
+// 'user'@'host' of the current account, for GRANT statements.
+function currentAccount(host) {
+  var u = String(host.sql.run('SELECT CURRENT_USER() AS u').rows[0].u);
+  var at = u.lastIndexOf('@');
+  var quote = function (s) { return "'" + s.replace(/\\/g, '\\\\').replace(/'/g, "''") + "'"; };
+  return at < 0 ? quote(u) : quote(u.slice(0, at)) + '@' + quote(u.slice(at + 1));
+}
+
+function holdsGlobally(grantLines, privilege) {
+  return grantLines.some(function (line) {
+    var m = /^GRANT\s+(.+?)\s+ON\s+\*\.\*\s+TO\s/i.exec(line);
+    if (!m) return false;
+    return m[1].split(',').some(function (p) {
+      var name = p.trim().toUpperCase();
+      return name === privilege || name === 'ALL' || name === 'ALL PRIVILEGES';
+    });
+  });
+}
+
+// Throws (unless force) when the account lacks INNODB_REDO_LOG_ENABLE, with the GRANT to run.
+function checkRedoLogPrivilege(host, force) {
+  var lines = host.sql.run('SHOW GRANTS').rows.map(function (r) { return String(r[Object.keys(r)[0]]); });
+  if (holdsGlobally(lines, 'INNODB_REDO_LOG_ENABLE')) return true;
+  var grant = 'GRANT INNODB_REDO_LOG_ENABLE ON *.* TO ' + currentAccount(host) + ';';
+  if (force) {
+    host.out.warn('SHOW GRANTS does not list INNODB_REDO_LOG_ENABLE for this account (force: trying anyway). ' +
+      'If disabling the redo log fails, an administrator can run: ' + grant);
+    return false;
+  }
+  throw new UserError('This account cannot disable the InnoDB redo log: it lacks the INNODB_REDO_LOG_ENABLE ' +
+    'privilege (SHOW GRANTS). Ask an administrator to run: ' + grant + ' Or load with redoLog: "keep".');
+}
+
+module.exports = { servesOthers: servesOthers, checkServerSafety: checkServerSafety,
+  checkRedoLogPrivilege: checkRedoLogPrivilege, currentAccount: currentAccount };

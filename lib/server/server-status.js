@@ -1,0 +1,77 @@
+// restore.status(): what a DBA checks before and after a load on the connected server.
+var formatPairs = require('../report/text-table.js').formatPairs;
+var UserError = require('../core/user-error.js').UserError;
+var restoreState = require('./restore-state.js');
+
+function globalVariable(host, name) {
+  var r = host.sql.run('SHOW GLOBAL VARIABLES LIKE ?', [name]);
+  return r.rows.length ? String(r.rows[0].Value) : null;
+}
+
+function globalStatus(host, name) {
+  var r = host.sql.run('SHOW GLOBAL STATUS LIKE ?', [name]);
+  return r.rows.length ? String(r.rows[0].Value) : null;
+}
+
+// 'ON' | 'OFF' | null where the server has no switchable redo log (MariaDB, MySQL < 8.0.21).
+function redoLogState(host) {
+  return globalStatus(host, 'Innodb_redo_log_enabled');
+}
+
+function serverStatus(host, extraChecks) {
+  if (!host.sql.connected()) {
+    throw new UserError('restore.status() needs a connection: connect first (\\connect root@host), or run ' +
+      'mysqlsh root@host -- restore status');
+  }
+  var info = host.sql.serverInfo();
+  var facts = {
+    server: info.version,
+    flavour: info.flavour,
+    serverUuid: info.uuid,
+    localInfile: globalVariable(host, 'local_infile'),
+    redoLog: redoLogState(host),
+  };
+  var lines = [
+    ['Server', info.version + ' (' + (info.flavour === 'mariadb' ? 'MariaDB' : 'MySQL') + ')'],
+    ['Server UUID', info.uuid],
+    ['local_infile', facts.localInfile],
+    ['InnoDB redo log', facts.redoLog === null ? 'cannot be switched on this server' : facts.redoLog],
+  ];
+  var state = leftBehind(host, facts, lines);
+  (extraChecks || []).forEach(function (check) { check(host, facts, lines); });
+  formatPairs(lines).forEach(host.out.print);
+  if (state) {
+    host.out.warn('A restore left changes on this server (recorded in ' + facts.stateFile + '); restore.revert() puts ' +
+      'them back once no load is running.');
+  } else if (facts.redoLog === 'OFF') {
+    host.out.warn('The InnoDB redo log is disabled: the server is not crash safe. Run restore.enableRedoLog() ' +
+      'once no load is running.');
+  }
+  return facts;
+}
+
+// What a restore's state file says is still changed, each setting with its value now.
+function leftBehind(host, facts, lines) {
+  facts.stateFile = null;
+  facts.leftBehind = null;
+  var state = restoreState.readState(host);
+  if (!state) return null;
+  facts.stateFile = restoreState.statePath(host, state.serverUuid);
+  facts.leftBehind = {
+    redoLog: state.redoLog ? { disabledBy: state.redoLog.disabledBy, at: state.redoLog.at, now: facts.redoLog } : null,
+    settings: state.settings.map(function (s) {
+      return { name: s.name, original: s.original, value: s.value, now: globalVariable(host, s.name), by: s.by };
+    }),
+  };
+  lines.push(['Restore state file', facts.stateFile + ' (written ' + (state.updatedAt || state.createdAt) + ')']);
+  if (state.redoLog) {
+    lines.push(['  left behind', 'InnoDB redo log disabled by ' + state.redoLog.disabledBy + ' (now ' + facts.redoLog + ')']);
+  }
+  facts.leftBehind.settings.forEach(function (s) {
+    lines.push(['  left behind', s.name + ' = ' + s.now + ' (original ' + s.original + ', set by ' + s.by + ')']);
+  });
+  return state;
+}
+
+module.exports = { serverStatus: serverStatus, redoLogState: redoLogState, globalVariable: globalVariable,
+  globalStatus: globalStatus };
