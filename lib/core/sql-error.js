@@ -3,6 +3,7 @@ function SqlError(code, message) {
   this.name = 'SqlError';
   this.code = code;
   this.message = message;
+  this.isSqlError = true; // a mark, not instanceof: errors cross GraalJS contexts
 }
 SqlError.prototype = Object.create(Error.prototype);
 SqlError.prototype.constructor = SqlError;

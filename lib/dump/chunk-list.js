@@ -72,13 +72,15 @@ function parseListing(text) {
 function buildChunkLists(targets, sources) {
   var loadable = targets.filter(function (t) { return t.ext !== null && t.includesData; });
   var match = names.makeNameMatcher(loadable);
+  // Keyed by file base name, never by target object: GraalJS wraps objects from another file's
+  // context anew on each access, so object keys miss.
   var fromDone = new Map();
   var fromFiles = new Map();
   function collect(into, name, flag, bytes) {
     var m = match(name);
     if (!m) return;
-    var c = into.get(m.target);
-    if (!c) { c = newCollection(); into.set(m.target, c); }
+    var c = into.get(m.target.base);
+    if (!c) { c = newCollection(); into.set(m.target.base, c); }
     addName(c, m, bytes, name);
     if (flag) c[flag] = true;
   }
@@ -86,7 +88,7 @@ function buildChunkLists(targets, sources) {
   var keys = recorded ? Object.keys(recorded) : [];
   for (var i = 0; i < keys.length; i++) collect(fromDone, keys[i], null, recorded[keys[i]]);
   // Files and listing only matter for tables chunkFileBytes says nothing about (usually none).
-  if (loadable.some(function (t) { return !fromDone.has(t); })) {
+  if (loadable.some(function (t) { return !fromDone.has(t.base); })) {
     sources.fileNames.forEach(function (n) { collect(fromFiles, dataNameOf(n), 'files'); });
     (sources.listingNames || []).forEach(function (n) { collect(fromFiles, dataNameOf(n), 'listing'); });
   }
@@ -97,10 +99,10 @@ function buildChunkLists(targets, sources) {
     t.lastChunkKnown = t.ext !== null;
     t.chunkSource = null;
     if (t.ext === null || !t.includesData) return;
-    var c = fromDone.get(t);
+    var c = fromDone.get(t.base);
     var source = 'chunkFileBytes';
     if (!c) {
-      c = fromFiles.get(t) || newCollection();
+      c = fromFiles.get(t.base) || newCollection();
       source = c.files && c.listing ? 'files+listing' : c.files ? 'files' : c.listing ? 'listing' : null;
     }
     var conflicting = placeChunks(t, c, source, problems);

@@ -5,6 +5,7 @@
 //   stub     holds no data (zero length, or an empty frame) while the metadata says the chunk had data
 //   empty    holds no data, and the chunk was empty when dumped (or nothing records otherwise)
 //   present  starts like real data of its compression
+var toBytes = require('../core/bytes.js').toBytes;
 var HEAD_BYTES = 32;
 
 var ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd];
@@ -18,13 +19,6 @@ var GZIP_MAGIC = [0x1f, 0x8b];
 var GZIP_EMPTY_TAIL = [0x03, 0x00, 0, 0, 0, 0, 0, 0, 0, 0];
 var GZIP_SMALLEST = 18; // 10-byte header + 8-byte trailer
 
-// Host heads arrive as ArrayBuffer (mysqlsh) or a typed array; null for a file that vanished.
-function toBytes(head) {
-  if (head === null || head === undefined) return null;
-  if (Object.prototype.toString.call(head) === '[object ArrayBuffer]') return new Uint8Array(head);
-  if (ArrayBuffer.isView(head)) return new Uint8Array(head.buffer, head.byteOffset, head.byteLength);
-  throw new Error('file head must be binary, got ' + typeof head);
-}
 
 function startsWith(bytes, prefix) {
   if (bytes.length < prefix.length) return false;
@@ -66,7 +60,7 @@ function needsHead(size, compression) {
 // null when not read); expectedBytes: uncompressed bytes the metadata records, or null.
 function chunkState(size, head, compression, expectedBytes) {
   if (size === null) return 'missing';
-  var bytes = toBytes(head);
+  var bytes = toBytes(head, 'file head');
   if (bytes === null) {
     if (needsHead(size, compression)) return 'missing'; // deleted between listing and reading
     bytes = new Uint8Array(0);
@@ -75,4 +69,4 @@ function chunkState(size, head, compression, expectedBytes) {
   return startsLikeData(size, bytes, compression) ? 'present' : 'corrupt';
 }
 
-module.exports = { chunkState: chunkState, needsHead: needsHead, toBytes: toBytes, HEAD_BYTES: HEAD_BYTES };
+module.exports = { chunkState: chunkState, needsHead: needsHead, HEAD_BYTES: HEAD_BYTES };

@@ -19,7 +19,7 @@ function readBatch(host, paths, n) {
 // unknown) and usableDataBytes (the same over present and empty chunks).
 // ctx: {sizes: Map name -> size, pathOf(name), tableBytes(target) -> number|null}.
 function assignStates(host, targets, ctx) {
-  var heads = new Map();
+  var heads = new Map(); // keyed by file name: objects from another file's context make poor keys (GraalJS)
   var headChunks = [];
   var headPaths = [];
   var idxChunks = [];
@@ -42,7 +42,7 @@ function assignStates(host, targets, ctx) {
       }
     });
   });
-  readBatch(host, headPaths, chunkState.HEAD_BYTES).forEach(function (head, i) { heads.set(headChunks[i], head); });
+  readBatch(host, headPaths, chunkState.HEAD_BYTES).forEach(function (head, i) { heads.set(headChunks[i].file, head); });
   readBatch(host, idxPaths, idxLongest).forEach(function (content, i) {
     idxChunks[i].dataBytes = idxDataBytes(content);
   });
@@ -59,7 +59,7 @@ function classifyChunks(t, heads, tableBytes) {
     // means every chunk was empty.
     var onlyChunk = t.chunks.length === 1 && t.lastChunkKnown;
     if (c.dataBytes === null && tableBytes !== null && (tableBytes === 0 || onlyChunk)) c.dataBytes = tableBytes;
-    var head = heads.get(c);
+    var head = heads.get(c.file);
     c.state = chunkState.chunkState(c.fileBytes, head === undefined ? null : head, t.compression, c.dataBytes);
     t.counts[c.state]++;
     t.fileBytes += c.fileBytes || 0;

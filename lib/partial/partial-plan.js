@@ -55,12 +55,12 @@ function planPartial(model, sel) {
       return;
     }
     var chosen = chosenChunks(t, n);
-    var chosenSet = new Set(chosen);
+    var chosenSet = new Set(chosen.map(function (c) { return c.file; }));
     var entry = { schema: t.schema, table: t.table, partition: t.partition, latest: n, chosen: [], stubbed: [], fetch: [] };
     t.chunks.forEach(function (c) {
       if (c.dataBytes === null || c.dataBytes === undefined) plan.bytesUnknown = true;
       else plan.bytesTotal += c.dataBytes;
-      if (chosenSet.has(c)) {
+      if (chosenSet.has(c.file)) {
         entry.chosen.push(c.file);
         if (typeof c.dataBytes === 'number') plan.bytesChosen += c.dataBytes;
         // A stub standing where a chosen chunk belongs must be replaced by the real file.

@@ -164,7 +164,8 @@ function preflight(host, dumpDir, options, partial) {
 }
 
 function isKnownFailure(e) {
-  return e instanceof UserError || e instanceof SqlError || !!(e && e.isShellApiError);
+  // Marks, not instanceof: an error thrown in another file's GraalJS context fails instanceof.
+  return !!(e && (e.isUserError || e.isSqlError || e.isShellApiError));
 }
 
 function failureMessage(phase, e, revertResult, changed) {

@@ -3,6 +3,7 @@
 // members (restore.fsList & co., ../restore_py/init.py), registered after this file loads.
 var SqlError = require('../lib/core/sql-error.js').SqlError;
 var shellVersion = require('../lib/options/shell-version.js');
+var bytes = require('../lib/core/bytes.js');
 
 function errorDetails(e) {
   var cause = e && e.cause;
@@ -12,41 +13,55 @@ function errorDetails(e) {
   };
 }
 
+// The Python companion's functions live on restore._files (../restore_py/init.py).
 function companion(restore, member) {
-  if (!(member in restore)) {
+  if (!('_files' in restore)) {
     throw new Error('The restore file helper (restore_py/init.py) is not loaded: reinstall the ' +
       'plugin with both restore_js and restore_py in the same group folder.');
   }
-  return restore[member];
+  return restore._files[member];
 }
 
 // ArrayBuffer is the only binary type that crosses into Python as bytes.
 function asBinary(data) {
   if (typeof data === 'string') return data;
-  if (Object.prototype.toString.call(data) === '[object ArrayBuffer]') return data;
-  if (data && data.buffer) return data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+  if (bytes.isBinary(data)) return bytes.toArrayBuffer(data);
   throw new Error('file data must be a string or bytes');
+}
+
+// A string naming small contents, so equal stubs are sent once; null for large ones.
+function contentKey(data) {
+  if (typeof data === 'string') return data.length <= 256 ? 's' + data : null;
+  if (data.byteLength > 256) return null;
+  return 'b' + Array.prototype.join.call(bytes.toBytes(data), ',');
 }
 
 function makeFiles(restore) {
   return {
     list: function (dir, opts) {
       var o = opts && opts.noSizeFor ? { noSizeFor: opts.noSizeFor } : {};
-      return JSON.parse(companion(restore, 'fsList')(dir, o)).map(function (e) {
-        return { name: e[0], size: e[1], isDir: e[2] };
+      return JSON.parse(companion(restore, 'list')(dir, o)).map(function (e) {
+        return { name: e[0], size: e[1], isDir: e[2], error: e[3] || null };
       });
     },
-    readHeads: function (paths, n) { return Array.from(companion(restore, 'fsReadHeads')(paths, n)); },
+    readHeads: function (paths, n) { return Array.from(companion(restore, 'readHeads')(paths, n)); },
     // Files sharing one content (stubs) send it once: [[path, content index]] plus the contents.
+    // Contents are matched by value (a string key), not by object: stubs are a few bytes each.
     writeFiles: function (files, opts) {
       var contents = [];
       var index = new Map();
       var entries = files.map(function (f) {
         var data = asBinary(f.data);
-        if (!index.has(data)) { index.set(data, contents.length); contents.push(data); }
-        return [f.path, index.get(data)];
+        var key = contentKey(data);
+        var at = key === null ? undefined : index.get(key);
+        if (at === undefined) {
+          at = contents.length;
+          contents.push(data);
+          if (key !== null) index.set(key, at);
+        }
+        return [f.path, at];
       });
-      var r = JSON.parse(companion(restore, 'fsWriteFiles')(JSON.stringify(entries), contents,
+      var r = JSON.parse(companion(restore, 'writeFiles')(JSON.stringify(entries), contents,
         { overwrite: !!(opts && opts.overwrite) }));
       var skipped = new Set(r.skipped);
       return {
@@ -54,8 +69,8 @@ function makeFiles(restore) {
         skipped: r.skipped,
       };
     },
-    makeDirs: function (dir) { companion(restore, 'fsMakeDirs')(dir); },
-    remove: function (paths) { return { removed: Array.from(companion(restore, 'fsRemove')(paths).removed) }; },
+    makeDirs: function (dir) { companion(restore, 'makeDirs')(dir); },
+    remove: function (paths) { return { removed: Array.from(companion(restore, 'remove')(paths).removed) }; },
     loadText: function (p) { return os.loadTextFile(p); },
     isFile: function (p) { return os.path.isfile(p); },
     isDir: function (p) { return os.path.isdir(p); },
@@ -80,7 +95,7 @@ function makeSql() {
     try {
       result = args === undefined ? session().runSql(sql) : session().runSql(sql, args);
     } catch (e) {
-      if (e instanceof SqlError) throw e;
+      if (e && e.isSqlError) throw e;
       var d = errorDetails(e);
       throw new SqlError(d.code, d.message.replace(/^ClassicSession\.runSql: /, ''));
     }

@@ -1,6 +1,6 @@
 // JS sub-plugin of the `restore` group: creates the `restore` extension object, registers every
 // member with its help text, and makes it a global. The Python sub-plugin (../restore_py) loads
-// after this file and adds the internal file-system members to the same object.
+// after this file and adds restore._files, the internal file access, to the same object.
 // Every require is at top level: relative requires only resolve while this file loads.
 var makeHost = require('./host.js').makeHost;
 var registerMembers = require('./member-registry.js').registerMembers;
@@ -8,8 +8,9 @@ var checkHost = require('../lib/core/host.js').checkHost;
 
 var restore = shell.createExtensionObject();
 
-registerMembers(restore, function () { return checkHost(makeHost(restore)); });
-
+// Register the global BEFORE adding members: until then the object's class is the generic
+// "ExtensionObject", whose member help is shared process-wide with every other plugin's
+// (the Shell's types_cpp.cc keys member definitions by class name).
 shell.registerGlobal('restore', restore, {
   brief: 'Fast, safe and partial restores of MySQL Shell dumps.',
   details: [
@@ -23,3 +24,5 @@ shell.registerGlobal('restore', restore, {
     'the command line: mysqlsh root@host -- restore load ./dump --preset=fastest',
   ],
 });
+
+registerMembers(restore, function () { return checkHost(makeHost(restore)); });

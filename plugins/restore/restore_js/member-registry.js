@@ -1,6 +1,7 @@
 // Registers each member of `restore`: definitions (help text, typed parameters, cli: true) come
 // from ./members/*.js; every call gets a fresh host and normalised arguments.
 var formatFailure = require('./failure.js').formatFailure;
+var isBinary = require('../lib/core/bytes.js').isBinary;
 
 var MEMBERS = [
   require('./members/version.js'),
@@ -21,7 +22,7 @@ var MEMBERS = [
 function plain(value) {
   if (value === null || value === undefined) return value;
   if (typeof value !== 'object') return value;
-  if (Object.prototype.toString.call(value) === '[object ArrayBuffer]') return value;
+  if (isBinary(value)) return value;
   if (typeof value.getTime === 'function') return value;
   if (Array.isArray(value) || (typeof value.length === 'number' && !('getField' in value) && isIterable(value))) {
     return Array.from(value).map(plain);

@@ -1,7 +1,11 @@
-# Python sub-plugin of the `restore` group: the file-system members that JavaScript in MySQL Shell
-# cannot have (it can neither list a directory nor write a file). It loads after the JS sub-plugin,
-# finds the `restore` object that one registered, and adds a tiny, batch-oriented API to it.
-# These members are internal: the JS side calls them; users call restore.stub() & co.
+# Python sub-plugin of the `restore` group: the file access that JavaScript in MySQL Shell cannot
+# have (it can neither list a directory nor write a file). It loads after the JS sub-plugin, finds
+# the `restore` object that one registered, and adds ONE internal property to it, `_files`, an
+# object whose functions the JS side calls; users call restore.inspect() & co.
+#
+# What it may change is confined here, whoever calls it: a new file anywhere (never over an
+# existing file or through a symlink), and files or directories only inside the plugin's own
+# state directory (<config home>/restore). Reading is not confined: inspect reads what it is given.
 # Large batches cross as one JSON string each way: a string is one value to marshal, where a list
 # of 100,000 dictionaries would be 300,000.
 import json as _json
@@ -13,20 +17,46 @@ _restore = mysqlsh.globals.restore
 _shell = mysqlsh.globals.shell
 
 
+def _state_dir():
+    home = _os.environ.get("MYSQLSH_USER_CONFIG_HOME") or _os.path.join(_os.path.expanduser("~"), ".mysqlsh")
+    return _os.path.realpath(_os.path.join(home, "restore"))
+
+
+def _in_state_dir(path):
+    real = _os.path.realpath(path)
+    root = _state_dir()
+    return real == root or real.startswith(root + _os.sep)
+
+
+def _refuse(path, why):
+    raise ValueError("%s: %s" % (path, why))
+
+
+def _why(e):
+    return e.strerror or str(e)
+
+
 def _list(path, options=None):
     # A stat per file is most of the cost of listing a big dump: skip it where the caller says.
+    # Each entry: [name, size, isDir, error]; a dangling symlink or unreadable entry has an error.
     no_size = tuple((options or {}).get("noSizeFor") or ())
     out = []
-    with _os.scandir(path) as entries:
-        for e in entries:
-            is_dir = e.is_dir()
-            if is_dir:
-                size = 0
-            elif no_size and e.name.endswith(no_size):
-                size = None
-            else:
-                size = e.stat().st_size
-            out.append([e.name, size, is_dir])
+    try:
+        with _os.scandir(path) as entries:
+            for e in entries:
+                try:
+                    is_dir = e.is_dir()
+                    if is_dir:
+                        size = 0
+                    elif no_size and e.name.endswith(no_size):
+                        size = None
+                    else:
+                        size = e.stat().st_size
+                    out.append([e.name, size, is_dir, None])
+                except OSError as err:
+                    out.append([e.name, None, False, _why(err)])
+    except OSError as err:
+        _refuse(path, "cannot list the directory (%s)" % _why(err))
     return _json.dumps(out)
 
 
@@ -38,31 +68,48 @@ def _read_heads(paths, n):
                 heads.append(f.read(n))
         except FileNotFoundError:
             heads.append(None)
+        except OSError as err:
+            _refuse(p, "cannot read the file (%s)" % _why(err))
     return heads
+
+
+def _open_new(path, overwrite):
+    flags = _os.O_WRONLY | _os.O_CREAT | getattr(_os, "O_NOFOLLOW", 0)
+    if overwrite and _in_state_dir(path):
+        flags |= _os.O_TRUNC
+    else:
+        flags |= _os.O_EXCL  # never over an existing file, and never through a symlink
+    return _os.fdopen(_os.open(path, flags, 0o644), "wb")
 
 
 def _write_files(paths_json, contents, options=None):
     overwrite = bool(options and options.get("overwrite"))
-    mode = "wb" if overwrite else "xb"
     blobs = [c.encode("utf-8") if isinstance(c, str) else bytes(c) for c in contents]
     written, skipped = 0, []
     for path, which in _json.loads(paths_json):
         try:
-            with open(path, mode) as out:
+            with _open_new(path, overwrite) as out:
                 out.write(blobs[which])
             written += 1
         except FileExistsError:
             skipped.append(path)
+        except OSError as err:
+            raise ValueError("%s: cannot write the file (%s); %d file(s) of this batch were written before it"
+                             % (path, _why(err), written))
     return _json.dumps({"written": written, "skipped": skipped})
 
 
 def _make_dirs(path):
+    if not _in_state_dir(path):
+        _refuse(path, "the restore plugin only creates directories inside its state directory " + _state_dir())
     _os.makedirs(path, exist_ok=True)
 
 
 def _remove(paths):
     removed = []
     for p in paths:
+        if not _in_state_dir(p):
+            _refuse(p, "the restore plugin only removes files inside its state directory " + _state_dir())
         try:
             _os.remove(p)
             removed.append(p)
@@ -72,42 +119,35 @@ def _remove(paths):
 
 
 def _client_info():
-    return {"cpuCount": _os.cpu_count() or 1}
+    return {"cpuCount": _os.cpu_count() or 1, "pid": _os.getpid(), "host": _os.uname().nodename}
 
 
-_INTERNAL = "Internal (used by the restore JS members): "
+_files = _shell.create_extension_object()
 
-_shell.add_extension_object_member(_restore, "fsList", _list, {
-    "brief": _INTERNAL + "lists a directory as JSON text: [[name, size, isDir], ...].",
-    "parameters": [
-        {"name": "path", "type": "string", "brief": "Directory to list."},
-        {"name": "options", "type": "dictionary", "required": False, "brief": "Listing options.",
-         "options": [{"name": "noSizeFor", "type": "array",
-                      "brief": "File name endings whose size is not needed (null instead)."}]}]})
 
-_shell.add_extension_object_member(_restore, "fsReadHeads", _read_heads, {
-    "brief": _INTERNAL + "reads the first bytes of many files; null for a missing file.",
-    "parameters": [
-        {"name": "paths", "type": "array", "brief": "Files to read."},
-        {"name": "n", "type": "integer", "brief": "How many bytes to read from each."}]})
+def _member(name, fn, brief, parameters):
+    _shell.add_extension_object_member(_files, name, fn, {"brief": brief, "parameters": parameters})
 
-_shell.add_extension_object_member(_restore, "fsWriteFiles", _write_files, {
-    "brief": _INTERNAL + "writes many files in one call, never over an existing file unless told; returns JSON "
-             "text {written: count, skipped: [path]}.",
-    "parameters": [
-        {"name": "pathsJson", "type": "string", "brief": "JSON text [[path, content index], ...]."},
-        {"name": "contents", "type": "array", "brief": "The distinct contents (string or bytes)."},
-        {"name": "options", "type": "dictionary", "required": False, "brief": "Write options.",
-         "options": [{"name": "overwrite", "type": "bool", "brief": "Replace existing files."}]}]})
 
-_shell.add_extension_object_member(_restore, "fsMakeDirs", _make_dirs, {
-    "brief": _INTERNAL + "creates a directory and its parents.",
-    "parameters": [{"name": "path", "type": "string", "brief": "Directory to create."}]})
+_member("list", _list, "Lists a directory as JSON text: [[name, size, isDir, error], ...].", [
+    {"name": "path", "type": "string", "brief": "Directory to list."},
+    {"name": "options", "type": "dictionary", "required": False, "brief": "Listing options.",
+     "options": [{"name": "noSizeFor", "type": "array",
+                  "brief": "File name endings whose size is not needed (null instead)."}]}])
+_member("readHeads", _read_heads, "Reads the first bytes of many files; null for a missing file.", [
+    {"name": "paths", "type": "array", "brief": "Files to read."},
+    {"name": "n", "type": "integer", "brief": "How many bytes to read from each."}])
+_member("writeFiles", _write_files, "Writes new files (overwrite only inside the state directory).", [
+    {"name": "pathsJson", "type": "string", "brief": "JSON text [[path, content index], ...]."},
+    {"name": "contents", "type": "array", "brief": "The distinct contents (string or bytes)."},
+    {"name": "options", "type": "dictionary", "required": False, "brief": "Write options.",
+     "options": [{"name": "overwrite", "type": "bool", "brief": "Replace existing files (state directory only)."}]}])
+_member("makeDirs", _make_dirs, "Creates a directory inside the state directory.", [
+    {"name": "path", "type": "string", "brief": "Directory to create."}])
+_member("remove", _remove, "Removes files inside the state directory.", [
+    {"name": "paths", "type": "array", "brief": "Files to remove."}])
+_member("clientInfo", _client_info, "Facts about the client machine and process.", [])
 
-_shell.add_extension_object_member(_restore, "fsRemove", _remove, {
-    "brief": _INTERNAL + "removes files (state files the plugin wrote).",
-    "parameters": [{"name": "paths", "type": "array", "brief": "Files to remove."}]})
-
-_shell.add_extension_object_member(_restore, "clientInfo", _client_info, {
-    "brief": _INTERNAL + "facts about the client machine (CPU count).",
-    "parameters": []})
+_shell.add_extension_object_member(_restore, "_files", _files, {
+    "brief": "Internal: the file access of the restore functions (not for direct use; it only creates new "
+             "files, and changes nothing outside the plugin's state directory)."})

@@ -18,7 +18,6 @@ module.exports = {
       'includeSchemas / includeTables on the server are analyzed.',
       'Tables are analyzed in batches; a failure is reported for its tables and the others go on. Returns ' +
       '{tables, histograms, statements, problems}.',
-      '@PARAMDETAILS',
       'Example: restore.analyze({includeSchemas: ["shop"]}), or mysqlsh root@host -- restore analyze ' +
       '--dump-dir=./dump --mode=histogram',
     ],

@@ -15,7 +15,6 @@ module.exports = {
       'the restore state file first, so restore.status() reports it and restore.revert() undoes it.',
       'On servers without the switch (MariaDB, MySQL before 8.0.21) it says so and does nothing. Returns ' +
       '{supported, before, after}.',
-      '@PARAMDETAILS',
     ],
     parameters: [
       { name: 'options', type: 'dictionary', required: false, brief: 'Options',

@@ -46,7 +46,6 @@ module.exports = {
       'util.loadDump\'s own dropExistingObjects does the dropping.',
       'analyze: "on" runs ANALYZE TABLE on the loaded tables after the load (in batches), "histogram" also ' +
       'rebuilds the histograms the dump lists. dryRun: true prints the plan and changes nothing.',
-      '@PARAMDETAILS',
       'Examples: restore.load("./dump", {preset: "fastest"}); restore.load("./dump", {preset: "dev", ' +
       'includeSchemas: ["shop"]}); from the command line: mysqlsh root@host -- restore load ./dump --preset=fastest',
     ],
