@@ -150,6 +150,12 @@ function preflight(host, dumpDir, options, partial) {
     advice: own.tune ? tuning.restartAdvice(host) : [], partialLines: planned && planned.lines ? planned.lines : [],
     warnings: [], blockers: [],
   };
+  // Nothing to drop: leave dropExistingObjects out. Shell 9.1's loadDump fails with "Unknown
+  // database" when it is set and the dump's schema does not exist yet.
+  if (dropNative && !plan.drops.length) {
+    delete lo.dropExistingObjects;
+    plan.dropNative = false;
+  }
   var infileOn = plan.tuning.some(function (t) { return t.name === 'local_infile'; }) || globalVariable(host, 'local_infile') === 'ON';
   if (!infileOn && lo.loadData !== false && !lo.dryRun) {
     plan.blockers.push('local_infile is OFF on the server: util.loadDump refuses to load data. SET GLOBAL local_infile = ON ' +

@@ -1,5 +1,5 @@
--- MySQLShell dump 2.0.1  Distrib Ver 8.4.0 for Linux on x86_64 - for MySQL 8.4.0 (MySQL Community Server (GPL)), for Linux (x86_64)
+-- MySQLShell dump 2.0.1  Distrib Ver 9.1.0 for Linux on x86_64 - for MySQL 9.7.2 (Source distribution), for Linux (x86_64)
 --
 -- Host: 127.0.0.1
 -- ------------------------------------------------------
--- Server version	10.11.19
+-- Server version	9.7.4

@@ -1,8 +1,8 @@
--- MySQLShell dump 2.0.1  Distrib Ver 8.4.0 for Linux on x86_64 - for MySQL 8.4.0 (MySQL Community Server (GPL)), for Linux (x86_64)
+-- MySQLShell dump 2.0.1  Distrib Ver 9.1.0 for Linux on x86_64 - for MySQL 9.7.2 (Source distribution), for Linux (x86_64)
 --
 -- Host: 127.0.0.1    Database: shop    Table: audit_log
 -- ------------------------------------------------------
--- Server version	10.11.19
+-- Server version	9.7.4
 
 --
 -- Table structure for table `audit_log`
@@ -13,5 +13,5 @@
 CREATE TABLE IF NOT EXISTS `audit_log` (
   `logged_at` datetime NOT NULL,
   `message` varchar(200) NOT NULL
-) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci;
 /*!40101 SET character_set_client = @saved_cs_client */;

@@ -1,24 +1,49 @@
 'use strict';
-// Mocha root hooks: one throwaway MariaDB for the whole run (or MYSQL_TEST_URI if given).
-const { startMariaDb } = require('./mariadb-server');
+// Mocha root hooks: one throwaway real MySQL server for the whole run (../shared/bin/with-mysql),
+// the server's state recorded before and compared after (the suite must leave it as it found
+// it), temp files removed, and a summary of what was skipped for lack of ../shared.
+const { HAVE, skipped } = require('./real');
+const { startServer } = require('./server');
+const { cleanTemp } = require('./shell');
+const { serverFingerprint } = require('./fingerprint');
 
 let server = null;
+let before = null;
 
 exports.mochaHooks = {
   async beforeAll() {
-    this.timeout(120000);
-    if (process.env.MYSQL_TEST_URI) return;
-    server = await startMariaDb();
-    process.env.MYSQL_TEST_URI = server.uri;
-    process.env.RESTORE_TEST_OWN_SERVER = '1';
+    this.timeout(180000);
+    if (!HAVE.server || !HAVE.shell) return;
+    if (process.env.MYSQL_TEST_URI) {
+      // Never run the destructive parts against a server this run did not start, unless told.
+      if (process.env.RESTORE_TEST_FOREIGN_SERVER !== 'yes') {
+        throw new Error('MYSQL_TEST_URI is set: the tests drop schemas, change global variables and switch the redo ' +
+          'log. Set RESTORE_TEST_FOREIGN_SERVER=yes to run them against that server anyway.');
+      }
+    }
+    server = await startServer();
+    before = await serverFingerprint(server);
   },
   async afterAll() {
-    this.timeout(60000);
+    this.timeout(120000);
+    cleanTemp();
     if (server) {
+      const after = await serverFingerprint(server);
       await server.stop();
-      delete process.env.MYSQL_TEST_URI;
+      const changed = Object.keys(before).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+      if (changed.length) {
+        throw new Error('The test run left the server changed: ' + changed.map((k) =>
+          `${k}: ${JSON.stringify(before[k])} -> ${JSON.stringify(after[k])}`).join('; '));
+      }
+    }
+    if (skipped.size) {
+      const lines = [...skipped].map(([what, n]) => `  ${n} test(s) skipped: they need ${what}`);
+      process.stdout.write(`\nSkipped (no ../shared beside the checkout, or RESTORE_SHARED_DIR):\n${lines.join('\n')}\n` +
+        'To run them, put the shared folder (real MySQL Shell in bin/mysqlsh, real MySQL via bin/with-mysql, ' +
+        'real-dumps/) beside the checkout, and install zstd.\n');
     }
   },
 };
 
-exports.testServer = () => server;
+// The suite's server (null when ../shared is missing).
+exports.suiteServer = () => server;
