@@ -8,6 +8,7 @@ var loadOptions = require('./load-options.js');
 var ownOptions = require('./load-own-options.js');
 var closestName = require('./closest-name.js').closestName;
 var formatTable = require('../report/text-table.js').formatTable;
+var chooseThreads = require('./thread-choice.js').chooseThreads;
 
 // Stands for "as many as the client machine has CPUs"; resolved when the preset is used.
 var CLIENT_CPUS = 'client-cpus';
@@ -120,9 +121,15 @@ function allPresets(host) {
   }).concat(readUserPresets(host));
 }
 
+// Replaces "client-cpus" by a number (lib/options/thread-choice.js); returns why, or null.
 function resolveCpus(host, options) {
-  CPU_OPTIONS.forEach(function (k) { if (options[k] === CLIENT_CPUS) options[k] = host.shell.cpuCount(); });
-  return options;
+  var choice = null;
+  CPU_OPTIONS.forEach(function (k) {
+    if (options[k] !== CLIENT_CPUS) return;
+    choice = choice || chooseThreads(host);
+    options[k] = choice.threads;
+  });
+  return choice ? choice.why : null;
 }
 
 // The options of preset `name` of `kind`, ready to use (client CPUs counted).
@@ -140,7 +147,9 @@ function resolvePreset(host, name, kind) {
     throw new UserError('\'' + name + '\' is a ' + found.kind + ' preset; here a ' + kind + ' preset is needed: ' +
       names.join(', ') + '.');
   }
-  return { name: found.name, source: found.source, options: resolveCpus(host, found.options) };
+  var options = found.options;
+  var threadsWhy = resolveCpus(host, options);
+  return { name: found.name, source: found.source, options: options, threadsWhy: threadsWhy };
 }
 
 function optionsText(options) {

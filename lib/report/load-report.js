@@ -25,6 +25,10 @@ function planLines(plan) {
   var lines = ['restore.load plan for ' + plan.dir + ' (preset ' + plan.preset.name +
     (plan.preset.source === 'built-in' ? '' : ' from ' + plan.preset.source) + '):'];
   lines.push('  util.loadDump options: ' + sortedJson(plan.loadDumpOptions));
+  if (plan.preset.threadsWhy && plan.loadDumpOptions.threads !== undefined) {
+    lines.push('  Threads: ' + (plan.loadDumpOptions.threads === plan.preset.options.threads ? plan.preset.threadsWhy
+      : plan.loadDumpOptions.threads + ' (given explicitly)'));
+  }
   lines.push('  Tables in the load: ' + plan.tableCount);
   if (plan.dropRequested) {
     lines.push('  Drop before loading: ' + (plan.drops.length ? plan.drops.length + ' existing object(s)' +

@@ -147,7 +147,7 @@ function preflight(host, dumpDir, options, partial) {
     drops: own.dropExisting ? dropExisting.existingObjects(host, objects) : [], dropNative: dropNative,
     redo: planRedo(host, own, existing), tune: own.tune, tuning: own.tune ? tuning.planTuning(host) : [],
     analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + objects.tables.length + ' table(s))',
-    advice: own.tune ? tuning.restartAdvice(host) : [], partialLines: planned && planned.lines ? planned.lines : [],
+    advice: own.tune ? tuning.restartAdvice(host, lo) : [], partialLines: planned && planned.lines ? planned.lines : [],
     warnings: [], blockers: [],
   };
   // Nothing to drop: leave dropExistingObjects out. Shell 9.1's loadDump fails with "Unknown

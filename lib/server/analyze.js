@@ -28,17 +28,19 @@ function existingTables(host, tables) {
   });
 }
 
-function histogramStatements(host, t) {
+// verb: 'ANALYZE TABLE ' or 'ANALYZE LOCAL TABLE ' (LOCAL keeps the histograms out of the binary log
+// too: under skipBinlog they would otherwise be the only statements of the load a replica sees).
+function histogramStatements(host, t, verb) {
   if (!t.histograms.length) return [];
   var target = quoteTable(t.schema, t.table);
   if (host.sql.serverInfo().flavour === 'mariadb') {
-    return ['ANALYZE TABLE ' + target + ' PERSISTENT FOR COLUMNS (' +
+    return [verb + target + ' PERSISTENT FOR COLUMNS (' +
       t.histograms.map(function (h) { return quoteIdentifier(h.column); }).join(', ') + ') INDEXES ()'];
   }
   var byBuckets = {};
   t.histograms.forEach(function (h) { (byBuckets[h.buckets] = byBuckets[h.buckets] || []).push(quoteIdentifier(h.column)); });
   return Object.keys(byBuckets).map(function (n) {
-    return 'ANALYZE TABLE ' + target + ' UPDATE HISTOGRAM ON ' + byBuckets[n].join(', ') + ' WITH ' + Number(n) + ' BUCKETS';
+    return verb + target + ' UPDATE HISTOGRAM ON ' + byBuckets[n].join(', ') + ' WITH ' + Number(n) + ' BUCKETS';
   });
 }
 
@@ -71,7 +73,7 @@ function analyzeTables(host, tables, mode, local) {
   }
   if (mode === 'histogram') {
     present.forEach(function (t) {
-      histogramStatements(host, t).forEach(function (sql) {
+      histogramStatements(host, t, verb).forEach(function (sql) {
         if (run(sql, displayTable(t.schema, t.table) + ' (histograms)')) out.histograms++;
       });
     });

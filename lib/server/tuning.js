@@ -29,7 +29,9 @@ var RESTART_ONLY = [
   { name: 'innodb_autoinc_lock_mode', advice: function (v) {
     return v !== '2' ? ['innodb_autoinc_lock_mode = 2', 'interleaved: no table lock for inserts'] : null;
   } },
-  { name: 'log_bin', advice: function (v) {
+  { name: 'log_bin', advice: function (v, vars, loadOptions) {
+    // Under skipBinlog the load writes nothing to the binary log: no reason to restart without it.
+    if (loadOptions && loadOptions.skipBinlog) return null;
     return v === 'ON' ? ['skip-log-bin', 'only if nothing needs this server\'s binary log (replicas, point-in-time ' +
       'recovery); or load with skipBinlog: true'] : null;
   } },
@@ -60,13 +62,13 @@ function planTuning(host) {
   return plan;
 }
 
-// [[line, comment]] for my.cnf.
-function restartAdvice(host) {
+// [[line, comment]] for my.cnf; loadOptions: the util.loadDump options of the load (skipBinlog).
+function restartAdvice(host, loadOptions) {
   var vars = readVariables(host, RESTART_ONLY.map(function (t) { return t.name; }).concat(['innodb_redo_log_capacity']));
   var out = [];
   RESTART_ONLY.forEach(function (t) {
     if (vars[t.name] === undefined) return;
-    var a = t.advice(vars[t.name], vars);
+    var a = t.advice(vars[t.name], vars, loadOptions);
     if (a) out.push(a);
   });
   return out;

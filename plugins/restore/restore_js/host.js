@@ -13,13 +13,9 @@ function errorDetails(e) {
   };
 }
 
-// The Python companion's functions live on restore._files (../restore_py/init.py).
+// The Python companion's file functions live on restore._internal (../restore_py/init.py).
 function companion(restore, member) {
-  if (!('_files' in restore)) {
-    throw new Error('The restore file helper (restore_py/init.py) is not loaded: reinstall the ' +
-      'plugin with both restore_js and restore_py in the same group folder.');
-  }
-  return restore._files[member];
+  return restore._internal[member];
 }
 
 // ArrayBuffer is the only binary type that crosses into Python as bytes.

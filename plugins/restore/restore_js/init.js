@@ -1,6 +1,6 @@
-// JS sub-plugin of the `restore` group: creates the `restore` extension object, registers every
-// member with its help text, and makes it a global. The Python sub-plugin (../restore_py) loads
-// after this file and adds restore._files, the internal file access, to the same object.
+// JS sub-plugin of the `restore` group: creates the `restore` global and restore._internal, which
+// runs every member (./member-registry.js). The Python sub-plugin (../restore_py) loads after this
+// file, adds the file access to restore._internal and registers the public members.
 // Every require is at top level: relative requires only resolve while this file loads.
 var makeHost = require('./host.js').makeHost;
 var registerMembers = require('./member-registry.js').registerMembers;

@@ -1,8 +1,10 @@
-// Registers each member of `restore`: definitions (help text, typed parameters, cli: true) come
-// from ./members/*.js; every call gets a fresh host and normalised arguments.
-var formatFailure = require('./failure.js').formatFailure;
-var isBinary = require('../lib/core/bytes.js').isBinary;
-
+// The members of `restore`: definitions (help text, typed parameters, cli: true) come from
+// ./members/*.js. They are put on restore._internal as two functions the Python companion calls:
+// definitions() and run(name, argsJson). The companion registers the public members as thin
+// Python functions around run(), because mysqlsh appends the JS file and line to any error a JS
+// member throws ("… at …/init.js:47:9"), where an error raised in Python reads like the Shell's
+// own ("ERROR: RuntimeError: <message>"). Arguments and results cross as JSON text: plain values
+// on both sides, whatever the JS engine (GraalJS gives every file its own context).
 var MEMBERS = [
   require('./members/version.js'),
   require('./members/status.js'),
@@ -18,35 +20,41 @@ var MEMBERS = [
   require('./members/enable-redo-log.js'),
 ];
 
-// Host arrays and maps arrive as proxies (V8: no Array.prototype); lib/ gets plain values.
-function plain(value) {
-  if (value === null || value === undefined) return value;
-  if (typeof value !== 'object') return value;
-  if (isBinary(value)) return value;
-  if (typeof value.getTime === 'function') return value;
-  if (Array.isArray(value) || (typeof value.length === 'number' && !('getField' in value) && isIterable(value))) {
-    return Array.from(value).map(plain);
-  }
-  var out = {};
-  Object.keys(value).forEach(function (k) { out[k] = plain(value[k]); });
-  return out;
-}
-
-function isIterable(v) {
-  try { return typeof v[Symbol.iterator] === 'function'; } catch (e) { return false; }
+// What the user reads for a failure: the message alone for a known kind (a user mistake, a
+// refused operation, a failed statement or Shell call), the message and where it arose for a
+// defect of the plugin, so that it can be reported.
+function failureText(e) {
+  var cause = e && e.cause;
+  var message = (e && e.message) || (cause && cause.message) || String(e);
+  if (e && (e.isUserError || e.isSqlError || e.isShellApiError)) return message;
+  var where = e && typeof e.stack === 'string' ? (e.stack.split('\n')[1] || '').trim() : '';
+  return 'Internal error of the restore plugin: ' + message + (where ? ' (' + where + ')' : '') +
+    '. Please report it; nothing after this point was done.';
 }
 
 function registerMembers(restore, hostFactory) {
-  MEMBERS.forEach(function (member) {
-    shell.addExtensionObjectMember(restore, member.name, function () {
-      var args = Array.prototype.slice.call(arguments).map(plain);
-      var host = hostFactory();
-      try {
-        return member.run(host, args);
-      } catch (e) {
-        throw formatFailure(e);
-      }
-    }, member.definition);
+  var internal = shell.createExtensionObject();
+  var byName = {};
+  MEMBERS.forEach(function (m) { byName[m.name] = m; });
+  shell.addExtensionObjectMember(internal, 'definitions', function () {
+    return JSON.stringify(MEMBERS.map(function (m) { return { name: m.name, definition: m.definition }; }));
+  }, { brief: 'The public members\' definitions, as JSON text.', parameters: [] });
+  shell.addExtensionObjectMember(internal, 'run', function (name, argsJson) {
+    var member = byName[name];
+    try {
+      if (!member) throw new Error('no member ' + name);
+      var value = member.run(hostFactory(), JSON.parse(argsJson));
+      return JSON.stringify({ value: value === undefined ? null : value });
+    } catch (e) {
+      return JSON.stringify({ error: failureText(e) });
+    }
+  }, {
+    brief: 'Runs one public member with its arguments as JSON text; returns {value} or {error} as JSON text.',
+    parameters: [{ name: 'name', type: 'string' }, { name: 'argsJson', type: 'string' }],
+  });
+  shell.addExtensionObjectMember(restore, '_internal', internal, {
+    brief: 'Internal: the machinery behind the functions below (not for direct use; it only creates new files, ' +
+      'and changes nothing outside the plugin\'s state directory).',
   });
 }
 

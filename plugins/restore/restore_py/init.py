@@ -1,13 +1,16 @@
-# Python sub-plugin of the `restore` group: the file access that JavaScript in MySQL Shell cannot
-# have (it can neither list a directory nor write a file). It loads after the JS sub-plugin, finds
-# the `restore` object that one registered, and adds ONE internal property to it, `_files`, an
-# object whose functions the JS side calls; users call restore.inspect() & co.
+# Python sub-plugin of the `restore` group. It loads after the JS sub-plugin and
+#  1. adds to restore._internal the file access that JavaScript in MySQL Shell cannot have (it can
+#     neither list a directory nor write a file);
+#  2. registers the public members (restore.inspect, restore.load, ...) as thin functions around
+#     restore._internal.run(): an error raised here reads like the Shell's own
+#     ("ERROR: RuntimeError: <message>"), where mysqlsh appends a JS file and line to any error a
+#     JS member throws. The definitions (help, parameters) are the JS members' own.
 #
-# What it may change is confined here, whoever calls it: a new file anywhere (never over an
-# existing file or through a symlink), and files or directories only inside the plugin's own
-# state directory (<config home>/restore). Reading is not confined: inspect reads what it is given.
-# Large batches cross as one JSON string each way: a string is one value to marshal, where a list
-# of 100,000 dictionaries would be 300,000.
+# What the file access may change is confined here, whoever calls it: a new file anywhere (never
+# over an existing file or through a symlink), and files or directories only inside the plugin's
+# own state directory (<config home>/restore). Reading is not confined: inspect reads what it is
+# given. Large batches cross as one JSON string each way: a string is one value to marshal, where
+# a list of 100,000 dictionaries would be 300,000.
 import json as _json
 import os as _os
 
@@ -122,11 +125,11 @@ def _client_info():
     return {"cpuCount": _os.cpu_count() or 1, "pid": _os.getpid(), "host": _os.uname().nodename}
 
 
-_files = _shell.create_extension_object()
+_internal = _restore._internal
 
 
 def _member(name, fn, brief, parameters):
-    _shell.add_extension_object_member(_files, name, fn, {"brief": brief, "parameters": parameters})
+    _shell.add_extension_object_member(_internal, name, fn, {"brief": brief, "parameters": parameters})
 
 
 _member("list", _list, "Lists a directory as JSON text: [[name, size, isDir, error], ...].", [
@@ -148,6 +151,24 @@ _member("remove", _remove, "Removes files inside the state directory.", [
     {"name": "paths", "type": "array", "brief": "Files to remove."}])
 _member("clientInfo", _client_info, "Facts about the client machine and process.", [])
 
-_shell.add_extension_object_member(_restore, "_files", _files, {
-    "brief": "Internal: the file access of the restore functions (not for direct use; it only creates new "
-             "files, and changes nothing outside the plugin's state directory)."})
+
+def _plain(value):
+    # Shell dictionaries and arrays as JSON-able Python values.
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if hasattr(value, "keys"):
+        return {str(k): _plain(value[k]) for k in value.keys()}
+    return [_plain(v) for v in value]
+
+
+def _public(name):
+    def call(*args):
+        answer = _json.loads(_internal.run(name, _json.dumps(_plain(list(args)))))
+        if "error" in answer:
+            raise mysqlsh.Error(answer["error"])
+        return answer["value"]
+    return call
+
+
+for _m in _json.loads(_internal.definitions()):
+    _shell.add_extension_object_member(_restore, _m["name"], _public(_m["name"]), _m["definition"])

@@ -1,0 +1,88 @@
+// The outputFormat option every member takes, as util.checkForServerUpgrade does:
+//   "text" (default): print the readable report, return nothing (mysqlsh prints any value a call
+//                     returns, so returning the facts too would print them after the report);
+//   "json":           print exactly one JSON document with the facts and nothing else, so that
+//                     `mysqlsh -- restore inspect d --output-format=json | jq` works; warnings go
+//                     into the document's "warnings";
+//   "none":           print nothing, return the facts as a dictionary (for scripts).
+// Implemented once here by wrapping host.out, so lib/ code prints unconditionally.
+var UserError = require('../core/user-error.js').UserError;
+
+var FORMATS = ['text', 'json', 'none'];
+
+var OUTPUT_FORMAT_BRIEF = 'text (default): print the report and return nothing; json: print only one JSON ' +
+  'document with the facts; none: print nothing and return the facts as a dictionary';
+
+// The option definition members add to their options dictionary.
+function outputFormatOption() {
+  return { name: 'outputFormat', type: 'string', brief: OUTPUT_FORMAT_BRIEF };
+}
+
+// One paragraph for each member's details.
+var OUTPUT_FORMAT_DETAILS = 'outputFormat: "text" (the default) prints the report and returns nothing; "json" ' +
+  'prints one JSON document with the same facts and nothing else (warnings in its "warnings"; from the ' +
+  'command line: --output-format=json); "none" prints nothing and returns the facts as a dictionary, for ' +
+  'scripts: var r = restore.<member>(..., {outputFormat: "none"}).';
+
+function chooseFormat(options) {
+  var f = options && options.outputFormat;
+  if (f === undefined || f === null || f === '') return 'text';
+  if (FORMATS.indexOf(String(f)) < 0) {
+    throw new UserError('Invalid value for outputFormat: "' + f + '". Use "text" (the default), "json" or "none".');
+  }
+  return String(f);
+}
+
+// The options without outputFormat: lib/ never sees it (restore.load passes unknown names on to
+// util.loadDump, which would refuse it).
+function withoutOutputFormat(options) {
+  if (!options || typeof options !== 'object' || !('outputFormat' in options)) return options;
+  var rest = {};
+  Object.keys(options).forEach(function (k) { if (k !== 'outputFormat') rest[k] = options[k]; });
+  return rest;
+}
+
+function quietHost(host, warnings) {
+  var copy = {};
+  Object.keys(host).forEach(function (k) { copy[k] = host[k]; });
+  copy.out = {
+    print: function () {},
+    progress: function () {},
+    warn: function (line) { warnings.push(String(line)); },
+  };
+  return copy;
+}
+
+// Facts plus the warnings printed on the way (a lib result may carry its own "warnings" already).
+function withWarnings(facts, warnings) {
+  if (!facts || typeof facts !== 'object' || Array.isArray(facts)) return { result: facts, warnings: warnings };
+  var own = Array.isArray(facts.warnings) ? facts.warnings : [];
+  var seen = {};
+  own.forEach(function (w) { seen['w:' + w] = true; });
+  var out = {};
+  Object.keys(facts).forEach(function (k) { out[k] = facts[k]; });
+  out.warnings = own.concat(warnings.filter(function (w) { return !seen['w:' + w]; }));
+  return out;
+}
+
+// Runs fn(host, options) -> facts in the format options.outputFormat asks for.
+function runWithOutput(host, options, fn) {
+  var format = chooseFormat(options);
+  var rest = withoutOutputFormat(options);
+  if (format === 'text') {
+    fn(host, rest);
+    return undefined;
+  }
+  var warnings = [];
+  var facts = withWarnings(fn(quietHost(host, warnings), rest), warnings);
+  if (format === 'none') return facts;
+  host.out.print(JSON.stringify(facts, null, 2));
+  return undefined;
+}
+
+module.exports = {
+  runWithOutput: runWithOutput,
+  outputFormatOption: outputFormatOption,
+  OUTPUT_FORMAT_DETAILS: OUTPUT_FORMAT_DETAILS,
+  FORMATS: FORMATS,
+};

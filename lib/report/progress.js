@@ -1,0 +1,60 @@
+// Progress of a long step, in the Shell's style: "Writing stubs - 45% (45,000 / 100,000)", then
+// "Writing stubs - done (100,000 files, 3.2 s)". mysqlsh's println always ends the line and a
+// plugin cannot tell whether stdout is a terminal, so these are plain lines at a bounded rate:
+// one when another tenth is done or 2 s have passed, whichever comes first; none at all for a
+// step too small to be worth it (fewer than minTotal items). Goes through host.out.progress, so
+// outputFormat "json" / "none" silence it (lib/report/output.js).
+//
+// Use: var p = startProgress(host, 'Checking chunks', total, {unit: 'files'});
+//      p.update(done) as work goes on (cheap: call it per item or per batch); p.done() at the end.
+var REPORT_EVERY_MS = 2000;
+var REPORT_EVERY_PERCENT = 10;
+var MIN_TOTAL = 1000;
+
+function groupDigits(n) {
+  var s = String(Math.floor(n));
+  var out = '';
+  while (s.length > 3) {
+    out = ',' + s.slice(-3) + out;
+    s = s.slice(0, -3);
+  }
+  return s + out;
+}
+
+function startProgress(host, label, total, opts) {
+  opts = opts || {};
+  var unit = opts.unit ? ' ' + opts.unit : '';
+  var minTotal = opts.minTotal === undefined ? MIN_TOTAL : opts.minTotal;
+  var now = opts.now || function () { return Date.now(); };
+  var started = now();
+  var lastAt = started;
+  var lastPercent = 0;
+  var shown = false;
+  var count = 0;
+
+  function line(text) { host.out.progress(label + ' - ' + text); }
+
+  return {
+    update: function (done) {
+      count = done;
+      if (total < minTotal || done >= total) return;
+      var percent = Math.floor(done * 100 / total);
+      var t = now();
+      if (percent >= lastPercent + REPORT_EVERY_PERCENT || t - lastAt >= REPORT_EVERY_MS) {
+        line(percent + '% (' + groupDigits(done) + ' / ' + groupDigits(total) + unit + ')');
+        lastPercent = percent - (percent % REPORT_EVERY_PERCENT);
+        lastAt = t;
+        shown = true;
+      }
+    },
+    // The closing line, only when progress lines were shown (a short step just reports its result).
+    done: function (summary) {
+      if (!shown) return;
+      var seconds = ((now() - started) / 1000).toFixed(1);
+      line('done (' + (summary || groupDigits(count === undefined ? total : Math.max(count, total)) + unit) +
+        ', ' + seconds + ' s)');
+    },
+  };
+}
+
+module.exports = { startProgress: startProgress, groupDigits: groupDigits };
