@@ -7,6 +7,8 @@
 //     list(dir, opts)           -> [{name, size, isDir}]   (throws if dir is not a directory);
 //                                  opts.noSizeFor: name endings whose size is not needed (size null)
 //     readHeads(paths, n)       -> [ArrayBuffer|null]      first n bytes of each file, null if missing
+//     readRanges([{path, offset, length}]) -> [ArrayBuffer|null]  bytes at each place (shorter at
+//                                  the end of a file), null if missing: one step of a walk over many files
 //     writeFiles(files, opts)   -> {written: [path], skipped: [path]}
 //                                  files: [{path, data: ArrayBuffer|string}]; opts.overwrite (false)
 //     makeDirs(dir)             -> undefined (like mkdir -p)
@@ -28,7 +30,7 @@
 // }
 
 const REQUIRED = {
-  files: ['list', 'readHeads', 'writeFiles', 'makeDirs', 'remove', 'loadText', 'isFile', 'isDir',
+  files: ['list', 'readHeads', 'readRanges', 'writeFiles', 'makeDirs', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables'],

@@ -41,6 +41,10 @@ function makeFiles(restore) {
       });
     },
     readHeads: function (paths, n) { return Array.from(companion(restore, 'readHeads')(paths, n)); },
+    readRanges: function (requests) {
+      var list = requests.map(function (r) { return [r.path, r.offset, r.length]; });
+      return Array.from(companion(restore, 'readRanges')(JSON.stringify(list)));
+    },
     // Files sharing one content (stubs) send it once: [[path, content index]] plus the contents.
     // Contents are matched by value (a string key), not by object: stubs are a few bytes each.
     writeFiles: function (files, opts) {

@@ -76,6 +76,22 @@ def _read_heads(paths, n):
     return heads
 
 
+def _read_ranges(requests_json):
+    # [[path, offset, length], ...] -> the bytes at each place (fewer at the end of a file; null
+    # for a missing file). One call serves a step of a walk over many files at once.
+    out = []
+    for path, offset, length in _json.loads(requests_json):
+        try:
+            with open(path, "rb") as f:
+                f.seek(offset)
+                out.append(f.read(length))
+        except FileNotFoundError:
+            out.append(None)
+        except OSError as err:
+            _refuse(path, "cannot read the file (%s)" % _why(err))
+    return out
+
+
 def _open_new(path, overwrite):
     flags = _os.O_WRONLY | _os.O_CREAT | getattr(_os, "O_NOFOLLOW", 0)
     if overwrite and _in_state_dir(path):
@@ -140,6 +156,8 @@ _member("list", _list, "Lists a directory as JSON text: [[name, size, isDir, err
 _member("readHeads", _read_heads, "Reads the first bytes of many files; null for a missing file.", [
     {"name": "paths", "type": "array", "brief": "Files to read."},
     {"name": "n", "type": "integer", "brief": "How many bytes to read from each."}])
+_member("readRanges", _read_ranges, "Reads bytes at given offsets of many files; null for a missing file.", [
+    {"name": "requestsJson", "type": "string", "brief": "JSON text [[path, offset, length], ...]."}])
 _member("writeFiles", _write_files, "Writes new files (overwrite only inside the state directory).", [
     {"name": "pathsJson", "type": "string", "brief": "JSON text [[path, content index], ...]."},
     {"name": "contents", "type": "array", "brief": "The distinct contents (string or bytes)."},
