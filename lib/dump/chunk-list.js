@@ -86,14 +86,17 @@ function buildChunkLists(targets, sources) {
   }
   var recorded = sources.chunkFileBytes;
   var keys = recorded ? Object.keys(recorded) : [];
-  for (var i = 0; i < keys.length; i++) collect(fromDone, keys[i], null, recorded[keys[i]]);
+  var problems = absurdEntries(keys, match);
+  for (var i = 0; i < keys.length; i++) {
+    if (!problems.skip.has(keys[i])) collect(fromDone, keys[i], null, recorded[keys[i]]);
+  }
+  problems = problems.list;
   // Files and listing only matter for tables chunkFileBytes says nothing about (usually none).
   if (loadable.some(function (t) { return !fromDone.has(t.base); })) {
     sources.fileNames.forEach(function (n) { collect(fromFiles, dataNameOf(n), 'files'); });
     (sources.listingNames || []).forEach(function (n) { collect(fromFiles, dataNameOf(n), 'listing'); });
   }
 
-  var problems = [];
   targets.forEach(function (t) {
     t.chunks = [];
     t.lastChunkKnown = t.ext !== null;
@@ -109,6 +112,35 @@ function buildChunkLists(targets, sources) {
     if (!t.lastChunkKnown && !conflicting) problems.push(unknownLastChunk(t, sources));
   });
   return problems;
+}
+
+// chunkFileBytes lists every data file the dumper wrote, and a table's chunks are numbered 0..N:
+// an entry numbered at or past the count of the table's entries is damage, and enumerating up to
+// it would be unbounded work (one bogus "@9999999" meant minutes and gigabytes). Such entries are
+// reported and left out. Returns {skip: Set of names, list: [problem]}.
+function absurdEntries(keys, match) {
+  var counts = new Map();
+  var found = [];
+  for (var i = 0; i < keys.length; i++) {
+    var m = match(keys[i]);
+    if (!m || m.whole) continue;
+    counts.set(m.target.base, (counts.get(m.target.base) || 0) + 1);
+    found.push([keys[i], m]);
+  }
+  var skip = new Set();
+  var list = [];
+  found.forEach(function (e) {
+    var n = counts.get(e[1].target.base);
+    if (e[1].index < n) return;
+    skip.add(e[0]);
+    if (list.length < 20) {
+      list.push(makeProblem('metadata-damaged', '@.done.json lists the data file ' + JSON.stringify(e[0]) + ' of ' +
+        displayTable(e[1].target.schema, e[1].target.table, e[1].target.partition) + ' in chunkFileBytes as chunk ' +
+        e[1].index + ', but lists only ' + n + ' data file(s) of that table (chunks are numbered from 0 without gaps): ' +
+        'the entry was left out.', '@.done.json'));
+    }
+  });
+  return { skip: skip, list: list };
 }
 
 function unknownLastChunk(t, sources) {

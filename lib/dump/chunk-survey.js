@@ -6,8 +6,14 @@ var chunkState = require('./chunk-state.js');
 var idxDataBytes = require('./idx-file.js').idxDataBytes;
 var makeProblem = require('./dump-problems.js').makeProblem;
 var displayTable = require('../report/display-name.js').displayTable;
+var frames = require('./zstd-frames.js');
+var toBytes = require('../core/bytes.js').toBytes;
+var startProgress = require('../report/progress.js').startProgress;
 
 var MAX_IDX_BYTES = 1048576; // an .idx of 1 MiB describes a 128 GiB chunk
+// The structural check reads block headers only: a small window, so most of a block's payload
+// is skipped rather than read (zstd blocks are up to 128 KiB).
+var CHECK_WINDOW = 4096;
 
 function readBatch(host, paths, n) {
   return paths.length ? host.files.readHeads(paths, n) : [];
@@ -47,6 +53,38 @@ function assignStates(host, targets, ctx) {
     idxChunks[i].dataBytes = idxDataBytes(content);
   });
   targets.forEach(function (t) { classifyChunks(t, heads, ctx.tableBytes(t)); });
+  checkStructures(host, targets, ctx);
+}
+
+// Walks the frames and blocks of every present zstd / gzip file without decompressing it
+// (lib/dump/zstd-frames.js): a truncated file, or garbage after a valid header, becomes corrupt
+// here instead of failing util.loadDump hours into the load.
+function checkStructures(host, targets, ctx) {
+  var todo = [];
+  targets.forEach(function (t) {
+    if (t.compression !== 'zstd' && t.compression !== 'gzip') return;
+    t.chunks.forEach(function (c) { if (c.state === 'present') todo.push({ t: t, c: c }); });
+  });
+  var progress = startProgress(host, 'Checking data files', todo.length, { unit: 'files' });
+  todo.forEach(function (item, i) {
+    var t = item.t;
+    var c = item.c;
+    var path = ctx.pathOf(c.file);
+    var reader = frames.windowReader(function (offset, length) {
+      var got = host.files.readRanges([{ path: path, offset: offset, length: length }])[0];
+      return got === null ? new Uint8Array(0) : toBytes(got, 'file content');
+    }, c.fileBytes, CHECK_WINDOW);
+    var r = frames.checkStructure(reader, t.compression, t.compression === 'zstd' ? c.dataBytes : null);
+    if (!r.ok) {
+      c.state = 'corrupt';
+      c.problem = r.problem;
+      t.counts.present--;
+      t.counts.corrupt++;
+      t.usableDataBytes = c.dataBytes === null || t.usableDataBytes === null ? null : t.usableDataBytes - c.dataBytes;
+    }
+    progress.update(i + 1);
+  });
+  progress.done();
 }
 
 function classifyChunks(t, heads, tableBytes) {
@@ -109,9 +147,11 @@ function stateProblems(targets) {
         (missing.length === 1 ? 'is' : 'are') + ' missing.', missing[0].file));
     }
     if (corrupt.length) {
+      var walked = corrupt.filter(function (c) { return c.problem; });
       out.push(makeProblem('chunk-corrupt', name + ': ' + filesPhrase(corrupt, t.chunks.length) + ' ' +
-        (corrupt.length === 1 ? 'does' : 'do') + ' not start like ' + t.compression + ' data, or ' +
-        (corrupt.length === 1 ? 'is' : 'are') + ' shorter than any ' + t.compression + ' frame.', corrupt[0].file));
+        (corrupt.length === 1 ? 'is' : 'are') + ' not valid ' + t.compression + ' data (' +
+        (walked.length ? walked[0].file + ': ' + walked[0].problem : 'not the start of a ' + t.compression +
+          ' frame, or shorter than any') + ').', corrupt[0].file));
     }
   });
   return out;

@@ -64,14 +64,17 @@ function readCatalog(ctx) {
     out.problems.push(makeProblem('metadata-missing', 'The ' + what + ' file ' + name + ' is missing.', name));
     return false;
   }
-  stringList(ctx.root.schemas).forEach(function (schema) {
+  function damaged(fact, file) {
+    if (out.problems.length < 200) out.problems.push(makeProblem('metadata-damaged', fact, file));
+  }
+  checkedList(ctx.root, 'schemas', '@.json', damaged).forEach(function (schema) {
     var sb = baseName(ctx.root.basenames, schema, schema, 'schema ' + displayIdentifier(schema), '@.json');
     var entry = { schema: schema, basename: sb, tables: [], views: [] };
     out.schemas.push(entry);
     if (!needFile(sb + '.json', 'schema metadata')) return;
     var sj = readJsonFile(ctx.host, ctx.pathOf(sb + '.json'));
-    entry.tables = stringList(sj.tables);
-    entry.views = stringList(sj.views);
+    entry.tables = checkedList(sj, 'tables', sb + '.json', damaged);
+    entry.views = checkedList(sj, 'views', sb + '.json', damaged);
     if (sj.includesDdl !== false) needFile(sb + '.sql', 'schema DDL');
     schemaPartFiles(sj).forEach(function (part) { needFile(sb + part, 'schema DDL'); });
     entry.views.forEach(function (view) {
@@ -85,7 +88,46 @@ function readCatalog(ctx) {
       readTable(ctx, out, needFile, { schema: schema, table: table, basename: tb, what: what });
     });
   });
+  sharedBaseNames(out.targets, damaged);
   return out;
+}
+
+// A list of names from the metadata: wrong JSON types, non-text entries and names given twice are
+// damage (reported); the distinct names are used.
+function checkedList(json, key, file, damaged) {
+  var v = json[key];
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) {
+    damaged(file + ': "' + key + '" is ' + JSON.stringify(v).slice(0, 40) + ', not a list of names.', file);
+    return [];
+  }
+  var seen = {};
+  var outList = [];
+  v.forEach(function (x) {
+    if (typeof x !== 'string') {
+      damaged(file + ': "' + key + '" holds ' + JSON.stringify(x).slice(0, 40) + ', not a name.', file);
+    } else if (Object.prototype.hasOwnProperty.call(seen, x)) {
+      damaged(file + ': "' + key + '" lists ' + JSON.stringify(x) + ' twice.', file);
+    } else {
+      seen[x] = true;
+      outList.push(x);
+    }
+  });
+  return outList;
+}
+
+// Two tables (or partitions) with one file base name would load each other's data.
+function sharedBaseNames(targets, damaged) {
+  var byBase = {};
+  targets.forEach(function (t) {
+    var other = Object.prototype.hasOwnProperty.call(byBase, t.base) ? byBase[t.base] : null;
+    if (other) {
+      damaged(displayTable(other.schema, other.table, other.partition) + ' and ' + displayTable(t.schema, t.table, t.partition) +
+        ' share the file name ' + t.base + ': each would load the other\'s data.', t.info.metadataFile || null);
+    } else {
+      byBase[t.base] = t;
+    }
+  });
 }
 
 // Format 9.3+ may split a schema's DDL; each part is required when its list is non-empty.

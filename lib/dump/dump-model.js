@@ -26,6 +26,12 @@ function checkDumpDir(host, dumpDir) {
   }
   var pathOf = paths.pathMaker(host, dir);
   if (!host.files.isFile(pathOf('@.json'))) {
+    // An unreadable directory also hides @.json: say that, not "no @.json".
+    try {
+      host.files.list(dir, { noSizeFor: [''] });
+    } catch (e) {
+      throw new UserError('Cannot read the dump directory ' + dir + ': ' + ((e && e.message) || e) + '. Check its permissions.');
+    }
     throw new UserError(dir + ' is not a MySQL Shell dump: it has no @.json (the file util.dumpInstance, ' +
       'util.dumpSchemas and util.dumpTables write first). Give the directory the dump was written to.');
   }
@@ -34,11 +40,28 @@ function checkDumpDir(host, dumpDir) {
 
 // name -> size of every file. A stat per file is most of the cost of listing a big dump: DDL
 // scripts never need a size, and .idx files only when chunkFileBytes does not record the sizes.
-function listFiles(host, dir, done) {
+// Entries that cannot be stat'ed (a dangling symlink, a symlink loop) go to `broken`.
+function listFiles(host, dir, done, broken) {
   var sizes = new Map();
   var noSizeFor = done.chunkFileBytes ? ['.sql', '.idx'] : ['.sql'];
-  host.files.list(dir, { noSizeFor: noSizeFor }).forEach(function (e) { if (!e.isDir) sizes.set(e.name, e.size); });
+  var entries;
+  try {
+    entries = host.files.list(dir, { noSizeFor: noSizeFor });
+  } catch (e) {
+    throw new UserError('Cannot list the dump directory ' + dir + ': ' + ((e && e.message) || e) + '.');
+  }
+  entries.forEach(function (e) {
+    if (e.error) broken.push(e);
+    else if (!e.isDir) sizes.set(e.name, e.size);
+  });
   return sizes;
+}
+
+function brokenProblems(broken) {
+  return broken.slice(0, 20).map(function (e) {
+    return problemsOf.makeProblem('file-unreadable', e.name + ' cannot be read (' + e.error + '): a dangling ' +
+      'symbolic link, a symbolic link loop or an unreadable entry.', e.name);
+  });
 }
 
 function readListing(host, file) {
@@ -70,13 +93,15 @@ function readDumpModel(host, dumpDir, options) {
   // @.done.json is written last: without it the dump is unfinished (a reported problem, not an error).
   var complete = host.files.isFile(pathOf('@.done.json'));
   var done = metadata.doneFacts(complete ? metadata.readJsonFile(host, pathOf('@.done.json')) : null);
-  var sizes = listFiles(host, opened.dir, done);
+  var broken = [];
+  var sizes = listFiles(host, opened.dir, done, broken);
   var catalog = readCatalog({ host: host, pathOf: pathOf, root: root, done: done,
     exists: function (name) { return sizes.has(name); } });
   var listingNames = options && options.listing ? readListing(host, options.listing) : null;
 
   var problems = [];
   if (!complete) problems.push(incompleteProblem());
+  problems = problems.concat(brokenProblems(broken));
   if (format.newerThanKnown) problems.push(newerFormatProblem(format.format));
   var fileNames = Array.from(sizes.keys());
   problems = problems.concat(catalog.problems, chunkList.buildChunkLists(catalog.targets,

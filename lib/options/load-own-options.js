@@ -2,6 +2,7 @@
 // name, type, allowed values, default, help text. Shared by the member definition, presets and
 // the load run, so the three never disagree.
 var UserError = require('../core/user-error.js').UserError;
+var maskSpec = require('../snapshot/mask-spec.js');
 
 var OWN_OPTIONS = {
   preset: { type: 'string', inPreset: false,
@@ -19,8 +20,20 @@ var OWN_OPTIONS = {
     brief: 'Use a new progress file for this run, so nothing is skipped as already loaded' },
   dryRun: { type: 'bool', default: false, inPreset: false,
     brief: 'Print the plan (loadDump options, objects to drop, settings to change) and change nothing' },
+  allowIncomplete: { type: 'bool', default: false, inPreset: false,
+    brief: 'Load (or stub) a dump without @.done.json, i.e. one still being written or cut off' },
   force: { type: 'bool', default: false, inPreset: false,
     brief: 'Go ahead although the server looks like it serves others, and drop without asking' },
+  orphans: { type: 'string', values: ['keep', 'report', 'delete'], default: 'keep',
+    brief: 'After the load, rows whose referenced row is missing (foreign keys of the loaded tables; NULL keys are ' +
+      'no orphans): delete them, and the rows that then lose theirs, until none is left; report: count them per ' +
+      'foreign key; keep: do nothing' },
+  mask: { default: null, check: maskSpec.maskProblem,
+    brief: 'After the load, replace personal data: {"schema.table.column": kind} or schema.table.column:kind,… with ' +
+      'the kinds ' + maskSpec.KIND_NAMES.join(', ') + ' (fixed:<value>). Equal values get equal masks (keyed hash), ' +
+      'columns linked by foreign keys get the same mask, results fit the column' },
+  maskKey: { type: 'string', default: null,
+    brief: 'Key of the masks\' hash: the same key gives the same masks in every load; without it a random key per load' },
 };
 
 var OWN_NAMES = Object.keys(OWN_OPTIONS);
@@ -32,6 +45,7 @@ function isOwnOption(name) {
 // null, or what is wrong with value for own option name.
 function ownValueProblem(name, value) {
   var spec = OWN_OPTIONS[name];
+  if (spec.check) return spec.check(value);
   if (spec.type === 'bool' && typeof value !== 'boolean') return 'must be true or false, not ' + JSON.stringify(value);
   if (spec.type === 'string' && typeof value !== 'string') return 'must be a string, not ' + JSON.stringify(value);
   if (spec.values && spec.values.indexOf(value) < 0) {
@@ -56,10 +70,18 @@ function ownSettings(options) {
   return out;
 }
 
+// The default as the help shows it: a preset may set the option, the built-in default applies otherwise.
+function defaultText(name, spec) {
+  if (name === 'preset') return ' (default: safe)';
+  var value = JSON.stringify(spec.default);
+  return spec.inPreset === false ? ' (default: ' + value + ')' : ' (default: the preset\'s, else ' + value + ')';
+}
+
 function memberOwnOptionDefinitions() {
   return OWN_NAMES.map(function (name) {
     var spec = OWN_OPTIONS[name];
-    var d = { name: name, type: spec.type, brief: spec.brief };
+    var d = { name: name, brief: spec.brief + defaultText(name, spec) };
+    if (spec.type) d.type = spec.type; // untyped (mask): a dictionary, or the command line's text
     if (spec.values) d.values = spec.values.slice();
     return d;
   });

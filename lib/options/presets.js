@@ -6,6 +6,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var loadOptions = require('./load-options.js');
 var ownOptions = require('./load-own-options.js');
+var dumpOptions = require('./dump-options.js');
 var closestName = require('./closest-name.js').closestName;
 var formatTable = require('../report/text-table.js').formatTable;
 var chooseThreads = require('./thread-choice.js').chooseThreads;
@@ -31,8 +32,8 @@ var BUILT_IN = [
     options: { redoLog: 'keep', tune: false, dropExisting: false, analyze: 'off' } },
   { name: 'dev', kind: 'load',
     description: 'Re-import into a developer database (partial imports): drop what the load creates, a fresh ' +
-      'progress file every run, then ANALYZE TABLE.',
-    options: { dropExisting: true, freshProgress: true, analyze: 'on' } },
+      'progress file every run, delete the orphan rows a partial import leaves, then ANALYZE TABLE.',
+    options: { dropExisting: true, freshProgress: true, orphans: 'delete', analyze: 'on' } },
 ];
 
 var DEFAULT_LOAD_PRESET = 'safe';
@@ -65,6 +66,12 @@ function loadKeyProblem(key, value) {
   return 'is not an option of restore.load or util.loadDump' + (near ? ' (did you mean \'' + near + '\'?)' : '');
 }
 
+function dumpKeyProblem(key) {
+  if (Object.prototype.hasOwnProperty.call(dumpOptions.DUMP_OPTIONS, key)) return null;
+  var near = closestName(key, Object.keys(dumpOptions.DUMP_OPTIONS));
+  return 'is not an option of util.dumpInstance, util.dumpSchemas or util.dumpTables' + (near ? ' (did you mean \'' + near + '\'?)' : '');
+}
+
 function userPreset(file, name, raw) {
   function bad(key, problem) {
     throw new UserError('Bad preset file ' + file + ': preset \'' + name + '\'' + (key ? ', key \'' + key + '\'' : '') +
@@ -88,8 +95,9 @@ function userPreset(file, name, raw) {
   var options = base ? copyOptions(base.options) : {};
   Object.keys(raw).forEach(function (key) {
     if (PRESET_KEYS.indexOf(key) >= 0) return;
-    // Dump option names depend on the dump function and Shell version: restore.dump checks them.
-    var problem = kind === 'load' ? loadKeyProblem(key, raw[key]) : null;
+    // Dump option values depend on the dump function and Shell version (restore.dump checks them);
+    // a name no dump function knows is a typo that restore.dump would silently leave out.
+    var problem = kind === 'load' ? loadKeyProblem(key, raw[key]) : dumpKeyProblem(key);
     if (problem) bad(key, problem);
     options[key] = raw[key];
   });

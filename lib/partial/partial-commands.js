@@ -5,6 +5,7 @@ var selection = require('./selection.js');
 var partialPlan = require('./partial-plan.js');
 var writeStubs = require('./stub-writer.js').writeStubs;
 var UserError = require('../core/user-error.js').UserError;
+var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var text = require('../report/text-table.js');
 var displayTable = require('../report/display-name.js').displayTable;
 
@@ -44,7 +45,7 @@ function printPlan(host, plan, extra, emit) {
     out.print('');
     text.formatTable(['table', 'latest', 'chosen', 'fetch', 'stubs'], rows.slice(0, MAX_ROWS), { right: [2, 3, 4] })
       .forEach(out.print);
-    if (rows.length > MAX_ROWS) out.print('… and ' + (rows.length - MAX_ROWS) + ' more tables (all in the returned dictionary)');
+    if (rows.length > MAX_ROWS) out.print('… and ' + (rows.length - MAX_ROWS) + ' more tables (all in outputFormat "json" or "none")');
   }
   plan.warnings.forEach(out.warn);
 }
@@ -67,12 +68,43 @@ function facts(plan) {
   };
 }
 
+// A new file only: never over an existing one (it may be a chunk, @.json or anything the user
+// keeps), never inside the dump directory (the plugin writes only stubs there), never through a
+// symlink (the companion opens it O_EXCL|O_NOFOLLOW and reports it skipped).
 function writeFetchList(host, plan, file) {
   var f = host.files;
+  if (typeof file !== 'string' || file.trim() === '') throw new UserError('fetchListFile must name a file.');
   var full = f.normpath(f.isAbs(file) ? file : f.join(f.cwd(), file));
   if (f.isDir(full)) throw new UserError('fetchListFile ' + full + ' is a directory: give a file name.');
-  f.writeFiles([{ path: full, data: plan.fetch.join('\n') + (plan.fetch.length ? '\n' : '') }], { overwrite: true });
+  var prefix = f.join(plan.dir, 'x').slice(0, -1);
+  if (full.indexOf(prefix) === 0) {
+    throw new UserError('Refusing fetchListFile ' + full + ': it is inside the dump directory ' + plan.dir + ', where the ' +
+      'plugin writes nothing but stubs. Write the list outside it, e.g. ' + f.join(f.dirname(plan.dir), 'fetch.txt') + '.');
+  }
+  if (f.isFile(full)) {
+    throw new UserError('Refusing fetchListFile ' + full + ': the file exists and the plugin never writes over a file. ' +
+      'Remove it first, or give a new name.');
+  }
+  var parent = f.dirname(full);
+  if (!f.isDir(parent)) {
+    throw new UserError('Cannot write fetchListFile ' + full + ': its directory ' + parent + ' does not exist. Create it first.');
+  }
+  var r;
+  try {
+    r = f.writeFiles([{ path: full, data: plan.fetch.join('\n') + (plan.fetch.length ? '\n' : '') }], { overwrite: false });
+  } catch (e) {
+    throw new UserError('Cannot write fetchListFile ' + full + ': ' + String(e.message).replace(/; 0 file\(s\) of this batch were written before it$/, '') + '. Nothing was written.');
+  }
+  if (r.skipped.length) {
+    throw new UserError('Refusing fetchListFile ' + full + ': something exists there already (a symbolic link, or a file ' +
+      'created meanwhile); nothing was written. Remove it first, or give a new name.');
+  }
   return full;
+}
+
+// 'text' for a POSIX shell: single quotes, an embedded ' written as '\''.
+function shellQuote(text) {
+  return "'" + String(text).replace(/'/g, "'\\''") + "'";
 }
 
 // restore.plan(dumpDir, selection): no file in the dump is touched.
@@ -82,7 +114,8 @@ function planCommand(host, dumpDir, options) {
   var listFile = options && options.fetchListFile ? writeFetchList(host, r.plan, options.fetchListFile) : null;
   printPlan(host, r.plan, { fetchListFile: listFile });
   if (listFile && r.plan.fetch.length) {
-    host.out.print('Fetch them with: rsync -a --files-from=' + listFile + ' <backup-host>:<dump-dir>/ ' + r.plan.dir + '/');
+    host.out.print('Fetch them with: rsync -a --files-from=' + shellQuote(listFile) + ' <backup-host>:<dump-dir>/ ' +
+      shellQuote(r.plan.dir + '/'));
   }
   var result = facts(r.plan);
   result.fetchListFile = listFile;
@@ -98,6 +131,8 @@ function stubFromPlan(host, plan) {
 
 function stubCommand(host, dumpDir, options) {
   var r = modelAndPlan(host, dumpDir, options);
+  // A missing chunk of an unfinished dump may just not be written yet: never stub it unasked.
+  if (!r.model.complete && !(options && options.allowIncomplete)) refuseIncomplete(host, r.model.dir, 'restore.stub');
   var w = stubFromPlan(host, r.plan);
   printPlan(host, r.plan);
   host.out.print('Stubs written: ' + w.written.length + ' file(s)' +

@@ -34,9 +34,9 @@ function tableName(text, key) {
 
 function count(v, where) {
   var n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !(n >= 0) || Math.floor(n) !== n) {
+  if (typeof n !== 'number' || !(n >= 0) || !isFinite(n) || Math.floor(n) !== n) {
     throw new UserError('latest: ' + where + ' needs a whole number of chunks (0 = the table without data), got ' +
-      JSON.stringify(v) + '.');
+      (typeof v === 'number' ? String(v) : JSON.stringify(v)) + '.');
   }
   return n;
 }
@@ -105,6 +105,7 @@ function parseSelection(options) {
     excludeTables: stringList(o, 'excludeTables').map(function (s) { return tableName(s, 'excludeTables'); }),
     latest: parseLatest(o.latest),
   };
+  refuseDuplicates(sel);
   sel.includeTables.forEach(function (t) {
     if (sel.excludeTables.some(function (x) { return x.schema === t.schema && x.table === t.table; })) {
       throw new UserError('Both includeTables and excludeTables name ' + quoteTable(t.schema, t.table) + ': keep it in one of them.');
@@ -113,7 +114,38 @@ function parseSelection(options) {
       throw new UserError('includeTables names ' + quoteTable(t.schema, t.table) + ', whose schema is in excludeSchemas.');
     }
   });
+  refuseLatestOutside(sel);
   return sel;
+}
+
+// The same name twice in one list (or one latest pattern twice) means nothing or contradicts itself.
+function refuseDuplicates(sel) {
+  [['includeSchemas', function (s) { return s; }], ['excludeSchemas', function (s) { return s; }],
+    ['includeTables', function (t) { return quoteTable(t.schema, t.table); }],
+    ['excludeTables', function (t) { return quoteTable(t.schema, t.table); }],
+    ['latest', describeRule]].forEach(function (k) {
+    var seen = {};
+    sel[k[0]].forEach(function (x) {
+      var key = k[1](x);
+      if (seen[key]) throw new UserError(k[0] + ' names ' + key + ' twice: give each once.');
+      seen[key] = true;
+    });
+  });
+}
+
+// A latest rule for a table (or schema) the filters leave out would choose nothing: a mistake.
+function refuseLatestOutside(sel) {
+  sel.latest.forEach(function (r) {
+    if (r.schema === '*') return;
+    var out = r.table === '*'
+      ? sel.excludeSchemas.indexOf(r.schema) >= 0 || (sel.includeSchemas.length && sel.includeSchemas.indexOf(r.schema) < 0) ||
+        (sel.includeTables.length && !sel.includeTables.some(function (t) { return t.schema === r.schema; }))
+      : !isTableChosen(sel, r.schema, r.table);
+    if (out) {
+      throw new UserError('latest names ' + describeRule(r) + ', which the include/exclude options leave out of the load: ' +
+        'remove it from latest, or change the filters.');
+    }
+  });
 }
 
 function hasTable(list, schema, table) {

@@ -4,6 +4,7 @@
 // API refuses), names come only from the dump model (never rebuilt, checked to stay inside the
 // dump directory), and files go out in large batches: one companion call per batch.
 var BATCH = 5000;
+var startProgress = require('../report/progress.js').startProgress;
 
 // The Shell's own empty chunk: the 9-byte zstd frame (contract §2).
 var EMPTY_ZSTD = [0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00];
@@ -46,14 +47,16 @@ function writeStubs(host, plan) {
   });
   var written = [];
   var skipped = [];
+  var progress = startProgress(host, 'Writing stubs', files.length, { unit: 'files' });
   for (var i = 0; i < files.length; i += BATCH) {
     var r = f.writeFiles(files.slice(i, i + BATCH), { overwrite: false });
     var writtenSet = new Set(r.written);
     for (var j = i; j < Math.min(i + BATCH, files.length); j++) {
       (writtenSet.has(files[j].path) ? written : skipped).push(names[j]);
     }
-    if (files.length > BATCH) host.out.progress('Stubs: ' + Math.min(i + BATCH, files.length) + ' of ' + files.length + ' files written');
+    progress.update(Math.min(i + BATCH, files.length));
   }
+  progress.done();
   return { written: written, skipped: skipped };
 }
 

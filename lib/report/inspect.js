@@ -104,6 +104,8 @@ function verdict(model, totals) {
   if (totals.corrupt) reasons.push(totals.corrupt + ' data file(s) corrupt');
   if (counts['last-chunk-unknown']) reasons.push(counts['last-chunk-unknown'] + ' table(s) with an unknown last chunk');
   if (counts['chunks-conflict']) reasons.push(counts['chunks-conflict'] + ' table(s) with conflicting chunk files');
+  if (counts['file-unreadable']) reasons.push(counts['file-unreadable'] + ' unreadable file(s)');
+  if (counts['metadata-damaged']) reasons.push(counts['metadata-damaged'] + ' damaged metadata entr' + (counts['metadata-damaged'] === 1 ? 'y' : 'ies'));
   return 'util.loadDump would fail: ' + reasons.join(', ') + '.';
 }
 
@@ -119,10 +121,20 @@ function problemLines(problems) {
     lines.push('[' + code + '] ' + adviceFor(code));
     list.slice(0, SHOWN_PER_CODE).forEach(function (p) { lines.push('  - ' + p.fact); });
     if (list.length > SHOWN_PER_CODE) {
-      lines.push('  - … and ' + (list.length - SHOWN_PER_CODE) + ' more (see "problems" in the returned dictionary).');
+      lines.push('  - … and ' + (list.length - SHOWN_PER_CODE) + ' more (all in the "problems" of outputFormat "json" or "none").');
     }
   });
   return lines;
+}
+
+// Table lines in name order (schema, table, partition), whatever order the metadata listed them in.
+function byName(a, b) {
+  var ka = [a.schema, a.table, a.partition || ''];
+  var kb = [b.schema, b.table, b.partition || ''];
+  for (var i = 0; i < 3; i++) {
+    if (ka[i] !== kb[i]) return ka[i] < kb[i] ? -1 : 1;
+  }
+  return 0;
 }
 
 function printReport(host, model, totals) {
@@ -141,7 +153,7 @@ function printReport(host, model, totals) {
   line('');
   if (model.targets.length) {
     textTable.formatTable(['Table', 'Chunks', 'Stubs', 'Missing', 'Corrupt', 'Data', 'Note'],
-      model.targets.map(tableRow), { right: [1, 2, 3, 4, 5] }).forEach(line);
+      model.targets.slice().sort(byName).map(tableRow), { right: [1, 2, 3, 4, 5] }).forEach(line);
     line('');
   }
   if (model.targets.some(function (t) { return tableNote(t).indexOf('latest') >= 0; })) {

@@ -5,6 +5,7 @@ var textTable = require('./text-table.js');
 var displayTable = require('./display-name.js').displayTable;
 var describeDrops = require('../server/drop-existing.js').describeDrops;
 var adviceLines = require('../server/tuning.js').adviceLines;
+var snapshotLines = require('./snapshot-report.js').snapshotLines;
 
 function sortedJson(o) {
   var sorted = {};
@@ -45,6 +46,7 @@ function planLines(plan) {
   }
   lines.push('  Analyze after the load: ' + plan.analyze);
   lines = lines.concat(plan.partialLines.map(function (l) { return '  ' + l; }));
+  if (plan.snapshot) lines = lines.concat(indent(plan.snapshot.lines));
   lines = lines.concat(indent(adviceLines(plan.advice)));
   return lines.concat(plan.warnings.concat(plan.blockers).map(function (w) { return 'WARNING: ' + w; }));
 }
@@ -81,7 +83,7 @@ function reportLines(report) {
       (report.analyze.mode === 'histogram' ? ', ' + report.analyze.histograms + ' histogram set(s)' : '') +
       (report.analyze.problems.length ? ', ' + report.analyze.problems.length + ' problem(s)' : ''));
   }
-  return lines.concat(report.partialLines || []);
+  return lines.concat(snapshotLines(report.snapshot || null)).concat(report.partialLines || []);
 }
 
 module.exports = { planLines: planLines, reportLines: reportLines };

@@ -1,15 +1,15 @@
 // Progress of a long step, in the Shell's style: "Writing stubs - 45% (45,000 / 100,000)", then
 // "Writing stubs - done (100,000 files, 3.2 s)". mysqlsh's println always ends the line and a
 // plugin cannot tell whether stdout is a terminal, so these are plain lines at a bounded rate:
-// one when another tenth is done or 2 s have passed, whichever comes first; none at all for a
-// step too small to be worth it (fewer than minTotal items). Goes through host.out.progress, so
-// outputFormat "json" / "none" silence it (lib/report/output.js).
+// nothing during the first 2 s (a short step just reports its result), then one line when
+// another tenth is done or 2 s have passed, whichever comes first. Goes through
+// host.out.progress, so outputFormat "json" / "none" silence it (lib/report/output.js).
 //
 // Use: var p = startProgress(host, 'Checking chunks', total, {unit: 'files'});
 //      p.update(done) as work goes on (cheap: call it per item or per batch); p.done() at the end.
 var REPORT_EVERY_MS = 2000;
 var REPORT_EVERY_PERCENT = 10;
-var MIN_TOTAL = 1000;
+var QUIET_FIRST_MS = 2000;
 
 function groupDigits(n) {
   var s = String(Math.floor(n));
@@ -24,23 +24,22 @@ function groupDigits(n) {
 function startProgress(host, label, total, opts) {
   opts = opts || {};
   var unit = opts.unit ? ' ' + opts.unit : '';
-  var minTotal = opts.minTotal === undefined ? MIN_TOTAL : opts.minTotal;
+  var quietMs = opts.quietMs === undefined ? QUIET_FIRST_MS : opts.quietMs;
   var now = opts.now || function () { return Date.now(); };
   var started = now();
   var lastAt = started;
   var lastPercent = 0;
   var shown = false;
-  var count = 0;
 
   function line(text) { host.out.progress(label + ' - ' + text); }
 
   return {
     update: function (done) {
-      count = done;
-      if (total < minTotal || done >= total) return;
-      var percent = Math.floor(done * 100 / total);
+      if (!(total > 0) || done >= total) return;
       var t = now();
-      if (percent >= lastPercent + REPORT_EVERY_PERCENT || t - lastAt >= REPORT_EVERY_MS) {
+      if (t - started < quietMs) return;
+      var percent = Math.floor(done * 100 / total);
+      if (!shown || percent >= lastPercent + REPORT_EVERY_PERCENT || t - lastAt >= REPORT_EVERY_MS) {
         line(percent + '% (' + groupDigits(done) + ' / ' + groupDigits(total) + unit + ')');
         lastPercent = percent - (percent % REPORT_EVERY_PERCENT);
         lastAt = t;
@@ -51,7 +50,7 @@ function startProgress(host, label, total, opts) {
     done: function (summary) {
       if (!shown) return;
       var seconds = ((now() - started) / 1000).toFixed(1);
-      line('done (' + (summary || groupDigits(count === undefined ? total : Math.max(count, total)) + unit) +
+      line('done (' + (summary || groupDigits(total) + unit) +
         ', ' + seconds + ' s)');
     },
   };

@@ -36,7 +36,11 @@ var analyze = require('../server/analyze.js');
 var tableRowCounts = require('../server/row-counts.js').tableRowCounts;
 var globalVariable = require('../server/server-status.js').globalVariable;
 var requireConnection = require('../server/require-connection.js').requireConnection;
+var privileges = require('../server/privileges.js');
+var checkProgressFile = require('./progress-file-check.js').checkProgressFile;
+var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var loadReport = require('../report/load-report.js');
+var snapshotStep = require('../snapshot/snapshot-step.js');
 
 var BY = 'restore.load';
 
@@ -68,6 +72,9 @@ function mergeOptions(host, options, partial) {
   Object.keys(options || {}).forEach(function (k) {
     if (options[k] !== undefined && options[k] !== null) explicit[k] = options[k];
   });
+  if (explicit.preset !== undefined && (typeof explicit.preset !== 'string' || explicit.preset.trim() === '')) {
+    throw new UserError('Option preset is empty: name a load preset (restore.presets() lists them), or leave the option out.');
+  }
   var preset = presets.resolvePreset(host, explicit.preset || presets.DEFAULT_LOAD_PRESET, 'load');
   var merged = Object.assign({}, preset.options, explicit);
   delete merged.preset;
@@ -117,6 +124,9 @@ function preflight(host, dumpDir, options, partial) {
   var own = m.own;
   var lo = m.loadDump;
   var dir = resolveDumpDir(host, dumpDir);
+  // util.loadDump waits for (or refuses) an unfinished dump only after dropExistingObjects.
+  if (!own.allowIncomplete && !(Number(lo.waitDumpTimeout) > 0)) refuseIncomplete(host, dir, 'restore.load');
+  if (lo.progressFile !== undefined) checkProgressFile(host, dir, lo.progressFile);
   var shellVersion = host.shell.version;
   var ctx = { host: host, dumpDir: dir, options: m.all, own: own, loadOptions: lo, shellVersion: shellVersion, dryRun: own.dryRun };
   if (own.freshProgress) {
@@ -148,7 +158,7 @@ function preflight(host, dumpDir, options, partial) {
     redo: planRedo(host, own, existing), tune: own.tune, tuning: own.tune ? tuning.planTuning(host) : [],
     analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + objects.tables.length + ' table(s))',
     advice: own.tune ? tuning.restartAdvice(host, lo) : [], partialLines: planned && planned.lines ? planned.lines : [],
-    warnings: [], blockers: [],
+    warnings: [], blockers: [], snapshot: snapshotStep.planSnapshot(host, ctx, objects),
   };
   // Nothing to drop: leave dropExistingObjects out. Shell 9.1's loadDump fails with "Unknown
   // database" when it is set and the dump's schema does not exist yet.
@@ -164,8 +174,11 @@ function preflight(host, dumpDir, options, partial) {
   var changes = [];
   if (plan.redo.action === 'disable') changes.push('disable the InnoDB redo log');
   if (plan.tuning.length) changes.push('change ' + plan.tuning.length + ' server setting(s)');
-  if (changes.length) safety.checkServerSafety(host, changes.join(' and '), own.force);
+  if (changes.length) safety.checkServerSafety(host, changes.join(' and '), own.force, plan.drops.length > 0);
   if (plan.redo.action === 'disable') safety.checkRedoLogPrivilege(host, own.force);
+  // Every privilege a planned step needs, before anything is dropped or changed.
+  privileges.checkLoadPrivileges(host, { tune: plan.tuning.length > 0, redo: plan.redo.action === 'disable',
+    drops: plan.drops }, own.force);
   return { ctx: ctx, own: own, objects: objects, plan: plan, planned: planned, existing: existing };
 }
 
@@ -181,6 +194,16 @@ function failureMessage(phase, e, revertResult, changed) {
   var left = revertResult ? revert.leftoverLines(revertResult) : [];
   if (left.length) return text + ' ' + left.join(' ');
   return text + (changed ? ' The redo log and the server settings were put back as they were.' : ' No server setting was changed.');
+}
+
+// After a failure: what was dropped (or may have been, by util.loadDump itself) and what to run next.
+function droppedNote(plan, report, phase) {
+  var list = report.dropped.length ? report.dropped
+    : plan.dropNative && phase === 'util.loadDump' ? plan.drops : [];
+  if (!list.length) return plan.drops.length ? ' Nothing was dropped.' : '';
+  var how = report.dropped.length ? 'were dropped' : 'were handed to util.loadDump to drop (dropExistingObjects) and may be gone';
+  return ' These ' + list.length + ' existing object(s) ' + how + ': ' + dropExisting.describeDrops(list).join(', ') +
+    '. Fix the cause and run the same restore.load again (with resetProgress: true) to create and load them.';
 }
 
 function runLoad(host, dumpDir, options, extensions) {
@@ -210,9 +233,6 @@ function runLoad(host, dumpDir, options, extensions) {
   var current = null;
   function step(name, fn) { current = name; return clock.run(name, fn); }
   try {
-    if (plan.drops.length && !plan.dropNative) {
-      step('drop existing', function () { report.dropped = dropExisting.dropObjects(host, plan.drops); });
-    }
     if (pre.planned && partial.prepare) {
       step('prepare', function () {
         var facts = partial.prepare(ctx, pre.planned);
@@ -229,7 +249,13 @@ function runLoad(host, dumpDir, options, extensions) {
         }
       });
     }
+    // The drop comes last before util.loadDump: every fallible preparation (stubs, settings) is done.
+    if (plan.drops.length && !plan.dropNative) {
+      step('drop existing', function () { report.dropped = dropExisting.dropObjects(host, plan.drops); });
+    }
     step('util.loadDump', function () { host.util.loadDump(plan.dir, plan.loadDumpOptions); });
+    // Orphans and masks (lib/snapshot/): after the data is in, before its statistics are taken.
+    if (plan.snapshot.active) step('snapshot', function () { report.snapshot = snapshotStep.runSnapshot(host, plan.snapshot, plan.loadDumpOptions); });
     if (pre.own.analyze !== 'off') {
       step('analyze', function () {
         var a = analyze.analyzeTables(host, pre.objects.tables, pre.own.analyze, !!plan.loadDumpOptions.skipBinlog);
@@ -254,7 +280,9 @@ function runLoad(host, dumpDir, options, extensions) {
   var left = reverted ? revert.leftoverLines(reverted) : [];
   if (failure) {
     report.error = failure.message;
-    if (isKnownFailure(failure)) throw new UserError(failureMessage(failedPhase, failure, reverted, changed));
+    if (isKnownFailure(failure)) {
+      throw new UserError(failureMessage(failedPhase, failure, reverted, changed) + droppedNote(plan, report, failedPhase));
+    }
     left.forEach(host.out.warn);
     throw failure;
   }

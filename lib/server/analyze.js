@@ -10,6 +10,7 @@ var selection = require('../partial/selection.js');
 var loadObjects = require('../run/load-objects.js').loadObjects;
 var requireConnection = require('./require-connection.js').requireConnection;
 var formatTable = require('../report/text-table.js').formatTable;
+var startProgress = require('../report/progress.js').startProgress;
 
 var BATCH = 16;
 var QUERY_INTERRUPTED = 1317; // Ctrl-C: stop, do not go on with the next batch
@@ -64,19 +65,25 @@ function analyzeTables(host, tables, mode, local) {
     }
   }
   var verb = 'ANALYZE ' + (local ? 'LOCAL ' : '') + 'TABLE ';
+  var progress = startProgress(host, 'Analyzing tables', present.length, { unit: 'tables' });
   for (var i = 0; i < present.length; i += BATCH) {
     var batch = present.slice(i, i + BATCH);
     var names = batch.map(function (t) { return quoteTable(t.schema, t.table); });
     if (run(verb + names.join(', '), batch.map(function (t) { return displayTable(t.schema, t.table); }).join(', '))) {
       out.tables += batch.length;
     }
+    progress.update(Math.min(i + BATCH, present.length));
   }
+  progress.done();
   if (mode === 'histogram') {
-    present.forEach(function (t) {
+    var hp = startProgress(host, 'Updating histograms', present.length, { unit: 'tables' });
+    present.forEach(function (t, n) {
       histogramStatements(host, t, verb).forEach(function (sql) {
         if (run(sql, displayTable(t.schema, t.table) + ' (histograms)')) out.histograms++;
       });
+      hp.update(n + 1);
     });
+    hp.done();
   }
   return out;
 }

@@ -4,6 +4,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
 var displayTable = require('../report/display-name.js').displayTable;
+var startProgress = require('../report/progress.js').startProgress;
 
 // Drop order: triggers and views first (they depend on tables), then tables, routines, events.
 var ORDER = ['TRIGGER', 'VIEW', 'TABLE', 'FUNCTION', 'PROCEDURE', 'EVENT'];
@@ -84,6 +85,7 @@ function dropObjects(host, list) {
   var fkc = host.sql.run('SELECT @@SESSION.foreign_key_checks AS f').rows[0].f;
   host.sql.run('SET SESSION foreign_key_checks = 0');
   var dropped = [];
+  var progress = startProgress(host, 'Dropping existing objects', list.length, { unit: 'objects' });
   try {
     list.forEach(function (o) {
       try {
@@ -93,7 +95,9 @@ function dropObjects(host, list) {
           e.message + '. ' + dropped.length + ' object(s) were dropped before it; nothing else was changed.');
       }
       dropped.push(o);
+      progress.update(dropped.length);
     });
+    progress.done();
   } finally {
     host.sql.run('SET SESSION foreign_key_checks = ' + (Number(fkc) ? 1 : 0));
   }

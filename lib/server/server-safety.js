@@ -58,12 +58,14 @@ var CHECKS = [
 // [sentence] of reasons to think the server serves others; checks that cannot run are warned about.
 function servesOthers(host) {
   var reasons = [];
+  reasons.unchecked = []; // checks that could not run (e.g. no REPLICATION CLIENT privilege)
   CHECKS.forEach(function (check) {
     var r;
     try {
       r = check(host);
     } catch (e) {
       host.out.warn('Could not check whether the server serves others (' + check.name + '): ' + e.message);
+      reasons.unchecked.push(check.name + ': ' + e.message);
       return;
     }
     if (r) reasons.push(r);
@@ -72,9 +74,16 @@ function servesOthers(host) {
 }
 
 // Refuses (unless force) server-wide changes on a server that serves others. changes: words for
-// the error, e.g. "disable the InnoDB redo log and change 4 settings".
-function checkServerSafety(host, changes, force) {
+// the error, e.g. "disable the InnoDB redo log and change 4 settings". strict (a drop follows):
+// a check that could not run refuses too, rather than being skipped.
+function checkServerSafety(host, changes, force, strict) {
   var reasons = servesOthers(host);
+  if (strict && reasons.unchecked.length && !force) {
+    throw new UserError('Refusing to ' + changes + ' before dropping existing objects: whether this server serves ' +
+      'others could not be checked (' + reasons.unchecked.join('; ') + '). Nothing was dropped or changed. Grant ' +
+      'the account the privileges named (REPLICATION CLIENT for SHOW REPLICA STATUS, REPLICATION SLAVE for SHOW ' +
+      'REPLICAS), load without server changes, or pass force: true.');
+  }
   if (!reasons.length) return [];
   if (!force) {
     throw new UserError('Refusing to ' + changes + ': this server looks like it serves others: ' + reasons.join('; ') +

@@ -5,14 +5,14 @@ function list(name, brief) {
 }
 
 var SELECTION_OPTIONS = [
-  list('includeSchemas', 'Load only these schemas'),
-  list('excludeSchemas', 'Skip these schemas'),
-  list('includeTables', 'Load only these tables (schema.table, backticks allowed)'),
-  list('excludeTables', 'Skip these tables entirely (not stubbed: excluded from the load)'),
+  list('includeSchemas', 'Load only these schemas (default: all)'),
+  list('excludeSchemas', 'Skip these schemas (default: none)'),
+  list('includeTables', 'Load only these tables (schema.table, backticks allowed; default: all)'),
+  list('excludeTables', 'Skip these tables entirely (not stubbed: excluded from the load; default: none)'),
   { name: 'latest', brief: 'Newest chunks to keep: {"shop.events": 3, "shop.*": 1, "*": 2}, a number for ' +
-    'every chunked table, or on the command line shop.events:3,shop.*:1' },
+    'every chunked table, or on the command line shop.events:3,shop.*:1 (default: every chunk)' },
   { name: 'listing', type: 'string', brief: 'A file listing the complete dump (ls / rsync --list-only output), ' +
-    'for dumps whose metadata does not list the chunks' },
+    'for dumps whose metadata does not list the chunks (default: none)' },
 ];
 
 var SELECTION_DETAILS = 'Selection: includeSchemas, excludeSchemas, includeTables and excludeTables work as in ' +

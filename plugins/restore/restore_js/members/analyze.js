@@ -1,7 +1,9 @@
+var output = require('../../lib/report/output.js');
 var analyzeMember = require('../../lib/server/analyze.js').analyzeMember;
 
 function filterOption(name, example) {
-  return { name: name, type: 'array', brief: 'As util.loadDump\'s ' + name + ', e.g. ' + example };
+  return { name: name, type: 'array', brief: 'As util.loadDump\'s ' + name + ', e.g. ' + example + ' (default: ' +
+    (name.indexOf('include') === 0 ? 'all' : 'none') + ')' };
 }
 
 module.exports = {
@@ -16,26 +18,28 @@ module.exports = {
       'were loaded with; mode "histogram" also rebuilds the histograms the dump\'s table metadata lists ' +
       '(UPDATE HISTOGRAM on MySQL, PERSISTENT FOR COLUMNS on MariaDB). Without dumpDir, the base tables of ' +
       'includeSchemas / includeTables on the server are analyzed.',
-      'Tables are analyzed in batches; a failure is reported for its tables and the others go on. Returns ' +
-      '{tables, histograms, statements, problems}.',
+      'Tables are analyzed in batches; a failure is reported for its tables and the others go on. The facts: ' +
+      'tables, histograms, statements, problems.',
+      output.OUTPUT_FORMAT_DETAILS,
       'Example: restore.analyze({includeSchemas: ["shop"]}), or mysqlsh root@host -- restore analyze ' +
       '--dump-dir=./dump --mode=histogram',
     ],
     parameters: [
       { name: 'selection', type: 'dictionary', required: false, brief: 'What to analyze',
         options: [
-          { name: 'dumpDir', type: 'string', brief: 'Analyze the tables this dump holds' },
+          { name: 'dumpDir', type: 'string', brief: 'Analyze the tables this dump holds (default: none, the filters choose)' },
           filterOption('includeSchemas', '["shop"]'),
           filterOption('excludeSchemas', '["shop_archive"]'),
           filterOption('includeTables', '["shop.orders"]'),
           filterOption('excludeTables', '["shop.audit_log"]'),
           { name: 'schema', type: 'string',
-            brief: 'The schema a single-schema dump was loaded into (util.loadDump\'s schema option)' },
+            brief: 'The schema a single-schema dump was loaded into (util.loadDump\'s schema option; default: the dump\'s)' },
           { name: 'mode', type: 'string', values: ['on', 'histogram'],
             brief: 'on (default): ANALYZE TABLE; histogram: also the dump\'s histograms' },
+          output.outputFormatOption(),
         ] },
     ],
     cli: true,
   },
-  run: function (host, args) { return analyzeMember(host, args[0]); },
+  run: function (host, args) { return output.runWithOutput(host, args[0], analyzeMember); },
 };

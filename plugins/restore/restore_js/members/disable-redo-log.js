@@ -1,3 +1,4 @@
+var output = require('../../lib/report/output.js');
 var disableRedoLogMember = require('../../lib/server/redo-log.js').disableRedoLogMember;
 
 module.exports = {
@@ -13,14 +14,18 @@ module.exports = {
       'connected, read_only or super_read_only ON, a Group Replication member), and when the account lacks ' +
       'the INNODB_REDO_LOG_ENABLE privilege (the GRANT statement to run is shown). The change is recorded in ' +
       'the restore state file first, so restore.status() reports it and restore.revert() undoes it.',
-      'On servers without the switch (MariaDB, MySQL before 8.0.21) it says so and does nothing. Returns ' +
-      '{supported, before, after}.',
+      'On servers without the switch (MariaDB, MySQL before 8.0.21) it says so and does nothing. The facts: ' +
+      'supported, before, after.',
+      output.OUTPUT_FORMAT_DETAILS,
+      'Example: restore.disableRedoLog(), load, then restore.enableRedoLog(); from the command line: mysqlsh ' +
+      'root@host -- restore disable-redo-log',
     ],
     parameters: [
       { name: 'options', type: 'dictionary', required: false, brief: 'Options',
-        options: [{ name: 'force', type: 'bool', brief: 'Disable it although the server looks like it serves others' }] },
+        options: [{ name: 'force', type: 'bool', brief: 'Disable it although the server looks like it serves others (default: false)' },
+          output.outputFormatOption()] },
     ],
     cli: true,
   },
-  run: function (host, args) { return disableRedoLogMember(host, args[0]); },
+  run: function (host, args) { return output.runWithOutput(host, args[0], disableRedoLogMember); },
 };

@@ -1,3 +1,4 @@
+var output = require('../../lib/report/output.js');
 var dumpRun = require('../../lib/run/dump-run.js').dumpRun;
 var dumpMemberOptions = require('../../lib/options/dump-options.js').dumpMemberOptions;
 
@@ -11,19 +12,25 @@ module.exports = {
       'preset names a dump preset (restore.presets() lists them: backup, dev-snapshot, and your own from ' +
       '~/.mysqlsh/restore/presets.json); options given explicitly override the preset. Options the running ' +
       'MySQL Shell does not know are refused before anything runs, with the nearest valid name.',
-      'Prints the effective call before it starts and returns it: function, outputDir, preset and options.',
+      'Prints the effective call before it starts. The facts: function, outputDir, preset and options.',
+      output.OUTPUT_FORMAT_DETAILS,
+      'Example: restore.dump("./dump", {preset: "backup", schemas: ["shop"]}), or from the command line: ' +
+      'mysqlsh root@host -- restore dump ./dump --preset=backup --schemas=shop',
     ],
     parameters: [
       { name: 'outputDir', type: 'string', brief: 'Where to write the dump (must not exist or be empty)' },
       { name: 'options', type: 'dictionary', required: false, brief: 'What to dump, the preset, and util.dump* options',
         options: [
-          { name: 'preset', type: 'string', brief: 'A dump preset: backup, dev-snapshot or one of yours' },
-          { name: 'schemas', type: 'array', itemtype: 'string', brief: 'Dump these schemas (util.dumpSchemas)' },
-          { name: 'schema', type: 'string', brief: 'The schema of tables (util.dumpTables)' },
-          { name: 'tables', type: 'array', itemtype: 'string', brief: 'Dump these tables of schema (util.dumpTables)' },
-        ].concat(dumpMemberOptions().filter(function (o) { return o.name !== 'schemas'; })) },
+          { name: 'preset', type: 'string', brief: 'A dump preset: backup, dev-snapshot or one of yours (default: none, util.dump*\'s own defaults)' },
+          { name: 'schemas', type: 'array', itemtype: 'string', brief: 'Dump these schemas (util.dumpSchemas; default: the whole instance)' },
+          { name: 'schema', type: 'string', brief: 'The schema of tables (util.dumpTables; default: none)' },
+          { name: 'tables', type: 'array', itemtype: 'string', brief: 'Dump these tables of schema (util.dumpTables; default: none)' },
+        ].concat(dumpMemberOptions().filter(function (o) { return o.name !== 'schemas'; }))
+          .concat([output.outputFormatOption()]) },
     ],
     cli: true,
   },
-  run: function (host, args) { return dumpRun(host, args[0], args[1] || {}); },
+  run: function (host, args) {
+    return output.runWithOutput(host, args[1], function (h, options) { return dumpRun(h, args[0], options || {}); });
+  },
 };

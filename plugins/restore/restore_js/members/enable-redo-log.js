@@ -1,3 +1,4 @@
+var output = require('../../lib/report/output.js');
 var enableRedoLogMember = require('../../lib/server/redo-log.js').enableRedoLogMember;
 
 module.exports = {
@@ -8,11 +9,16 @@ module.exports = {
       'ALTER INSTANCE ENABLE INNODB REDO_LOG, if the redo log is off, and removes the record of it from the ' +
       'restore state file. Run it once no load is running. restore.revert() does this too, and also puts back ' +
       'the settings a restore changed.',
-      'On servers without the switch (MariaDB, MySQL before 8.0.21) it says so and does nothing. Returns ' +
-      '{supported, before, after}.',
+      'On servers without the switch (MariaDB, MySQL before 8.0.21) it says so and does nothing. The facts: ' +
+      'supported, before, after.',
+      output.OUTPUT_FORMAT_DETAILS,
+      'Example: restore.enableRedoLog(), or from the command line: mysqlsh root@host -- restore enable-redo-log',
     ],
-    parameters: [],
+    parameters: [
+      { name: 'options', type: 'dictionary', required: false, brief: 'Output options',
+        options: [output.outputFormatOption()] },
+    ],
     cli: true,
   },
-  run: function (host) { return enableRedoLogMember(host); },
+  run: function (host, args) { return output.runWithOutput(host, args[0], enableRedoLogMember); },
 };

@@ -1,3 +1,4 @@
+var output = require('../../lib/report/output.js');
 var inspectDump = require('../../lib/report/inspect.js').inspectDump;
 
 module.exports = {
@@ -17,12 +18,13 @@ module.exports = {
       'A dump without @.done.json is unfinished: it is reported as incomplete and not loadable, because ' +
       'util.loadDump stops at once with "Incomplete dump".',
       'Prints one line per table (or partition): chunks usable/total, stubs, missing and corrupt files, ' +
-      'uncompressed bytes usable/total, then the problems found and a verdict. Returns a dictionary with the ' +
-      'keys format, dumper, origin, complete, schemas, tables (each with schema, table, partition for a ' +
+      'uncompressed bytes usable/total, then the problems found and a verdict. The facts (outputFormat json or ' +
+      'none): format, dumper, origin, complete, schemas, tables (each with schema, table, partition for a ' +
       'partition, and chunks: index, last, file, state, dataBytes), totals, loadable and problems (each with ' +
       'code, message and file).',
       'Tables without a primary or unique index are chunked in the server\'s scan order: for them the ' +
       'highest-numbered chunks are not the newest rows, and the report says that "latest" means nothing there.',
+      output.OUTPUT_FORMAT_DETAILS,
       'Example: restore.inspect("./dump"), or from the command line: mysqlsh -- restore inspect ./dump ' +
       '--listing=dump-listing.txt',
     ],
@@ -38,17 +40,20 @@ module.exports = {
             name: 'listing',
             type: 'string',
             brief: 'A file listing the complete dump, one file name per line (absolute, or relative to the ' +
-              'current directory)',
+              'current directory; default: none)',
             details: [
               'Use it when only part of the dump was copied here and the dump does not record its chunk ' +
               'list (format 1.0.0, or no @.done.json). The output of ls, ls -l or rsync --list-only taken on ' +
               'the backup host works: the last field of each line is taken as the file name.',
             ],
           },
+          output.outputFormatOption(),
         ],
       },
     ],
     cli: true,
   },
-  run: function (host, args) { return inspectDump(host, args[0], args[1]); },
+  run: function (host, args) {
+    return output.runWithOutput(host, args[1], function (h, options) { return inspectDump(h, args[0], options); });
+  },
 };

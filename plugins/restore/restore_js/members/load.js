@@ -1,3 +1,4 @@
+var output = require('../../lib/report/output.js');
 var runLoad = require('../../lib/run/load-run.js').runLoad;
 var memberOptionDefinitions = require('../../lib/options/load-options.js').memberOptionDefinitions;
 var ownOptions = require('../../lib/options/load-own-options.js');
@@ -22,8 +23,9 @@ module.exports = {
   definition: {
     brief: 'Loads a MySQL Shell dump with util.loadDump, fast and safely: presets, redo log guard, tuning, drop, analyze.',
     details: [
-      'Runs in phases and reports the time of each: preflight (checks only; nothing changes), drop existing ' +
-      '(with dropExisting), server steps (tuning, redo log), util.loadDump, analyze, and revert, which ALWAYS ' +
+      'Runs in phases and reports the time of each: preflight (checks only, privileges for every planned step ' +
+      'included; nothing changes), prepare (stubs), server steps (tuning, redo log), drop existing (with ' +
+      'dropExisting; last, once everything fallible has succeeded), util.loadDump, analyze, and revert, which ALWAYS ' +
       'runs: the redo log is enabled again and every changed setting is put back, also when util.loadDump or ' +
       'any other step fails or is interrupted. The report ends with the rows of each table, the settings changed ' +
       'and put back, and the redo log state before and after.',
@@ -46,15 +48,20 @@ module.exports = {
       'util.loadDump\'s own dropExistingObjects does the dropping.',
       'analyze: "on" runs ANALYZE TABLE on the loaded tables after the load (in batches), "histogram" also ' +
       'rebuilds the histograms the dump lists. dryRun: true prints the plan and changes nothing.',
+      output.OUTPUT_FORMAT_DETAILS,
       'Examples: restore.load("./dump", {preset: "fastest"}); restore.load("./dump", {preset: "dev", ' +
       'includeSchemas: ["shop"]}); from the command line: mysqlsh root@host -- restore load ./dump --preset=fastest',
     ],
     parameters: [
       { name: 'dumpDir', type: 'string', brief: 'The dump directory, absolute or relative to the current directory' },
       { name: 'options', type: 'dictionary', required: false, brief: 'restore.load options and util.loadDump options',
-        options: optionDefinitions() },
+        options: optionDefinitions().concat([output.outputFormatOption()]) },
     ],
     cli: true,
   },
-  run: function (host, args) { return runLoad(host, args[0], args[1], { partial: partialStep }); },
+  run: function (host, args) {
+    return output.runWithOutput(host, args[1], function (h, options) {
+      return runLoad(h, args[0], options, { partial: partialStep });
+    });
+  },
 };

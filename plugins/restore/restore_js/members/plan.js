@@ -1,3 +1,4 @@
+var output = require('../../lib/report/output.js');
 var planCommand = require('../../lib/partial/partial-commands.js').planCommand;
 var selectionOptions = require('../selection-options.js');
 
@@ -11,15 +12,21 @@ module.exports = {
       'selection. Nothing in the dump directory is changed. With fetchListFile it writes the data files to ' +
       'fetch, one per line relative to the dump directory, for rsync --files-from.',
       selectionOptions.SELECTION_DETAILS,
-      'Returns fetch, stub, skippedTables, tables, bytesChosen, bytesTotal and warnings.',
+      'The facts: fetch, stub, skippedTables, tables, bytesChosen, bytesTotal and warnings.',
+      output.OUTPUT_FORMAT_DETAILS,
+      'Example: restore.plan("./dump", {latest: {"shop.orders": 2}}), or from the command line: mysqlsh -- ' +
+      'restore plan ./dump --latest=shop.orders:2 --fetch-list-file=fetch.txt',
     ],
     parameters: [
       { name: 'dumpDir', type: 'string', brief: 'The dump directory (relative to the current directory or absolute)' },
       { name: 'options', type: 'dictionary', required: false, brief: 'The selection, and where to write the fetch list',
         options: selectionOptions.SELECTION_OPTIONS.concat([
-          { name: 'fetchListFile', type: 'string', brief: 'Write the data files to fetch to this file' }]) },
+          { name: 'fetchListFile', type: 'string', brief: 'Write the data files to fetch to this file (default: none)' },
+          output.outputFormatOption()]) },
     ],
     cli: true,
   },
-  run: function (host, args) { return planCommand(host, args[0], args[1] || {}); },
+  run: function (host, args) {
+    return output.runWithOutput(host, args[1], function (h, options) { return planCommand(h, args[0], options || {}); });
+  },
 };

@@ -1,3 +1,4 @@
+var output = require('../../lib/report/output.js');
 var presetsReport = require('../../lib/options/presets.js').presetsReport;
 
 module.exports = {
@@ -14,10 +15,15 @@ module.exports = {
       'override some options: {"nightly": {"extends": "fastest", "threads": 8, "description": "…"}}; one that ' +
       'extends nothing names its kind: {"tiny": {"kind": "load", "threads": 2}}. "client-cpus" as threads means ' +
       'one thread per CPU of the client machine. A mistake in the file is reported with the file and the key.',
-      'Returns a dictionary: preset name → kind, description, source (built-in or the file), extends, options.',
+      'The facts: preset name → kind, description, source (built-in or the file), extends, options.',
+      output.OUTPUT_FORMAT_DETAILS,
+      'Example: restore.presets(), or from the command line: mysqlsh -- restore presets',
     ],
-    parameters: [],
+    parameters: [
+      { name: 'options', type: 'dictionary', required: false, brief: 'Output options',
+        options: [output.outputFormatOption()] },
+    ],
     cli: true,
   },
-  run: function (host) { return presetsReport(host); },
+  run: function (host, args) { return output.runWithOutput(host, args[0], presetsReport); },
 };

@@ -1,3 +1,4 @@
+var output = require('../../lib/report/output.js');
 var revertMember = require('../../lib/server/revert.js').revertMember;
 
 module.exports = {
@@ -12,10 +13,15 @@ module.exports = {
       'This member enables the InnoDB redo log again if a restore disabled it, sets every recorded setting ' +
       'back to its original value, and removes the state file once nothing is left. What still cannot be ' +
       'put back stays in the file, and the error says what and why. Run it only when no load is running.',
-      'Returns {reverted, redoLog, restored, failed, stateFile}.',
+      'The facts: reverted, redoLog, restored, failed, stateFile.',
+      output.OUTPUT_FORMAT_DETAILS,
+      'Example: restore.revert(), or from the command line: mysqlsh root@host -- restore revert',
     ],
-    parameters: [],
+    parameters: [
+      { name: 'options', type: 'dictionary', required: false, brief: 'Output options',
+        options: [output.outputFormatOption()] },
+    ],
     cli: true,
   },
-  run: function (host) { return revertMember(host); },
+  run: function (host, args) { return output.runWithOutput(host, args[0], revertMember); },
 };

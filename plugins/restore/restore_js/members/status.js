@@ -1,3 +1,4 @@
+var output = require('../../lib/report/output.js');
 var serverStatus = require('../../lib/server/server-status.js').serverStatus;
 
 module.exports = {
@@ -6,10 +7,16 @@ module.exports = {
     brief: 'Shows the state of the connected server that matters for a restore.',
     details: [
       'Reports the server version and flavour, local_infile, and the InnoDB redo log state where ' +
-      'the server can switch it (MySQL 8.0.21 and later). Returns the same facts as a dictionary.',
+      'the server can switch it (MySQL 8.0.21 and later), and a restore state file left behind by a restore that did ' +
+      'not finish.',
+      output.OUTPUT_FORMAT_DETAILS,
+      'Example: restore.status(), or from the command line: mysqlsh root@host -- restore status',
     ],
-    parameters: [],
+    parameters: [
+      { name: 'options', type: 'dictionary', required: false, brief: 'Output options',
+        options: [output.outputFormatOption()] },
+    ],
     cli: true,
   },
-  run: function (host) { return serverStatus(host); },
+  run: function (host, args) { return output.runWithOutput(host, args[0], serverStatus); },
 };

@@ -1,3 +1,4 @@
+var output = require('../../lib/report/output.js');
 var stubCommand = require('../../lib/partial/partial-commands.js').stubCommand;
 var selectionOptions = require('../selection-options.js');
 
@@ -12,13 +13,20 @@ module.exports = {
       'never creates a file name util.loadDump would misread. Running it twice changes nothing the second time; ' +
       'when the real file arrives later (rsync), restore.inspect shows it as present again.',
       selectionOptions.SELECTION_DETAILS,
+      output.OUTPUT_FORMAT_DETAILS,
+      'Example: restore.stub("./dump", {latest: {"shop.orders": 2}}), or from the command line: mysqlsh -- ' +
+      'restore stub ./dump --latest=shop.orders:2',
     ],
     parameters: [
       { name: 'dumpDir', type: 'string', brief: 'The dump directory (relative to the current directory or absolute)' },
       { name: 'options', type: 'dictionary', required: false, brief: 'The selection',
-        options: selectionOptions.SELECTION_OPTIONS },
+        options: selectionOptions.SELECTION_OPTIONS.concat([{ name: 'allowIncomplete', type: 'bool',
+          brief: 'Stub a dump without @.done.json (still being written or cut off; default: false)' },
+          output.outputFormatOption()]) },
     ],
     cli: true,
   },
-  run: function (host, args) { return stubCommand(host, args[0], args[1] || {}); },
+  run: function (host, args) {
+    return output.runWithOutput(host, args[1], function (h, options) { return stubCommand(h, args[0], options || {}); });
+  },
 };

@@ -1,12 +1,20 @@
+var output = require('../../lib/report/output.js');
 var versionReport = require('../../lib/report/version-report.js').versionReport;
 
 module.exports = {
   name: 'version',
   definition: {
     brief: 'Shows the versions of the plugin, of MySQL Shell and of its JavaScript engine.',
-    details: ['Returns a dictionary with the keys plugin, shell and engine.'],
-    parameters: [],
+    details: [
+      'The facts: plugin, shell and engine.',
+      output.OUTPUT_FORMAT_DETAILS,
+      'Example: restore.version(), or from the command line: mysqlsh -- restore version',
+    ],
+    parameters: [
+      { name: 'options', type: 'dictionary', required: false, brief: 'Output options',
+        options: [output.outputFormatOption()] },
+    ],
     cli: true,
   },
-  run: function (host) { return versionReport(host); },
+  run: function (host, args) { return output.runWithOutput(host, args[0], versionReport); },
 };

@@ -1,0 +1,150 @@
+// A structural check of compressed data files WITHOUT decompressing them: truncation and most
+// garbage show in the container structure, at the cost of reading the headers only.
+//   zstd (RFC 8878): frames (magic 28 B5 2F FD), each a frame header (descriptor, window,
+//   dictionary id, content size), blocks of a 3-byte header (last flag, type, size) with their
+//   payload, and the optional 4-byte checksum; skippable frames (50..5F 2A 4D 18, 4-byte size).
+//   gzip (RFC 1952): the member header and the 8-byte trailer; the deflate stream in between
+//   cannot be walked without inflating, so a gzip file is checked by header, length and, when the
+//   uncompressed size is known, the trailer's ISIZE.
+// Pure functions over a reader {size, read(offset, length) -> Uint8Array}; windowReader wraps a
+// host read function so that walking a file of many small blocks costs few host calls.
+
+var MAX_BLOCK = 128 * 1024; // Block_Maximum_Size: no block is bigger, whatever the window
+var SKIPPABLE_LOW = 0x184d2a50;
+
+function bytesReader(u8) {
+  return { size: u8.length, read: function (offset, length) { return u8.subarray(offset, Math.min(offset + length, u8.length)); } };
+}
+
+// readAt(offset, length) -> Uint8Array (fewer bytes at the end of the file); size: the file's size.
+function windowReader(readAt, size, window) {
+  var w = window || 1024 * 1024;
+  var start = 0;
+  var buf = new Uint8Array(0);
+  return {
+    size: size,
+    read: function (offset, length) {
+      if (offset < start || offset + length > start + buf.length) {
+        start = offset;
+        buf = readAt(offset, Math.max(length, w));
+      }
+      return buf.subarray(offset - start, offset - start + length);
+    },
+  };
+}
+
+function u32(b, at) { return (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16)) + b[at + 3] * 16777216; }
+
+function fail(result, offset, what) {
+  result.ok = false;
+  result.problem = what + ' at byte ' + offset + ' of ' + result.fileBytes;
+  return result;
+}
+
+// Walks every frame and block. Returns {ok, problem, frames, blocks, contentBytes (sum of the
+// frames' recorded content sizes, null when a frame does not record it), fileBytes}.
+function walkZstd(reader) {
+  var size = reader.size;
+  var r = { ok: true, problem: null, frames: 0, blocks: 0, contentBytes: 0, fileBytes: size };
+  if (size === 0) return fail(r, 0, 'empty file: not even one zstd frame');
+  var at = 0;
+  while (at < size) {
+    if (size - at < 4) return fail(r, at, 'truncated: ' + (size - at) + ' byte(s) where a frame should start');
+    var head = reader.read(at, 18); // magic + the longest frame header (14 bytes)
+    var magic = u32(head, 0);
+    if (magic >= SKIPPABLE_LOW && magic <= SKIPPABLE_LOW + 15) {
+      if (head.length < 8) return fail(r, at, 'truncated skippable frame header');
+      var skip = u32(head, 4);
+      if (at + 8 + skip > size) return fail(r, at, 'truncated skippable frame (' + skip + ' bytes announced)');
+      at += 8 + skip;
+      continue;
+    }
+    if (magic !== 0xfd2fb528) return fail(r, at, (r.frames ? 'garbage after frame ' + r.frames : 'not zstd data') + ' (no frame magic)');
+    if (head.length < 5) return fail(r, at, 'truncated frame header');
+    var fhd = head[4];
+    if (fhd & 0x08) return fail(r, at + 4, 'reserved bit set in the frame header descriptor');
+    var fcsFlag = fhd >> 6;
+    var single = (fhd >> 5) & 1;
+    var checksum = (fhd >> 2) & 1;
+    var dictBytes = [0, 1, 2, 4][fhd & 3];
+    var fcsBytes = [single ? 1 : 0, 2, 4, 8][fcsFlag];
+    var headerBytes = 1 + (single ? 0 : 1) + dictBytes + fcsBytes;
+    if (head.length < 4 + headerBytes) return fail(r, at, 'truncated frame header');
+    var p = 5;
+    var blockMax = MAX_BLOCK;
+    if (!single) {
+      var wd = head[p++];
+      var windowLog = 10 + (wd >> 3);
+      var windowBase = Math.pow(2, windowLog);
+      blockMax = Math.min(MAX_BLOCK, windowBase + (windowBase / 8) * (wd & 7));
+    }
+    p += dictBytes;
+    var fcs = null;
+    if (fcsBytes) {
+      fcs = 0;
+      for (var i = fcsBytes - 1; i >= 0; i--) fcs = fcs * 256 + head[p + i];
+      if (fcsBytes === 2) fcs += 256;
+      if (single) blockMax = Math.min(MAX_BLOCK, Math.max(fcs, 1));
+    }
+    r.contentBytes = fcs === null || r.contentBytes === null ? null : r.contentBytes + fcs;
+    at += 4 + headerBytes;
+    r.frames++;
+    var last = false;
+    while (!last) {
+      if (size - at < 3) return fail(r, at, 'truncated: the frame ends without its last block');
+      var bh = reader.read(at, 3);
+      var h = bh[0] | (bh[1] << 8) | (bh[2] << 16);
+      last = (h & 1) === 1;
+      var type = (h >> 1) & 3;
+      var bsize = h >>> 3;
+      if (type === 3) return fail(r, at, 'reserved block type');
+      if (bsize > blockMax) return fail(r, at, 'block of ' + bsize + ' bytes, more than the ' + blockMax + ' allowed');
+      var payload = type === 1 ? 1 : type === 0 || type === 2 ? bsize : 0;
+      if (type === 2 && bsize === 0) return fail(r, at, 'empty compressed block');
+      if (at + 3 + payload > size) return fail(r, at, 'truncated block (' + payload + ' bytes announced, ' + (size - at - 3) + ' left)');
+      at += 3 + payload;
+      r.blocks++;
+    }
+    if (checksum) {
+      if (at + 4 > size) return fail(r, at, 'truncated: the frame\'s checksum is missing');
+      at += 4;
+    }
+  }
+  return r;
+}
+
+// gzip: one or more members; only the first header and the final trailer can be checked without
+// inflating. expectedBytes: the uncompressed size when known (ISIZE is it modulo 2^32), else null.
+function checkGzip(reader, expectedBytes) {
+  var size = reader.size;
+  var r = { ok: true, problem: null, frames: 1, blocks: null, contentBytes: null, fileBytes: size };
+  var head = reader.read(0, 10);
+  if (head.length < 10 || head[0] !== 0x1f || head[1] !== 0x8b) return fail(r, 0, 'not gzip data (no gzip magic)');
+  if (head[2] !== 8) return fail(r, 2, 'unknown gzip compression method ' + head[2]);
+  if (head[3] & 0xe0) return fail(r, 3, 'reserved gzip flag bits set');
+  if (size < 10 + 2 + 8) return fail(r, size, 'truncated: shorter than a gzip header, an empty deflate block and the trailer');
+  var isize = u32(reader.read(size - 4, 4), 0);
+  r.contentBytes = isize;
+  if (typeof expectedBytes === 'number' && expectedBytes >= 0 && isize !== expectedBytes % 4294967296) {
+    return fail(r, size - 4, 'the trailer records ' + isize + ' uncompressed bytes, the dump ' + expectedBytes +
+      ' (truncated or damaged)');
+  }
+  return r;
+}
+
+// compression: 'zstd' | 'gzip' | other (uncompressed: nothing to check). expectedBytes: the
+// uncompressed size recorded by the dump, or null. Returns {ok, problem, ...}.
+function checkStructure(reader, compression, expectedBytes) {
+  if (compression === 'zstd') {
+    var r = walkZstd(reader);
+    if (r.ok && r.contentBytes !== null && typeof expectedBytes === 'number' && r.contentBytes !== expectedBytes) {
+      return fail(r, reader.size, 'the frames record ' + r.contentBytes + ' uncompressed bytes, the dump ' + expectedBytes);
+    }
+    return r;
+  }
+  if (compression === 'gzip') return checkGzip(reader, expectedBytes);
+  return { ok: true, problem: null, frames: 0, blocks: 0, contentBytes: reader.size, fileBytes: reader.size };
+}
+
+module.exports = { walkZstd: walkZstd, checkGzip: checkGzip, checkStructure: checkStructure, bytesReader: bytesReader,
+  windowReader: windowReader };

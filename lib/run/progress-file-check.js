@@ -1,0 +1,56 @@
+// util.loadDump's progressFile is written over (resetProgress) or appended to: a path naming a
+// chunk, @.json or any other file would be destroyed. An existing file must already be a loadDump
+// progress file (JSON lines, each {"op": …}); anything else is refused, and a new file inside the
+// dump directory must not take a name the dump uses (a data or metadata file name).
+var UserError = require('../core/user-error.js').UserError;
+var bytes = require('../core/bytes.js');
+
+var HEAD = 4096;
+
+function looksLikeProgress(head) {
+  var b = bytes.toBytes(head);
+  if (!b || !b.length) return false;
+  var text = '';
+  for (var i = 0; i < b.length && b[i] !== 10; i++) text += String.fromCharCode(b[i]);
+  try {
+    var first = JSON.parse(text);
+    return !!first && typeof first === 'object' && typeof first.op === 'string';
+  } catch (e) {
+    return false;
+  }
+}
+
+function inside(host, dir, full) {
+  var prefix = host.files.join(dir, 'x').slice(0, -1);
+  return full.indexOf(prefix) === 0;
+}
+
+// dir: the absolute dump directory; file: the progressFile option as given.
+function checkProgressFile(host, dir, file) {
+  if (typeof file !== 'string' || file === '') {
+    throw new UserError('Option progressFile must name a file, not ' + JSON.stringify(file) + '.');
+  }
+  var f = host.files;
+  var full = f.normpath(f.isAbs(file) ? file : f.join(f.cwd(), file));
+  if (f.isDir(full)) throw new UserError('progressFile ' + full + ' is a directory: give a file name.');
+  var inDump = inside(host, dir, full);
+  if (inDump && /\.(sql|idx|tsv|zst|gz|csv|txt|dat|lz4)$/.test(full) && !f.isFile(full)) {
+    throw new UserError('progressFile ' + full + ' is inside the dump directory with the name of a dump data file: ' +
+      'name it load-progress….json, or put it outside the dump directory.');
+  }
+  if (!f.isFile(full)) return full;
+  var head;
+  try {
+    head = f.readHeads([full], HEAD)[0];
+  } catch (e) {
+    throw new UserError('progressFile ' + full + ' cannot be read (' + e.message + '): give another file.');
+  }
+  if (!looksLikeProgress(head)) {
+    throw new UserError('Refusing progressFile ' + full + ': the file exists and is not a util.loadDump progress ' +
+      'file' + (inDump ? ' (it is inside the dump directory: it may be part of the dump)' : '') + ', and the load ' +
+      'would write over it. Nothing was changed. Give a new file name, or leave progressFile out.');
+  }
+  return full;
+}
+
+module.exports = { checkProgressFile: checkProgressFile };

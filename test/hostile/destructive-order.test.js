@@ -1,0 +1,68 @@
+'use strict';
+// Class 1 of issue 12: nothing destructive before every fallible check. An account that may drop
+// the tables but not change server settings asks for dropExisting + tune: refused in preflight,
+// the tables still there with their rows, no setting changed, no state file written.
+const { expect } = require('chai');
+const { needs } = require('../support/real');
+const { cli } = require('../support/shell');
+const { suiteServer } = require('../support/root-hooks');
+const { serverFingerprint } = require('../support/fingerprint');
+const { sandbox, expectRefused } = require('./hostile-helpers');
+
+const USER = 'restore_hostile';
+
+describe('hostile 1: destructive steps never come before fallible ones', function () {
+  let server;
+  let sb;
+  beforeEach(async function () {
+    needs(this, ['shell', 'server']);
+    server = suiteServer();
+    sb = sandbox();
+    await server.query('DROP SCHEMA IF EXISTS shop');
+    await server.query('CREATE SCHEMA shop');
+    await server.query('CREATE TABLE shop.orders (id INT PRIMARY KEY, note VARCHAR(20))');
+    await server.query("INSERT INTO shop.orders VALUES (1, 'keep me'), (2, 'me too')");
+    await server.query(`DROP USER IF EXISTS '${USER}'@'%'`);
+    await server.query(`CREATE USER '${USER}'@'%' IDENTIFIED BY 'pw'`);
+    await server.query(`GRANT ALL ON shop.* TO '${USER}'@'%'`);
+  });
+  afterEach(async function () {
+    if (!server) return;
+    await server.query(`DROP USER IF EXISTS '${USER}'@'%'`);
+    await server.query('DROP SCHEMA IF EXISTS shop');
+  });
+
+  async function expectTablesKept() {
+    const rows = await server.query('SELECT id, note FROM shop.orders ORDER BY id');
+    expect(rows.map((r) => r.note)).to.deep.equal(['keep me', 'me too']);
+  }
+
+  it('dropExisting + tune without SYSTEM_VARIABLES_ADMIN: refused before the drop, tables kept', async function () {
+    await server.query(`GRANT REPLICATION CLIENT, REPLICATION SLAVE ON *.* TO '${USER}'@'%'`);
+    const before = sb.hash();
+    const fp = await serverFingerprint(server);
+    const r = cli(`${USER}:pw@127.0.0.1:${server.port}`, ['load', sb.dump, '--drop-existing', '--tune'],
+      { configHome: sb.home });
+    expectRefused(r, [/SYSTEM_VARIABLES_ADMIN/, /Nothing was dropped or changed/, /GRANT SYSTEM_VARIABLES_ADMIN ON \*\.\* TO 'restore_hostile'@'%'/], sb, before);
+    await expectTablesKept();
+    expect(await serverFingerprint(server)).to.deep.equal(fp);
+  });
+
+  it('dropExisting + redoLog off without INNODB_REDO_LOG_ENABLE: refused before the drop, tables kept', async function () {
+    await server.query(`GRANT REPLICATION CLIENT, REPLICATION SLAVE ON *.* TO '${USER}'@'%'`);
+    const before = sb.hash();
+    const r = cli(`${USER}:pw@127.0.0.1:${server.port}`, ['load', sb.dump, '--drop-existing', '--redo-log=off'],
+      { configHome: sb.home });
+    expectRefused(r, [/INNODB_REDO_LOG_ENABLE/], sb, before);
+    await expectTablesKept();
+    expect(await server.redoLog()).to.equal('ON');
+  });
+
+  it('a safety check that cannot run for lack of privilege refuses before a drop (not skipped)', async function () {
+    const before = sb.hash();
+    const r = cli(`${USER}:pw@127.0.0.1:${server.port}`, ['load', sb.dump, '--drop-existing', '--tune'],
+      { configHome: sb.home });
+    expectRefused(r, [/could not be checked/, /REPLICATION/, /Nothing was dropped or changed/], sb, before);
+    await expectTablesKept();
+  });
+});

@@ -1,0 +1,108 @@
+'use strict';
+// Classes 3, 5, 6, 8 and 9 of issue 12 in the real Shell: absurd or damaged metadata is reported
+// by inspect naming the file and the entry, in bounded time; broken files are named, not crashed
+// on; an unfinished dump is refused by stub and load unless allowIncomplete; meaningless or
+// conflicting selections and presets are refused. Every refusal leaves the sandbox unchanged.
+const fs = require('fs');
+const path = require('path');
+const { expect } = require('chai');
+const { needs } = require('../support/real');
+const { cli } = require('../support/shell');
+const { suiteServer } = require('../support/root-hooks');
+const { sandbox, expectRefused, editJson } = require('./hostile-helpers');
+
+describe('hostile 3/5/6/8/9: damaged metadata, broken files, unfinished dumps, meaningless input', function () {
+  let server;
+  let sb;
+  beforeEach(function () {
+    needs(this, ['shell', 'server']);
+    server = suiteServer();
+    sb = sandbox();
+  });
+  afterEach(async function () {
+    if (server) await server.query('DROP SCHEMA IF EXISTS shop');
+  });
+
+  function inspect() {
+    const before = sb.hash();
+    const t0 = Date.now();
+    const r = cli(null, ['inspect', sb.dump], { configHome: sb.home });
+    r.seconds = (Date.now() - t0) / 1000;
+    expect(r.out).to.not.match(/restore_js\/|\/lib\/|\sat \//);
+    expect(sb.hash()).to.deep.equal(before);
+    return r;
+  }
+
+  it('3: a bogus chunkFileBytes entry is reported naming the entry, in seconds', function () {
+    editJson(path.join(sb.dump, '@.done.json'), (d) => { d.chunkFileBytes['shop@orders@9999999.tsv.zst'] = 1; });
+    const r = inspect();
+    expect(r.seconds).to.be.below(20);
+    expect(r.out).to.match(/metadata-damaged/).and.match(/@\.done\.json lists the data file "shop@orders@9999999\.tsv\.zst"/);
+    expect(r.out).to.match(/Verdict: util\.loadDump would fail/);
+  });
+
+  it('8: a schema or table listed twice, wrong JSON types, two tables sharing a file name are reported', function () {
+    editJson(path.join(sb.dump, '@.json'), (d) => { d.schemas = ['shop', 'shop']; });
+    editJson(path.join(sb.dump, 'shop.json'), (d) => {
+      d.tables = d.tables.concat(['orders', 42]);
+      d.views = 'v1';
+      d.basenames.customers = 'shop@products';
+    });
+    const r = inspect();
+    expect(r.out).to.match(/"schemas" lists "shop" twice/).and.match(/"tables" lists "orders" twice/)
+      .and.match(/"tables" holds 42, not a name/).and.match(/"views" is "v1", not a list of names/)
+      .and.match(/share the file name shop@products/).and.match(/util\.loadDump would fail/);
+  });
+
+  it('8: both @7 and @@7, and a chunk past the last, are conflicts', function () {
+    const d = sb.dump;
+    fs.copyFileSync(path.join(d, 'shop@orders@7.tsv.zst'), path.join(d, 'shop@orders@@7.tsv.zst'));
+    editJson(path.join(d, '@.done.json'), (x) => { x.chunkFileBytes['shop@orders@@7.tsv.zst'] = 1; });
+    const r = inspect();
+    expect(r.out).to.match(/both shop@orders@7\.tsv\.zst and shop@orders@@7\.tsv\.zst exist/);
+    expect(r.out).to.match(/util\.loadDump would fail/);
+  });
+
+  it('5: a dangling symlink and a symlink loop in place of chunks are named, not crashed on', function () {
+    fs.rmSync(path.join(sb.dump, 'shop@orders@3.tsv.zst'));
+    fs.symlinkSync('/nonexistent/chunk', path.join(sb.dump, 'shop@orders@3.tsv.zst'));
+    fs.rmSync(path.join(sb.dump, 'shop@orders@4.tsv.zst'));
+    fs.symlinkSync('shop@orders@4.tsv.zst', path.join(sb.dump, 'shop@orders@4.tsv.zst'));
+    const r = inspect();
+    expect(r.status, r.out).to.equal(0);
+    expect(r.out).to.match(/shop@orders@3\.tsv\.zst cannot be read \(No such file or directory\)/)
+      .and.match(/shop@orders@4\.tsv\.zst cannot be read \(Too many levels of symbolic links\)/)
+      .and.match(/util\.loadDump would fail/);
+    // Tests run as root: chmod 000 does not stop reads, so unreadable files cannot be made here.
+  });
+
+  it('6: without @.done.json, stub and load refuse unless allowIncomplete; inspect says why', function () {
+    fs.rmSync(path.join(sb.dump, '@.done.json'));
+    const before = sb.hash();
+    expectRefused(cli(server.uri, ['stub', sb.dump, '--latest=shop.orders:1'], { configHome: sb.home }),
+      [/restore\.stub refused/, /@\.done\.json/, /allowIncomplete/], sb, before);
+    expectRefused(cli(server.uri, ['load', sb.dump, '--drop-existing'], { configHome: sb.home }),
+      [/restore\.load refused/, /unfinished/, /allowIncomplete/], sb, before);
+    expect(inspect().out).to.match(/unfinished dump/);
+  });
+
+  it('8: latest outside the filters, a table twice, bad counts, --latest=[1,2], an empty preset are refused', function () {
+    const before = sb.hash();
+    const plan = (...args) => cli(null, ['plan', sb.dump, ...args], { configHome: sb.home });
+    expectRefused(plan('--latest=shop.orders:1', '--exclude-tables=shop.orders'), [/latest names `shop`\.`orders`/, /leave out/], sb, before);
+    expectRefused(plan('--latest=shop.orders:1', '--include-tables=shop.customers'), [/latest names `shop`\.`orders`/], sb, before);
+    expectRefused(plan('--include-tables=shop.orders,shop.orders'), [/includeTables names `shop`\.`orders` twice/], sb, before);
+    expectRefused(plan('--latest=shop.orders:1,shop.orders:2'), [/twice/], sb, before);
+    expectRefused(plan('--latest=shop.orders:-1'), [/shop\.orders/], sb, before);
+    expectRefused(plan('--latest=[1,2]'), [/latest names \* twice/], sb, before); // the CLI makes it [1, 2]
+    expectRefused(cli(server.uri, ['load', sb.dump, '--preset='], { configHome: sb.home }), [/preset is empty/], sb, before);
+  });
+
+  it('8: a misspelled option in a dump preset is refused, naming the file and the key', function () {
+    fs.mkdirSync(sb.stateDir, { recursive: true });
+    fs.writeFileSync(path.join(sb.stateDir, 'presets.json'), JSON.stringify({ nightly: { kind: 'dump', trheads: 4 } }));
+    const before = sb.hash();
+    const r = cli(null, ['presets'], { configHome: sb.home });
+    expectRefused(r, [/presets\.json/, /'trheads'/, /did you mean 'threads'/], sb, before);
+  });
+});
