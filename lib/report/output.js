@@ -2,8 +2,8 @@
 //   "text" (default): print the readable report, return nothing (mysqlsh prints any value a call
 //                     returns, so returning the facts too would print them after the report);
 //   "json":           print exactly one JSON document with the facts and nothing else, so that
-//                     `mysqlsh -- restore inspect d --output-format=json | jq` works; warnings go
-//                     into the document's "warnings";
+//                     `mysqlsh -- restore inspect d --output-format=json | jq` works; warnings, if
+//                     any, go into the document's "warnings";
 //   "none":           print nothing, return the facts as a dictionary (for scripts).
 // Implemented once here by wrapping host.out, so lib/ code prints unconditionally.
 var UserError = require('../core/user-error.js').UserError;
@@ -18,10 +18,16 @@ function outputFormatOption() {
   return { name: 'outputFormat', type: 'string', brief: OUTPUT_FORMAT_BRIEF };
 }
 
+// The parameters of a member whose only option is outputFormat (version, status, presets, …).
+function outputOnlyParameters() {
+  return [{ name: 'options', type: 'dictionary', required: false, brief: 'Output options',
+    options: [outputFormatOption()] }];
+}
+
 // One paragraph for each member's details.
 var OUTPUT_FORMAT_DETAILS = 'outputFormat: "text" (the default) prints the report and returns nothing; "json" ' +
-  'prints one JSON document with the same facts and nothing else (warnings in its "warnings"; from the ' +
-  'command line: --output-format=json); "none" prints nothing and returns the facts as a dictionary, for ' +
+  'prints one JSON document with the same facts and nothing else (warnings, if any, in its "warnings"; from ' +
+  'the command line: --output-format=json); "none" prints nothing and returns the facts as a dictionary, for ' +
   'scripts: var r = restore.<member>(..., {outputFormat: "none"}).';
 
 function chooseFormat(options) {
@@ -53,9 +59,11 @@ function quietHost(host, warnings) {
   return copy;
 }
 
-// Facts plus the warnings printed on the way (a lib result may carry its own "warnings" already).
+// Facts plus the warnings printed on the way, under "warnings" when there are any (a lib result
+// may carry its own "warnings" already; restore.presets' facts are a map of names, kept clean).
 function withWarnings(facts, warnings) {
   if (!facts || typeof facts !== 'object' || Array.isArray(facts)) return { result: facts, warnings: warnings };
+  if (!warnings.length) return facts;
   var own = Array.isArray(facts.warnings) ? facts.warnings : [];
   var seen = {};
   own.forEach(function (w) { seen['w:' + w] = true; });
@@ -83,6 +91,7 @@ function runWithOutput(host, options, fn) {
 module.exports = {
   runWithOutput: runWithOutput,
   outputFormatOption: outputFormatOption,
+  outputOnlyParameters: outputOnlyParameters,
   OUTPUT_FORMAT_DETAILS: OUTPUT_FORMAT_DETAILS,
   FORMATS: FORMATS,
 };

@@ -109,7 +109,13 @@ function planRedo(host, own, existingState) {
   return plan;
 }
 
-function refuseLeftovers(existing, path) {
+function refuseLeftovers(host, existing, path) {
+  var live = restoreState.liveOwner(host, existing);
+  if (live) {
+    throw new UserError('Another restore is running on this server (' + restoreState.describeOwner(live) + ') and has ' +
+      'changed settings it will put back when it ends: ' + restoreState.describeState(existing).join('; ') + '. Wait ' +
+      'for it to finish (restore.status() shows it); do not run restore.revert() while it runs.');
+  }
   if (!existing || (!existing.settings.length && !(existing.redoLog && existing.redoLog.disabledBy === BY))) return;
   throw new UserError('An earlier restore left changes on this server that were never put back (' + path + '): ' +
     restoreState.describeState(existing).join('; ') + '. Run restore.revert() first (restore.status() shows them); ' +
@@ -151,7 +157,7 @@ function preflight(host, dumpDir, options, partial) {
   }
   var objects = loadObjects(host, dir, lo, own.dropExisting || own.analyze === 'histogram');
   var existing = restoreState.readState(host);
-  refuseLeftovers(existing, restoreState.statePath(host, host.sql.serverInfo().uuid));
+  refuseLeftovers(host, existing, restoreState.statePath(host, host.sql.serverInfo().uuid));
   var plan = {
     dir: dir, preset: m.preset, loadDumpOptions: lo, tableCount: objects.tables.length, dropRequested: own.dropExisting,
     drops: own.dropExisting ? dropExisting.existingObjects(host, objects) : [], dropNative: dropNative,

@@ -5,7 +5,10 @@
 //
 // { "format": 1, "serverUuid", "server": "host:port", "createdAt", "updatedAt",
 //   "redoLog": null | {"disabledBy": "restore.load"|"restore.disableRedoLog", "at"},
-//   "settings": [{"name", "original", "value", "by"}] }
+//   "settings": [{"name", "original", "value", "by"}],
+//   "owner": {"connectionId", "clientHost", "serverStartedAt"} }   who is making the changes
+// The owner tells a live load (its connection is still on the server) from one that died: a
+// second load or a revert must never put back the settings of a load that is still running.
 var UserError = require('../core/user-error.js').UserError;
 
 var FORMAT = 1;
@@ -21,7 +24,35 @@ function now() { return new Date().toISOString(); }
 function newState(host) {
   var info = host.sql.serverInfo();
   return { format: FORMAT, serverUuid: info.uuid, server: info.hostname + ':' + info.port, createdAt: now(),
-    updatedAt: null, redoLog: null, settings: [] };
+    updatedAt: null, redoLog: null, settings: [], owner: currentOwner(host) };
+}
+
+// This session as the server sees it. The server's start time tells a reused connection id
+// after a restart from the original one.
+function currentOwner(host) {
+  var r = host.sql.run('SELECT CONNECTION_ID() AS id, ' +
+    "(SELECT VARIABLE_VALUE FROM performance_schema.global_status WHERE VARIABLE_NAME = 'Uptime') AS uptime, " +
+    'UNIX_TIMESTAMP() AS now').rows[0];
+  var client = host.sql.run('SELECT HOST AS host FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()').rows[0];
+  return { connectionId: Number(r.id), clientHost: client ? String(client.host) : null,
+    serverStartedAt: Number(r.now) - Number(r.uptime) };
+}
+
+// The state's owner when it is another session that is still connected (a load running now),
+// else null. Connection ids of other users are visible with the PROCESS privilege only; without
+// it a live owner of another account cannot be seen, and the state counts as left behind.
+function liveOwner(host, state) {
+  var o = state && state.owner;
+  if (!o || typeof o.connectionId !== 'number') return null;
+  var me = currentOwner(host);
+  if (Math.abs(me.serverStartedAt - o.serverStartedAt) > 2) return null; // the server restarted since
+  if (me.connectionId === o.connectionId) return null;
+  var rows = host.sql.run('SELECT ID FROM information_schema.PROCESSLIST WHERE ID = ?', [o.connectionId]).rows;
+  return rows.length ? o : null;
+}
+
+function describeOwner(o) {
+  return 'connection ' + o.connectionId + (o.clientHost ? ' from ' + o.clientHost : '');
 }
 
 // The state left for the connected server, or null. A damaged file is an error: never guess
@@ -72,4 +103,4 @@ function describeState(state) {
 }
 
 module.exports = { statePath: statePath, newState: newState, readState: readState, saveState: saveState,
-  isEmpty: isEmpty, describeState: describeState };
+  isEmpty: isEmpty, describeState: describeState, liveOwner: liveOwner, describeOwner: describeOwner };

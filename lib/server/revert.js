@@ -63,6 +63,12 @@ function revertMember(host) {
     }
     return { reverted: false, redoLog: null, restored: [], failed: [], stateFile: null };
   }
+  var live = restoreState.liveOwner(host, state);
+  if (live) {
+    throw new UserError('A restore is running on this server right now (' + restoreState.describeOwner(live) + '): it ' +
+      'puts back its own changes when it ends. Nothing was reverted. If that session hangs, end it first ' +
+      '(KILL ' + live.connectionId + '), then run restore.revert().');
+  }
   host.out.print('Putting back what the restore state file records:');
   restoreState.describeState(state).forEach(function (l) { host.out.print('  ' + l); });
   var result = revertServer(host, state, null);

@@ -64,6 +64,9 @@ function leftBehind(host, facts, lines) {
     }),
   };
   lines.push(['Restore state file', facts.stateFile + ' (written ' + (state.updatedAt || state.createdAt) + ')']);
+  var live = restoreState.liveOwner(host, state);
+  facts.runningLoad = live ? { connectionId: live.connectionId, clientHost: live.clientHost } : null;
+  if (live) lines.push(['  running now', 'a restore in ' + restoreState.describeOwner(live) + ' made these changes and puts them back when it ends']);
   if (state.redoLog) {
     lines.push(['  left behind', 'InnoDB redo log disabled by ' + state.redoLog.disabledBy + ' (now ' + facts.redoLog + ')']);
   }

@@ -230,7 +230,16 @@ function applyMasks(host, masks, key) {
       var triggers = Number(host.sql.run('SELECT COUNT(*) AS n FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = ? ' +
         "AND EVENT_OBJECT_TABLE = ? AND EVENT_MANIPULATION = 'UPDATE'", [s, t]).rows[0].n);
       var started = Date.now();
-      var r = host.sql.run('UPDATE ' + quoteTable(s, t) + ' SET ' + sets.join(', '), args);
+      var r;
+      try {
+        r = host.sql.run('UPDATE ' + quoteTable(s, t) + ' SET ' + sets.join(', '), args);
+      } catch (e) {
+        if (!e || !e.isSqlError) throw e;
+        // Personal data is still there: say so plainly, with what was masked already.
+        throw new UserError('Masking ' + displayTable(s, t) + ' failed: ' + e.message + '. The data is loaded but NOT ' +
+          'masked' + (tables.length ? ' (masked already: ' + tables.map(function (x) { return displayTable(x.schema, x.table); })
+          .join(', ') + ')' : '') + ': do not hand it out. Change the mask (e.g. hash for a unique column) and load again.');
+      }
       tables.push({ schema: s, table: t, rows: Number(r.affected || 0), seconds: (Date.now() - started) / 1000,
         updateTriggers: triggers, columns: ms.map(function (m) {
           return { column: m.column, kind: m.kind, follows: m.follows, maxLength: m.maxLength < LONG ? m.maxLength : null };

@@ -48,9 +48,10 @@ function deleteOrphans(host, fk) {
     'ENGINE=InnoDB SELECT DISTINCT ' + keys + orphanFrom(fk));
   try {
     var last = Number(host.sql.run('SELECT COALESCE(MAX(seq), 0) AS n FROM ' + KEYS_TABLE).rows[0].n);
-    var join = fk.columns.map(function (c, i) { return 'c.' + quoteIdentifier(c) + ' = k.k' + i; }).join(' AND ');
-    var sql = 'DELETE c FROM ' + quoteTable(fk.schema, fk.table) + ' AS c JOIN ' + KEYS_TABLE + ' AS k ON ' + join +
-      ' WHERE k.seq BETWEEN ? AND ?';
+    // No alias for the child: a multi-table DELETE of an alias fails with "No database selected" without a default schema.
+    var child = quoteTable(fk.schema, fk.table);
+    var join = fk.columns.map(function (c, i) { return child + '.' + quoteIdentifier(c) + ' = k.k' + i; }).join(' AND ');
+    var sql = 'DELETE ' + child + ' FROM ' + child + ' JOIN ' + KEYS_TABLE + ' AS k ON ' + join + ' WHERE k.seq BETWEEN ? AND ?';
     var deleted = 0;
     for (var from = 1; from <= last; from += BATCH) deleted += Number(host.sql.run(sql, [from, from + BATCH - 1]).affected || 0);
     return deleted;

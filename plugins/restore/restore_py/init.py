@@ -180,8 +180,11 @@ def _plain(value):
 
 
 def _public(name):
-    def call(*args):
-        answer = _json.loads(_internal.run(name, _json.dumps(_plain(list(args)))))
+    # mysqlsh hands a member's trailing options dictionary to a Python function as keyword
+    # arguments when called from JS: put them back in their place.
+    def call(*args, **options):
+        args = list(args) + ([options] if options else [])
+        answer = _json.loads(_internal.run(name, _json.dumps(_plain(args))))
         if "error" in answer:
             raise mysqlsh.Error(answer["error"])
         return answer["value"]

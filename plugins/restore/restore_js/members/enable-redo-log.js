@@ -14,10 +14,7 @@ module.exports = {
       output.OUTPUT_FORMAT_DETAILS,
       'Example: restore.enableRedoLog(), or from the command line: mysqlsh root@host -- restore enable-redo-log',
     ],
-    parameters: [
-      { name: 'options', type: 'dictionary', required: false, brief: 'Output options',
-        options: [output.outputFormatOption()] },
-    ],
+    parameters: output.outputOnlyParameters(),
     cli: true,
   },
   run: function (host, args) { return output.runWithOutput(host, args[0], enableRedoLogMember); },

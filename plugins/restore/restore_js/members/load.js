@@ -49,6 +49,16 @@ module.exports = {
       'analyze: "on" runs ANALYZE TABLE on the loaded tables after the load (in batches), "histogram" also ' +
       'rebuilds the histograms the dump lists. dryRun: true prints the plan and changes nothing.',
       output.OUTPUT_FORMAT_DETAILS,
+      'Developer snapshots, after the data is in and before analyze: orphans: "delete" removes the rows whose ' +
+      'referenced row is missing (foreign keys of the loaded tables, from the server\'s catalog; repeated until none ' +
+      'is left; a NULL key is no orphan), "report" counts them per foreign key; keys to a table that is not on the ' +
+      'server are reported, never fixed. mask: {"shop.customers.email": "email"} (command line: ' +
+      '--mask=shop.customers.email:email,shop.customers.name:name) replaces columns in the server with the kinds ' +
+      'email, name, phone, text, digits, fixed:<value>, null and hash: equal values get equal masks (keyed hash; ' +
+      'maskKey makes the key stable across loads), columns linked by foreign keys get the same mask, results fit ' +
+      'the column, NULL stays NULL. Names and kinds are checked against the dump\'s CREATE TABLE before anything ' +
+      'changes. The dev preset deletes orphans; no preset masks anything (column names differ from one schema to ' +
+      'the next).',
       'Examples: restore.load("./dump", {preset: "fastest"}); restore.load("./dump", {preset: "dev", ' +
       'includeSchemas: ["shop"]}); from the command line: mysqlsh root@host -- restore load ./dump --preset=fastest',
     ],

@@ -10,10 +10,7 @@ module.exports = {
       output.OUTPUT_FORMAT_DETAILS,
       'Example: restore.version(), or from the command line: mysqlsh -- restore version',
     ],
-    parameters: [
-      { name: 'options', type: 'dictionary', required: false, brief: 'Output options',
-        options: [output.outputFormatOption()] },
-    ],
+    parameters: output.outputOnlyParameters(),
     cli: true,
   },
   run: function (host, args) { return output.runWithOutput(host, args[0], versionReport); },

@@ -1,0 +1,65 @@
+'use strict';
+// Class 7: two restores at once. The state file names its owner (the server connection making
+// the changes); while that connection lives, revert and a second load refuse, and status says a
+// restore is running. Once it is gone (SIGKILL of its mysqlsh), revert puts the server back.
+const path = require('path');
+const { expect } = require('chai');
+const { needs, SAMPLE_SHOP } = require('../support/real');
+const { cli, spawnShell, installPlugin, tempDir, copyDump } = require('../support/shell');
+const { suiteServer } = require('../support/root-hooks');
+
+async function waitUntil(cond, ms) {
+  const until = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('hostile: two restores at once (real Shell, real MySQL)', function () {
+  let server;
+  let holder = null;
+  beforeEach(function () {
+    needs(this, ['shell', 'server']);
+    server = suiteServer();
+  });
+  afterEach(async function () {
+    if (holder) { holder.kill('SIGKILL'); holder = null; }
+    if (server && (await server.redoLog()) === 'OFF') await server.query('ALTER INSTANCE ENABLE INNODB REDO_LOG');
+  });
+
+  it('refuses to revert or load over a live restore, and reverts once its mysqlsh is killed', async function () {
+    const home = installPlugin(tempDir('restore-cfg-'));
+    // A session that disabled the redo log and is still connected, as a load in progress is.
+    holder = spawnShell([server.uri, '--js', '-e', 'restore.disableRedoLog({force: true}); println("HOLDING"); os.sleep(120)'],
+      { configHome: home });
+    let out = '';
+    holder.stdout.on('data', (d) => { out += d; });
+    await waitUntil(async () => out.includes('HOLDING'), 60000);
+    expect(await server.redoLog()).to.equal('OFF');
+
+    const revert = cli(server.uri, ['revert'], { configHome: home });
+    expect(revert.status, revert.out).to.equal(1);
+    expect(revert.out).to.match(/A restore is running on this server right now \(connection \d+/);
+    expect(await server.redoLog(), 'nothing reverted under a live restore').to.equal('OFF');
+
+    const load = cli(server.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--force'], { configHome: home });
+    expect(load.status, load.out).to.equal(1);
+    expect(load.out).to.match(/Another restore is running on this server \(connection \d+/);
+    expect(Number(await server.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'"))).to.equal(0);
+
+    const status = cli(server.uri, ['status'], { configHome: home });
+    expect(status.status, status.out).to.equal(0);
+    expect(status.out).to.match(/running now/);
+
+    holder.kill('SIGKILL');
+    await new Promise((r) => holder.once('exit', r));
+    holder = null;
+    const id = Number(/connection (\d+)/.exec(revert.out)[1]);
+    await waitUntil(async () => Number(await server.value('SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ?', [id])) === 0, 30000);
+
+    const after = cli(server.uri, ['revert'], { configHome: home });
+    expect(after.status, after.out).to.equal(0);
+    expect(await server.redoLog()).to.equal('ON');
+  });
+});
