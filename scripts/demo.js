@@ -1,54 +1,69 @@
 #!/usr/bin/env node
 'use strict';
-// The main job on the bundled sample dump, without MySQL: a throwaway MariaDB, the stand-in
-// mysqlsh, and the plugin's own commands — inspect, a full load with the `fastest` preset, then
-// a partial import of the newest chunks.
+// npm run demo — the main job on the bundled sample dump, in the real MySQL Shell against a real
+// MySQL (both from ../shared, or RESTORE_SHARED_DIR): inspect, a full load with the fastest
+// preset, then a developer's partial import of the newest chunks (plan, load with latest and the
+// dev preset), and the server's state afterwards. mysqlsh's own output is shown as it comes: the
+// reports a user sees.
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
-const { startMariaDb } = require('../test/support/mariadb-server');
+const { HAVE, SHARED, MYSQLSH, WITH_MYSQL, SAMPLE_SHOP } = require('../test/support/real');
 
-const ROOT = path.resolve(__dirname, '..');
-const SAMPLE = path.join(ROOT, 'sample-dumps', 'shop');
-
-function shellCommand(uri, configHome, args, title) {
-  process.stdout.write(`\n$ mysqlsh ${uri} ${args.join(' ')}    # ${title}\n`);
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'test', 'mysqlsh', 'cli.js'), uri, ...args], {
-    cwd: ROOT, stdio: 'inherit', env: { ...process.env, MYSQLSH_USER_CONFIG_HOME: configHome },
-  });
-  if (r.status !== 0) throw new Error(`step failed (exit ${r.status}): ${title}`);
+function missing() {
+  const what = [];
+  if (!HAVE.shell) what.push(`MySQL Shell (${MYSQLSH})`);
+  if (!HAVE.server) what.push(`a throwaway MySQL server (${WITH_MYSQL})`);
+  if (!fs.existsSync(path.join(SAMPLE_SHOP, '@.json'))) what.push(`the sample dump (${SAMPLE_SHOP})`);
+  return what;
 }
 
 async function main() {
-  if (!fs.existsSync(path.join(SAMPLE, '@.json'))) throw new Error(`${SAMPLE} is missing: run npm run sample-dumps`);
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'restore-demo-'));
-  const configHome = path.join(work, 'mysqlsh');
-  fs.mkdirSync(path.join(configHome, 'plugins'), { recursive: true });
-  fs.symlinkSync(path.join(ROOT, 'plugins', 'restore'), path.join(configHome, 'plugins', 'restore'));
-  const full = path.join(work, 'shop-full');
-  const partial = path.join(work, 'shop-partial');
-  fs.cpSync(SAMPLE, full, { recursive: true });
-  process.stdout.write('Starting a throwaway MariaDB…\n');
-  const server = await startMariaDb();
+  const lacking = missing();
+  if (lacking.length) {
+    process.stderr.write(`npm run demo needs ${lacking.join(' and ')}.\n` +
+      `Put the shared folder beside the checkout (${SHARED}, or set RESTORE_SHARED_DIR): bin/mysqlsh (MySQL Shell ` +
+      '8.0.29 or later) and bin/with-mysql (starts a throwaway MySQL). Without it, try the plugin on your own server: ' +
+      './install.sh, then mysqlsh root@host -- restore inspect sample-dumps/shop\n');
+    process.exit(1);
+  }
+  // Required only now: they need the shared folder's tools.
+  const { startServer } = require('../test/support/server');
+  const { installPlugin, tempDir, copyDump, cleanTemp } = require('../test/support/shell');
+
+  const configHome = installPlugin(tempDir('restore-demo-cfg-'));
+  const env = { ...process.env, MYSQLSH_USER_CONFIG_HOME: configHome, MYSQLSH_ALLOW_NEWER_SERVER: '1' };
+
+  function step(uri, args, title) {
+    process.stdout.write(`\n### ${title}\n$ mysqlsh ${uri.replace(/:@/, '@')} -- restore ${args.join(' ')}\n`);
+    const r = spawnSync(MYSQLSH, [uri, '--', 'restore', ...args], { stdio: ['ignore', 'inherit', 'inherit'], env });
+    if (r.status !== 0) throw new Error(`step failed (exit ${r.status}): ${title}`);
+  }
+
+  process.stdout.write('Starting a throwaway MySQL…\n');
+  const server = await startServer();
   try {
-    shellCommand(server.uri, configHome, ['--', 'restore', 'inspect', full], 'what is in the dump');
-    shellCommand(server.uri, configHome, ['--', 'restore', 'load', full, '--preset=fastest'], 'full load, fastest preset');
-    // The developer's case: metadata plus the newest chunks only (here: copy, then remove the
-    // older chunks of orders, as if only the newest two had been fetched).
-    fs.cpSync(SAMPLE, partial, { recursive: true });
+    const full = copyDump(SAMPLE_SHOP, 'shop');
+    step(server.uri, ['inspect', full], 'What the dump holds');
+    step(server.uri, ['load', full, '--preset=fastest', '--force'], 'Full load, preset fastest (the server is put back afterwards)');
+    await server.query('DROP SCHEMA shop');
+
+    // A developer's partial import: metadata plus the newest two chunks of orders only (here:
+    // copy the dump, then remove the older chunks of orders, as if only those had been fetched).
+    const partial = copyDump(SAMPLE_SHOP, 'shop-latest');
     const chunkNumber = (f) => Number(/@@?(\d+)\.tsv\.zst$/.exec(f)[1]);
     const orders = fs.readdirSync(partial).filter((f) => /^shop@orders@@?\d+\.tsv\.zst$/.test(f))
       .sort((a, b) => chunkNumber(a) - chunkNumber(b));
     orders.slice(0, -2).forEach((f) => fs.rmSync(path.join(partial, f)));
-    shellCommand(server.uri, configHome, ['--', 'restore', 'plan', partial, '--latest=shop.orders:2',
-      '--exclude-tables=shop.audit_log'], 'plan a partial import');
-    shellCommand(server.uri, configHome, ['--', 'restore', 'load', partial, '--latest=shop.orders:2',
-      '--exclude-tables=shop.audit_log', '--preset=dev', '--force'], 'partial load of the newest chunks');
-    shellCommand(server.uri, configHome, ['--', 'restore', 'status'], 'server state afterwards');
+    process.stdout.write(`\n(${orders.length - 2} older chunks of shop.orders removed from ${partial})\n`);
+    step(server.uri, ['plan', partial, '--latest=shop.orders:2'], 'Plan a partial import of the newest chunks');
+    step(server.uri, ['load', partial, '--latest=shop.orders:2', '--preset=dev', '--force'],
+      'Partial load: the newest 2 chunks of orders, everything else whole');
+    step(server.uri, ['status'], 'The server afterwards');
+    await server.query('DROP SCHEMA IF EXISTS shop');
   } finally {
     await server.stop();
-    fs.rmSync(work, { recursive: true, force: true });
+    cleanTemp();
   }
 }
 

@@ -1,6 +1,6 @@
 // The host contract: everything lib/ may use from the outside world arrives in ONE object.
-// plugins/restore/restore_js/host.js builds it from mysqlsh's globals; test/mysqlsh builds
-// the same shape for the stand-in. lib/ never touches a mysqlsh global directly.
+// plugins/restore/restore_js/host.js builds it from mysqlsh's globals (the GraalJS test host in
+// test/graal-host loads that same file). lib/ never touches a mysqlsh global directly.
 //
 // host = {
 //   files: {

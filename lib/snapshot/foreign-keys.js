@@ -1,12 +1,13 @@
 // The foreign keys of the loaded tables, read from the server's catalog after the load (the
 // DDL the server actually created, whatever Shell version wrote the dump): multi-column keys in
 // column order, self-references, and keys whose referenced table is not on the server (excluded
-// from the load, or never dumped): those cannot be checked, only reported.
+// from the load, or never dumped): those cannot be checked, only reported. Also each child's
+// primary key, by which its orphans are deleted.
 
 function tableKey(schema, table) { return JSON.stringify([schema, table]); }
 
 // tables: [{schema, table}] that were loaded → [{name, schema, table, columns, refSchema, refTable,
-// refColumns, refExists, refLoaded}], in a stable order.
+// refColumns, refExists, refLoaded, childKey}], in a stable order.
 function loadedForeignKeys(host, tables) {
   var loaded = {};
   var schemas = [];
@@ -39,7 +40,23 @@ function loadedForeignKeys(host, tables) {
     fk.refColumns.push(String(r.rcol));
   });
   markExisting(host, out);
+  markPrimaryKeys(host, out);
   return out;
+}
+
+// childKey: the child's primary key columns ([] without one), for deleting orphans in key order.
+function markPrimaryKeys(host, fks) {
+  var asked = {};
+  fks.forEach(function (fk) {
+    var k = tableKey(fk.schema, fk.table);
+    if (!asked[k]) {
+      asked[k] = host.sql.run("SELECT COLUMN_NAME AS c FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND " +
+        "TABLE_NAME = ? AND INDEX_NAME = 'PRIMARY' ORDER BY SEQ_IN_INDEX", [fk.schema, fk.table]).rows.map(function (r) {
+        return String(r.c);
+      });
+    }
+    fk.childKey = asked[k];
+  });
 }
 
 // refExists: whether the referenced table is on the server at all (FOREIGN_KEY_CHECKS=0 lets a

@@ -2,12 +2,12 @@
 // with foreign key checks off, and the newest chunks of a child reference parents that were not
 // loaded). MATCH SIMPLE: a row with NULL in any key column references nothing and is no orphan.
 //
-// delete: per foreign key, the DISTINCT orphan key values go into a temporary table in one
-// set-based INSERT … SELECT (an anti-join against the parent's key index), then the child rows
-// are deleted by joining that table on the child's foreign key index, BATCH key values per
-// statement (multi-table DELETE has no LIMIT; seq ranges keep every transaction small).
-// Orphan-ness depends only on the key values, so this works for tables without a primary key
-// too. Rounds repeat for the keys whose parent lost rows (children of deleted parents,
+// delete: per foreign key, the primary keys of the orphan rows go into a temporary table in one
+// set-based CREATE … SELECT (an anti-join against the parent's key index), numbered in key
+// order; then the rows are deleted by joining that table, BATCH rows per statement (multi-table
+// DELETE has no LIMIT; seq ranges keep every transaction small and its rows close together). A
+// table without a primary key is handled by its distinct orphan key values instead (orphan-ness
+// depends only on them), joined on the child's foreign key index. Rounds repeat for the keys whose parent lost rows (children of deleted parents,
 // self-references) until nothing is deleted. foreign_key_checks is 0 in the session meanwhile
 // (no RESTRICT error, no CASCADE behind the report's back) and put back afterwards.
 // report: counts the orphans of each key as loaded, changes nothing.
@@ -15,7 +15,7 @@ var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
 var tableKey = require('./foreign-keys.js').tableKey;
 
-var BATCH = 5000;
+var BATCH = 10000; // rows (by primary key) or key values (without one) per DELETE
 var MAX_ROUNDS = 1000;
 
 // FROM … WHERE … selecting the child rows of fk whose referenced row is missing.
@@ -43,14 +43,19 @@ function deleteOrphans(host, fk) {
   // A session's temporary table, in the child's schema (a temporary table needs one).
   var KEYS_TABLE = quoteTable(fk.schema, 'restore_orphan_keys');
   host.sql.run('DROP TEMPORARY TABLE IF EXISTS ' + KEYS_TABLE);
-  var keys = fk.columns.map(function (c, i) { return 'c.' + quoteIdentifier(c) + ' AS k' + i; }).join(', ');
+  // By primary key, in key order: every batch deletes at most BATCH rows, close together. Without
+  // one, by the distinct foreign key values (all rows with an orphan value are orphans).
+  var byPk = fk.childKey && fk.childKey.length > 0;
+  var cols = byPk ? fk.childKey : fk.columns;
+  var keys = cols.map(function (c, i) { return 'c.' + quoteIdentifier(c) + ' AS k' + i; }).join(', ');
   host.sql.run('CREATE TEMPORARY TABLE ' + KEYS_TABLE + ' (seq BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY) ' +
-    'ENGINE=InnoDB SELECT DISTINCT ' + keys + orphanFrom(fk));
+    'ENGINE=InnoDB SELECT ' + (byPk ? '' : 'DISTINCT ') + keys + orphanFrom(fk) +
+    (byPk ? ' ORDER BY ' + cols.map(function (c) { return 'c.' + quoteIdentifier(c); }).join(', ') : ''));
   try {
     var last = Number(host.sql.run('SELECT COALESCE(MAX(seq), 0) AS n FROM ' + KEYS_TABLE).rows[0].n);
     // No alias for the child: a multi-table DELETE of an alias fails with "No database selected" without a default schema.
     var child = quoteTable(fk.schema, fk.table);
-    var join = fk.columns.map(function (c, i) { return child + '.' + quoteIdentifier(c) + ' = k.k' + i; }).join(' AND ');
+    var join = cols.map(function (c, i) { return child + '.' + quoteIdentifier(c) + ' = k.k' + i; }).join(' AND ');
     var sql = 'DELETE ' + child + ' FROM ' + child + ' JOIN ' + KEYS_TABLE + ' AS k ON ' + join + ' WHERE k.seq BETWEEN ? AND ?';
     var deleted = 0;
     for (var from = 1; from <= last; from += BATCH) deleted += Number(host.sql.run(sql, [from, from + BATCH - 1]).affected || 0);

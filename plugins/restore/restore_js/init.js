@@ -20,8 +20,10 @@ shell.registerGlobal('restore', restore, {
     'enable it again, tune the server for the load and revert it, and analyze tables afterwards.',
     'Typical use: restore.inspect("./dump") to see what a dump holds, restore.load("./dump", ' +
     '{preset: "fastest"}) to load it, restore.status() to check the server afterwards.',
-    'Every function prints a readable report and returns the same facts as a dictionary. From ' +
-    'the command line: mysqlsh root@host -- restore load ./dump --preset=fastest',
+    'Every function prints a readable report and returns nothing. With outputFormat: "json" (command line: ' +
+    '--output-format=json) it prints one JSON document with the same facts instead; with outputFormat: "none" ' +
+    'it prints nothing and returns the facts as a dictionary, for scripts. From the command line: ' +
+    'mysqlsh root@host -- restore load ./dump --preset=fastest',
   ],
 });
 

@@ -22,5 +22,6 @@ module.exports = {
     parameters: output.outputOnlyParameters(),
     cli: true,
   },
-  run: function (host, args) { return output.runWithOutput(host, args[0], presetsReport); },
+  // The member takes no options but outputFormat: nothing else reaches lib/.
+  run: function (host, args) { return output.runWithOutput(host, args[0], function (h) { return presetsReport(h); }); },
 };

@@ -20,5 +20,6 @@ module.exports = {
     parameters: output.outputOnlyParameters(),
     cli: true,
   },
-  run: function (host, args) { return output.runWithOutput(host, args[0], revertMember); },
+  // The member takes no options but outputFormat: nothing else reaches lib/.
+  run: function (host, args) { return output.runWithOutput(host, args[0], function (h) { return revertMember(h); }); },
 };

@@ -15,5 +15,6 @@ module.exports = {
     parameters: output.outputOnlyParameters(),
     cli: true,
   },
-  run: function (host, args) { return output.runWithOutput(host, args[0], serverStatus); },
+  // The member takes no options but outputFormat: nothing else reaches lib/.
+  run: function (host, args) { return output.runWithOutput(host, args[0], function (h) { return serverStatus(h); }); },
 };

@@ -13,5 +13,6 @@ module.exports = {
     parameters: output.outputOnlyParameters(),
     cli: true,
   },
-  run: function (host, args) { return output.runWithOutput(host, args[0], versionReport); },
+  // The member takes no options but outputFormat: nothing else reaches lib/.
+  run: function (host, args) { return output.runWithOutput(host, args[0], function (h) { return versionReport(h); }); },
 };

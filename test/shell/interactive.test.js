@@ -1,0 +1,97 @@
+'use strict';
+// Interactive use as a person sees it: the real mysqlsh at its JS prompt in a terminal (tmux),
+// restore.inspect(…) and restore.load(…) typed in, the screen read back. What matters: the
+// report, then the prompt again, and no dictionary printed after the report.
+const fs = require('fs');
+const path = require('path');
+const { spawnSync } = require('child_process');
+const { expect } = require('chai');
+const { needs, MYSQLSH, SAMPLE_SHOP } = require('../support/real');
+const { installPlugin, tempDir, copyDump } = require('../support/shell');
+const { suiteServer } = require('../support/root-hooks');
+
+const HAVE_TMUX = spawnSync('tmux', ['-V']).status === 0;
+
+// One tmux server of our own (its own socket), so nothing else's sessions are touched.
+function terminal(command) {
+  const socket = `restore-test-${process.pid}-${Date.now()}`;
+  const tmux = (...args) => {
+    const r = spawnSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`tmux ${args[0]} failed: ${r.stderr}`);
+    return r.stdout;
+  };
+  tmux('-f', '/dev/null', 'new-session', '-d', '-x', '200', '-y', '50', command);
+  tmux('set-option', '-g', 'history-limit', '20000');
+  return {
+    screen: () => tmux('capture-pane', '-p', '-J', '-S', '-'),
+    type: (text) => { tmux('send-keys', '-l', text); tmux('send-keys', 'Enter'); },
+    kill: () => spawnSync('tmux', ['-L', socket, 'kill-server']),
+  };
+}
+
+const PROMPT = / JS> ?$/;
+function sleep(ms) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); }
+
+// Waits until the screen has `count` prompts and the last line is one; returns the screen.
+function waitForPrompt(term, count, timeoutMs = 120000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const screen = term.screen();
+    const lines = screen.replace(/\n+$/, '').split('\n');
+    const prompts = lines.filter((l) => / JS> /.test(l) || PROMPT.test(l)).length;
+    if (prompts >= count && PROMPT.test(lines[lines.length - 1])) return screen;
+    if (Date.now() > until) throw new Error(`no prompt after ${timeoutMs} ms; the screen:\n${screen}`);
+    sleep(200);
+  }
+}
+
+// The text between the n-th prompt line (the command typed) and the next prompt.
+function answerTo(screen, n) {
+  const lines = screen.split('\n');
+  const at = lines.map((l, i) => (/ JS> /.test(l) || PROMPT.test(l) ? i : -1)).filter((i) => i >= 0);
+  return lines.slice(at[n - 1] + 1, at[n]).join('\n');
+}
+
+describe('restore at the interactive prompt (real Shell in a terminal)', function () {
+  let term;
+  let server;
+  beforeEach(function () {
+    needs(this, ['shell', 'server']);
+    if (!HAVE_TMUX) this.skip();
+    server = suiteServer();
+  });
+  afterEach(async function () {
+    if (term) term.kill();
+    term = null;
+    if (server) await server.query('DROP SCHEMA IF EXISTS shop');
+  });
+
+  it('shows the inspect report and the load report, and no dictionary after them', async function () {
+    const home = installPlugin(tempDir('restore-cfg-')); // mysqlsh's history and options go here too
+    const dump = copyDump(SAMPLE_SHOP, 'shop');
+    const chunk = (f) => Number(/@@?(\d+)\.tsv\.zst$/.exec(f)[1]);
+    const orders = fs.readdirSync(dump).filter((f) => /^shop@orders@@?\d+\.tsv\.zst$/.test(f)).sort((a, b) => chunk(a) - chunk(b));
+    orders.slice(0, -2).forEach((f) => fs.rmSync(path.join(dump, f))); // only the newest 2 chunks were fetched
+
+    term = terminal(`env MYSQLSH_USER_CONFIG_HOME=${home} MYSQLSH_TERM_COLOR_MODE=nocolor ${MYSQLSH} --js ${server.uri}`);
+    waitForPrompt(term, 1);
+
+    term.type(`restore.inspect('${dump}')`);
+    let screen = waitForPrompt(term, 2);
+    const inspect = answerTo(screen, 1);
+    expect(inspect).to.match(/^shop\.orders +2\/12 +0 +10 /m);
+    expect(inspect).to.match(/Verdict: util\.loadDump would fail: 10 data file\(s\) missing\.\s*$/);
+    expect(inspect).to.not.match(/^\s*[{}]/m);
+
+    term.type(`restore.load('${dump}', {preset: 'dev', latest: {'shop.orders': 2}})`);
+    screen = waitForPrompt(term, 3);
+    const load = answerTo(screen, 2);
+    expect(load).to.match(/^restore\.load report for .*shop:$/m);
+    expect(load).to.match(/^ {2}shop\.orders +2000$/m);
+    expect(load).to.match(/^InnoDB redo log: before ON, after ON$/m);
+    expect(load.trimEnd().split('\n').pop()).to.equal('Stubbed (not loaded): shop.orders 10 chunk(s).');
+    expect(load).to.not.match(/^\s*[{}]/m);
+    expect(Number(await server.value('SELECT COUNT(*) FROM shop.orders'))).to.equal(2000);
+    term.type('\\quit');
+  });
+});
