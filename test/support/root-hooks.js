@@ -37,10 +37,11 @@ exports.mochaHooks = {
       }
     }
     if (skipped.size) {
+      // Printed when the process ends, so it is the run's last word, after mocha's counts.
       const lines = [...skipped].map(([what, n]) => `  ${n} test(s) skipped: they need ${what}`);
-      process.stdout.write(`\nSkipped (no ../shared beside the checkout, or RESTORE_SHARED_DIR):\n${lines.join('\n')}\n` +
-        'To run them, put the shared folder (real MySQL Shell in bin/mysqlsh, real MySQL via bin/with-mysql, ' +
-        'real-dumps/) beside the checkout, and install zstd.\n');
+      process.once('exit', () => process.stdout.write(`\nSkipped (no ../shared beside the checkout, or RESTORE_SHARED_DIR):\n${lines.join('\n')}\n` +
+        'To run them, put the shared folder beside the checkout (bin/mysqlsh: MySQL Shell; bin/with-mysql: a ' +
+        'throwaway MySQL server; real-dumps/) and install zstd (scripts/setup-dev.sh).\n'));
     }
   },
 };
