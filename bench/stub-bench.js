@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // npm run bench: a synthetic dump of 1,000 tables (metadata and .idx files only, a realistic
-// @.done.json), then, through the stand-in mysqlsh and the plugin's real Python companion:
+// @.done.json), then, in the real mysqlsh with the plugin's real Python companion:
 //   plan  — restore.plan with a `latest` selection (inspect + plan, no writes)
 //   stub  — restore.stub of every chunk
 //   floor — a plain Python loop creating the same files in an identical copy of the dump
@@ -60,13 +60,13 @@ function writeSyntheticDump(dir, chunkFiles) {
   return perTable * TABLES;
 }
 
-// One measurement, in this process (spawned per size so peak memory is per run).
+// One measurement in the real mysqlsh (no server needed), timed inside the Shell around the call
+// alone: startup (plugins, Python) is not the plugin's work. Peak memory is the mysqlsh process's.
 function measure(kind, dir) {
-  const { runShell } = require('../test/support/standin');
-  // Timed inside the Shell, around the call alone: startup (plugins, Python) is not the plugin's work.
-  const call = kind === 'plan' ? `restore.plan(${JSON.stringify(dir)}, {latest: {"bench.*": 2}}).fetch.length`
-    : `restore.stub(${JSON.stringify(dir)}, {latest: 0}).written.length`;
-  const r = runShell({ code: `var t0 = Date.now(); var n = ${call}; [Date.now() - t0, n]`, uri: null });
+  const { runJs } = require('../test/support/shell');
+  const call = kind === 'plan' ? `restore.plan(${JSON.stringify(dir)}, {latest: {"bench.*": 2}, outputFormat: "none"}).fetch.length`
+    : `restore.stub(${JSON.stringify(dir)}, {latest: 0, outputFormat: "none"}).written.length`;
+  const r = runJs(null, `var t0 = Date.now(); var n = ${call}; [Date.now() - t0, n]`);
   if (r.error) throw new Error(r.error.message);
   return { seconds: r.value[0] / 1000, value: r.value[1], peakMB: process.resourceUsage().maxRSS / 1024 };
 }
