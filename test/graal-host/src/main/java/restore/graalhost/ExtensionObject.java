@@ -41,7 +41,7 @@ final class ExtensionObject extends Sh.HostObject {
   }
 
   ExtensionObject() {
-    members.put("help", new Sh.FunctionProxy(args -> { Main.out(help(args.isEmpty() ? null : (String) args.get(0))); return null; }));
+    members.put("help", new Sh.FunctionProxy(args -> help(args.isEmpty() ? null : (String) args.get(0))));  // returns the text, as the Shell does
   }
 
   @Override public String className() { return name == null ? "ExtensionObject" : name; }
@@ -76,7 +76,7 @@ final class ExtensionObject extends Sh.HostObject {
   void register(String globalName) {
     registered = true;
     name = globalName;
-    qualified = globalName;
+    qualified = parent == null ? globalName : parent.qualified + "." + globalName;
     for (Member m : defs.values()) if (m.value instanceof ExtensionObject) ((ExtensionObject) m.value).register(m.name);
   }
 
@@ -137,6 +137,8 @@ final class ExtensionObject extends Sh.HostObject {
       }
     }
     defs.put(memberName, m);
+    // a child becomes registered when (or if already) its parent is (register_object)
+    if (registered && value instanceof ExtensionObject) ((ExtensionObject) value).register(memberName);
   }
 
   private static void unknownKeys(Map<String, Object> d, Set<String> allowed, String ctx) {
@@ -176,7 +178,7 @@ final class ExtensionObject extends Sh.HostObject {
   }
 
   // ------------------------------------------------------------------ calls
-  private Object call(Member m, List<Object> args) {
+  Object call(Member m, List<Object> args) {
     if (!registered) throw new ShellError("RuntimeError", "Unable to call functions in an unregistered extension object.", 0);
     int max = m.params.size(), min = 0;
     for (TreeMap<String, Object> p : m.params) if (!Boolean.FALSE.equals(p.get("required"))) min++;

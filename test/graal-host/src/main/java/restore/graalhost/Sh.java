@@ -76,6 +76,7 @@ final class Sh {
       if (p instanceof ArrayProxy) return ((ArrayProxy) p).list;
       if (p instanceof FunctionProxy) return ((FunctionProxy) p).fn;
       if (p instanceof ObjectProxy) return ((ObjectProxy) p).target;
+      if (p instanceof ShellObject) return p;
     }
     if (v.hasBufferElements()) {            // is_array_buffer: poly_value_is_buffer
       int n = (int) v.getBufferSize();
@@ -291,6 +292,8 @@ final class Sh {
     if (v instanceof String) return (String) v;
     return descrNested(v, 0);
   }
+
+  static String descrNestedPublic(Object v) { return descrNested(v, 0); }
 
   private static String descrNested(Object v, int depth) {
     String ind = "    ".repeat(depth + 1), end = "    ".repeat(depth);

@@ -1,0 +1,190 @@
+'use strict';
+// The same scenarios under the real mysqlsh (V8) and under the GraalJS test host
+// (test/graal-host: one GraalJS context per module file, as GraalJS builds of the Shell do);
+// the answers must agree. Needs Java + Maven, ../shared (real mysqlsh, with-mysql, real dumps).
+const { expect } = require('chai');
+const { spawn, spawnSync, execFileSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const SHARED = process.env.RESTORE_SHARED_DIR || path.resolve(ROOT, '..', 'shared');
+const MYSQLSH = process.env.RESTORE_MYSQLSH || path.join(SHARED, 'bin', 'mysqlsh');
+const WITH_MYSQL = path.join(SHARED, 'bin', 'with-mysql');
+const REAL_DUMPS = path.join(SHARED, 'real-dumps');
+const HOST = path.join(ROOT, 'test', 'graal-host', 'run.sh');
+const MARK = '@@GRAAL-HOST-RESULT@@';
+
+function has(cmd) { return spawnSync('sh', ['-c', 'command -v ' + cmd], { stdio: 'ignore' }).status === 0; }
+
+function missing() {
+  if (!has('java')) return 'java is not installed';
+  if (!has('mvn')) return 'Maven (mvn) is not installed';
+  if (!fs.existsSync(MYSQLSH) || !fs.existsSync(WITH_MYSQL)) return SHARED + ' (real mysqlsh, with-mysql) is missing';
+  return null;
+}
+
+// Deep-copies Shell values to plain JSON (V8 array wrappers have no Array.prototype).
+const PLAIN = 'function __plain(x) { if (x === null || typeof x !== "object") return x;' +
+  ' if (typeof x.getTime === "function") return String(x);' +
+  ' if (typeof x.byteLength === "number") return "<binary " + x.byteLength + ">";' +
+  ' if (typeof x.length === "number") { var a = []; for (var i = 0; i < x.length; i++) a.push(__plain(x[i])); return a; }' +
+  ' var o = {}; Object.keys(x).forEach(function (k) { o[k] = __plain(x[k]); }); return o; }';
+
+function wrap(body) {
+  return PLAIN + '\ntry { var __r = (function () {\n' + body + '\n})(); println("' + MARK + '");' +
+    ' println(JSON.stringify({value: __r === undefined ? null : __plain(__r)})); }' +
+    ' catch (e) { println("' + MARK + '"); println(JSON.stringify({error: String((e && e.cause && e.cause.message) ||' +
+    ' (e && e.message) || e)})); }';
+}
+
+describe('GraalJS test host: same answers as the real mysqlsh', function () {
+  this.timeout(900000);
+  const why = missing();
+  let tmp; let server; let uri; let homes;
+
+  before(async function () {
+    if (why) { console.log('      skipped: ' + why); this.skip(); }
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'graal-host-test-'));
+    execFileSync(path.join(ROOT, 'test', 'graal-host', 'build.sh'), { stdio: 'inherit' });
+    homes = {};
+    for (const engine of ['real', 'graal']) {
+      homes[engine] = path.join(tmp, 'home-' + engine);
+      fs.mkdirSync(homes[engine]);
+      execFileSync('sh', [path.join(ROOT, 'install.sh')], { env: Object.assign({}, process.env, { MYSQLSH_USER_CONFIG_HOME: homes[engine] }), stdio: 'ignore' });
+    }
+    const uriFile = path.join(tmp, 'uri'); const stop = path.join(tmp, 'stop');
+    server = spawn(WITH_MYSQL, ['sh', '-c', 'echo "$MYSQL_URI" > "$0"; while [ ! -f "$1" ]; do sleep 1; done', uriFile, stop],
+      { stdio: 'ignore' });
+    for (let i = 0; i < 300 && !fs.existsSync(uriFile); i++) await new Promise((r) => setTimeout(r, 500));
+    uri = fs.readFileSync(uriFile, 'utf8').trim();
+  });
+
+  after(async function () {
+    if (!server) return;
+    fs.writeFileSync(path.join(tmp, 'stop'), '');
+    await new Promise((r) => server.on('exit', r));
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  function run(engine, body, opts) {
+    const args = (opts && opts.noUri ? [] : [uri]).concat(['--js', '-e', wrap(body)]);
+    const exe = engine === 'real' ? MYSQLSH : HOST;
+    const r = spawnSync(exe, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20,
+      env: Object.assign({}, process.env, { MYSQLSH_USER_CONFIG_HOME: homes[engine] }) });
+    const at = r.stdout.lastIndexOf(MARK + '\n');
+    if (at < 0) throw new Error(engine + ': no result (exit ' + r.status + ')\n' + r.stdout.slice(-2000) + r.stderr.slice(-2000));
+    return { out: r.stdout.slice(0, at), answer: JSON.parse(r.stdout.slice(at + MARK.length + 1).split('\n')[0]), stderr: r.stderr };
+  }
+
+  function both(body, opts) {
+    const real = run('real', body, opts); const graal = run('graal', body, opts);
+    return { real, graal };
+  }
+
+  function copyDump(src, name) {
+    const dst = path.join(tmp, name);
+    fs.rmSync(dst, { recursive: true, force: true });
+    fs.cpSync(src, dst, { recursive: true });
+    return dst;
+  }
+
+  // Facts that name the engine or the Shell version, or measure time, differ by design.
+  function normal(v) {
+    if (Array.isArray(v)) return v.map(normal);
+    if (v && typeof v === 'object') {
+      const o = {};
+      Object.keys(v).forEach((k) => {
+        if (/^(engine|shell|shellVersion|longVersion|seconds|elapsed|durationSeconds|startedAt|finishedAt|at|time|pid|host)$/.test(k)) return;
+        o[k] = normal(v[k]);
+      });
+      return o;
+    }
+    return typeof v === 'string' ? v.replace(/graal-host-test-[^/]+\/(home-)?(real|graal)/g, 'TMP') : v;
+  }
+
+  const q = JSON.stringify;
+  const NONE = '{outputFormat: "none"}';
+
+  it('restore.inspect agrees on every real dump (read-only)', function () {
+    const dumps = fs.readdirSync(REAL_DUMPS).filter((d) => fs.statSync(path.join(REAL_DUMPS, d)).isDirectory());
+    expect(dumps.length).to.be.above(0);
+    for (const d of dumps) {
+      const r = both('return restore.inspect(' + q(path.join(REAL_DUMPS, d)) + ', ' + NONE + ');', { noUri: true });
+      expect(r.graal.answer.error, d + ' under GraalJS').to.equal(undefined);
+      expect(normal(r.graal.answer), d).to.deep.equal(normal(r.real.answer));
+    }
+  });
+
+  it('restore.plan and restore.stub with latest agree (on copies)', function () {
+    const sel = '{latest: {"shop.orders": 2, "shop.audit_log": 1}, outputFormat: "none"}';
+    const plans = {}; const stubs = {}; const files = {};
+    for (const engine of ['real', 'graal']) {
+      const dir = copyDump(path.join(ROOT, 'sample-dumps', 'shop'), 'stub-' + engine);
+      // drop the older chunks, as a partial fetch would
+      ['shop@orders@0.tsv.zst', 'shop@orders@1.tsv.zst', 'shop@audit_log@0.tsv.zst'].forEach((f) => fs.rmSync(path.join(dir, f), { force: true }));
+      plans[engine] = run(engine, 'return restore.plan(' + q(dir) + ', ' + sel + ');', { noUri: true }).answer;
+      stubs[engine] = run(engine, 'return restore.stub(' + q(dir) + ', ' + sel + ');', { noUri: true }).answer;
+      files[engine] = fs.readdirSync(dir).sort().map((f) => f + ':' + fs.statSync(path.join(dir, f)).size);
+    }
+    expect(plans.graal.error).to.equal(undefined);
+    expect(stubs.graal.error).to.equal(undefined);
+    const strip = (v) => JSON.parse(JSON.stringify(normal(v)).split('stub-graal').join('DIR').split('stub-real').join('DIR'));
+    expect(strip(plans.graal)).to.deep.equal(strip(plans.real));
+    expect(strip(stubs.graal)).to.deep.equal(strip(stubs.real));
+    expect(files.graal).to.deep.equal(files.real);
+  });
+
+  function counts(engine) {
+    return run(engine, 'var s = shell.getSession(); var r = s.runSql("SELECT table_name AS t, table_rows AS n FROM information_schema.tables WHERE table_schema = ? ORDER BY 1", ["shop"]);' +
+      ' var names = []; var row; while ((row = r.fetchOne()) !== null) names.push(row[0]);' +
+      ' var out = {}; names.forEach(function (t) { out[t] = s.runSql("SELECT COUNT(*) FROM !.!", ["shop", t]).fetchOne()[0]; }); return out;').answer.value;
+  }
+
+  function dropShop(engine) { run(engine, 'shell.getSession().runSql("DROP SCHEMA IF EXISTS shop"); return 1;'); }
+
+  it('a full load and a partial latest load give the same rows', function () {
+    const result = {};
+    for (const engine of ['real', 'graal']) {
+      dropShop(engine);
+      const dir = copyDump(path.join(ROOT, 'sample-dumps', 'shop'), 'load-' + engine);
+      const full = run(engine, 'return restore.load(' + q(dir) + ', {outputFormat: "none"});');
+      expect(full.answer.error, engine + ' full load\n' + full.out + full.stderr).to.equal(undefined);
+      const fullCounts = counts(engine);
+      dropShop(engine);
+      const pdir = copyDump(path.join(ROOT, 'sample-dumps', 'shop'), 'partial-' + engine);
+      // a partial fetch: only the two newest chunks of shop.orders (@10, @@11) were copied
+      fs.readdirSync(pdir).filter((f) => /^shop@orders@\d+\.tsv\.zst$/.test(f) && f !== 'shop@orders@10.tsv.zst')
+        .forEach((f) => fs.rmSync(path.join(pdir, f)));
+      const part = run(engine, 'return restore.load(' + q(pdir) + ', {latest: {"shop.orders": 2}, outputFormat: "none"});');
+      expect(part.answer.error, engine + ' partial load\n' + part.out + part.stderr).to.equal(undefined);
+      result[engine] = { full: fullCounts, partial: counts(engine) };
+      dropShop(engine);
+    }
+    expect(result.real.full.orders).to.be.above(result.real.partial.orders);
+    expect(result.graal).to.deep.equal(result.real);
+  });
+
+  it('restore.status, restore.revert and restore.presets agree', function () {
+    for (const body of ['return restore.status(' + NONE + ');', 'return restore.revert(' + NONE + ');',
+      'return restore.presets(' + NONE + ');']) {
+      const r = both(body);
+      if (r.real.answer.error === undefined) {
+        expect(r.graal.answer.error, body).to.equal(undefined);
+        expect(normal(r.graal.answer), body).to.deep.equal(normal(r.real.answer));
+      } else {
+        // both must fail the same way; engine-made TypeError texts differ after the plugin's own words
+        expect(r.graal.answer.error, body).to.be.a('string');
+        expect(r.graal.answer.error.slice(0, 38), body).to.equal(r.real.answer.error.slice(0, 38));
+      }
+    }
+  });
+
+  it('help lists the same functions', function () {
+    const r = both('return String(restore.help()).replace(/\\x1b\\[[0-9;]*m/g, "");', { noUri: true });
+    const names = (out) => (out.match(/^ {6}(\w+)\(/mg) || []).map((s) => s.trim()).sort();
+    expect(names(r.graal.answer.value).length).to.be.above(5);
+    expect(names(r.graal.answer.value)).to.deep.equal(names(r.real.answer.value));
+  });
+});
