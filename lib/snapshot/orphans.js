@@ -25,7 +25,7 @@ function orphanFrom(fk) {
   }).join(' AND ');
   var notNull = fk.columns.map(function (c) { return 'c.' + quoteIdentifier(c) + ' IS NOT NULL'; }).join(' AND ');
   return ' FROM ' + quoteTable(fk.schema, fk.table) + ' AS c LEFT JOIN ' + quoteTable(fk.refSchema, fk.refTable) +
-    ' AS p ON ' + on + ' WHERE p.' + quoteIdentifier(fk.refColumns[0]) + ' IS NULL AND ' + notNull;
+    ' AS p ON ' + on + ' WHERE p.' + quoteIdentifier(fk.refColumns[0]) + ' IS NULL';
 }
 
 function countOrphans(host, fk) {

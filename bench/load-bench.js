@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+'use strict';
+// npm run bench:load: a generated dump of a few hundred MB (several tables, one big chunked
+// table, secondary indexes), made by the real MySQL Shell's util.dumpSchemas from a seeded
+// throwaway MySQL; then, each on a fresh server, loaded with plain util.loadDump defaults and with
+// `restore load --preset=fastest` and `--preset=safe`. Prints seconds, MB/s, rows/s, ratios.
+// BENCH_ROWS (rows of the big table, default 2,000,000) scales it. Not a test: no assertions
+// beyond "every row arrived". (MySQL 9.7 has no MD5() or SHA1(): SHA2 makes the text.)
+const fs = require('fs');
+const path = require('path');
+const { startServer } = require('../test/support/server');
+const { mysqlsh, cli, tempDir, cleanTemp } = require('../test/support/shell');
+
+const ROWS = Number(process.env.BENCH_ROWS || 2000000);
+const SCHEMA = 'loadbench';
+
+// Rows come from a numbers table (1..1000) cross joined with itself: no recursion limit, one
+// INSERT … SELECT per table, all generated inside the server.
+async function seed(server) {
+  await server.query(`DROP SCHEMA IF EXISTS ${SCHEMA}; CREATE SCHEMA ${SCHEMA}; USE ${SCHEMA};
+    CREATE TABLE nums (n INT PRIMARY KEY);
+    INSERT INTO nums WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 1000) SELECT n FROM s;
+    CREATE TABLE customers (id INT PRIMARY KEY, name VARCHAR(64), email VARCHAR(96), country CHAR(2),
+      created DATETIME, KEY (email), KEY (country, created));
+    CREATE TABLE products (id INT PRIMARY KEY, sku VARCHAR(32), title VARCHAR(200), price DECIMAL(10,2), KEY (sku));
+    CREATE TABLE orders (id BIGINT PRIMARY KEY, customer_id INT, product_id INT, qty INT, amount DECIMAL(12,2),
+      status VARCHAR(16), note VARCHAR(120), created DATETIME, KEY (customer_id), KEY (product_id), KEY (created, status));
+    CREATE TABLE events (id BIGINT PRIMARY KEY, kind VARCHAR(20), payload TEXT, at DATETIME, KEY (kind, at));`);
+  const big = `SELECT (a.n - 1) * 1000 + b.n AS i FROM nums a CROSS JOIN nums b`;
+  await server.query(`INSERT INTO ${SCHEMA}.customers SELECT i, CONCAT('customer ', i), CONCAT('c', i, '@example.com'),
+    ELT(1 + i % 5, 'DE', 'FR', 'US', 'BR', 'JP'), '2020-01-01' + INTERVAL i MINUTE FROM (${big}) x WHERE i <= ${Math.ceil(ROWS / 20)}`);
+  await server.query(`INSERT INTO ${SCHEMA}.products SELECT i, CONCAT('SKU-', LPAD(i, 8, '0')), CONCAT('product ', i, ' ', LEFT(SHA2(i, 256), 32)),
+    (i % 1000) / 10 FROM (${big}) x WHERE i <= 20000`);
+  for (let base = 0; base < ROWS; base += 200000) {
+    await server.query(`INSERT INTO ${SCHEMA}.orders SELECT ${base} + (a.n - 1) * 1000 + b.n, 1 + ((a.n * 7919 + b.n) % ${Math.ceil(ROWS / 20)}),
+      1 + (b.n * 31 % 20000), 1 + b.n % 9, ((a.n * b.n) % 100000) / 100, ELT(1 + b.n % 4, 'new', 'paid', 'shipped', 'returned'),
+      CONCAT('note ', LEFT(SHA2(${base} + a.n * 1000 + b.n, 256), 32)), '2021-01-01' + INTERVAL (${base} + (a.n - 1) * 1000 + b.n) SECOND
+      FROM nums a CROSS JOIN nums b WHERE a.n <= 200 AND ${base} + (a.n - 1) * 1000 + b.n <= ${ROWS}`);
+  }
+  await server.query(`INSERT INTO ${SCHEMA}.events SELECT i, ELT(1 + i % 3, 'click', 'view', 'buy'),
+    REPEAT(LEFT(SHA2(i, 256), 32), 4), '2022-01-01' + INTERVAL i SECOND FROM (${big}) x WHERE i <= ${Math.ceil(ROWS / 4)}`);
+  await server.query(`DROP TABLE ${SCHEMA}.nums`);
+  // util.dumpSchemas chunks by the row estimate of EXPLAIN FORMAT=JSON: fresh statistics, and the
+  // JSON layout Shell 9.1 reads (MySQL 9.7 defaults to version 2, which it cannot read).
+  await server.query(`ANALYZE TABLE ${SCHEMA}.customers, ${SCHEMA}.products, ${SCHEMA}.orders, ${SCHEMA}.events`);
+  await server.query('SET GLOBAL explain_json_format_version = 1').catch(() => {});
+}
+
+function timed(fn) {
+  const t0 = process.hrtime.bigint();
+  const r = fn();
+  return { r, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
+}
+
+async function countRows(server) {
+  let n = 0;
+  for (const t of ['customers', 'products', 'orders', 'events']) n += Number(await server.value(`SELECT COUNT(*) FROM ${SCHEMA}.${t}`));
+  return n;
+}
+
+async function main() {
+  const work = tempDir('restore-loadbench-');
+  const dump = path.join(work, 'dump');
+  let server = await startServer();
+  process.stdout.write(`Seeding ${SCHEMA} (big table: ${ROWS} rows) on MySQL ${await server.value('SELECT VERSION()')}…\n`);
+  const seedTime = Date.now();
+  await seed(server);
+  const rows = await countRows(server);
+  process.stdout.write(`  ${rows} rows in ${((Date.now() - seedTime) / 1000).toFixed(1)} s\n`);
+  const d = timed(() => mysqlsh([server.uri, '--js', '-e', `util.dumpSchemas(['${SCHEMA}'], '${dump}', {bytesPerChunk: '32M', showProgress: false})`],
+    { env: { MYSQLSH_ALLOW_NEWER_SERVER: '1' } }));
+  if (d.r.status !== 0) throw new Error('util.dumpSchemas failed: ' + d.r.out);
+  await server.stop();
+  const done = JSON.parse(fs.readFileSync(path.join(dump, '@.done.json'), 'utf8'));
+  const dataMB = Number(done.dataBytes) / 1e6;
+  const files = fs.readdirSync(dump);
+  const diskMB = files.reduce((s, f) => s + fs.statSync(path.join(dump, f)).size, 0) / 1e6;
+  const chunks = files.filter((f) => /\.tsv\.zst$/.test(f)).length;
+  process.stdout.write(`Dump: ${dataMB.toFixed(0)} MB of data (${diskMB.toFixed(0)} MB on disk, zstd), ${chunks} chunk files, ` +
+    `made in ${d.seconds.toFixed(1)} s\n\n`);
+
+  const runs = [
+    { name: 'util.loadDump defaults', run: (s) => mysqlsh([s.uri, '--js', '-e', `util.loadDump('${dump}')`]) },
+    { name: 'restore load --preset=fastest', run: (s) => cli(s.uri, ['load', dump, '--preset=fastest', '--force']) },
+    { name: 'restore load --preset=safe', run: (s) => cli(s.uri, ['load', dump, '--preset=safe']) },
+  ];
+  const results = [];
+  for (const r of runs) {
+    server = await startServer();
+    const t = timed(() => r.run(server));
+    const loaded = await countRows(server);
+    const redo = await server.redoLog();
+    await server.stop();
+    if (t.r.status !== 0) throw new Error(`${r.name} failed: ${t.r.out}`);
+    if (loaded !== rows) throw new Error(`${r.name}: ${loaded} rows loaded, ${rows} expected`);
+    const threads = (t.r.stdout.match(/Threads: (\d+)/) || [])[1];
+    results.push({ name: r.name, seconds: t.seconds, redo, threads });
+    process.stdout.write(`${r.name}: ${t.seconds.toFixed(1)} s (redo log after: ${redo}${threads ? `, threads ${threads}` : ''})\n`);
+  }
+  const base = results[0].seconds;
+  process.stdout.write('\n' + ['run'.padEnd(32), 'seconds'.padStart(8), 'MB/s'.padStart(8), 'rows/s'.padStart(10), 'vs defaults'.padStart(12)].join(' ') + '\n');
+  for (const r of results) {
+    process.stdout.write([r.name.padEnd(32), r.seconds.toFixed(1).padStart(8), (dataMB / r.seconds).toFixed(1).padStart(8),
+      Math.round(rows / r.seconds).toString().padStart(10), `${(base / r.seconds).toFixed(2)}x`.padStart(12)].join(' ') + '\n');
+  }
+  process.stdout.write(`\n(wall time of the whole mysqlsh process, ~1 s of it Shell start; MB = uncompressed data of the dump; ` +
+    `client ${require('os').cpus().length} CPUs)\n`);
+  cleanTemp();
+}
+
+main().catch((e) => { process.stderr.write((e && e.stack) || String(e)); cleanTemp(); process.exit(1); });

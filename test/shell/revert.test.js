@@ -1,0 +1,87 @@
+'use strict';
+// restore.status and restore.revert after what a crash leaves: the mysqlsh running a fastest load
+// SIGKILLed mid-load (redo log OFF, settings tuned), then the same followed by a server restart.
+// On a server of its own (restartable, pristine).
+const { expect } = require('chai');
+const { needs } = require('../support/real');
+const { cli, spawnShell, copyDump } = require('../support/shell');
+const { suiteServer } = require('../support/root-hooks');
+const { startServer } = require('../support/server');
+const { serverFingerprint } = require('../support/fingerprint');
+const { makeBigDump, BIG_SCHEMA } = require('../support/big-dump');
+
+// Starts `restore load` in a background mysqlsh and SIGKILLs it once the server runs its LOAD DATA.
+async function killMidLoad(server, dir, args) {
+  const child = spawnShell([server.uri, '--', 'restore', 'load', dir, ...args]);
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { out += d; });
+  const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  const until = Date.now() + 60000;
+  let seen = false;
+  while (!seen && Date.now() < until) {
+    const rows = await server.query("SELECT ID, INFO FROM information_schema.PROCESSLIST WHERE INFO IS NOT NULL");
+    // util.loadDump prefixes its statements with a comment: /* mysqlsh loadDump(), thread 2, … */ LOAD DATA …
+    if (rows.some((x) => /LOAD DATA/i.test(x.INFO))) seen = true;
+    else await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  const end = await exited;
+  expect(seen, `no LOAD DATA showed up; mysqlsh said: ${out}`).to.equal(true);
+  expect(end.signal, out).to.equal('SIGKILL');
+  // The server-side LOAD DATA statements end when they notice their client is gone.
+  const gone = Date.now() + 60000;
+  while (Date.now() < gone && (await server.query("SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE '%LOAD DATA%' " +
+    'AND ID <> CONNECTION_ID()')).length) {
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return out;
+}
+
+describe('revert after a killed load (real Shell, own MySQL)', function () {
+  let own;
+  let big;
+  let pristine;
+  before(async function () {
+    needs(this, ['shell', 'server']);
+    big = await makeBigDump(suiteServer());
+    own = await startServer();
+    pristine = await serverFingerprint(own);
+  });
+  after(async function () {
+    if (own) await own.stop();
+  });
+  afterEach(async function () {
+    if (!own) return;
+    cli(own.uri, ['revert']); // after a failed test: the next one starts from a repaired server
+    await own.query(`DROP SCHEMA IF EXISTS ${BIG_SCHEMA}`);
+  });
+
+  it('SIGKILL of mysqlsh mid-load: status names the redo log and the settings left; revert puts all back', async function () {
+    await killMidLoad(own, copyDump(big.dir), ['--preset=fastest', '--force']);
+    expect(await own.redoLog()).to.equal('OFF');
+    expect(await serverFingerprint(own)).to.not.deep.equal(pristine);
+    const st = cli(own.uri, ['status']);
+    expect(st.status, st.out).to.equal(0);
+    expect(st.stdout).to.match(/left behind:\s+InnoDB redo log disabled by restore\.load/);
+    expect(st.stdout).to.match(/left behind:\s+innodb_flush_log_at_trx_commit = 2 \(original 1, set by restore\.load\)/);
+    const rv = cli(own.uri, ['revert']);
+    expect(rv.status, rv.out).to.equal(0);
+    expect(await own.redoLog()).to.equal('ON');
+    expect(await serverFingerprint(own)).to.deep.equal(pristine);
+    expect(cli(own.uri, ['status']).stdout).to.not.include('left behind');
+  });
+
+  it('the same, then a server restart: revert still repairs what is left', async function () {
+    await killMidLoad(own, copyDump(big.dir), ['--preset=fastest', '--force']);
+    await own.restart();
+    const st = cli(own.uri, ['status']);
+    expect(st.status, st.out).to.equal(0);
+    expect(st.stdout).to.match(/left behind:\s+InnoDB redo log disabled by restore\.load/);
+    const rv = cli(own.uri, ['revert']);
+    expect(rv.status, rv.out).to.equal(0);
+    expect(await own.redoLog()).to.equal('ON');
+    expect(await serverFingerprint(own)).to.deep.equal(pristine);
+    expect(cli(own.uri, ['status']).stdout).to.not.include('left behind');
+  });
+});

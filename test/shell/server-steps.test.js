@@ -1,0 +1,102 @@
+'use strict';
+// The server steps of restore.load in the real mysqlsh on a real MySQL: analyze with histograms
+// (kept out of the binary log under skipBinlog), the restart advice, the thread choice, the redo
+// log members and status, a user preset, dropExisting.
+const fs = require('fs');
+const path = require('path');
+const { expect } = require('chai');
+const { needs, SAMPLE_SHOP } = require('../support/real');
+const { cli, installPlugin, tempDir } = require('../support/shell');
+const { suiteServer } = require('../support/root-hooks');
+const { serverFingerprint } = require('../support/fingerprint');
+const { makeBigDump, BIG_SCHEMA } = require('../support/big-dump');
+
+async function binlogPosition(server) {
+  const rows = await server.query('SHOW BINARY LOG STATUS');
+  return { file: rows[0].File, pos: Number(rows[0].Position) };
+}
+
+describe('restore load server steps (real Shell, real MySQL)', function () {
+  let server;
+  let big;
+  before(async function () {
+    needs(this, ['shell', 'server']);
+    server = suiteServer();
+    big = await makeBigDump(server);
+  });
+  afterEach(async function () {
+    if (server) await server.query(`DROP SCHEMA IF EXISTS ${BIG_SCHEMA}; DROP SCHEMA IF EXISTS shop`);
+  });
+
+  it('fastest + analyze histogram: histograms built, nothing of the load in the binary log, no skip-log-bin advice, threads explained',
+    async function () {
+      expect(Number(await server.value('SELECT @@GLOBAL.log_bin'))).to.equal(1);
+      const before = await serverFingerprint(server);
+      const at = await binlogPosition(server);
+      const r = cli(server.uri, ['load', big.dir, '--preset=fastest', '--analyze=histogram', '--force']);
+      expect(r.status, r.out).to.equal(0);
+      const hist = await server.query('SELECT COLUMN_NAME AS c FROM information_schema.COLUMN_STATISTICS ' +
+        'WHERE SCHEMA_NAME = ? AND TABLE_NAME = ? ORDER BY 1', [BIG_SCHEMA, 'orders']);
+      expect(hist.map((h) => h.c)).to.deep.equal(['amount', 'status']);
+      const events = await server.query(`SHOW BINLOG EVENTS IN '${at.file}' FROM ${at.pos}`);
+      const info = events.map((e) => e.Info).join('\n');
+      expect(info).to.not.match(/ANALYZE/i);
+      expect(info).to.not.include(BIG_SCHEMA);
+      // The preset sets skipBinlog: advising a restart without the binary log would be pointless.
+      expect(r.stdout).to.not.include('skip-log-bin');
+      const m = r.stdout.match(/^ {2}Threads: (\d+) = the largest of the Shell's default \(4\), the client's CPUs \((\d+)\) and the server's innodb_read_io_threads \((\d+)\)/m);
+      expect(m, r.stdout).to.not.equal(null);
+      expect(Number(m[1])).to.equal(Math.max(4, Number(m[2]), Number(m[3])));
+      expect(r.stdout).to.include(`"threads":${m[1]}`);
+      expect(await serverFingerprint(server)).to.deep.equal(before);
+    });
+
+  it('tune without skipBinlog: the restart advice still names skip-log-bin (dry run)', function () {
+    const r = cli(server.uri, ['load', big.dir, '--tune=true', '--dry-run=true']);
+    expect(r.status, r.out).to.equal(0);
+    expect(r.stdout).to.include('skip-log-bin');
+    expect(r.stdout).to.include('Dry run: nothing was dropped, changed or loaded.');
+  });
+
+  it('disableRedoLog, status, enableRedoLog: the redo log as the server reports it', async function () {
+    expect(await server.redoLog()).to.equal('ON');
+    const off = cli(server.uri, ['disableRedoLog', '--force=true']);
+    try {
+      expect(off.status, off.out).to.equal(0);
+      expect(await server.redoLog()).to.equal('OFF');
+      const st = cli(server.uri, ['status']);
+      expect(st.status, st.out).to.equal(0);
+      expect(st.stdout).to.match(/InnoDB redo log:\s+OFF/);
+      expect(st.stdout).to.match(/left behind:\s+InnoDB redo log disabled by restore\.disableRedoLog/);
+    } finally {
+      const on = cli(server.uri, ['enableRedoLog']);
+      expect(on.status, on.out).to.equal(0);
+    }
+    expect(await server.redoLog()).to.equal('ON');
+    const st = cli(server.uri, ['status']);
+    expect(st.stdout).to.match(/InnoDB redo log:\s+ON/);
+    expect(st.stdout).to.not.include('left behind');
+  });
+
+  it('a user preset from <config home>/restore/presets.json, then dropExisting replaces only what the dump holds', async function () {
+    const home = installPlugin(tempDir('restore-cfg-'));
+    fs.mkdirSync(path.join(home, 'restore'), { recursive: true });
+    const file = path.join(home, 'restore', 'presets.json');
+    fs.writeFileSync(file, JSON.stringify({ nightly: { extends: 'safe', threads: 3, analyze: 'on' } }));
+    const r = cli(server.uri, ['load', SAMPLE_SHOP, '--preset=nightly'], { configHome: home });
+    expect(r.status, r.out).to.equal(0);
+    expect(r.stdout).to.include(`(preset nightly from ${file})`);
+    expect(r.stdout).to.include('"threads":3');
+    expect(r.stdout).to.match(/Analyze after the load: on/);
+    expect(Number(await server.value('SELECT COUNT(*) FROM shop.customers'))).to.equal(1000);
+
+    await server.query(`CREATE TABLE shop.stray SELECT * FROM shop.customers LIMIT 1; UPDATE shop.stray SET id = 99999, email = 'stray@example.com';
+      INSERT INTO shop.customers SELECT * FROM shop.stray; DROP TABLE shop.stray;
+      CREATE TABLE shop.keepme (id INT PRIMARY KEY); INSERT INTO shop.keepme VALUES (7);`);
+    const again = cli(server.uri, ['load', SAMPLE_SHOP, '--drop-existing=true', '--force']);
+    expect(again.status, again.out).to.equal(0);
+    expect(Number(await server.value('SELECT COUNT(*) FROM shop.customers'))).to.equal(1000);
+    expect(Number(await server.value('SELECT COUNT(*) FROM shop.customers WHERE id = 99999'))).to.equal(0);
+    expect((await server.query('SELECT id FROM shop.keepme')).map((x) => Number(x.id))).to.deep.equal([7]);
+  });
+});
