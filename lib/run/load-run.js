@@ -233,7 +233,7 @@ function runLoad(host, dumpDir, options, extensions) {
   var report = { dryRun: false, ok: false, error: null, dumpDir: plan.dir, preset: plan.preset.name,
     loadDumpOptions: plan.loadDumpOptions, phases: clock.phases, tables: [], dropped: [], settings: [],
     redoLog: { before: plan.redo.state, disabled: false, after: null }, analyze: null, advice: tuning.adviceLines(plan.advice),
-    stateFile: null, partial: pre.planned ? pre.planned.facts || null : null, partialLines: [] };
+    stateFile: null, partial: pre.planned ? pre.planned.facts || null : null, partialLines: [], snapshot: null };
   var failure = null;
   var failedPhase = null;
   var current = null;
@@ -261,7 +261,9 @@ function runLoad(host, dumpDir, options, extensions) {
     }
     step('util.loadDump', function () { host.util.loadDump(plan.dir, plan.loadDumpOptions); });
     // Orphans and masks (lib/snapshot/): after the data is in, before its statistics are taken.
-    if (plan.snapshot.active) step('snapshot', function () { report.snapshot = snapshotStep.runSnapshot(host, plan.snapshot, plan.loadDumpOptions); });
+    if (plan.snapshot.active) {
+      step('snapshot', function () { report.snapshot = snapshotStep.runSnapshot(host, plan.snapshot, plan.loadDumpOptions); });
+    }
     if (pre.own.analyze !== 'off') {
       step('analyze', function () {
         var a = analyze.analyzeTables(host, pre.objects.tables, pre.own.analyze, !!plan.loadDumpOptions.skipBinlog);

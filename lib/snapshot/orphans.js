@@ -7,8 +7,8 @@
 // order; then the rows are deleted by joining that table, BATCH rows per statement (multi-table
 // DELETE has no LIMIT; seq ranges keep every transaction small and its rows close together). A
 // table without a primary key is handled by its distinct orphan key values instead (orphan-ness
-// depends only on them), joined on the child's foreign key index. Rounds repeat for the keys whose parent lost rows (children of deleted parents,
-// self-references) until nothing is deleted. foreign_key_checks is 0 in the session meanwhile
+// depends only on them), joined on the child's foreign key index. Rounds repeat for the keys
+// whose parent lost rows (children of deleted parents, self-references) until nothing is deleted. foreign_key_checks is 0 in the session meanwhile
 // (no RESTRICT error, no CASCADE behind the report's back) and put back afterwards.
 // report: counts the orphans of each key as loaded, changes nothing.
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
@@ -25,7 +25,7 @@ function orphanFrom(fk) {
   }).join(' AND ');
   var notNull = fk.columns.map(function (c) { return 'c.' + quoteIdentifier(c) + ' IS NOT NULL'; }).join(' AND ');
   return ' FROM ' + quoteTable(fk.schema, fk.table) + ' AS c LEFT JOIN ' + quoteTable(fk.refSchema, fk.refTable) +
-    ' AS p ON ' + on + ' WHERE p.' + quoteIdentifier(fk.refColumns[0]) + ' IS NULL';
+    ' AS p ON ' + on + ' WHERE p.' + quoteIdentifier(fk.refColumns[0]) + ' IS NULL AND ' + notNull;
 }
 
 function countOrphans(host, fk) {

@@ -209,6 +209,20 @@ describe('restore load: orphans and masks (real Shell, real MySQL)', function ()
     for (const fk of FKS.filter((k) => k[2] !== 'customers')) expect(await count(orphanSql(cf, fk)), fk.join(' ')).to.equal(0);
   });
 
+  it('maskKey gives the same masks in every load; without it each load has its own key', async function () {
+    const [k1, k2, k3] = [target('snap_k1'), target('snap_k2'), target('snap_k3')];
+    const r = runJs(server.uri, [[k1, 'team-secret'], [k2, 'team-secret'], [k3, null]].map(([schema, key]) =>
+      `restore.load(${JSON.stringify(dump)}, {schema: '${schema}', includeTables: ['${SRC}.customers'], ` +
+      `latest: {'${SRC}.customers': 1}, mask: {'${SRC}.customers.email': 'email'}, outputFormat: 'none'` +
+      (key ? `, maskKey: '${key}'` : '') + '});').join('\n') + "'ok'");
+    expect(r.error, r.out).to.equal(null);
+    const same = (a, b) => count(`SELECT COUNT(*) FROM ${a}.customers x JOIN ${b}.customers y ON y.id = x.id AND y.email = x.email`);
+    const rows = await count(`SELECT COUNT(*) FROM ${k1}.customers`);
+    expect(rows).to.be.above(0);
+    expect(await same(k1, k2)).to.equal(rows);
+    expect(await same(k1, k3)).to.equal(0);
+  });
+
   it('an unknown table, column or kind is refused before anything changes', function () {
     const e = target('snap_err');
     const r = runJs(server.uri, `var out = [];

@@ -69,7 +69,7 @@ class Server {
     await this.conn.query('SHUTDOWN').catch(() => {});
     await this.conn.end().catch(() => {});
     await waitFor(() => !this.alive(), 60000);
-    const bin = path.join(path.dirname(this.client.split(' ')[0]), 'mysqld');
+    const bin = path.join(path.dirname(this.client.trim().split(/\s+/)[0]), 'mysqld');
     const p = spawn(bin, ['--no-defaults', '--user=root', `--datadir=${this.datadir}`,
       `--socket=${path.join(path.dirname(this.datadir), 's.sock')}`, `--port=${this.port}`, '--bind-address=127.0.0.1',
       '--mysqlx=OFF', '--local-infile=1', '--secure-file-priv=', '--innodb-buffer-pool-size=256M',
