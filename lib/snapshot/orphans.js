@@ -11,6 +11,7 @@
 // whose parent lost rows (children of deleted parents, self-references) until nothing is deleted. foreign_key_checks is 0 in the session meanwhile
 // (no RESTRICT error, no CASCADE behind the report's back) and put back afterwards.
 // report: counts the orphans of each key as loaded, changes nothing.
+var withSessionSwitchOff = require('../server/session-switch.js').withSessionSwitchOff;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
 var tableKey = require('./foreign-keys.js').tableKey;
@@ -65,15 +66,8 @@ function deleteOrphans(host, fk) {
   }
 }
 
-// Runs fn with foreign_key_checks = 0 in this session, then puts the session's value back.
 function withoutForeignKeyChecks(host, fn) {
-  var before = Number(host.sql.run('SELECT @@session.foreign_key_checks AS v').rows[0].v);
-  host.sql.run('SET SESSION foreign_key_checks = 0');
-  try {
-    return fn();
-  } finally {
-    host.sql.run('SET SESSION foreign_key_checks = ' + (before ? 1 : 0));
-  }
+  return withSessionSwitchOff(host, 'foreign_key_checks', fn);
 }
 
 function describe(fk) {

@@ -1,6 +1,7 @@
 // The developer-snapshot phase of restore.load: after util.loadDump, remove (or count) orphan
 // rows and mask personal data. planSnapshot runs in the preflight and checks the masks against
 // the dump's CREATE TABLE text before anything changes; runSnapshot runs after the load.
+var withSessionSwitchOff = require('../server/session-switch.js').withSessionSwitchOff;
 var parseMask = require('./mask-spec.js').parseMask;
 var tableDdl = require('./table-ddl.js');
 var masking = require('./masking.js');
@@ -36,14 +37,7 @@ function planSnapshot(host, ctx, objects) {
 
 // Runs fn with sql_log_bin = 0 when the load kept itself out of the binary log.
 function outsideBinlog(host, skip, fn) {
-  if (!skip) return fn();
-  var before = Number(host.sql.run('SELECT @@session.sql_log_bin AS v').rows[0].v);
-  host.sql.run('SET SESSION sql_log_bin = 0');
-  try {
-    return fn();
-  } finally {
-    host.sql.run('SET SESSION sql_log_bin = ' + (before ? 1 : 0));
-  }
+  return skip ? withSessionSwitchOff(host, 'sql_log_bin', fn) : fn();
 }
 
 // After util.loadDump. Returns the facts the load report shows (lib/report/snapshot-report.js).
