@@ -120,7 +120,7 @@ function main() {
     fs.rmSync(base, { recursive: true, force: true });
   }
   const pad = (s, n) => String(s).padStart(n);
-  console.log(`${TABLES} tables; times in seconds, peak memory in MB (stand-in process; Python floor process)`);
+  console.log(`${TABLES} tables; times in seconds, peak memory in MB (the measuring node process; Python floor process)`);
   console.log(`${pad('chunk files', 11)} ${pad('plan s', 8)} ${pad('plan MB', 8)} ${pad('stub s', 8)} ${pad('stub MB', 8)} ${pad('floor s', 8)} ${pad('floor MB', 8)} ${pad('stub/floor', 10)}`);
   for (const r of rows) {
     console.log(`${pad(r.files, 11)} ${pad(r.plan.seconds.toFixed(2), 8)} ${pad(r.plan.peakMB.toFixed(0), 8)} ${pad(r.stub.seconds.toFixed(2), 8)} ${pad(r.stub.peakMB.toFixed(0), 8)} ${pad(r.floor.seconds.toFixed(2), 8)} ${pad(r.floor.peakMB.toFixed(0), 8)} ${pad((r.stub.seconds / r.floor.seconds).toFixed(2), 10)}`);
