@@ -63,33 +63,25 @@ def _list(path, options=None):
     return _json.dumps(out)
 
 
+def _read_at(path, offset, length):
+    # Up to length bytes at offset (fewer at the end of the file); None for a missing file.
+    try:
+        with open(path, "rb") as f:
+            f.seek(offset)
+            return f.read(length)
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        _refuse(path, "cannot read the file (%s)" % _why(err))
+
+
 def _read_heads(paths, n):
-    heads = []
-    for p in paths:
-        try:
-            with open(p, "rb") as f:
-                heads.append(f.read(n))
-        except FileNotFoundError:
-            heads.append(None)
-        except OSError as err:
-            _refuse(p, "cannot read the file (%s)" % _why(err))
-    return heads
+    return [_read_at(p, 0, n) for p in paths]
 
 
 def _read_ranges(requests_json):
-    # [[path, offset, length], ...] -> the bytes at each place (fewer at the end of a file; null
-    # for a missing file). One call serves a step of a walk over many files at once.
-    out = []
-    for path, offset, length in _json.loads(requests_json):
-        try:
-            with open(path, "rb") as f:
-                f.seek(offset)
-                out.append(f.read(length))
-        except FileNotFoundError:
-            out.append(None)
-        except OSError as err:
-            _refuse(path, "cannot read the file (%s)" % _why(err))
-    return out
+    # [[path, offset, length], ...]: one call serves a step of a walk over many files at once.
+    return [_read_at(path, offset, length) for path, offset, length in _json.loads(requests_json)]
 
 
 def _open_new(path, overwrite):
