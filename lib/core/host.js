@@ -9,6 +9,9 @@
 //     readHeads(paths, n)       -> [ArrayBuffer|null]      first n bytes of each file, null if missing
 //     readRanges([{path, offset, length}]) -> [ArrayBuffer|null]  bytes at each place (shorter at
 //                                  the end of a file), null if missing: one step of a walk over many files
+//     decompressedSizes([{path, compression: 'zstd'|'gzip'}], threads)
+//                               -> {sizes: [{bytes, error}]} each file decompressed in full, nothing
+//                                  kept; or {error} when no zstd decoder is here
 //     writeFiles(files, opts)   -> {written: [path], skipped: [path]}
 //                                  files: [{path, data: ArrayBuffer|string}]; opts.overwrite (false)
 //     makeDirs(dir)             -> undefined (like mkdir -p)
@@ -30,7 +33,7 @@
 // }
 
 const REQUIRED = {
-  files: ['list', 'readHeads', 'readRanges', 'writeFiles', 'makeDirs', 'remove', 'loadText', 'isFile', 'isDir',
+  files: ['list', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'makeDirs', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables'],

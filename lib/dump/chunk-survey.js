@@ -9,6 +9,7 @@ var displayTable = require('../report/display-name.js').displayTable;
 var frames = require('./zstd-frames.js');
 var toBytes = require('../core/bytes.js').toBytes;
 var startProgress = require('../report/progress.js').startProgress;
+var verifyData = require('./data-verify.js').verifyData;
 
 var MAX_IDX_BYTES = 1048576; // an .idx of 1 MiB describes a 128 GiB chunk
 // The structural check reads block headers only: a small window, so most of a block's payload
@@ -23,7 +24,9 @@ function readBatch(host, paths, n) {
 // from the .idx file or the table's total; else null) and state. Sets on each target: counts
 // {present, empty, stub, missing, corrupt}, fileBytes, dataBytes (null when a chunk's is
 // unknown) and usableDataBytes (the same over present and empty chunks).
-// ctx: {sizes: Map name -> size, pathOf(name), tableBytes(target) -> number|null}.
+// ctx: {sizes: Map name -> size, pathOf(name), tableBytes(target) -> number|null, verify: null or
+// {threads}: then every present file is also decompressed in full (lib/dump/data-verify.js)}.
+// Returns null, or what verify did: {files, fileBytes}.
 function assignStates(host, targets, ctx) {
   var heads = new Map(); // keyed by file name: objects from another file's context make poor keys (GraalJS)
   var headChunks = [];
@@ -54,6 +57,15 @@ function assignStates(host, targets, ctx) {
   });
   targets.forEach(function (t) { classifyChunks(t, heads, ctx.tableBytes(t)); });
   checkStructures(host, targets, ctx);
+  return ctx.verify ? verifyData(host, targets, ctx, ctx.verify.threads, markCorrupt) : null;
+}
+
+function markCorrupt(t, c, problem) {
+  c.state = 'corrupt';
+  c.problem = problem;
+  t.counts.present--;
+  t.counts.corrupt++;
+  t.usableDataBytes = c.dataBytes === null || t.usableDataBytes === null ? null : t.usableDataBytes - c.dataBytes;
 }
 
 // Walks the frames and blocks of every present zstd / gzip file without decompressing it
@@ -75,13 +87,7 @@ function checkStructures(host, targets, ctx) {
       return got === null ? new Uint8Array(0) : toBytes(got, 'file content');
     }, c.fileBytes, CHECK_WINDOW);
     var r = frames.checkStructure(reader, t.compression, t.compression === 'zstd' ? c.dataBytes : null);
-    if (!r.ok) {
-      c.state = 'corrupt';
-      c.problem = r.problem;
-      t.counts.present--;
-      t.counts.corrupt++;
-      t.usableDataBytes = c.dataBytes === null || t.usableDataBytes === null ? null : t.usableDataBytes - c.dataBytes;
-    }
+    if (!r.ok) markCorrupt(t, c, r.problem);
     progress.update(i + 1);
   });
   progress.done();

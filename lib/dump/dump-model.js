@@ -84,7 +84,7 @@ function newerFormatProblem(format) {
     ', the newest this plugin knows; it was read as ' + newest + '.', '@.json');
 }
 
-// options: {listing: path or undefined}.
+// options: {listing: path or undefined, verify: true to decompress every present data file}.
 function readDumpModel(host, dumpDir, options) {
   var opened = checkDumpDir(host, dumpDir);
   var pathOf = opened.pathOf;
@@ -106,8 +106,9 @@ function readDumpModel(host, dumpDir, options) {
   var fileNames = Array.from(sizes.keys());
   problems = problems.concat(catalog.problems, chunkList.buildChunkLists(catalog.targets,
     { chunkFileBytes: done.chunkFileBytes, fileNames: fileNames, listingNames: listingNames }));
-  chunkSurvey.assignStates(host, catalog.targets, { sizes: sizes, pathOf: pathOf,
-    tableBytes: function (t) { return t.partition === null ? t.info.dataBytes : null; } });
+  var verified = chunkSurvey.assignStates(host, catalog.targets, { sizes: sizes, pathOf: pathOf,
+    tableBytes: function (t) { return t.partition === null ? t.info.dataBytes : null; },
+    verify: options && options.verify ? { threads: Number(host.shell.cpuCount()) || 1 } : null });
   problems = problems.concat(chunkSurvey.stateProblems(catalog.targets));
   var unlisted = unlistedFiles(fileNames, catalog.schemas);
   if (unlisted) problems.push(unlisted);
@@ -125,6 +126,7 @@ function readDumpModel(host, dumpDir, options) {
     problems: problems,
     loadable: !problems.some(problemsOf.isBlocking),
     files: sizes, // name -> size (null where not needed) of every file, from the one listing
+    verified: verified, // null, or {files, fileBytes} decompressed in full
   };
 }
 

@@ -22,7 +22,7 @@ var KINDS = {
   'chunks-conflict': { blocking: true, advice: 'util.loadDump stops short of the last chunk and fails with "some ' +
     'of the data files are missing". Remove the wrong files.' },
   'chunk-corrupt': { blocking: true, advice: 'util.loadDump fails on such a file (zstd: "zstd.read: Unknown frame ' +
-    'descriptor"). Copy it again from the original dump.' },
+    'descriptor") or, when it was cut short, loads fewer rows without a word. Copy it again from the original dump.' },
   'format-newer': { blocking: false, advice: 'Facts recorded only in the newer format are not shown.' },
   'whole-and-chunked': { blocking: false, advice: 'util.loadDump loads only the whole-table file and ignores the ' +
     'chunk files.' },

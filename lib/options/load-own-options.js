@@ -20,6 +20,10 @@ var OWN_OPTIONS = {
     brief: 'Use a new progress file for this run, so nothing is skipped as already loaded' },
   dryRun: { type: 'bool', default: false, inPreset: false,
     brief: 'Print the plan (loadDump options, objects to drop, settings to change) and change nothing' },
+  verify: { type: 'bool', default: false,
+    brief: 'Before anything changes, decompress every data file in full (the zstd program, zlib for gzip) and ' +
+      'compare its size with the dump\'s record; a damaged file stops the load. Without it only the files\' ' +
+      'structure is checked (frame and block headers, not the data)' },
   allowIncomplete: { type: 'bool', default: false, inPreset: false,
     brief: 'Load (or stub) a dump without @.done.json, i.e. one still being written or cut off' },
   force: { type: 'bool', default: false, inPreset: false,

@@ -11,10 +11,11 @@ var displayTable = require('../report/display-name.js').displayTable;
 
 var MAX_ROWS = 40;
 
-function modelAndPlan(host, dumpDir, options) {
+// how: {verify} for restore.load (plan and stub never decompress).
+function modelAndPlan(host, dumpDir, options, how) {
   var o = options || {};
   var sel = selection.parseSelection(o);
-  var model = readDumpModel(host, dumpDir, { listing: o.listing });
+  var model = readDumpModel(host, dumpDir, { listing: o.listing, verify: !!(how && how.verify) });
   var plan = partialPlan.planPartial(model, sel);
   return { sel: sel, model: model, plan: plan };
 }

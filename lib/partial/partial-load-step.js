@@ -20,11 +20,12 @@ function missingChosen(plan) {
 }
 
 function plan(ctx) {
-  var r = partialCommands.modelAndPlan(ctx.host, ctx.dumpDir, ctx.options);
+  var r = partialCommands.modelAndPlan(ctx.host, ctx.dumpDir, ctx.options, { verify: ctx.own.verify });
   var p = r.plan;
   var hasStubs = p.stub.length > 0 || p.targets.some(function (t) { return t.stubbed.length > 0; });
-  if (!selection.isPartial(r.sel) && !hasStubs && !p.fetch.length) return null;
-  partialPlan.refuseBlocked(p);
+  var partial = selection.isPartial(r.sel) || hasStubs || p.fetch.length > 0;
+  partialPlan.refuseBlocked(p, partial ? 'The partial import' : 'The load');
+  if (!partial) return null;
   if (p.fetch.length) throw new UserError(missingChosen(p));
   if (ctx.loadOptions.checksum === true && hasStubs) {
     throw new UserError('checksum: true re-checks every chunk on the target, and stubbed chunks hold no rows: the ' +

@@ -60,12 +60,17 @@ function planPartial(model, sel) {
     t.chunks.forEach(function (c) {
       if (c.dataBytes === null || c.dataBytes === undefined) plan.bytesUnknown = true;
       else plan.bytesTotal += c.dataBytes;
+      // util.loadDump reads every file present, chosen or not: a corrupt one fails the load or,
+      // cut short, loads fewer rows without a word.
+      if (c.state === 'corrupt') {
+        plan.blockers.push(c.file + ' (' + name + ') is corrupt' + (c.problem ? ' (' + c.problem + ')' : '') +
+          ': fetch it again' + (chosenSet.has(c.file) ? '.' : ', or delete it so that a stub takes its place.'));
+      }
       if (chosenSet.has(c.file)) {
         entry.chosen.push(c.file);
         if (typeof c.dataBytes === 'number') plan.bytesChosen += c.dataBytes;
         // A stub standing where a chosen chunk belongs must be replaced by the real file.
         if (c.state === 'missing' || c.state === 'stub') { entry.fetch.push(c.file); plan.fetch.push(c.file); }
-        if (c.state === 'corrupt') plan.blockers.push(c.file + ' (' + name + ') is corrupt: fetch it again.');
         return;
       }
       if (c.state === 'missing') {
@@ -89,9 +94,11 @@ function planPartial(model, sel) {
   return plan;
 }
 
-function refuseBlocked(plan) {
+// what: 'The partial import' or 'The load'.
+function refuseBlocked(plan, what) {
   if (plan.blockers.length) {
-    throw new UserError('The partial import cannot be planned:\n  ' + plan.blockers.join('\n  '));
+    throw new UserError((what || 'The partial import') + ' cannot be planned:\n  ' + plan.blockers.join('\n  ') +
+      '\nNothing was changed.');
   }
 }
 

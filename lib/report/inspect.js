@@ -67,8 +67,21 @@ function inspectFacts(model) {
     tables: model.targets.map(tableFacts),
     totals: totalsOf(model),
     loadable: model.loadable,
+    dataCheck: dataCheck(model),
     problems: model.problems.map(function (p) { return { code: p.code, message: p.message, file: p.file }; }),
   };
+}
+
+// How the data files were checked: by structure (always), decompressed in full (verify: true).
+function dataCheck(model) {
+  var v = model.verified;
+  return v ? { method: 'decompressed', files: v.files, fileBytes: v.fileBytes } : { method: 'structure' };
+}
+
+function dataCheckText(model) {
+  var v = model.verified;
+  if (v) return 'decompressed in full: ' + v.files + ' file(s), ' + textTable.formatBytes(v.fileBytes) + ' (verify)';
+  return 'frame and block headers only (verify: true decompresses every file)';
 }
 
 function tableNote(t) {
@@ -106,7 +119,7 @@ function verdict(model, totals) {
   if (counts['chunks-conflict']) reasons.push(counts['chunks-conflict'] + ' table(s) with conflicting chunk files');
   if (counts['file-unreadable']) reasons.push(counts['file-unreadable'] + ' unreadable file(s)');
   if (counts['metadata-damaged']) reasons.push(counts['metadata-damaged'] + ' damaged metadata entr' + (counts['metadata-damaged'] === 1 ? 'y' : 'ies'));
-  return 'util.loadDump would fail: ' + reasons.join(', ') + '.';
+  return 'util.loadDump would fail' + (totals.corrupt ? ' or load fewer rows' : '') + ': ' + reasons.join(', ') + '.';
 }
 
 // Problems grouped by code: what the code means once, then one line per fact.
@@ -149,6 +162,7 @@ function printReport(host, model, totals) {
     ['Data files', totals.chunks + ' (' + STATES.map(function (s) { return totals[s] + ' ' + s; }).join(', ') + ')'],
     ['Data', textTable.formatBytes(totals.dataBytesPresent) + ' of ' + textTable.formatBytes(totals.dataBytes) +
       ' (uncompressed) in usable files; ' + textTable.formatBytes(totals.fileBytes) + ' on disk'],
+    ['Checked', dataCheckText(model)],
   ]).forEach(line);
   line('');
   if (model.targets.length) {

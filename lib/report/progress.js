@@ -24,6 +24,7 @@ function groupDigits(n) {
 function startProgress(host, label, total, opts) {
   opts = opts || {};
   var unit = opts.unit ? ' ' + opts.unit : '';
+  var format = opts.format || groupDigits; // e.g. text-table's formatBytes for a byte count
   var quietMs = opts.quietMs === undefined ? QUIET_FIRST_MS : opts.quietMs;
   var now = opts.now || function () { return Date.now(); };
   var started = now();
@@ -40,7 +41,7 @@ function startProgress(host, label, total, opts) {
       if (t - started < quietMs) return;
       var percent = Math.floor(done * 100 / total);
       if (!shown || percent >= lastPercent + REPORT_EVERY_PERCENT || t - lastAt >= REPORT_EVERY_MS) {
-        line(percent + '% (' + groupDigits(done) + ' / ' + groupDigits(total) + unit + ')');
+        line(percent + '% (' + format(done) + ' / ' + format(total) + unit + ')');
         lastPercent = percent - (percent % REPORT_EVERY_PERCENT);
         lastAt = t;
         shown = true;
@@ -50,7 +51,7 @@ function startProgress(host, label, total, opts) {
     done: function (summary) {
       if (!shown) return;
       var seconds = ((now() - started) / 1000).toFixed(1);
-      line('done (' + (summary || groupDigits(total) + unit) +
+      line('done (' + (summary || format(total) + unit) +
         ', ' + seconds + ' s)');
     },
   };

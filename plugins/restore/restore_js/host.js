@@ -45,6 +45,12 @@ function makeFiles(restore) {
       var list = requests.map(function (r) { return [r.path, r.offset, r.length]; });
       return Array.from(companion(restore, 'readRanges')(JSON.stringify(list)));
     },
+    decompressedSizes: function (requests, threads) {
+      var list = requests.map(function (r) { return [r.path, r.compression]; });
+      var answer = JSON.parse(companion(restore, 'decompressedSizes')(JSON.stringify(list), threads));
+      if (answer.error) return { error: answer.error };
+      return { sizes: answer.sizes.map(function (s) { return { bytes: s[0], error: s[1] }; }) };
+    },
     // Files sharing one content (stubs) send it once: [[path, content index]] plus the contents.
     // Contents are matched by value (a string key), not by object: stubs are a few bytes each.
     writeFiles: function (files, opts) {

@@ -13,6 +13,10 @@
 # a list of 100,000 dictionaries would be 300,000.
 import json as _json
 import os as _os
+import shutil as _shutil
+import subprocess as _subprocess
+import zlib as _zlib
+from concurrent.futures import ThreadPoolExecutor as _Pool
 
 import mysqlsh
 
@@ -84,6 +88,79 @@ def _read_ranges(requests_json):
     return [_read_at(path, offset, length) for path, offset, length in _json.loads(requests_json)]
 
 
+_READ = 1 << 20
+
+
+def _gunzip_size(path):
+    # Every member of the file (gzip allows several); zlib checks each member's CRC and length.
+    # Output is taken _READ bytes at a time: memory stays bounded whatever the ratio.
+    total, d, fed = 0, _zlib.decompressobj(31), False
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(_READ), b""):
+            while True:
+                out = d.decompress(block, _READ)
+                total += len(out)
+                fed = fed or bool(block)
+                if d.eof:
+                    block, d, fed = d.unused_data, _zlib.decompressobj(31), False
+                    if block:
+                        continue
+                    break
+                block = d.unconsumed_tail
+                if not block and len(out) < _READ:
+                    break
+    if fed:
+        raise ValueError("truncated: the file ends inside a gzip member")
+    return total
+
+
+_NO_ZSTD = ("verify needs the zstd program to decompress zstd data files, and it is not on PATH. Install it "
+            "(apt-get install zstd, dnf install zstd or brew install zstd) and run again; without verify only the "
+            "structure of the files is checked.")
+
+
+def _unzstd_size(program, path):
+    # The real zstd decoder: every frame, checksums where the frame has one; the size is counted.
+    p = _subprocess.Popen([program, "-dcq", "--no-progress", "--", path], stdin=_subprocess.DEVNULL,
+                          stdout=_subprocess.PIPE, stderr=_subprocess.PIPE)
+    total = 0
+    while True:
+        block = p.stdout.read(_READ)
+        if not block:
+            break
+        total += len(block)
+    err = p.stderr.read().decode("utf-8", "replace").strip()
+    if p.wait() != 0:
+        message = err.splitlines()[-1] if err else "zstd exited with status %d" % p.returncode
+        for prefix in ("zstd: ", path + " : ", path + ": "):
+            message = message[len(prefix):] if message.startswith(prefix) else message
+        raise ValueError("zstd: " + message)
+    return total
+
+
+def _decompressed_sizes(requests_json, threads):
+    # [[path, compression], ...] -> JSON {"sizes": [[bytes, error], ...]}: each file decompressed in
+    # full (nothing kept), on up to `threads` files at once; {"error": ...} when zstd is not here.
+    requests = _json.loads(requests_json)
+    program = _shutil.which("zstd")
+    if program is None and any(c == "zstd" for _, c in requests):
+        return _json.dumps({"error": _NO_ZSTD})
+
+    def one(request):
+        path, compression = request
+        try:
+            return [_unzstd_size(program, path) if compression == "zstd" else _gunzip_size(path), None]
+        except FileNotFoundError:
+            return [None, "the file is missing"]
+        except _zlib.error as err:
+            return [None, "gzip: " + str(err).split(": ", 1)[-1]]
+        except (OSError, ValueError) as err:
+            return [None, _why(err) if isinstance(err, OSError) else str(err)]
+
+    with _Pool(max_workers=max(1, int(threads))) as pool:
+        return _json.dumps({"sizes": list(pool.map(one, requests))})
+
+
 def _open_new(path, overwrite):
     flags = _os.O_WRONLY | _os.O_CREAT | getattr(_os, "O_NOFOLLOW", 0)
     if overwrite and _in_state_dir(path):
@@ -150,6 +227,10 @@ _member("readHeads", _read_heads, "Reads the first bytes of many files; null for
     {"name": "n", "type": "integer", "brief": "How many bytes to read from each."}])
 _member("readRanges", _read_ranges, "Reads bytes at given offsets of many files; null for a missing file.", [
     {"name": "requestsJson", "type": "string", "brief": "JSON text [[path, offset, length], ...]."}])
+_member("decompressedSizes", _decompressed_sizes,
+        "Decompresses files in full, nothing kept: JSON text {sizes: [[bytes, error], ...]} or {error}.", [
+    {"name": "requestsJson", "type": "string", "brief": "JSON text [[path, compression], ...] (zstd or gzip)."},
+    {"name": "threads", "type": "integer", "brief": "How many files at once."}])
 _member("writeFiles", _write_files, "Writes new files (overwrite only inside the state directory).", [
     {"name": "pathsJson", "type": "string", "brief": "JSON text [[path, content index], ...]."},
     {"name": "contents", "type": "array", "brief": "The distinct contents (string or bytes)."},

@@ -10,8 +10,12 @@ module.exports = {
       'directory listing, and reports every schema, table, view and partition with its data files. Nothing ' +
       'is loaded, nothing is written and no connection is needed.',
       'Each data file (chunk) is present, missing, stub (holds no data although the dump recorded data for ' +
-      'it), empty (the chunk was empty when dumped) or corrupt (does not start like data of its compression). ' +
-      'Only the first bytes of each file are read; nothing is decompressed.',
+      'it), empty (the chunk was empty when dumped) or corrupt (not valid data of its compression). By default ' +
+      'the structure of each zstd or gzip file is walked (frame and block headers; nothing is decompressed), ' +
+      'which finds truncated files and most garbage; verify: true decompresses every file in full and compares ' +
+      'its size with the dump\'s record, which also finds a file cut between two frames and damage the decoder ' +
+      'rejects or that changes the size (the Shell writes no checksum into its zstd files: damage that still ' +
+      'decodes to the same size is found by nothing short of the original).',
       'The chunk list of a table comes from chunkFileBytes in @.done.json (dumps of format 1.0.1 and later), ' +
       'otherwise from the data files and .idx files present, plus the listing file when one is given. When ' +
       'none of these shows a table\'s last chunk (@@N), the report says so instead of guessing.',
@@ -20,13 +24,14 @@ module.exports = {
       'Prints one line per table (or partition): chunks usable/total, stubs, missing and corrupt files, ' +
       'uncompressed bytes usable/total, then the problems found and a verdict. The facts (outputFormat json or ' +
       'none): format, dumper, origin, complete, schemas, tables (each with schema, table, partition for a ' +
-      'partition, and chunks: index, last, file, state, dataBytes), totals, loadable and problems (each with ' +
+      'partition, and chunks: index, last, file, state, dataBytes), totals, loadable, dataCheck (method: structure or ' +
+      'decompressed, with files and fileBytes) and problems (each with ' +
       'code, message and file).',
       'Tables without a primary or unique index are chunked in the server\'s scan order: for them the ' +
       'highest-numbered chunks are not the newest rows, and the report says that "latest" means nothing there.',
       output.OUTPUT_FORMAT_DETAILS,
-      'Example: restore.inspect("./dump"), or from the command line: mysqlsh -- restore inspect ./dump ' +
-      '--listing=dump-listing.txt',
+      'Example: restore.inspect("./dump"), restore.inspect("./dump", {verify: true}), or from the command line: ' +
+      'mysqlsh -- restore inspect ./dump --listing=dump-listing.txt',
     ],
     parameters: [
       { name: 'dumpDir', type: 'string', brief: 'The dump directory, absolute or relative to the current directory' },
@@ -46,6 +51,12 @@ module.exports = {
               'list (format 1.0.0, or no @.done.json). The output of ls, ls -l or rsync --list-only taken on ' +
               'the backup host works: the last field of each line is taken as the file name.',
             ],
+          },
+          {
+            name: 'verify',
+            type: 'bool',
+            brief: 'Decompress every data file in full (the zstd program, zlib for gzip) and compare its size ' +
+              'with the dump\'s record, with progress (default: false: structure only)',
           },
           output.outputFormatOption(),
         ],
