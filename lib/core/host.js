@@ -15,6 +15,7 @@
 //     writeFiles(files, opts)   -> {written: [path], skipped: [path]}
 //                                  files: [{path, data: ArrayBuffer|string}]; opts.overwrite (false)
 //     makeDirs(dir)             -> undefined (like mkdir -p)
+//     canWrite(dir)             -> bool: the user running the Shell may create files in dir
 //     remove(paths)             -> {removed: [path]}
 //     loadText(path)            -> string (throws if missing/unreadable)
 //     isFile(p), isDir(p), isAbs(p), join(a, b), normpath(p), basename(p), dirname(p), cwd()
@@ -33,7 +34,7 @@
 // }
 
 const REQUIRED = {
-  files: ['list', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'makeDirs', 'remove', 'loadText', 'isFile', 'isDir',
+  files: ['list', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'makeDirs', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables'],

@@ -24,7 +24,8 @@ function readBatch(host, paths, n) {
 // from the .idx file or the table's total; else null) and state. Sets on each target: counts
 // {present, empty, stub, missing, corrupt}, fileBytes, dataBytes (null when a chunk's is
 // unknown) and usableDataBytes (the same over present and empty chunks).
-// ctx: {sizes: Map name -> size, pathOf(name), tableBytes(target) -> number|null, verify: null or
+// ctx: {sizes: Map name -> size, pathOf(name), tableBytes(target) -> number|null, unreadable: Map
+// name -> why (such files are not read; their chunks are corrupt with that reason), verify: null or
 // {threads}: then every present file is also decompressed in full (lib/dump/data-verify.js)}.
 // Returns null, or what verify did: {files, fileBytes}.
 function assignStates(host, targets, ctx) {
@@ -38,13 +39,14 @@ function assignStates(host, targets, ctx) {
     t.chunks.forEach(function (c) {
       var size = ctx.sizes.get(c.file);
       c.fileBytes = size === undefined ? null : size;
-      if (c.fileBytes !== null && chunkState.needsHead(c.fileBytes, t.compression)) {
+      var unreadable = ctx.unreadable.has(c.file);
+      if (c.fileBytes !== null && !unreadable && chunkState.needsHead(c.fileBytes, t.compression)) {
         headChunks.push(c);
         headPaths.push(ctx.pathOf(c.file));
       }
       if (c.dataBytes !== null) return;
       var idxSize = ctx.sizes.get(c.file + '.idx');
-      if (idxSize >= 8 && idxSize % 8 === 0 && idxSize <= MAX_IDX_BYTES) {
+      if (idxSize >= 8 && idxSize % 8 === 0 && idxSize <= MAX_IDX_BYTES && !ctx.unreadable.has(c.file + '.idx')) {
         idxChunks.push(c);
         idxPaths.push(ctx.pathOf(c.file + '.idx'));
         idxLongest = Math.max(idxLongest, idxSize);
@@ -55,17 +57,27 @@ function assignStates(host, targets, ctx) {
   readBatch(host, idxPaths, idxLongest).forEach(function (content, i) {
     idxChunks[i].dataBytes = idxDataBytes(content);
   });
-  targets.forEach(function (t) { classifyChunks(t, heads, ctx.tableBytes(t)); });
+  targets.forEach(function (t) {
+    classifyChunks(t, heads, ctx.tableBytes(t));
+    t.chunks.forEach(function (c) {
+      if (!ctx.unreadable.has(c.file)) return;
+      markCorrupt(t, c, 'cannot be read: ' + ctx.unreadable.get(c.file));
+      c.unreadable = true;
+    });
+  });
   checkStructures(host, targets, ctx);
   return ctx.verify ? verifyData(host, targets, ctx, ctx.verify.threads, markCorrupt) : null;
 }
 
 function markCorrupt(t, c, problem) {
-  c.state = 'corrupt';
   c.problem = problem;
-  t.counts.present--;
+  if (c.state === 'corrupt') return;
+  if (c.state === 'present' || c.state === 'empty') {
+    t.usableDataBytes = c.dataBytes === null || t.usableDataBytes === null ? null : t.usableDataBytes - c.dataBytes;
+  }
+  t.counts[c.state]--;
   t.counts.corrupt++;
-  t.usableDataBytes = c.dataBytes === null || t.usableDataBytes === null ? null : t.usableDataBytes - c.dataBytes;
+  c.state = 'corrupt';
 }
 
 // Walks the frames and blocks of every present zstd / gzip file without decompressing it
@@ -147,7 +159,7 @@ function stateProblems(targets) {
   targets.forEach(function (t) {
     var name = displayTable(t.schema, t.table, t.partition);
     var missing = t.chunks.filter(function (c) { return c.state === 'missing'; });
-    var corrupt = t.chunks.filter(function (c) { return c.state === 'corrupt'; });
+    var corrupt = t.chunks.filter(function (c) { return c.state === 'corrupt' && !c.unreadable; }); // file-unreadable names those
     if (missing.length) {
       out.push(makeProblem('chunk-missing', name + ': ' + filesPhrase(missing, t.chunks.length) + ' ' +
         (missing.length === 1 ? 'is' : 'are') + ' missing.', missing[0].file));

@@ -12,8 +12,10 @@ function readJsonFile(host, path) {
   try {
     text = host.files.loadText(path);
   } catch (e) {
-    throw new UserError('Cannot read ' + path + ': ' + ((e && e.message) || e) + '. Check that the file exists ' +
-      'and is readable.');
+    var why = String((e && e.message) || e);
+    if (why.indexOf(path + ': ') === 0) why = why.slice(path.length + 2); // os.loadTextFile names the path too
+    throw new UserError('Cannot read ' + path + ': ' + why + '. Check that the file exists and that the user ' +
+      'running mysqlsh may read it.');
   }
   var value;
   try {

@@ -52,13 +52,18 @@ function listFiles(host, dir, done, broken) {
   }
   entries.forEach(function (e) {
     if (e.error) broken.push(e);
-    else if (!e.isDir) sizes.set(e.name, e.size);
+    // An unreadable file is there (not missing: nothing may be written in its place).
+    if (!e.isDir && (!e.error || e.size !== null)) sizes.set(e.name, e.size);
   });
   return sizes;
 }
 
 function brokenProblems(broken) {
   return broken.slice(0, 20).map(function (e) {
+    if (e.size !== null) {
+      return problemsOf.makeProblem('file-unreadable', e.name + ' cannot be read by the user running mysqlsh (' +
+        e.error + ').', e.name);
+    }
     return problemsOf.makeProblem('file-unreadable', e.name + ' cannot be read (' + e.error + '): a dangling ' +
       'symbolic link, a symbolic link loop or an unreadable entry.', e.name);
   });
@@ -106,7 +111,8 @@ function readDumpModel(host, dumpDir, options) {
   var fileNames = Array.from(sizes.keys());
   problems = problems.concat(catalog.problems, chunkList.buildChunkLists(catalog.targets,
     { chunkFileBytes: done.chunkFileBytes, fileNames: fileNames, listingNames: listingNames }));
-  var verified = chunkSurvey.assignStates(host, catalog.targets, { sizes: sizes, pathOf: pathOf,
+  var unreadable = new Map(broken.map(function (e) { return [e.name, e.error]; }));
+  var verified = chunkSurvey.assignStates(host, catalog.targets, { sizes: sizes, pathOf: pathOf, unreadable: unreadable,
     tableBytes: function (t) { return t.partition === null ? t.info.dataBytes : null; },
     verify: options && options.verify ? { threads: Number(host.shell.cpuCount()) || 1 } : null });
   problems = problems.concat(chunkSurvey.stateProblems(catalog.targets));

@@ -10,8 +10,8 @@ var KINDS = {
     'the metadata files are missing". Copy the file from the original dump.' },
   'metadata-damaged': { blocking: true, advice: 'The dump metadata was altered or damaged; util.loadDump may stop ' +
     'or load the wrong files. Copy @.done.json again from the original dump.' },
-  'file-unreadable': { blocking: true, advice: 'util.loadDump fails when it opens such a file. Replace it with the ' +
-    'real file from the original dump.' },
+  'file-unreadable': { blocking: true, advice: 'util.loadDump fails when it opens such a file. Let the user running ' +
+    'mysqlsh read it (owner, mode, ACLs), or replace it with the real file from the original dump.' },
   'chunk-missing': { blocking: true, advice: 'util.loadDump loads the chunks of a table up to the first gap, then ' +
     'fails with "Dump directory is corrupted, some of the data files are missing". Copy the files from the ' +
     'original dump, or replace them with empty stubs to load the table without their rows.' },

@@ -123,9 +123,19 @@ function planCommand(host, dumpDir, options) {
   return result;
 }
 
+// Before anything is written or changed: the stubs need a dump directory this user can write.
+function refuseReadOnly(host, plan) {
+  if (!plan.stub.length || host.files.canWrite(plan.dir)) return;
+  throw new UserError('The dump directory ' + plan.dir + ' cannot be written by the user running mysqlsh, and ' +
+    plan.stub.length + ' missing chunk(s) need a stub there (' + plan.stub[0].chunk.file + (plan.stub.length > 1 ? ', …' : '') +
+    '). Make it writable for this user, or copy the metadata and the chosen chunks to a directory of your own. ' +
+    'Nothing was changed.');
+}
+
 // Writes the stubs; returns {plan, written, skipped}. Shared by restore.stub and restore.load.
 function stubFromPlan(host, plan) {
   partialPlan.refuseBlocked(plan);
+  refuseReadOnly(host, plan);
   var w = writeStubs(host, plan);
   return { written: w.written, skipped: w.skipped };
 }
@@ -145,4 +155,4 @@ function stubCommand(host, dumpDir, options) {
 }
 
 module.exports = { planCommand: planCommand, stubCommand: stubCommand, modelAndPlan: modelAndPlan,
-  stubFromPlan: stubFromPlan, printPlan: printPlan, planFacts: facts };
+  stubFromPlan: stubFromPlan, refuseReadOnly: refuseReadOnly, printPlan: printPlan, planFacts: facts };

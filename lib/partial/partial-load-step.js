@@ -7,7 +7,8 @@ var atLeast = require('../options/shell-version.js').atLeast;
 var selection = require('./selection.js');
 var partialCommands = require('./partial-commands.js');
 var partialPlan = require('./partial-plan.js');
-var freshProgressFile = require('../run/load-run.js').freshProgressFile;
+var freshProgressPlace = require('../run/progress-file-place.js').freshProgressPlace;
+var useProgressPlace = require('../run/load-run.js').useProgressPlace;
 var displayTable = require('../report/display-name.js').displayTable;
 
 var MAX_LISTED = 5;
@@ -31,8 +32,12 @@ function plan(ctx) {
     throw new UserError('checksum: true re-checks every chunk on the target, and stubbed chunks hold no rows: the ' +
       'check would fail. Load without checksum for a partial import.');
   }
+  partialCommands.refuseReadOnly(ctx.host, p);
   var lo = {};
-  if (ctx.loadOptions.progressFile === undefined) lo.progressFile = freshProgressFile(ctx.host, ctx.dumpDir);
+  if (ctx.loadOptions.progressFile === undefined) {
+    useProgressPlace(ctx, freshProgressPlace(ctx.host, ctx.dumpDir));
+    lo.progressFile = ctx.loadOptions.progressFile;
+  }
   if (atLeast(ctx.shellVersion, '8.4.0') && ctx.loadOptions.disableBulkLoad === undefined) lo.disableBulkLoad = true;
   var lines = [];
   partialCommands.printPlan(ctx.host, p, null, { print: function (l) { lines.push(l); },

@@ -62,7 +62,10 @@ function planPartial(model, sel) {
       else plan.bytesTotal += c.dataBytes;
       // util.loadDump reads every file present, chosen or not: a corrupt one fails the load or,
       // cut short, loads fewer rows without a word.
-      if (c.state === 'corrupt') {
+      if (c.unreadable) {
+        plan.blockers.push(c.file + ' (' + name + ') ' + c.problem + ': let the user running mysqlsh read it ' +
+          '(owner, mode, ACLs).');
+      } else if (c.state === 'corrupt') {
         plan.blockers.push(c.file + ' (' + name + ') is corrupt' + (c.problem ? ' (' + c.problem + ')' : '') +
           ': fetch it again' + (chosenSet.has(c.file) ? '.' : ', or delete it so that a stub takes its place.'));
       }

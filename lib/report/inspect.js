@@ -50,6 +50,8 @@ function totalsOf(model) {
     chunks: sum(model.targets, function (t) { return t.chunks.length; }),
   };
   STATES.forEach(function (s) { totals[s] = sum(model.targets, function (t) { return t.counts[s]; }); });
+  // Unreadable data files count as corrupt (they cannot load) but are named as unreadable.
+  totals.unreadable = sum(model.targets, function (t) { return t.chunks.filter(function (c) { return c.unreadable; }).length; });
   totals.dataBytes = model.recordedDataBytes !== null ? model.recordedDataBytes
     : sumKnown(model.targets, function (t) { return t.dataBytes; });
   totals.dataBytesPresent = sumKnown(model.targets, function (t) { return t.usableDataBytes; });
@@ -114,12 +116,13 @@ function verdict(model, totals) {
   if (counts['dump-incomplete']) reasons.push('the dump is unfinished');
   if (counts['metadata-missing']) reasons.push(counts['metadata-missing'] + ' metadata file(s) missing');
   if (totals.missing) reasons.push(totals.missing + ' data file(s) missing');
-  if (totals.corrupt) reasons.push(totals.corrupt + ' data file(s) corrupt');
+  var corrupt = totals.corrupt - totals.unreadable;
+  if (corrupt) reasons.push(corrupt + ' data file(s) corrupt');
   if (counts['last-chunk-unknown']) reasons.push(counts['last-chunk-unknown'] + ' table(s) with an unknown last chunk');
   if (counts['chunks-conflict']) reasons.push(counts['chunks-conflict'] + ' table(s) with conflicting chunk files');
   if (counts['file-unreadable']) reasons.push(counts['file-unreadable'] + ' unreadable file(s)');
   if (counts['metadata-damaged']) reasons.push(counts['metadata-damaged'] + ' damaged metadata entr' + (counts['metadata-damaged'] === 1 ? 'y' : 'ies'));
-  return 'util.loadDump would fail' + (totals.corrupt ? ' or load fewer rows' : '') + ': ' + reasons.join(', ') + '.';
+  return 'util.loadDump would fail' + (corrupt ? ' or load fewer rows' : '') + ': ' + reasons.join(', ') + '.';
 }
 
 // Problems grouped by code: what the code means once, then one line per fact.

@@ -38,6 +38,7 @@ var globalVariable = require('../server/server-status.js').globalVariable;
 var requireConnection = require('../server/require-connection.js').requireConnection;
 var privileges = require('../server/privileges.js');
 var checkProgressFile = require('./progress-file-check.js').checkProgressFile;
+var progressFilePlace = require('./progress-file-place.js');
 var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var loadReport = require('../report/load-report.js');
 var snapshotStep = require('../snapshot/snapshot-step.js');
@@ -89,10 +90,15 @@ function mergeOptions(host, options, partial) {
   return { preset: preset, all: merged, own: ownOptions.ownSettings(merged), loadDump: forLoadDump };
 }
 
-function freshProgressFile(host, dir) {
-  var stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
-  var uuid = String(host.sql.serverInfo().uuid).replace(/[^A-Za-z0-9._-]/g, '_');
-  return host.files.join(dir, 'load-progress.' + uuid + '.' + stamp + '.json');
+
+// place: from lib/run/progress-file-place.js (null: util.loadDump's default is fine).
+function useProgressPlace(ctx, place) {
+  if (!place) return;
+  ctx.loadOptions.progressFile = place.file;
+  if (!place.dir) return;
+  ctx.progressDir = place.dir;
+  ctx.progressNote = 'The dump directory cannot be written by the user running mysqlsh: util.loadDump\'s progress ' +
+    'file goes to ' + place.file + '.';
 }
 
 // What the redo log will do: {state, reason, action: 'disable'|null, note}.
@@ -134,10 +140,11 @@ function preflight(host, dumpDir, options, partial) {
   if (!own.allowIncomplete && !(Number(lo.waitDumpTimeout) > 0)) refuseIncomplete(host, dir, 'restore.load');
   if (lo.progressFile !== undefined) checkProgressFile(host, dir, lo.progressFile);
   var shellVersion = host.shell.version;
-  var ctx = { host: host, dumpDir: dir, options: m.all, own: own, loadOptions: lo, shellVersion: shellVersion, dryRun: own.dryRun };
+  var ctx = { host: host, dumpDir: dir, options: m.all, own: own, loadOptions: lo, shellVersion: shellVersion, dryRun: own.dryRun,
+    progressDir: null, progressNote: null };
   if (own.freshProgress) {
     if (lo.progressFile !== undefined) throw new UserError('freshProgress and progressFile are both given: choose one.');
-    lo.progressFile = freshProgressFile(host, dir);
+    useProgressPlace(ctx, progressFilePlace.freshProgressPlace(host, dir));
   }
   var planned = partial && partial.plan ? partial.plan(ctx) : null;
   if (planned && planned.loadOptions) Object.assign(lo, planned.loadOptions);
@@ -155,6 +162,8 @@ function preflight(host, dumpDir, options, partial) {
     // A progress file from an earlier load would make util.loadDump skip the DDL of what was dropped.
     if (lo.progressFile === undefined && lo.resetProgress === undefined) lo.resetProgress = true;
   }
+  // util.loadDump's default place, unless the dump directory is read-only for this user.
+  if (lo.progressFile === undefined) useProgressPlace(ctx, progressFilePlace.progressPlace(host, dir));
   var objects = loadObjects(host, dir, lo, own.dropExisting || own.analyze === 'histogram');
   var existing = restoreState.readState(host);
   refuseLeftovers(host, existing, restoreState.statePath(host, host.sql.serverInfo().uuid));
@@ -166,6 +175,7 @@ function preflight(host, dumpDir, options, partial) {
     advice: own.tune ? tuning.restartAdvice(host, lo) : [], partialLines: planned && planned.lines ? planned.lines : [],
     warnings: [], blockers: [], snapshot: snapshotStep.planSnapshot(host, ctx, objects),
   };
+  if (ctx.progressNote) plan.warnings.push(ctx.progressNote);
   // Nothing to drop: leave dropExistingObjects out. Shell 9.1's loadDump fails with "Unknown
   // database" when it is set and the dump's schema does not exist yet.
   if (dropNative && !plan.drops.length) {
@@ -239,6 +249,7 @@ function runLoad(host, dumpDir, options, extensions) {
   var current = null;
   function step(name, fn) { current = name; return clock.run(name, fn); }
   try {
+    if (ctx.progressDir) host.files.makeDirs(ctx.progressDir);
     if (pre.planned && partial.prepare) {
       step('prepare', function () {
         var facts = partial.prepare(ctx, pre.planned);
@@ -322,4 +333,4 @@ function finishReport(host, report, pre, reverted, failure, partial) {
   }
 }
 
-module.exports = { runLoad: runLoad, mergeOptions: mergeOptions, freshProgressFile: freshProgressFile };
+module.exports = { runLoad: runLoad, mergeOptions: mergeOptions, useProgressPlace: useProgressPlace };

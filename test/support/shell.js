@@ -108,4 +108,4 @@ function copyDump(src, name) {
   return dest;
 }
 
-module.exports = { tempDir, cleanTemp, installPlugin, defaultHome, mysqlsh, cli, runJs, spawnShell, copyDump, MARK };
+module.exports = { tempDir, cleanTemp, installPlugin, defaultHome, shellEnv, mysqlsh, cli, runJs, spawnShell, copyDump, MARK };

@@ -2,6 +2,7 @@
 // JS in mysqlsh cannot write or list files: host.files goes through the Python companion
 // members (restore.fsList & co., ../restore_py/init.py), registered after this file loads.
 var SqlError = require('../lib/core/sql-error.js').SqlError;
+var UserError = require('../lib/core/user-error.js').UserError;
 var shellVersion = require('../lib/options/shell-version.js');
 var bytes = require('../lib/core/bytes.js');
 
@@ -13,9 +14,28 @@ function errorDetails(e) {
   };
 }
 
-// The Python companion's file functions live on restore._internal (../restore_py/init.py).
+// The Python companion's file functions live on restore._internal (../restore_py/init.py). A
+// refusal or a failed file operation arrives as a Python traceback ending in "ValueError: <path>:
+// <what>": the user reads that last message, as for any refused operation, not the traceback.
 function companion(restore, member) {
-  return restore._internal[member];
+  var fn = restore._internal[member];
+  return function () {
+    var a = arguments;
+    try {
+      // A Shell function is callable but has no apply(); extra undefined arguments are refused.
+      switch (a.length) {
+        case 0: return fn();
+        case 1: return fn(a[0]);
+        case 2: return fn(a[0], a[1]);
+        default: return fn(a[0], a[1], a[2]);
+      }
+    } catch (e) {
+      var text = String((e && e.message) || e);
+      var at = text.lastIndexOf('ValueError: ');
+      if (at < 0) throw e;
+      throw new UserError(text.slice(at + 'ValueError: '.length).split('\n')[0].trim());
+    }
+  };
 }
 
 // ArrayBuffer is the only binary type that crosses into Python as bytes.
@@ -76,6 +96,7 @@ function makeFiles(restore) {
       };
     },
     makeDirs: function (dir) { companion(restore, 'makeDirs')(dir); },
+    canWrite: function (dir) { return !!companion(restore, 'canWrite')(dir); },
     remove: function (paths) { return { removed: Array.from(companion(restore, 'remove')(paths).removed) }; },
     loadText: function (p) { return os.loadTextFile(p); },
     isFile: function (p) { return os.path.isfile(p); },

@@ -45,7 +45,8 @@ def _why(e):
 
 def _list(path, options=None):
     # A stat per file is most of the cost of listing a big dump: skip it where the caller says.
-    # Each entry: [name, size, isDir, error]; a dangling symlink or unreadable entry has an error.
+    # Each entry: [name, size, isDir, error]; a dangling symlink or an unreadable entry has an error
+    # (an unreadable file keeps its size).
     no_size = tuple((options or {}).get("noSizeFor") or ())
     out = []
     try:
@@ -59,7 +60,9 @@ def _list(path, options=None):
                         size = None
                     else:
                         size = e.stat().st_size
-                    out.append([e.name, size, is_dir, None])
+                    # A file the user running mysqlsh cannot read: util.loadDump would fail on it.
+                    unreadable = not is_dir and not _os.access(e.path, _os.R_OK)
+                    out.append([e.name, size, is_dir, "Permission denied" if unreadable else None])
                 except OSError as err:
                     out.append([e.name, None, False, _why(err)])
     except OSError as err:
@@ -206,6 +209,11 @@ def _remove(paths):
     return {"removed": removed}
 
 
+def _can_write(path):
+    # Whether the user running mysqlsh may create files in the directory path.
+    return _os.path.isdir(path) and _os.access(path, _os.W_OK | _os.X_OK)
+
+
 def _client_info():
     return {"cpuCount": _os.cpu_count() or 1, "pid": _os.getpid(), "host": _os.uname().nodename}
 
@@ -240,6 +248,8 @@ _member("makeDirs", _make_dirs, "Creates a directory inside the state directory.
     {"name": "path", "type": "string", "brief": "Directory to create."}])
 _member("remove", _remove, "Removes files inside the state directory.", [
     {"name": "paths", "type": "array", "brief": "Files to remove."}])
+_member("canWrite", _can_write, "Whether new files can be created in a directory.", [
+    {"name": "path", "type": "string", "brief": "The directory."}])
 _member("clientInfo", _client_info, "Facts about the client machine and process.", [])
 
 

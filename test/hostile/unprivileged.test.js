@@ -1,0 +1,142 @@
+'use strict';
+// Class 5 of issue 12 with real file permissions: mysqlsh runs as nobody (setpriv), so an
+// unreadable chunk, unreadable metadata, a read-only or unreadable dump directory are what they
+// are for a DBA; and a full file system (a tmpfs with few inodes, in a private mount namespace).
+// Each case: the exit status, a message naming the path, no traceback or internal location, and
+// nothing changed in the sandbox or on the server.
+const fs = require('fs');
+const path = require('path');
+const { expect } = require('chai');
+const { needs, SAMPLE_SHOP } = require('../support/real');
+const { suiteServer } = require('../support/root-hooks');
+const { serverFingerprint } = require('../support/fingerprint');
+const { hashSandbox, diffSandbox, UNCHANGED } = require('../support/sandbox-hash');
+const { installPlugin } = require('../support/shell');
+const { CAN, nobodySandbox, cliAsNobody, cliOnFullDisk, openDir } = require('../support/unprivileged');
+
+function expectClean(r) {
+  expect(r.out).to.not.match(/Traceback|restore_js\/|\/lib\/|\sat \/|Internal error/);
+}
+
+describe('hostile 5: file permissions as an unprivileged user (mysqlsh as nobody)', function () {
+  let server;
+  let sb;
+  let roots;
+  beforeEach(async function () {
+    needs(this, ['shell', 'server']);
+    if (!CAN.nobody) this.skip(); // needs root and setpriv to become nobody
+    server = suiteServer();
+    sb = nobodySandbox(SAMPLE_SHOP);
+    roots = [path.dirname(sb.dump), sb.stateDir];
+    await server.query('DROP SCHEMA IF EXISTS shop');
+  });
+  afterEach(async function () {
+    if (server) await server.query('DROP SCHEMA IF EXISTS shop');
+  });
+
+  it('an unreadable chunk is named by inspect, and load refuses before anything is dropped or changed', async function () {
+    const first = cliAsNobody(sb, server.uri, ['load', sb.dump, '--preset=fastest']);
+    expect(first.status, first.out).to.equal(0);
+    const rows = await server.value('SELECT COUNT(*) FROM shop.orders');
+    fs.chmodSync(path.join(sb.dump, 'shop@orders@3.tsv.zst'), 0o000);
+    const before = hashSandbox(roots);
+    const fp = await serverFingerprint(server);
+
+    const inspect = cliAsNobody(sb, null, ['inspect', sb.dump]);
+    expectClean(inspect);
+    expect(inspect.status, inspect.out).to.equal(0);
+    expect(inspect.out).to.match(/\[file-unreadable\]/)
+      .and.match(/shop@orders@3\.tsv\.zst cannot be read by the user running mysqlsh \(Permission denied\)/)
+      .and.match(/Verdict: util\.loadDump would fail: 1 unreadable file\(s\)\./);
+
+    const load = cliAsNobody(sb, server.uri, ['load', sb.dump, '--preset=fastest', '--drop-existing', '--force']);
+    expectClean(load);
+    expect(load.status, load.out).to.equal(1);
+    expect(load.out).to.match(/shop@orders@3\.tsv\.zst \(shop\.orders\) cannot be read: Permission denied: let the user running mysqlsh read it/)
+      .and.match(/Nothing was changed/);
+    expect(await server.value('SELECT COUNT(*) FROM shop.orders')).to.equal(rows);
+    expect(await serverFingerprint(server)).to.deep.equal(fp);
+    expect(diffSandbox(before, hashSandbox(roots))).to.deep.equal(UNCHANGED);
+  });
+
+  it('unreadable metadata and an unreadable dump directory: a clear error naming the path', function () {
+    fs.chmodSync(path.join(sb.dump, 'shop@orders.json'), 0o000);
+    const meta = cliAsNobody(sb, null, ['inspect', sb.dump]);
+    expectClean(meta);
+    expect(meta.status, meta.out).to.equal(1);
+    expect(meta.out).to.include(`Cannot read ${path.join(sb.dump, 'shop@orders.json')}: Permission denied. Check that the file ` +
+      'exists and that the user running mysqlsh may read it.');
+
+    fs.chmodSync(sb.dump, 0o000);
+    const dir = cliAsNobody(sb, null, ['inspect', sb.dump]);
+    expectClean(dir);
+    expect(dir.status, dir.out).to.equal(1);
+    expect(dir.out).to.match(new RegExp(`Cannot read the dump directory ${sb.dump.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*Permission denied`));
+    fs.chmodSync(sb.dump, 0o755);
+  });
+
+  it('a read-only dump directory loads: the progress file goes to the state directory; stubs are refused first', async function () {
+    fs.chmodSync(sb.dump, 0o555);
+    const before = hashSandbox([path.dirname(sb.dump)]);
+    const load = cliAsNobody(sb, server.uri, ['load', sb.dump, '--preset=fastest']);
+    expectClean(load);
+    expect(load.status, load.out).to.equal(0);
+    expect(load.out).to.match(/WARNING: The dump directory cannot be written by the user running mysqlsh: util\.loadDump's progress file goes to /);
+    expect(Number(await server.value('SELECT COUNT(*) FROM shop.orders'))).to.equal(12000);
+    const progress = fs.readdirSync(path.join(sb.stateDir, 'progress'));
+    expect(progress).to.have.lengthOf(1);
+    expect(progress[0]).to.match(/^load-progress\..*\.shop-[0-9a-f]{8}\.json$/);
+    expect(diffSandbox(before, hashSandbox([path.dirname(sb.dump)]))).to.deep.equal(UNCHANGED);
+    await server.query('DROP SCHEMA shop');
+
+    // Missing chunks that would need stubs in the read-only directory: refused before anything.
+    fs.chmodSync(sb.dump, 0o755);
+    for (const i of [0, 1, 2]) fs.rmSync(path.join(sb.dump, `shop@orders@${i}.tsv.zst`));
+    fs.chmodSync(sb.dump, 0o555);
+    const again = hashSandbox(roots);
+    const fp = await serverFingerprint(server);
+    for (const args of [['load', sb.dump, '--latest=shop.orders:2', '--preset=fastest'], ['stub', sb.dump, '--latest=shop.orders:2']]) {
+      const r = cliAsNobody(sb, args[0] === 'load' ? server.uri : null, args);
+      expectClean(r);
+      expect(r.status, r.out).to.equal(1);
+      expect(r.out).to.include(`The dump directory ${sb.dump} cannot be written by the user running mysqlsh, and 3 missing ` +
+        'chunk(s) need a stub there (shop@orders@0.tsv.zst, …).').and.include('Nothing was changed.');
+    }
+    expect(Number(await server.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'"))).to.equal(0);
+    expect(await serverFingerprint(server)).to.deep.equal(fp);
+    expect(diffSandbox(again, hashSandbox(roots))).to.deep.equal(UNCHANGED);
+    fs.chmodSync(sb.dump, 0o755);
+  });
+});
+
+describe('hostile 5: a full file system while stubs are written (tmpfs in a private mount namespace)', function () {
+  let server;
+  beforeEach(async function () {
+    needs(this, ['shell', 'server']);
+    if (!CAN.tmpfs) this.skip(); // needs unshare -rm (user and mount namespaces)
+    server = suiteServer();
+    await server.query('DROP SCHEMA IF EXISTS shop');
+  });
+  afterEach(async function () {
+    if (server) await server.query('DROP SCHEMA IF EXISTS shop');
+  });
+
+  it('the load stops in the prepare phase, says how many stubs were written, and changes nothing on the server', async function () {
+    const src = path.join(openDir('restore-partial-'), 'shop');
+    fs.cpSync(SAMPLE_SHOP, src, { recursive: true });
+    for (const i of [0, 1, 2, 3, 4, 5]) fs.rmSync(path.join(src, `shop@orders@${i}.tsv.zst`));
+    const mountPoint = openDir('restore-mnt-');
+    const home = installPlugin(openDir('restore-cfg-'));
+    const before = hashSandbox([mountPoint, path.join(home, 'restore')]);
+    const fp = await serverFingerprint(server);
+    const r = cliOnFullDisk({ src, dir: mountPoint, spare: 2, uri: server.uri, configHome: home,
+      args: ['load', mountPoint, '--latest=shop.orders:2', '--preset=fastest'] });
+    expectClean(r);
+    expect(r.status, r.out).to.equal(1);
+    expect(r.out).to.match(/restore\.load failed in the prepare phase: .*shop@orders@2\.tsv\.zst: cannot write the file \(No space left on device\); 2 file\(s\) of this batch were written before it/)
+      .and.match(/No server setting was changed/);
+    expect(Number(await server.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'"))).to.equal(0);
+    expect(await serverFingerprint(server)).to.deep.equal(fp);
+    expect(diffSandbox(before, hashSandbox([mountPoint, path.join(home, 'restore')]))).to.deep.equal(UNCHANGED);
+  });
+});
