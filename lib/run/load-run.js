@@ -35,6 +35,7 @@ var revert = require('../server/revert.js');
 var analyze = require('../server/analyze.js');
 var tableRowCounts = require('../server/row-counts.js').tableRowCounts;
 var globalVariable = require('../server/server-status.js').globalVariable;
+var runtime = require('../server/runtime-changes.js');
 var requireConnection = require('../server/require-connection.js').requireConnection;
 var privileges = require('../server/privileges.js');
 var checkProgressFile = require('./progress-file-check.js').checkProgressFile;
@@ -176,6 +177,14 @@ function preflight(host, dumpDir, options, partial) {
     warnings: [], blockers: [], snapshot: snapshotStep.planSnapshot(host, ctx, objects),
   };
   if (ctx.progressNote) plan.warnings.push(ctx.progressNote);
+  if (own.tune) {
+    var foreign = runtime.runtimeChanges(host, existing ? existing.settings.map(function (x) { return x.name; }) : []) || [];
+    if (foreign.length) {
+      plan.warnings.push('Already at the values restore tuning uses, set at runtime and recorded in no state file here: ' +
+        foreign.map(runtime.describeChange).join('; ') + '. If another client\'s restore left them, run restore.revert() ' +
+        'there first: this load keeps them as they are.');
+    }
+  }
   // Nothing to drop: leave dropExistingObjects out. Shell 9.1's loadDump fails with "Unknown
   // database" when it is set and the dump's schema does not exist yet.
   if (dropNative && !plan.drops.length) {

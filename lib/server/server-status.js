@@ -2,6 +2,7 @@
 var formatPairs = require('../report/text-table.js').formatPairs;
 var UserError = require('../core/user-error.js').UserError;
 var restoreState = require('./restore-state.js');
+var runtime = require('./runtime-changes.js');
 
 function globalVariable(host, name) {
   var r = host.sql.run('SHOW GLOBAL VARIABLES LIKE ?', [name]);
@@ -38,8 +39,14 @@ function serverStatus(host, extraChecks) {
     ['InnoDB redo log', facts.redoLog === null ? 'cannot be switched on this server' : facts.redoLog],
   ];
   var state = leftBehind(host, facts, lines);
+  serverRecords(host, facts, lines, state);
   (extraChecks || []).forEach(function (check) { check(host, facts, lines); });
   formatPairs(lines).forEach(host.out.print);
+  if (facts.runtimeChanges && facts.runtimeChanges.length) {
+    host.out.warn('Settings at the values restore tuning uses were set at runtime and no restore state file here records ' +
+      'them: a load run from another client or config home may have left them (its state file holds the originals; ' +
+      'run restore.revert() there). If they were set on purpose, all is well.');
+  }
   if (state) {
     host.out.warn('A restore left changes on this server (recorded in ' + facts.stateFile + '); restore.revert() puts ' +
       'them back once no load is running.');
@@ -48,6 +55,19 @@ function serverStatus(host, extraChecks) {
       'once no load is running.');
   }
   return facts;
+}
+
+// What the server records, seen from any client: restore-time values set at runtime that this
+// client's state file does not hold, and LOAD DATA running on other connections.
+function serverRecords(host, facts, lines, state) {
+  facts.runtimeChanges = runtime.runtimeChanges(host, state ? state.settings.map(function (s) { return s.name; }) : []);
+  facts.loadsRunning = runtime.runningLoads(host);
+  (facts.runtimeChanges || []).forEach(function (c) { lines.push(['Set at runtime', runtime.describeChange(c)]); });
+  if (facts.loadsRunning && facts.loadsRunning.length) {
+    lines.push(['LOAD DATA running', facts.loadsRunning.map(function (l) {
+      return l.statements + ' statement(s) from ' + l.account;
+    }).join(', ')]);
+  }
 }
 
 // What a restore's state file says is still changed, each setting with its value now.

@@ -4,7 +4,7 @@
 // On a server of its own (restartable, pristine).
 const { expect } = require('chai');
 const { needs } = require('../support/real');
-const { cli, spawnShell, copyDump } = require('../support/shell');
+const { cli, spawnShell, copyDump, installPlugin, tempDir } = require('../support/shell');
 const { suiteServer } = require('../support/root-hooks');
 const { startServer } = require('../support/server');
 const { serverFingerprint } = require('../support/fingerprint');
@@ -83,5 +83,24 @@ describe('revert after a killed load (real Shell, own MySQL)', function () {
     expect(await own.redoLog()).to.equal('ON');
     expect(await serverFingerprint(own)).to.deep.equal(pristine);
     expect(cli(own.uri, ['status']).stdout).to.not.include('left behind');
+  });
+
+  it('what a killed load left is visible from another config home too, as the server records it', async function () {
+    await killMidLoad(own, copyDump(big.dir), ['--preset=fastest', '--force']);
+    const other = installPlugin(tempDir('restore-cfg-other-'));
+    const st = cli(own.uri, ['status'], { configHome: other });
+    expect(st.status, st.out).to.equal(0);
+    expect(st.stdout).to.match(/InnoDB redo log: +OFF/)
+      .and.match(/Set at runtime: +innodb_flush_log_at_trx_commit = 2 \(set at runtime at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d by root@/)
+      .and.match(/Set at runtime: +sync_binlog = 0 /).and.not.match(/left behind/);
+    expect(st.out).to.match(/WARNING: Settings at the values restore tuning uses were set at runtime and no restore state file here records them/);
+    const json = JSON.parse(cli(own.uri, ['status', '--output-format=json'], { configHome: other }).stdout);
+    expect(json.runtimeChanges.map((c) => c.name)).to.include.members(['innodb_flush_log_at_trx_commit', 'sync_binlog']);
+    // The client that holds the state file puts everything back; then no client sees anything left.
+    expect(cli(own.uri, ['revert']).status).to.equal(0);
+    expect(await serverFingerprint(own)).to.deep.equal(pristine);
+    const after = cli(own.uri, ['status'], { configHome: other });
+    expect(after.stdout).to.not.match(/Set at runtime/);
+    expect(after.out).to.not.match(/WARNING: Settings at/);
   });
 });
