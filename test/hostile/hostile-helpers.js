@@ -4,7 +4,8 @@
 const fs = require('fs');
 const path = require('path');
 const { expect } = require('chai');
-const { SAMPLE_SHOP } = require('../support/real');
+const { SAMPLE_SHOP, needs } = require('../support/real');
+const { suiteServer } = require('../support/root-hooks');
 const { copyDump, tempDir, installPlugin } = require('../support/shell');
 const { hashSandbox, diffSandbox, UNCHANGED } = require('../support/sandbox-hash');
 
@@ -26,10 +27,26 @@ function expectRefused(r, names, sb, before) {
   if (sb) expect(diffSandbox(before, sb.hash())).to.deep.equal(UNCHANGED);
 }
 
+// Hooks of a describe() whose tests run on the suite server with a fresh sandbox and no "shop"
+// schema before and after each test. Returns {server, sb}, set for each test.
+function sandboxHooks() {
+  const t = { server: null, sb: null };
+  beforeEach(async function () {
+    needs(this, ['shell', 'server']);
+    t.server = suiteServer();
+    t.sb = sandbox();
+    await t.server.query('DROP SCHEMA IF EXISTS shop');
+  });
+  afterEach(async function () {
+    if (t.server) await t.server.query('DROP SCHEMA IF EXISTS shop');
+  });
+  return t;
+}
+
 function editJson(file, fn) {
   const v = JSON.parse(fs.readFileSync(file, 'utf8'));
   fn(v);
   fs.writeFileSync(file, JSON.stringify(v));
 }
 
-module.exports = { sandbox, expectRefused, editJson };
+module.exports = { sandbox, sandboxHooks, expectRefused, editJson };

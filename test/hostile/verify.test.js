@@ -8,11 +8,10 @@ const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { expect } = require('chai');
-const { needs } = require('../support/real');
 const { cli, runJs, tempDir } = require('../support/shell');
-const { suiteServer } = require('../support/root-hooks');
 const { serverFingerprint } = require('../support/fingerprint');
-const { sandbox, expectRefused } = require('./hostile-helpers');
+const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
+const { sandboxHooks, expectRefused } = require('./hostile-helpers');
 
 // Replaces a zstd data file by one frame holding only its first `keep` bytes of data: a whole,
 // valid file, cut between frames as a copy that stopped at a frame boundary would be.
@@ -23,17 +22,10 @@ function cutBetweenFrames(file, keep) {
 }
 
 describe('hostile 4: the structural check and verify: true', function () {
+  const t = sandboxHooks();
   let server;
   let sb;
-  beforeEach(async function () {
-    needs(this, ['shell', 'server']);
-    server = suiteServer();
-    sb = sandbox();
-    await server.query('DROP SCHEMA IF EXISTS shop');
-  });
-  afterEach(async function () {
-    if (server) await server.query('DROP SCHEMA IF EXISTS shop');
-  });
+  beforeEach(function () { ({ server, sb } = t); });
 
   it('a truncated data file stops a full load with dropExisting before anything is dropped or changed', async function () {
     const first = cli(server.uri, ['load', sb.dump, '--preset=fastest'], { configHome: sb.home });
@@ -96,26 +88,14 @@ describe('hostile 4: the structural check and verify: true', function () {
 });
 
 describe('hostile 4: verify: true on a gzip dump made by the real util.dumpSchemas', function () {
-  let server;
-  let explain = null;
-  beforeEach(async function () {
-    needs(this, ['shell', 'server']);
-    server = suiteServer();
-    explain = await server.value('SELECT @@GLOBAL.explain_json_format_version');
-    await server.query('SET GLOBAL explain_json_format_version = 1'); // Shell 9.1's dumper on 9.7 (see dump.test.js)
-  });
-  afterEach(async function () {
-    if (!server) return;
-    if (explain !== null) await server.query(`SET GLOBAL explain_json_format_version = ${Number(explain)}`);
-    await server.query('DROP SCHEMA IF EXISTS shop');
-  });
+  const t = sandboxHooks();
 
   it('a member whose CRC does not match passes the structural check and is found by verify', async function () {
-    const sb = sandbox();
+    const { server, sb } = t;
     expect(cli(server.uri, ['load', sb.dump, '--preset=fastest'], { configHome: sb.home }).status).to.equal(0);
     const dir = path.join(tempDir('restore-gzip-'), 'gz');
-    const d = runJs(server.uri, `util.dumpSchemas(['shop'], ${JSON.stringify(dir)}, {compression: 'gzip', ` +
-      "bytesPerChunk: '128k', showProgress: false}); null", { configHome: sb.home, env: { MYSQLSH_ALLOW_NEWER_SERVER: '1' } });
+    const d = await withShellDumper(server, () => runJs(server.uri, `util.dumpSchemas(['shop'], ${JSON.stringify(dir)}, ` +
+      "{compression: 'gzip', bytesPerChunk: '128k', showProgress: false}); null", { configHome: sb.home, env: DUMP_ENV }));
     expect(d.error, d.out).to.equal(null);
     const name = fs.readdirSync(dir).filter((f) => /^shop@orders@.*\.tsv\.gz$/.test(f)).sort()[1];
     const file = path.join(dir, name);

@@ -6,6 +6,7 @@
 // touched is put back.
 const path = require('path');
 const { mysqlsh, tempDir } = require('./shell');
+const { DUMP_ENV, withShellDumper } = require('./shell-dumper');
 
 const SCHEMA = 'w10big';
 const ROWS = Number(process.env.RESTORE_TEST_BIG_ROWS || 300000);
@@ -27,16 +28,12 @@ async function makeBigDump(server) {
     ANALYZE TABLE ${SCHEMA}.orders, ${SCHEMA}.customers;
     ANALYZE TABLE ${SCHEMA}.orders UPDATE HISTOGRAM ON status, amount WITH 16 BUCKETS;`);
   const checksums = await tableChecksums(server, SCHEMA);
-  // Shell 9.1 reads EXPLAIN's row estimate in the JSON layout of version 1 (9.7 defaults to 2).
-  const explain = await server.value('SELECT @@GLOBAL.explain_json_format_version');
   const dir = path.join(tempDir('restore-big-'), 'dump');
   let r;
   try {
-    await server.query('SET GLOBAL explain_json_format_version = 1');
-    r = mysqlsh([server.uri, '--js', '-e', `util.dumpSchemas(['${SCHEMA}'], '${dir}', {bytesPerChunk: '1M', showProgress: false})`],
-      { env: { MYSQLSH_ALLOW_NEWER_SERVER: '1' } });
+    r = await withShellDumper(server, () => mysqlsh([server.uri, '--js', '-e',
+      `util.dumpSchemas(['${SCHEMA}'], '${dir}', {bytesPerChunk: '1M', showProgress: false})`], { env: DUMP_ENV }));
   } finally {
-    await server.query(`SET GLOBAL explain_json_format_version = ${Number(explain)}`);
     await server.query(`DROP SCHEMA IF EXISTS ${SCHEMA}`);
   }
   if (r.status !== 0) throw new Error('util.dumpSchemas failed: ' + r.out);
