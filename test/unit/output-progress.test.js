@@ -5,6 +5,7 @@
 const { expect } = require('chai');
 const { runWithOutput } = require('../../lib/report/output');
 const { startProgress, groupDigits } = require('../../lib/report/progress');
+const { formatBytes } = require('../../lib/report/text-table');
 
 function recordingHost() {
   const printed = [];
@@ -101,6 +102,18 @@ describe('progress lines (lib/report/progress.js)', function () {
       'Writing stubs - 0% (4 / 1,000 files)',
       'Writing stubs - done (1,000 files, 7.1 s)',
     ]);
+  });
+
+  it('shows amounts with the step\'s own format (bytes for verify), and the summary it is given', function () {
+    const host = recordingHost();
+    let t = 0;
+    const p = startProgress(host, 'Verifying data files', 4 * 1048576, { format: formatBytes, now: () => t });
+    t = 2500;
+    p.update(1048576);
+    t = 3000;
+    p.done('20 files, 4.0 MiB');
+    expect(host.printed).to.deep.equal(['Verifying data files - 25% (1.0 MiB / 4.0 MiB)',
+      'Verifying data files - done (20 files, 4.0 MiB, 3.0 s)']);
   });
 
   it('groups digits like the Shell', function () {
