@@ -7,8 +7,7 @@ var atLeast = require('../options/shell-version.js').atLeast;
 var selection = require('./selection.js');
 var partialCommands = require('./partial-commands.js');
 var partialPlan = require('./partial-plan.js');
-var freshProgressPlace = require('../run/progress-file-place.js').freshProgressPlace;
-var useProgressPlace = require('../run/load-run.js').useProgressPlace;
+var progressFilePlace = require('../run/progress-file-place.js');
 var displayTable = require('../report/display-name.js').displayTable;
 
 var MAX_LISTED = 5;
@@ -35,7 +34,7 @@ function plan(ctx) {
   partialCommands.refuseReadOnly(ctx.host, p);
   var lo = {};
   if (ctx.loadOptions.progressFile === undefined) {
-    useProgressPlace(ctx, freshProgressPlace(ctx.host, ctx.dumpDir));
+    progressFilePlace.useProgressPlace(ctx, progressFilePlace.freshProgressPlace(ctx.host, ctx.dumpDir));
     lo.progressFile = ctx.loadOptions.progressFile;
   }
   if (atLeast(ctx.shellVersion, '8.4.0') && ctx.loadOptions.disableBulkLoad === undefined) lo.disableBulkLoad = true;

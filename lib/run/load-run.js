@@ -91,17 +91,6 @@ function mergeOptions(host, options, partial) {
   return { preset: preset, all: merged, own: ownOptions.ownSettings(merged), loadDump: forLoadDump };
 }
 
-
-// place: from lib/run/progress-file-place.js (null: util.loadDump's default is fine).
-function useProgressPlace(ctx, place) {
-  if (!place) return;
-  ctx.loadOptions.progressFile = place.file;
-  if (!place.dir) return;
-  ctx.progressDir = place.dir;
-  ctx.progressNote = 'The dump directory cannot be written by the user running mysqlsh: util.loadDump\'s progress ' +
-    'file goes to ' + place.file + '.';
-}
-
 // What the redo log will do: {state, reason, action: 'disable'|null, note}.
 function planRedo(host, own, existingState) {
   var s = redoLog.redoLogSupport(host);
@@ -145,7 +134,7 @@ function preflight(host, dumpDir, options, partial) {
     progressDir: null, progressNote: null };
   if (own.freshProgress) {
     if (lo.progressFile !== undefined) throw new UserError('freshProgress and progressFile are both given: choose one.');
-    useProgressPlace(ctx, progressFilePlace.freshProgressPlace(host, dir));
+    progressFilePlace.useProgressPlace(ctx, progressFilePlace.freshProgressPlace(host, dir));
   }
   var planned = partial && partial.plan ? partial.plan(ctx) : null;
   if (planned && planned.loadOptions) Object.assign(lo, planned.loadOptions);
@@ -164,7 +153,7 @@ function preflight(host, dumpDir, options, partial) {
     if (lo.progressFile === undefined && lo.resetProgress === undefined) lo.resetProgress = true;
   }
   // util.loadDump's default place, unless the dump directory is read-only for this user.
-  if (lo.progressFile === undefined) useProgressPlace(ctx, progressFilePlace.progressPlace(host, dir));
+  if (lo.progressFile === undefined) progressFilePlace.useProgressPlace(ctx, progressFilePlace.progressPlace(host, dir));
   var objects = loadObjects(host, dir, lo, own.dropExisting || own.analyze === 'histogram');
   var existing = restoreState.readState(host);
   refuseLeftovers(host, existing, restoreState.statePath(host, host.sql.serverInfo().uuid));
@@ -342,4 +331,4 @@ function finishReport(host, report, pre, reverted, failure, partial) {
   }
 }
 
-module.exports = { runLoad: runLoad, mergeOptions: mergeOptions, useProgressPlace: useProgressPlace };
+module.exports = { runLoad: runLoad, mergeOptions: mergeOptions };

@@ -41,4 +41,15 @@ function freshProgressPlace(host, dumpDir) {
   return { dir: place.dir, file: host.files.join(place.dir, name) };
 }
 
-module.exports = { progressPlace: progressPlace, freshProgressPlace: freshProgressPlace };
+// Puts a place into the load's options; one in the state directory is also noted for the plan,
+// and its directory made before util.loadDump runs (ctx.progressDir).
+function useProgressPlace(ctx, place) {
+  if (!place) return;
+  ctx.loadOptions.progressFile = place.file;
+  if (!place.dir) return;
+  ctx.progressDir = place.dir;
+  ctx.progressNote = 'The dump directory cannot be written by the user running mysqlsh: util.loadDump\'s progress ' +
+    'file goes to ' + place.file + '.';
+}
+
+module.exports = { progressPlace: progressPlace, freshProgressPlace: freshProgressPlace, useProgressPlace: useProgressPlace };
