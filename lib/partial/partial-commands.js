@@ -132,10 +132,9 @@ function refuseReadOnly(host, plan) {
     'Nothing was changed.');
 }
 
-// Writes the stubs; returns {plan, written, skipped}. Shared by restore.stub and restore.load.
+// Writes the stubs of a plan already checked (refuseBlocked, refuseReadOnly: restore.load checks
+// in its preflight); returns {written, skipped}. Shared by restore.stub and restore.load.
 function stubFromPlan(host, plan) {
-  partialPlan.refuseBlocked(plan);
-  refuseReadOnly(host, plan);
   var w = writeStubs(host, plan);
   return { written: w.written, skipped: w.skipped };
 }
@@ -144,6 +143,8 @@ function stubCommand(host, dumpDir, options) {
   var r = modelAndPlan(host, dumpDir, options);
   // A missing chunk of an unfinished dump may just not be written yet: never stub it unasked.
   if (!r.model.complete && !(options && options.allowIncomplete)) refuseIncomplete(host, r.model.dir, 'restore.stub');
+  partialPlan.refuseBlocked(r.plan);
+  refuseReadOnly(host, r.plan);
   var w = stubFromPlan(host, r.plan);
   printPlan(host, r.plan);
   host.out.print('Stubs written: ' + w.written.length + ' file(s)' +
