@@ -3,6 +3,7 @@
 // with-mysql runs a small holder that reports the server's address and waits for its stdin to
 // close; closing it (or this process dying) stops the server and removes its data directory.
 const { spawn, spawnSync } = require('child_process');
+const fs = require('fs');
 const path = require('path');
 const readline = require('readline');
 const mysql = require('mysql2/promise');
@@ -34,7 +35,6 @@ class Server {
     this.client = info.client;
     this.datadir = info.datadir;
     this.opts = opts;
-    this.restartedPid = null;
   }
 
   async connect() {
@@ -75,9 +75,12 @@ class Server {
       '--mysqlx=OFF', '--local-infile=1', '--secure-file-priv=', '--innodb-buffer-pool-size=256M',
       ...this.opts.split(/\s+/).filter(Boolean)], { stdio: 'ignore', detached: true });
     p.unref();
-    this.restartedPid = p.pid;
     await waitFor(() => this.alive(), 120000);
     await this.connect();
+  }
+
+  pidFile() {
+    return fs.existsSync(this.datadir) && fs.readdirSync(this.datadir).some((f) => f.endsWith('.pid'));
   }
 
   alive() {
@@ -86,11 +89,11 @@ class Server {
 
   async stop() {
     if (this.conn) await this.conn.end().catch(() => {});
-    if (this.restartedPid) {
-      // with-mysql only knows the first mysqld: stop the restarted one here.
-      spawnSync('sh', ['-c', `${this.client} -e 'SHUTDOWN'`], { stdio: 'ignore' });
-      await waitFor(() => !this.alive(), 60000).catch(() => {});
-    }
+    // Shut mysqld down here, whichever process runs it: with-mysql signals the process it started,
+    // which with the bundled server is a loader wrapper (mysqld outlived it, orphaned, after every
+    // run), and it knows nothing of a mysqld started by restart().
+    spawnSync('sh', ['-c', `${this.client} -e 'SHUTDOWN'`], { stdio: 'ignore' });
+    await waitFor(() => !this.alive() && !this.pidFile(), 60000).catch(() => {}); // mysqld removes it last
     const exited = new Promise((r) => this.child.once('exit', r));
     this.child.stdin.end();
     await exited;
