@@ -14,7 +14,14 @@
 //                                  kept; or {error} when no zstd decoder is here
 //     writeFiles(files, opts)   -> {written: [path], skipped: [path]}
 //                                  files: [{path, data: ArrayBuffer|string}]; opts.overwrite (false)
-//     makeDirs(dir)             -> undefined (like mkdir -p)
+//     makeDirs(dir, opts)       -> undefined: like mkdir -p inside the state directory; elsewhere
+//                                  only with opts.fresh: exactly one new directory
+//     viewCreate(dir, markText) -> undefined: a new directory holding the load view marker
+//     viewAdd(dir, entries)     -> number made; entries [{name, link: target} | {name, data}], all new
+//     viewRemove(dir)           -> number of entries removed (only a directory holding the marker)
+//     rsync(args, {timeout, input}) -> {status, stdout, stderr}: the rsync program (never with deletions;
+//                                  input: its standard input, e.g. a --files-from=- list);
+//                                  throws a UserError saying what to install when rsync is missing
 //     canWrite(dir)             -> bool: the user running the Shell may create files in dir
 //     remove(paths)             -> {removed: [path]}
 //     loadText(path)            -> string (throws if missing/unreadable)
@@ -34,7 +41,7 @@
 // }
 
 const REQUIRED = {
-  files: ['list', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'makeDirs', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
+  files: ['list', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'makeDirs', 'viewCreate', 'viewAdd', 'viewRemove', 'rsync', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables'],

@@ -27,6 +27,8 @@ function readBatch(host, paths, n) {
 // ctx: {sizes: Map name -> size, pathOf(name), tableBytes(target) -> number|null, unreadable: Map
 // name -> why (such files are not read; their chunks are corrupt with that reason), verify: null or
 // {threads}: then every present file is also decompressed in full (lib/dump/data-verify.js)}.
+// ctx.surveyed(target, chunk) -> bool, when given, limits the reading to those chunks: the others
+// are 'missing' or, when present, 'unchecked' (a load view stubs them whatever they hold).
 // Returns null, or what verify did: {files, fileBytes}.
 function assignStates(host, targets, ctx) {
   var heads = new Map(); // keyed by file name: objects from another file's context make poor keys (GraalJS)
@@ -40,6 +42,10 @@ function assignStates(host, targets, ctx) {
       var size = ctx.sizes.get(c.file);
       c.fileBytes = size === undefined ? null : size;
       var unreadable = ctx.unreadable.has(c.file);
+      if (ctx.surveyed && !ctx.surveyed(t, c)) {
+        c.unchecked = true;
+        return;
+      }
       if (c.fileBytes !== null && !unreadable && chunkState.needsHead(c.fileBytes, t.compression)) {
         headChunks.push(c);
         headPaths.push(ctx.pathOf(c.file));
@@ -60,7 +66,7 @@ function assignStates(host, targets, ctx) {
   targets.forEach(function (t) {
     classifyChunks(t, heads, ctx.tableBytes(t));
     t.chunks.forEach(function (c) {
-      if (!ctx.unreadable.has(c.file)) return;
+      if (c.unchecked || !ctx.unreadable.has(c.file)) return;
       markCorrupt(t, c, 'cannot be read: ' + ctx.unreadable.get(c.file));
       c.unreadable = true;
     });
@@ -106,7 +112,7 @@ function checkStructures(host, targets, ctx) {
 }
 
 function classifyChunks(t, heads, tableBytes) {
-  t.counts = { present: 0, empty: 0, stub: 0, missing: 0, corrupt: 0 };
+  t.counts = { present: 0, empty: 0, stub: 0, missing: 0, corrupt: 0, unchecked: 0 };
   t.fileBytes = 0;
   t.dataBytes = 0;
   t.usableDataBytes = 0;
@@ -116,7 +122,8 @@ function classifyChunks(t, heads, tableBytes) {
     var onlyChunk = t.chunks.length === 1 && t.lastChunkKnown;
     if (c.dataBytes === null && tableBytes !== null && (tableBytes === 0 || onlyChunk)) c.dataBytes = tableBytes;
     var head = heads.get(c.file);
-    c.state = chunkState.chunkState(c.fileBytes, head === undefined ? null : head, t.compression, c.dataBytes);
+    if (c.unchecked) c.state = c.fileBytes === null ? 'missing' : 'unchecked';
+    else c.state = chunkState.chunkState(c.fileBytes, head === undefined ? null : head, t.compression, c.dataBytes);
     t.counts[c.state]++;
     t.fileBytes += c.fileBytes || 0;
     t.dataBytes = addKnown(t.dataBytes, c.dataBytes);

@@ -89,7 +89,8 @@ function newerFormatProblem(format) {
     ', the newest this plugin knows; it was read as ' + newest + '.', '@.json');
 }
 
-// options: {listing: path or undefined, verify: true to decompress every present data file}.
+// options: {listing: path or undefined, listingNames: names of the complete dump (a remote listing), verify: true to decompress every present data file,
+// surveyed: (target, chunk) -> bool to read only some data files (see chunk-survey.js)}.
 function readDumpModel(host, dumpDir, options) {
   var opened = checkDumpDir(host, dumpDir);
   var pathOf = opened.pathOf;
@@ -97,12 +98,14 @@ function readDumpModel(host, dumpDir, options) {
   var format = metadata.checkFormat(root, pathOf('@.json'));
   // @.done.json is written last: without it the dump is unfinished (a reported problem, not an error).
   var complete = host.files.isFile(pathOf('@.done.json'));
-  var done = metadata.doneFacts(complete ? metadata.readJsonFile(host, pathOf('@.done.json')) : null);
+  var doneJson = complete ? metadata.readJsonFile(host, pathOf('@.done.json')) : null;
+  var done = metadata.doneFacts(doneJson);
   var broken = [];
   var sizes = listFiles(host, opened.dir, done, broken);
   var catalog = readCatalog({ host: host, pathOf: pathOf, root: root, done: done,
     exists: function (name) { return sizes.has(name); } });
-  var listingNames = options && options.listing ? readListing(host, options.listing) : null;
+  var listingNames = options && options.listing ? readListing(host, options.listing)
+    : (options && options.listingNames) || null;
 
   var problems = [];
   if (!complete) problems.push(incompleteProblem());
@@ -114,6 +117,7 @@ function readDumpModel(host, dumpDir, options) {
   var unreadable = new Map(broken.map(function (e) { return [e.name, e.error]; }));
   var verified = chunkSurvey.assignStates(host, catalog.targets, { sizes: sizes, pathOf: pathOf, unreadable: unreadable,
     tableBytes: function (t) { return t.partition === null ? t.info.dataBytes : null; },
+    surveyed: options && options.surveyed ? options.surveyed : null,
     verify: options && options.verify ? { threads: Number(host.shell.cpuCount()) || 1 } : null });
   problems = problems.concat(chunkSurvey.stateProblems(catalog.targets));
   var unlisted = unlistedFiles(fileNames, catalog.schemas);
@@ -126,6 +130,10 @@ function readDumpModel(host, dumpDir, options) {
     origin: metadata.dumpOrigin(root),
     complete: complete,
     recordedDataBytes: done.dataBytes,
+    // When the dump was taken (@.json "begin") and finished (@.done.json "end"), as it records them.
+    begin: typeof root.begin === 'string' ? root.begin : null,
+    end: doneJson && typeof doneJson.end === 'string' ? doneJson.end : null,
+    doneJson: doneJson, // @.done.json as parsed (a load view writes its own copy from it)
     schemas: catalog.schemas,
     tables: catalog.tables,
     targets: catalog.targets,

@@ -1,6 +1,8 @@
 // restore.plan and restore.stub, and the partial-import step of restore.load: read the dump,
 // apply the selection, report what to fetch and what to stub, write the fetch list / stubs.
 var readDumpModel = require('../dump/dump-model.js').readDumpModel;
+var openDumpSource = require('../remote/dump-source.js').openDumpSource;
+var parseSource = require('../remote/remote-source.js').parseSource;
 var selection = require('./selection.js');
 var partialPlan = require('./partial-plan.js');
 var writeStubs = require('./stub-writer.js').writeStubs;
@@ -11,13 +13,23 @@ var displayTable = require('../report/display-name.js').displayTable;
 
 var MAX_ROWS = 40;
 
-// how: {verify} for restore.load (plan and stub never decompress).
+// how.inPlace: restore.stub, which writes into the directory itself (every file there is then
+// loaded, and read here); otherwise a load view holds the chosen files only, and only they are read.
+// how.source: a remote dump's {source, sizes} (lib/remote/dump-source.js).
 function modelAndPlan(host, dumpDir, options, how) {
   var o = options || {};
+  var inPlace = !!(how && how.inPlace);
   var sel = selection.parseSelection(o);
-  var model = readDumpModel(host, dumpDir, { listing: o.listing, verify: !!(how && how.verify) });
-  var plan = partialPlan.planPartial(model, sel);
+  var sizes = how && how.source ? how.source.sizes : null;
+  var model = readDumpModel(host, dumpDir, { listing: o.listing, listingNames: sizes ? Array.from(sizes.keys()) : null,
+    surveyed: inPlace || !selection.isPartial(sel) ? null : partialPlan.chosenOnly(sel) });
+  var plan = partialPlan.planPartial(model, sel, { inPlace: inPlace });
   return { sel: sel, model: model, plan: plan };
+}
+
+function stubCount(plan) {
+  if (plan.inPlace) return plan.stub.length;
+  return plan.targets.reduce(function (n, t) { return n + t.stubbed.length; }, 0);
 }
 
 function tableRows(plan) {
@@ -39,7 +51,7 @@ function printPlan(host, plan, extra, emit) {
     ['Data chosen', text.formatBytes(plan.bytesChosen) + ' of ' + text.formatBytes(plan.bytesTotal) +
       (plan.bytesUnknown ? ' (some chunk sizes are not recorded)' : '')],
     ['Files to fetch', String(plan.fetch.length) + (extra && extra.fetchListFile ? ' (listed in ' + extra.fetchListFile + ')' : '')],
-    ['Files to stub', String(plan.stub.length)],
+    [plan.inPlace ? 'Files to stub' : 'Chunks stubbed', String(stubCount(plan))],
   ]).forEach(out.print);
   var rows = tableRows(plan);
   if (rows.length) {
@@ -108,13 +120,17 @@ function shellQuote(text) {
   return "'" + String(text).replace(/'/g, "'\\''") + "'";
 }
 
-// restore.plan(dumpDir, selection): no file in the dump is touched.
+// restore.plan(dump, selection): no file in the dump is touched; a remote dump's metadata is
+// fetched into its cache.
 function planCommand(host, dumpDir, options) {
-  var r = modelAndPlan(host, dumpDir, options);
+  var src = openDumpSource(host, dumpDir, options);
+  var r = modelAndPlan(host, src.dir, options, { source: src.source });
   partialPlan.refuseBlocked(r.plan);
   var listFile = options && options.fetchListFile ? writeFetchList(host, r.plan, options.fetchListFile) : null;
   printPlan(host, r.plan, { fetchListFile: listFile });
-  if (listFile && r.plan.fetch.length) {
+  if (src.source && r.plan.fetch.length) {
+    host.out.print('restore.load of ' + src.source.source.url + ' with the same selection fetches them into ' + src.dir + '.');
+  } else if (listFile && r.plan.fetch.length) {
     host.out.print('Fetch them with: rsync -a --files-from=' + shellQuote(listFile) + ' <backup-host>:<dump-dir>/ ' +
       shellQuote(r.plan.dir + '/'));
   }
@@ -140,7 +156,11 @@ function stubFromPlan(host, plan) {
 }
 
 function stubCommand(host, dumpDir, options) {
-  var r = modelAndPlan(host, dumpDir, options);
+  if (parseSource(dumpDir)) {
+    throw new UserError('restore.stub writes stubs into a directory you prepared yourself; ' + dumpDir + ' is on a backup ' +
+      'host. restore.load and restore.view load from there without touching it.');
+  }
+  var r = modelAndPlan(host, dumpDir, options, { inPlace: true });
   // A missing chunk of an unfinished dump may just not be written yet: never stub it unasked.
   if (!r.model.complete && !(options && options.allowIncomplete)) refuseIncomplete(host, r.model.dir, 'restore.stub');
   partialPlan.refuseBlocked(r.plan);

@@ -1,62 +1,141 @@
-// The partial-import step of restore.load (the extension point of lib/load-run.js): plan the
-// selection against the dump, stub every unchosen missing chunk before the load, give
-// util.loadDump a fresh progress file (stubbed chunks must never be recorded as done for a later
-// full load), disableBulkLoad where the Shell has it, and explain the outcome afterwards.
+// The partial-import step of restore.load (the extension point of lib/run/load-run.js). With
+// `latest`, util.loadDump loads a load view (lib/partial/load-view.js) built on the untouched
+// dump: links to the chosen data files and the metadata, empty stubs for every other chunk, the
+// view's own @.done.json / @.checksums.json, and its progress file. A remote dump (ctx.source) is
+// fetched first: metadata in the preflight, exactly the chosen data files in the prepare phase,
+// checked before anything changes. Afterwards: say what was stubbed, remove the view once loaded.
 var UserError = require('../core/user-error.js').UserError;
 var atLeast = require('../options/shell-version.js').atLeast;
+var readDumpModel = require('../dump/dump-model.js').readDumpModel;
 var selection = require('./selection.js');
 var partialCommands = require('./partial-commands.js');
 var partialPlan = require('./partial-plan.js');
-var progressFilePlace = require('../run/progress-file-place.js');
+var loadView = require('./load-view.js');
+var dumpCache = require('../remote/dump-cache.js');
 var displayTable = require('../report/display-name.js').displayTable;
 
 var MAX_LISTED = 5;
 
+function listed(names) {
+  return names.slice(0, MAX_LISTED).join(', ') + (names.length > MAX_LISTED ? ', …' : '');
+}
+
 function missingChosen(plan) {
   return 'The selection chooses ' + plan.fetch.length + ' data file(s) that are not in the dump directory (' +
-    plan.fetch.slice(0, MAX_LISTED).join(', ') + (plan.fetch.length > MAX_LISTED ? ', …' : '') + '). Fetch them first: ' +
-    'restore.plan(dir, {…same selection…, fetchListFile: "fetch.txt"}) writes the list for rsync --files-from; ' +
-    'or choose fewer chunks with latest.';
+    listed(plan.fetch) + '). Fetch them first: restore.plan(dir, {…same selection…, fetchListFile: "fetch.txt"}) writes ' +
+    'the list for rsync -a --files-from=fetch.txt host:/path/to/dump/ ' + plan.dir + '/ ; or load straight from the ' +
+    'backup host (restore.load("host:/path/to/dump", {…})); or choose fewer chunks with latest.';
+}
+
+// The dump model for a plan: with `latest`, only the chosen data files are read (the rest is stubbed).
+function readModel(ctx, sel, partial) {
+  var src = ctx.source;
+  return readDumpModel(ctx.host, ctx.dumpDir, { listing: ctx.options.listing, verify: ctx.own.verify,
+    listingNames: src && src.sizes ? Array.from(src.sizes.keys()) : null,
+    surveyed: partial ? partialPlan.chosenOnly(sel) : null });
+}
+
+function planAgainst(ctx, sel, partial) {
+  var model = readModel(ctx, sel, partial);
+  var p = partialPlan.planPartial(model, sel, { inPlace: !partial });
+  partialPlan.refuseBlocked(p, partial ? 'The partial import' : 'The load');
+  return { model: model, plan: p };
+}
+
+function refuseNotRemote(ctx, p) {
+  var sizes = ctx.source.sizes;
+  var absent = p.fetch.filter(function (n) { return !sizes.has(n); });
+  if (absent.length) {
+    throw new UserError('The selection chooses ' + absent.length + ' data file(s) that ' + ctx.source.source.url +
+      ' does not hold either (' + listed(absent) + '): the dump there is damaged, or still being written. ' +
+      'Nothing was changed.');
+  }
 }
 
 function plan(ctx) {
-  var r = partialCommands.modelAndPlan(ctx.host, ctx.dumpDir, ctx.options, { verify: ctx.own.verify });
-  var p = r.plan;
-  var hasStubs = p.stub.length > 0 || p.targets.some(function (t) { return t.stubbed.length > 0; });
-  var partial = selection.isPartial(r.sel) || hasStubs || p.fetch.length > 0;
-  partialPlan.refuseBlocked(p, partial ? 'The partial import' : 'The load');
-  if (!partial) return null;
-  if (p.fetch.length) throw new UserError(missingChosen(p));
-  if (ctx.loadOptions.checksum === true && hasStubs) {
-    throw new UserError('checksum: true re-checks every chunk on the target, and stubbed chunks hold no rows: the ' +
-      'check would fail. Load without checksum for a partial import.');
+  var sel = selection.parseSelection(ctx.options);
+  var partial = selection.isPartial(sel);
+  if (ctx.options.viewDir !== undefined && !partial) {
+    throw new UserError('viewDir is for a partial import (latest): a full load reads the dump directory as it is.');
   }
-  partialCommands.refuseReadOnly(ctx.host, p);
+  var r = planAgainst(ctx, sel, partial);
+  var p = r.plan;
+  if (p.fetch.length && !ctx.source) throw new UserError(missingChosen(p));
+  if (ctx.source) refuseNotRemote(ctx, p);
+  var lines = [];
   var lo = {};
+  var facts = partialCommands.planFacts(p);
+  if (!partial) {
+    if (!ctx.source) return null;
+    lines.push('Remote dump ' + ctx.source.source.url + ': ' + p.fetch.length + ' data file(s) to fetch into ' + ctx.dumpDir + '.');
+    return { loadOptions: lo, lines: lines, facts: facts, plan: p, model: r.model, sel: sel, partial: false, loadDir: ctx.dumpDir };
+  }
+  var server = ctx.serverUuid !== undefined ? ctx.serverUuid : ctx.host.sql.serverInfo().uuid;
+  var src = ctx.source ? ctx.source.source : null;
+  var place = loadView.viewPlace(ctx.host, r.model, loadView.viewIdentity(r.model, sel, src && src.url, server),
+    ctx.options.viewDir, src && src.name);
+  var state = loadView.placeState(ctx.host, place);
   if (ctx.loadOptions.progressFile === undefined) {
-    progressFilePlace.useProgressPlace(ctx, progressFilePlace.freshProgressPlace(ctx.host, ctx.dumpDir));
-    lo.progressFile = ctx.loadOptions.progressFile;
+    lo.progressFile = ctx.host.files.join(place.dir, loadView.PROGRESS_FILE);
+    // A view reused after a stopped load resumes, unless its tables are dropped first.
+    if (ctx.own.dropExisting && ctx.loadOptions.resetProgress === undefined) lo.resetProgress = true;
   }
   if (atLeast(ctx.shellVersion, '8.4.0') && ctx.loadOptions.disableBulkLoad === undefined) lo.disableBulkLoad = true;
-  var lines = [];
   partialCommands.printPlan(ctx.host, p, null, { print: function (l) { lines.push(l); },
     warn: function (l) { lines.push('WARNING: ' + l); } });
-  if (ctx.options.progressFile !== undefined && hasStubs) {
+  if (state === 'reuse') {
+    lines.push('Load view: ' + place.dir + ' (made by an earlier load of the same dump and selection that did not ' +
+      'finish: util.loadDump resumes from its progress file' + (lo.resetProgress ? '; dropExisting starts it afresh' : '') + ')');
+  } else {
+    var n = loadView.viewCounts(r.model, p);
+    lines.push('Load view: ' + place.dir + ' (to be made: links to the dump\'s ' + n.links + ' metadata and chosen ' +
+      'data files, ' + n.stubs + ' empty stub(s); nothing is written into the dump)');
+  }
+  if (ctx.options.progressFile !== undefined) {
     lines.push('WARNING: progressFile ' + ctx.loadOptions.progressFile + ' will record the stubbed chunks as loaded: do not ' +
       'reuse it for a later full load.');
   }
-  var facts = partialCommands.planFacts(p);
+  facts.view = { dir: place.dir, state: state };
   facts.progressFile = lo.progressFile || ctx.loadOptions.progressFile;
-  return { loadOptions: lo, lines: lines, facts: facts, plan: p };
+  return { loadOptions: lo, lines: lines, facts: facts, plan: p, model: r.model, sel: sel, partial: true, place: place,
+    state: state, loadDir: place.dir };
+}
+
+// Fetches what a remote plan chooses, then reads the model again with the files in place: they are
+// checked like local ones before any server change.
+function fetchChosen(ctx, planned) {
+  var src = ctx.source;
+  var p = planned.plan;
+  if (!src || !p.fetch.length) return null;
+  var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, p.fetch, src.sizes, ctx.options.rsh);
+  var r = planAgainst(ctx, planned.sel, planned.partial);
+  if (r.plan.fetch.length) {
+    throw new UserError('rsync did not bring ' + r.plan.fetch.length + ' chosen data file(s) (' + listed(r.plan.fetch) +
+      ') into ' + ctx.dumpDir + '. No server setting was changed.');
+  }
+  planned.model = r.model;
+  planned.plan = r.plan;
+  ctx.host.out.print('Fetched ' + got.files + ' data file(s) from ' + src.source.url + ' (' + got.fetched + ' transferred, ' +
+    (got.files - got.fetched) + ' already in the cache).');
+  return { files: got.files, transferred: got.fetched, bytes: got.bytes };
 }
 
 function prepare(ctx, planned) {
-  var w = partialCommands.stubFromPlan(ctx.host, planned.plan);
-  ctx.host.out.print('Stubs written: ' + w.written.length + ' file(s).');
-  return { stubsWritten: w.written, stubsSkipped: w.skipped };
+  var facts = {};
+  var fetched = fetchChosen(ctx, planned);
+  if (fetched) facts.fetched = fetched;
+  if (!planned.partial) return facts;
+  var src = ctx.source ? ctx.source.source : null;
+  var made = loadView.buildView(ctx.host, planned.model, planned.plan, planned.place,
+    loadView.makeMark(planned.model, planned.place, src && src.url, planned.sel));
+  loadView.viewLines(planned.place, made, made === null).forEach(ctx.host.out.print);
+  facts.view = { dir: planned.place.dir, reused: made === null, links: made ? made.links : null, stubs: made ? made.stubs : null,
+    written: made ? made.written : [], checksums: made && made.checksums ? made.checksums : null };
+  return facts;
 }
 
-// Replaces mysqlsh's bare "No data loaded." with the reason, and says what was stubbed.
+// Replaces mysqlsh's bare "No data loaded." with the reason, says what was stubbed, and removes
+// the view once util.loadDump finished (kept after a failure: the same command resumes from it).
 function report(ctx, planned, outcome) {
   var p = planned.plan;
   var lines = [];
@@ -73,11 +152,25 @@ function report(ctx, planned, outcome) {
         : 'the chosen chunks are empty on disk';
     lines.push('No data loaded, because ' + why + '. restore.plan(dir, {…}) shows what a selection chooses.');
   }
+  var view = planned.place;
+  if (planned.partial && view && ctx.host.files.isDir(view.dir)) {
+    if (outcome.loaded) {
+      try {
+        ctx.host.files.viewRemove(view.dir);
+        lines.push('Load view removed: ' + view.dir + '.');
+      } catch (e) {
+        lines.push('WARNING: the load view ' + view.dir + ' could not be removed (' + e.message + '): remove it yourself.');
+      }
+    } else {
+      lines.push('Load view kept: ' + view.dir + ' (util.loadDump\'s progress file is there): run the same restore.load ' +
+        'again to resume; it is removed once a load from it finishes.');
+    }
+  }
   return { lines: lines };
 }
 
 module.exports = {
-  optionNames: ['latest', 'listing'],
+  optionNames: ['latest', 'listing', 'viewDir', 'newest', 'cacheDir', 'rsh'],
   plan: plan,
   prepare: prepare,
   report: report,

@@ -23,10 +23,30 @@ function chosenChunks(t, n) {
 
 function tableKey(t) { return t.schema + '\u0000' + t.table; }
 
+// Which data files a plan reads: the chosen chunks of chosen tables (every chunk of a table without
+// a usable key: its empty last chunk is only known once read). For readDumpModel's `surveyed`.
+function chosenOnly(sel) {
+  var firstChosen = new Map(); // by base name: objects from another file's context make poor keys (GraalJS)
+  return function (t, c) {
+    if (!selection.isTableChosen(sel, t.schema, t.table)) return false;
+    if (!hasUsableKey(t)) return true;
+    var from = firstChosen.get(t.base);
+    if (from === undefined) {
+      var chosen = chosenChunks(t, selection.latestCount(sel, t.schema, t.table, t.partition));
+      from = chosen.length ? chosen[0].index : Infinity;
+      firstChosen.set(t.base, from);
+    }
+    return c.index >= from;
+  };
+}
+
 // model: from lib/dump-model.js readDumpModel; sel: from lib/selection.js parseSelection.
-function planPartial(model, sel) {
+// how.inPlace: the stubs go into the dump directory itself (restore.stub), so every file present
+// is loaded too and is checked; otherwise a load view holds only the chosen files.
+function planPartial(model, sel, how) {
+  var inPlace = !!(how && how.inPlace);
   var plan = {
-    dir: model.dir, files: model.files, targets: [], fetch: [], stub: [], idxStub: [], presentUnchosen: [],
+    dir: model.dir, files: model.files, inPlace: inPlace, targets: [], fetch: [], stub: [], idxStub: [], presentUnchosen: [],
     skippedTables: [], warnings: [], blockers: [], bytesChosen: 0, bytesTotal: 0, bytesUnknown: false,
   };
   var skipped = new Set();
@@ -56,13 +76,16 @@ function planPartial(model, sel) {
     }
     var chosen = chosenChunks(t, n);
     var chosenSet = new Set(chosen.map(function (c) { return c.file; }));
-    var entry = { schema: t.schema, table: t.table, partition: t.partition, latest: n, chosen: [], stubbed: [], fetch: [] };
+    var entry = { schema: t.schema, table: t.table, partition: t.partition, latest: n, compression: t.compression, chosen: [],
+      stubbed: [], fetch: [] };
     t.chunks.forEach(function (c) {
       if (c.dataBytes === null || c.dataBytes === undefined) plan.bytesUnknown = true;
       else plan.bytesTotal += c.dataBytes;
       // util.loadDump reads every file present, chosen or not: a corrupt one fails the load or,
       // cut short, loads fewer rows without a word.
-      if (c.unreadable) {
+      if (!inPlace && !chosenSet.has(c.file)) {
+        // A load view stubs it, whatever the dump holds there.
+      } else if (c.unreadable) {
         plan.blockers.push(c.file + ' (' + name + ') ' + c.problem + ': let the user running mysqlsh read it ' +
           '(owner, mode, ACLs).');
       } else if (c.state === 'corrupt') {
@@ -76,18 +99,14 @@ function planPartial(model, sel) {
         if (c.state === 'missing' || c.state === 'stub') { entry.fetch.push(c.file); plan.fetch.push(c.file); }
         return;
       }
-      if (c.state === 'missing') {
-        entry.stubbed.push(c.file);
-        plan.stub.push({ target: t, chunk: c });
-      } else if (c.state === 'stub') {
-        entry.stubbed.push(c.file);
-      } else if (HOLDS_DATA[c.state]) {
-        plan.presentUnchosen.push(c.file);
-      }
+      // In place, a file present stays and is loaded; in a load view every unchosen chunk is a stub.
+      if (!inPlace || c.state === 'missing' || c.state === 'stub') entry.stubbed.push(c.file);
+      if (c.state === 'missing') plan.stub.push({ target: t, chunk: c });
+      else if (HOLDS_DATA[c.state] || c.state === 'unchecked') plan.presentUnchosen.push(c.file);
     });
     plan.targets.push(entry);
   });
-  if (plan.presentUnchosen.length) {
+  if (inPlace && plan.presentUnchosen.length) {
     plan.warnings.push(plan.presentUnchosen.length + ' data file(s) outside the selection are present and will be ' +
       'loaded too (the plugin never deletes or overwrites a real data file), e.g. ' + plan.presentUnchosen[0] + '.');
   }
@@ -105,4 +124,4 @@ function refuseBlocked(plan, what) {
   }
 }
 
-module.exports = { planPartial: planPartial, refuseBlocked: refuseBlocked };
+module.exports = { planPartial: planPartial, refuseBlocked: refuseBlocked, chosenOnly: chosenOnly };

@@ -8,20 +8,23 @@
 // Extension point for partial imports: runLoad(host, dumpDir, options, {partial: step}) with
 //   step.optionNames          names of the options the step owns (never passed to util.loadDump)
 //   step.plan(ctx)            preflight, writes nothing; null when the options ask for no partial
-//                             import, else {loadOptions, lines, facts}: util.loadDump options to add
-//                             or override (filters, progressFile, disableBulkLoad…), plan lines,
-//                             facts for the returned report (under `partial`)
+//                             import, else {loadOptions, lines, facts, loadDir}: util.loadDump options
+//                             to add or override (progressFile, disableBulkLoad…), plan lines, facts
+//                             for the returned report (under `partial`), the directory util.loadDump
+//                             loads (a load view) when it is not the dump's
 //   step.prepare(ctx, planned) after the plan is confirmed, before any server change, never in a
 //                             dry run (e.g. write the stubs); may return facts merged into `partial`
 //   step.report(ctx, planned, outcome) after the load (also after a failure): lines to add to the
-//                             report; outcome = {error, tables: [{schema, table, rows, exact}]}
-// ctx = {host, dumpDir (absolute), options (preset + explicit), own (the plugin's settings),
-//        loadOptions (util.loadDump options so far), shellVersion, dryRun}.
+//                             report; outcome = {error, tables: [{schema, table, rows, exact}],
+//                             loaded: util.loadDump finished}
+// ctx = {host, dumpDir (absolute; a remote dump's cache), source (null, or a remote dump's
+//        {source, sizes}: lib/remote/dump-source.js), serverUuid, options (preset + explicit), own
+//        (the plugin's settings), loadOptions (util.loadDump options so far), shellVersion, dryRun}.
 // The step's filters flow into what is dropped, analyzed and counted (lib/load-objects.js).
 var UserError = require('../core/user-error.js').UserError;
 var SqlError = require('../core/sql-error.js').SqlError;
 var atLeast = require('../options/shell-version.js').atLeast;
-var resolveDumpDir = require('../dump/dump-paths.js').resolveDumpDir;
+var openDumpSource = require('../remote/dump-source.js').openDumpSource;
 var presets = require('../options/presets.js');
 var loadOptions = require('../options/load-options.js');
 var ownOptions = require('../options/load-own-options.js');
@@ -125,13 +128,15 @@ function preflight(host, dumpDir, options, partial) {
   var m = mergeOptions(host, options, partial);
   var own = m.own;
   var lo = m.loadDump;
-  var dir = resolveDumpDir(host, dumpDir);
+  // A remote dump: its metadata is fetched into the cache here, which is then read as the dump.
+  var src = openDumpSource(host, dumpDir, m.all);
+  var dir = src.dir;
   // util.loadDump waits for (or refuses) an unfinished dump only after dropExistingObjects.
   if (!own.allowIncomplete && !(Number(lo.waitDumpTimeout) > 0)) refuseIncomplete(host, dir, 'restore.load');
   if (lo.progressFile !== undefined) checkProgressFile(host, dir, lo.progressFile);
   var shellVersion = host.shell.version;
-  var ctx = { host: host, dumpDir: dir, options: m.all, own: own, loadOptions: lo, shellVersion: shellVersion, dryRun: own.dryRun,
-    progressDir: null, progressNote: null };
+  var ctx = { host: host, dumpDir: dir, source: src.source, serverUuid: host.sql.serverInfo().uuid, options: m.all, own: own, loadOptions: lo, shellVersion: shellVersion,
+    dryRun: own.dryRun, progressDir: null };
   if (own.freshProgress) {
     if (lo.progressFile !== undefined) throw new UserError('freshProgress and progressFile are both given: choose one.');
     progressFilePlace.useProgressPlace(ctx, progressFilePlace.freshProgressPlace(host, dir));
@@ -152,20 +157,19 @@ function preflight(host, dumpDir, options, partial) {
     // A progress file from an earlier load would make util.loadDump skip the DDL of what was dropped.
     if (lo.progressFile === undefined && lo.resetProgress === undefined) lo.resetProgress = true;
   }
-  // util.loadDump's default place, unless the dump directory is read-only for this user.
+  // Not util.loadDump's default place: nothing is written into the dump.
   if (lo.progressFile === undefined) progressFilePlace.useProgressPlace(ctx, progressFilePlace.progressPlace(host, dir));
   var objects = loadObjects(host, dir, lo, own.dropExisting || own.analyze === 'histogram');
   var existing = restoreState.readState(host);
   refuseLeftovers(host, existing, restoreState.statePath(host, host.sql.serverInfo().uuid));
   var plan = {
-    dir: dir, preset: m.preset, loadDumpOptions: lo, tableCount: objects.tables.length, dropRequested: own.dropExisting,
+    dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: m.preset, loadDumpOptions: lo, tableCount: objects.tables.length, dropRequested: own.dropExisting,
     drops: own.dropExisting ? dropExisting.existingObjects(host, objects) : [], dropNative: dropNative,
     redo: planRedo(host, own, existing), tune: own.tune, tuning: own.tune ? tuning.planTuning(host) : [],
     analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + objects.tables.length + ' table(s))',
     advice: own.tune ? tuning.restartAdvice(host, lo) : [], partialLines: planned && planned.lines ? planned.lines : [],
     warnings: [], blockers: [], snapshot: snapshotStep.planSnapshot(host, ctx, objects),
   };
-  if (ctx.progressNote) plan.warnings.push(ctx.progressNote);
   if (own.tune) {
     var foreign = runtime.runtimeChanges(host, existing ? existing.settings.map(function (x) { return x.name; }) : []) || [];
     if (foreign.length) {
@@ -268,7 +272,7 @@ function runLoad(host, dumpDir, options, extensions) {
     if (plan.drops.length && !plan.dropNative) {
       step('drop existing', function () { report.dropped = dropExisting.dropObjects(host, plan.drops); });
     }
-    step('util.loadDump', function () { host.util.loadDump(plan.dir, plan.loadDumpOptions); });
+    step('util.loadDump', function () { host.util.loadDump(plan.loadDir, plan.loadDumpOptions); });
     // Orphans and masks (lib/snapshot/): after the data is in, before its statistics are taken.
     if (plan.snapshot.active) {
       step('snapshot', function () { report.snapshot = snapshotStep.runSnapshot(host, plan.snapshot, plan.loadDumpOptions); });
@@ -326,7 +330,8 @@ function finishReport(host, report, pre, reverted, failure, partial) {
     host.out.warn('Could not read the rows loaded: ' + e.message);
   }
   if (partial && pre.planned && partial.report) {
-    var extra = partial.report(pre.ctx, pre.planned, { error: failure, tables: report.tables });
+    var loaded = report.phases.some(function (p) { return p.phase === 'util.loadDump' && p.status === 'ok'; });
+    var extra = partial.report(pre.ctx, pre.planned, { error: failure, tables: report.tables, loaded: loaded });
     report.partialLines = (extra && extra.lines) || [];
   }
 }

@@ -95,7 +95,33 @@ function makeFiles(restore) {
         skipped: r.skipped,
       };
     },
-    makeDirs: function (dir) { companion(restore, 'makeDirs')(dir); },
+    makeDirs: function (dir, opts) { companion(restore, 'makeDirs')(dir, { fresh: !!(opts && opts.fresh) }); },
+    viewCreate: function (dir, markText) { companion(restore, 'viewCreate')(dir, markText); },
+    // entries: [{name, link} | {name, data}]; equal contents (stubs) are sent once.
+    viewAdd: function (dir, entries) {
+      var contents = [];
+      var index = new Map();
+      var list = entries.map(function (e) {
+        if (typeof e.link === 'string') return [e.name, e.link];
+        var data = asBinary(e.data);
+        var key = contentKey(data);
+        var at = key === null ? undefined : index.get(key);
+        if (at === undefined) {
+          at = contents.length;
+          contents.push(data);
+          if (key !== null) index.set(key, at);
+        }
+        return [e.name, at];
+      });
+      return Number(companion(restore, 'viewAdd')(dir, JSON.stringify(list), contents));
+    },
+    viewRemove: function (dir) { return Number(companion(restore, 'viewRemove')(dir)); },
+    rsync: function (args, opts) {
+      var o = opts || {};
+      var answer = JSON.parse(companion(restore, 'rsync')(JSON.stringify(args), o.timeout || 0, o.input || ''));
+      if (answer.error) throw new UserError(answer.error);
+      return answer;
+    },
     canWrite: function (dir) { return !!companion(restore, 'canWrite')(dir); },
     remove: function (paths) { return { removed: Array.from(companion(restore, 'remove')(paths).removed) }; },
     loadText: function (p) { return os.loadTextFile(p); },

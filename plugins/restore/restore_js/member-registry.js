@@ -11,6 +11,7 @@ var MEMBERS = [
   require('./members/inspect.js'),
   require('./members/plan.js'),
   require('./members/stub.js'),
+  require('./members/view.js'),
   require('./members/load.js'),
   require('./members/dump.js'),
   require('./members/presets.js'),

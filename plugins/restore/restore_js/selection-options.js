@@ -15,10 +15,37 @@ var SELECTION_OPTIONS = [
     'for dumps whose metadata does not list the chunks (default: none)' },
 ];
 
+// Where the dump is: a local directory, a folder of dumps (newest), or a backup host (rsync).
+var SOURCE_OPTIONS = [
+  { name: 'newest', type: 'bool', brief: 'The dump argument is a folder of dumps (local or on a backup host): take the ' +
+    'newest complete one in it (with @.done.json; newest by the time @.json records, then by name) (default: false)' },
+  { name: 'cacheDir', type: 'string', brief: 'For a dump on a backup host: where its metadata and the chosen data files ' +
+    'are fetched to, and reused by later runs (default: <config home>/restore/cache/<dump>-<hash>)' },
+  { name: 'rsh', type: 'string', brief: 'For a dump on a backup host over ssh: the remote shell rsync runs (rsync -e), ' +
+    'e.g. "ssh -p 2222 -i ~/.ssh/backup_key" (default: $RSYNC_RSH, else ssh)' },
+];
+
+var VIEW_OPTIONS = [
+  { name: 'viewDir', type: 'string', brief: 'With latest: where the load view is made, a directory that does not exist ' +
+    'yet (default: <config home>/restore/views/<dump>-<hash>)' },
+];
+
+var SOURCE_DETAILS = 'The dump: a local directory (never written to: a read-only mount is fine), a folder of dumps ' +
+  'with newest: true, or a dump on a backup host named as rsync names it, user@host:/backups/2026-11-24 (over ssh) or ' +
+  'rsync://host/module/path (an rsync daemon): its metadata is fetched with rsync into cacheDir, then exactly the ' +
+  'chosen data files; files fetched earlier are reused. rsync and ssh must be installed.';
+
+var VIEW_DETAILS = 'With latest, util.loadDump loads a load view instead of the dump: a directory of the plugin\'s own ' +
+  'with links to the dump\'s metadata and chosen data files, an empty stub for every chunk not chosen (whether the ' +
+  'dump holds it or not), and its own @.done.json (stubbed chunks recorded as 0 bytes, so the Shell\'s progress and ETA ' +
+  'count only what is loaded) and @.checksums.json (only the loaded chunks, so checksum: true verifies a partial ' +
+  'import). util.loadDump\'s progress file lives in the view: a stopped load resumes with the same command.';
+
 var SELECTION_DETAILS = 'Selection: includeSchemas, excludeSchemas, includeTables and excludeTables work as in ' +
   'util.loadDump. latest keeps the newest N chunks of a table (per partition for partitioned tables): ' +
   '{"shop.events": 3} for one table, {"shop.*": 1} for every table of a schema, {"*": 2} or 2 for all ' +
   'chunked tables; the most specific entry wins. Newest means highest key: chunks cover ascending ranges of ' +
   'the primary key, so this is the newest data only when the key grows with inserts (AUTO_INCREMENT).';
 
-module.exports = { SELECTION_OPTIONS: SELECTION_OPTIONS, SELECTION_DETAILS: SELECTION_DETAILS };
+module.exports = { SELECTION_OPTIONS: SELECTION_OPTIONS, SELECTION_DETAILS: SELECTION_DETAILS, SOURCE_OPTIONS: SOURCE_OPTIONS,
+  VIEW_OPTIONS: VIEW_OPTIONS, SOURCE_DETAILS: SOURCE_DETAILS, VIEW_DETAILS: VIEW_DETAILS };

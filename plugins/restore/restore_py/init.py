@@ -6,9 +6,10 @@
 #     ("ERROR: RuntimeError: <message>"), where mysqlsh appends a JS file and line to any error a
 #     JS member throws. The definitions (help, parameters) are the JS members' own.
 #
-# What the file access may change is confined here, whoever calls it: a new file anywhere (never
-# over an existing file or through a symlink), and files or directories only inside the plugin's
-# own state directory (<config home>/restore). Reading is not confined: inspect reads what it is
+# What the file access may change is confined here, whoever calls it: a new file, link or
+# directory anywhere (never over an existing one or through a symlink); removal only inside the
+# plugin's own state directory (<config home>/restore) and of load views the plugin made (a
+# directory holding its marker file); rsync never with a deletion option. Reading is not confined: inspect reads what it is
 # given. Large batches cross as one JSON string each way: a string is one value to marshal, where
 # a list of 100,000 dictionaries would be 300,000.
 import json as _json
@@ -190,10 +191,20 @@ def _write_files(paths_json, contents, options=None):
     return _json.dumps({"written": written, "skipped": skipped})
 
 
-def _make_dirs(path):
-    if not _in_state_dir(path):
+def _make_dirs(path, options=None):
+    # Inside the state directory: like mkdir -p. Elsewhere (options.fresh): exactly one new
+    # directory in an existing one; a new directory never stands over anything.
+    if _in_state_dir(path):
+        _os.makedirs(path, exist_ok=True)
+        return
+    if not (options and options.get("fresh")):
         _refuse(path, "the restore plugin only creates directories inside its state directory " + _state_dir())
-    _os.makedirs(path, exist_ok=True)
+    try:
+        _os.mkdir(path, 0o755)
+    except FileExistsError:
+        _refuse(path, "exists already")
+    except OSError as err:
+        _refuse(path, "cannot create the directory (%s)" % _why(err))
 
 
 def _remove(paths):
@@ -207,6 +218,111 @@ def _remove(paths):
         except FileNotFoundError:
             pass
     return {"removed": removed}
+
+
+# A load view (lib/partial/load-view.js) is a directory the plugin makes: its marker file is
+# written first, so that entries are only ever added to, and a view only ever removed from, a
+# directory that holds it. Entries are new symbolic links (to the dump's files) or new files
+# (stubs, the view's own metadata): never over anything, never through a symlink.
+_VIEW_MARK = ".restore-view.json"
+
+
+def _plain_name(name):
+    return isinstance(name, str) and name not in ("", ".", "..", _VIEW_MARK) and "/" not in name and "\0" not in name
+
+
+def _is_view(path):
+    mark = _os.path.join(path, _VIEW_MARK)
+    return _os.path.isdir(path) and not _os.path.islink(path) and _os.path.isfile(mark) and not _os.path.islink(mark)
+
+
+def _view_create(path, mark_text):
+    path = _os.path.normpath(path)
+    parent = _os.path.dirname(path)
+    if _in_state_dir(parent):
+        _os.makedirs(parent, exist_ok=True)
+    elif not _os.path.isdir(parent):
+        _refuse(path, "its parent directory does not exist")
+    try:
+        _os.mkdir(path, 0o755)
+    except FileExistsError:
+        _refuse(path, "something exists there already; the plugin makes a load view only in a new directory")
+    except OSError as err:
+        _refuse(path, "cannot create the directory (%s)" % _why(err))
+    try:
+        with _open_new(_os.path.join(path, _VIEW_MARK), False) as out:
+            out.write(mark_text.encode("utf-8"))
+    except OSError as err:
+        _os.rmdir(path)
+        _refuse(path, "cannot write in the new directory (%s)" % _why(err))
+
+
+def _view_add(path, entries_json, contents):
+    # entries: [[name, target]] for a symbolic link, [[name, index into contents]] for a new file.
+    if not _is_view(path):
+        _refuse(path, "not a load view made by the restore plugin (no %s)" % _VIEW_MARK)
+    blobs = [c.encode("utf-8") if isinstance(c, str) else bytes(c) for c in contents]
+    made = 0
+    for name, what in _json.loads(entries_json):
+        if not _plain_name(name):
+            _refuse(path, "refusing the view entry name %r" % (name,))
+        full = _os.path.join(path, name)
+        try:
+            if isinstance(what, str):
+                _os.symlink(what, full)
+            else:
+                with _open_new(full, False) as out:
+                    out.write(blobs[what])
+        except FileExistsError:
+            _refuse(full, "exists already in the load view")
+        except OSError as err:
+            raise ValueError("%s: cannot create the view entry (%s); %d entr(ies) of this batch were made before it"
+                             % (full, _why(err), made))
+        made += 1
+    return made
+
+
+def _view_remove(path):
+    # Only a directory holding the marker, and only its direct entries (links and files): a
+    # sub-directory means it is not what the plugin made, and nothing is removed.
+    if not _is_view(path):
+        _refuse(path, "not a load view made by the restore plugin (no %s): nothing was removed" % _VIEW_MARK)
+    with _os.scandir(path) as entries:
+        names = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
+    if any(is_dir for _, is_dir in names):
+        _refuse(path, "holds a directory, which the plugin never puts in a load view: nothing was removed")
+    removed = 0
+    for name, _ in names:
+        if name != _VIEW_MARK:
+            _os.remove(_os.path.join(path, name))
+            removed += 1
+    _os.remove(_os.path.join(path, _VIEW_MARK))
+    _os.rmdir(path)
+    return removed
+
+
+_NO_RSYNC = ("A remote dump is fetched with the rsync program, and it is not on PATH. Install it (apt-get install "
+             "rsync openssh-client, dnf install rsync openssh-clients, or brew install rsync) and run again.")
+_RSYNC_REFUSED = ("--delete", "--del", "--remove-source-files", "--remove-sent-files")
+
+
+def _rsync(args_json, timeout=0, input_text=""):
+    # Runs the real rsync with these arguments (no shell); nothing is ever deleted on either side.
+    # input_text goes to its standard input (a --files-from=- list).
+    args = _json.loads(args_json)
+    for a in args:
+        if any(a == r or a.startswith(r + "-") or a.startswith(r + "=") for r in _RSYNC_REFUSED):
+            _refuse(a, "the restore plugin never deletes files with rsync")
+    program = _shutil.which("rsync")
+    if program is None:
+        return _json.dumps({"error": _NO_RSYNC})
+    try:
+        p = _subprocess.run([program] + args, input=(input_text or "").encode("utf-8"), stdout=_subprocess.PIPE,
+                            stderr=_subprocess.PIPE, timeout=timeout or None)
+    except _subprocess.TimeoutExpired:
+        return _json.dumps({"status": -1, "stdout": "", "stderr": "rsync did not finish within %d s" % timeout})
+    return _json.dumps({"status": p.returncode, "stdout": p.stdout.decode("utf-8", "replace"),
+                        "stderr": p.stderr.decode("utf-8", "replace")})
 
 
 def _can_write(path):
@@ -244,12 +360,27 @@ _member("writeFiles", _write_files, "Writes new files (overwrite only inside the
     {"name": "contents", "type": "array", "brief": "The distinct contents (string or bytes)."},
     {"name": "options", "type": "dictionary", "required": False, "brief": "Write options.",
      "options": [{"name": "overwrite", "type": "bool", "brief": "Replace existing files (state directory only)."}]}])
-_member("makeDirs", _make_dirs, "Creates a directory inside the state directory.", [
-    {"name": "path", "type": "string", "brief": "Directory to create."}])
+_member("makeDirs", _make_dirs, "Creates a directory inside the state directory, or one new directory elsewhere.", [
+    {"name": "path", "type": "string", "brief": "Directory to create."},
+    {"name": "options", "type": "dictionary", "required": False, "brief": "Options.",
+     "options": [{"name": "fresh", "type": "bool", "brief": "Outside the state directory: one new directory."}]}])
 _member("remove", _remove, "Removes files inside the state directory.", [
     {"name": "paths", "type": "array", "brief": "Files to remove."}])
 _member("canWrite", _can_write, "Whether new files can be created in a directory.", [
     {"name": "path", "type": "string", "brief": "The directory."}])
+_member("viewCreate", _view_create, "Creates a load view: a new directory holding its marker file.", [
+    {"name": "path", "type": "string", "brief": "The new directory."},
+    {"name": "markText", "type": "string", "brief": "The marker file's content."}])
+_member("viewAdd", _view_add, "Adds new links and files to a load view; returns how many were made.", [
+    {"name": "path", "type": "string", "brief": "The load view."},
+    {"name": "entriesJson", "type": "string", "brief": "JSON text [[name, link target or content index], ...]."},
+    {"name": "contents", "type": "array", "brief": "The distinct file contents (string or bytes)."}])
+_member("viewRemove", _view_remove, "Removes a load view the plugin made; returns how many entries it held.", [
+    {"name": "path", "type": "string", "brief": "The load view."}])
+_member("rsync", _rsync, "Runs rsync (never with deletions): JSON text {status, stdout, stderr} or {error}.", [
+    {"name": "argsJson", "type": "string", "brief": "JSON text [argument, ...]."},
+    {"name": "timeout", "type": "integer", "required": False, "brief": "Seconds; 0 for none."},
+    {"name": "inputText", "type": "string", "required": False, "brief": "Text for rsync's standard input."}])
 _member("clientInfo", _client_info, "Facts about the client machine and process.", [])
 
 

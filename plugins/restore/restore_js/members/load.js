@@ -6,10 +6,10 @@ var ownOptions = require('../../lib/options/load-own-options.js');
 // Partial imports plug in here: the step object lib/load-run.js describes.
 var selectionOptions = require('../selection-options.js');
 var partialStep = require('../../lib/partial/partial-load-step.js');
-// The selection options the step owns (latest, listing); the filters are util.loadDump's own.
-var partialOptions = selectionOptions.SELECTION_OPTIONS.filter(function (o) {
-  return partialStep.optionNames.indexOf(o.name) >= 0;
-});
+// The options the step owns (latest, listing, where the dump and the view are); the filters are
+// util.loadDump's own.
+var partialOptions = selectionOptions.SELECTION_OPTIONS.concat(selectionOptions.SOURCE_OPTIONS, selectionOptions.VIEW_OPTIONS)
+  .filter(function (o) { return partialStep.optionNames.indexOf(o.name) >= 0; });
 
 function optionDefinitions() {
   var own = ownOptions.memberOwnOptionDefinitions();
@@ -48,6 +48,10 @@ module.exports = {
       'util.loadDump\'s own dropExistingObjects does the dropping.',
       'analyze: "on" runs ANALYZE TABLE on the loaded tables after the load (in batches), "histogram" also ' +
       'rebuilds the histograms the dump lists. dryRun: true prints the plan and changes nothing.',
+      selectionOptions.SOURCE_DETAILS,
+      selectionOptions.VIEW_DETAILS + ' It is removed once the load finished, and kept (with its path in the ' +
+      'report) when it failed. A full load also writes nothing into the dump: util.loadDump\'s progress file goes to ' +
+      '<config home>/restore/progress.',
       output.OUTPUT_FORMAT_DETAILS,
       'Developer snapshots, after the data is in and before analyze: orphans: "delete" removes the rows whose ' +
       'referenced row is missing (foreign keys of the loaded tables, from the server\'s catalog; repeated until none ' +
@@ -60,10 +64,13 @@ module.exports = {
       'changes. The dev preset deletes orphans; no preset masks anything (column names differ from one schema to ' +
       'the next).',
       'Examples: restore.load("./dump", {preset: "fastest"}); restore.load("./dump", {preset: "dev", ' +
-      'includeSchemas: ["shop"]}); from the command line: mysqlsh root@host -- restore load ./dump --preset=fastest',
+      'includeSchemas: ["shop"]}); the newest slice of last night\'s backup, straight from the backup host: ' +
+      'restore.load("backup@backuphost:/backups", {newest: true, latest: {"shop.*": 2}, preset: "dev"}); from the ' +
+      'command line: mysqlsh root@host -- restore load ./dump --preset=fastest, or mysqlsh root@localhost -- restore ' +
+      'load backup@backuphost:/backups --newest --latest=shop.*:2 --preset=dev',
     ],
     parameters: [
-      { name: 'dumpDir', type: 'string', brief: 'The dump directory, absolute or relative to the current directory' },
+      { name: 'dumpDir', type: 'string', brief: 'The dump directory (absolute or relative to the current directory), or a dump on a backup host: user@host:/path, rsync://host/module/path' },
       { name: 'options', type: 'dictionary', required: false, brief: 'restore.load options and util.loadDump options',
         options: optionDefinitions().concat([output.outputFormatOption()]) },
     ],

@@ -7,20 +7,21 @@ module.exports = {
   definition: {
     brief: 'Plans a partial import: which data files to fetch, which to stub, which tables to skip.',
     details: [
-      'Reads the dump metadata (fetch it first, e.g. rsync -a --include="*/" --include="*.json" ' +
-      '--include="*.sql" --include="*.idx" --exclude="*" host:/backups/latest/ ./dump/) and applies the ' +
-      'selection. Nothing in the dump directory is changed. With fetchListFile it writes the data files to ' +
-      'fetch, one per line relative to the dump directory, for rsync --files-from.',
+      'Reads the dump metadata and applies the selection: what restore.load with the same options would load, ' +
+      'fetch and stub. Nothing in the dump directory is changed. For a dump on a backup host (user@host:/path) ' +
+      'only its metadata is fetched, into the cache restore.load uses. With fetchListFile it writes the data files ' +
+      'missing here, one per line relative to the dump directory, for rsync --files-from.',
       selectionOptions.SELECTION_DETAILS,
+      selectionOptions.SOURCE_DETAILS,
       'The facts: fetch, stub, skippedTables, tables, bytesChosen, bytesTotal and warnings.',
       output.OUTPUT_FORMAT_DETAILS,
       'Example: restore.plan("./dump", {latest: {"shop.orders": 2}}), or from the command line: mysqlsh -- ' +
       'restore plan ./dump --latest=shop.orders:2 --fetch-list-file=fetch.txt',
     ],
     parameters: [
-      { name: 'dumpDir', type: 'string', brief: 'The dump directory (relative to the current directory or absolute)' },
+      { name: 'dumpDir', type: 'string', brief: 'The dump directory (relative to the current directory or absolute), or user@host:/path, rsync://host/module/path' },
       { name: 'options', type: 'dictionary', required: false, brief: 'The selection, and where to write the fetch list',
-        options: selectionOptions.SELECTION_OPTIONS.concat([
+        options: selectionOptions.SELECTION_OPTIONS.concat(selectionOptions.SOURCE_OPTIONS, [
           { name: 'fetchListFile', type: 'string', brief: 'Write the data files to fetch to this file (default: none)' },
           output.outputFormatOption()]) },
     ],

@@ -5,8 +5,11 @@ var selectionOptions = require('../selection-options.js');
 module.exports = {
   name: 'stub',
   definition: {
-    brief: 'Fills every missing chunk that the selection did not choose with an empty stub.',
+    brief: 'Fills every missing chunk that the selection did not choose with an empty stub, in a directory you prepared.',
     details: [
+      'For people who prepare a dump directory themselves (a partial download) and load it with util.loadDump: ' +
+      'this WRITES into that directory. restore.load and restore.view never need it: they leave the dump untouched ' +
+      'and stub in a load view of their own.',
       'Writes the stubs restore.plan lists and nothing else: the Shell\'s own 9-byte empty zstd frame for zstd ' +
       'tables (an empty gzip member for gzip, an empty file for uncompressed tables), plus an 8-zero-byte .idx ' +
       'where the .idx is missing. It never writes over an existing file, never outside the dump directory, and ' +

@@ -1,0 +1,206 @@
+// The load view: what util.loadDump loads for a partial import instead of the dump itself. A
+// directory of the plugin's own (in <config home>/restore/views, or viewDir) holding
+//   - a symbolic link to every file of the dump except the data files not chosen,
+//   - an empty stub (the Shell's own empty chunk) for every chunk not chosen, whatever the dump
+//     holds there: the full dump, a partial download or a read-only mount give the same rows,
+//   - the view's own @.done.json and @.checksums.json (lib/partial/view-metadata.js),
+//   - util.loadDump's progress file, so a killed load resumes with the same command.
+// Nothing is ever written into the dump. The view's name comes from the dump, the selection and
+// the server, so the same command finds the same view again; it is removed once a load from it
+// succeeded.
+var UserError = require('../core/user-error.js').UserError;
+var shortHash = require('../core/short-hash.js').shortHash;
+var pathMaker = require('../dump/dump-paths.js').pathMaker;
+var makeNameMatcher = require('../dump/chunk-names.js').makeNameMatcher;
+var stubContent = require('./stub-writer.js').stubContent;
+var viewMetadata = require('./view-metadata.js');
+var startProgress = require('../report/progress.js').startProgress;
+
+var MARK = '.restore-view.json';
+var COMPLETE = '.restore-view-complete';
+var PROGRESS_FILE = 'load-progress.json';
+var WRITTEN = { '@.done.json': true, '@.checksums.json': true };
+var EMPTY_IDX = [0, 0, 0, 0, 0, 0, 0, 0];
+var BATCH = 5000;
+
+function viewsRoot(host) {
+  var f = host.files;
+  return f.join(f.join(host.shell.configHome, 'restore'), 'views');
+}
+
+// What makes two views the same: the dump (where, and when it was taken), the selection, the server.
+// source: the dump as the user named it (a remote one) or null; serverUuid: null without a session.
+function viewIdentity(model, sel, source, serverUuid) {
+  return JSON.stringify([source || model.dir, model.begin, model.end, model.recordedDataBytes, sel, serverUuid || null]);
+}
+
+function safeName(text) {
+  return String(text).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80) || 'dump';
+}
+
+// {dir, key, given}: viewDir if given, else a name in the views directory made of the dump's
+// name and the identity's hash.
+function viewPlace(host, model, identity, viewDir, dumpName) {
+  var f = host.files;
+  var key = shortHash(identity);
+  if (viewDir !== undefined && viewDir !== null) {
+    if (typeof viewDir !== 'string' || viewDir.trim() === '') throw new UserError('Option viewDir must name a directory.');
+    var dir = f.normpath(f.isAbs(viewDir) ? viewDir : f.join(f.cwd(), viewDir));
+    var prefix = f.join(model.dir, 'x').slice(0, -1);
+    if (dir === model.dir || dir.indexOf(prefix) === 0) {
+      throw new UserError('viewDir ' + dir + ' is inside the dump directory ' + model.dir + ': the plugin writes nothing ' +
+        'into a dump. Choose a directory outside it.');
+    }
+    return { dir: dir, key: key, given: true };
+  }
+  return { dir: f.join(viewsRoot(host), safeName(dumpName || f.basename(model.dir)) + '-' + key), key: key, given: false };
+}
+
+function readMark(host, dir) {
+  try {
+    return JSON.parse(host.files.loadText(host.files.join(dir, MARK)));
+  } catch (e) {
+    return null;
+  }
+}
+
+// What is at the place now: 'new' (nothing), 'reuse' (a finished view of the same identity, whose
+// progress file lets util.loadDump resume) or 'stale' (an unfinished view of the same identity:
+// the plugin's own, made again). Anything else there is refused: the plugin never writes over
+// what it did not make.
+function placeState(host, place) {
+  var f = host.files;
+  if (!f.isDir(place.dir)) {
+    if (f.isFile(place.dir)) throw new UserError('viewDir ' + place.dir + ' is a file: give a directory that does not exist yet.');
+    return 'new';
+  }
+  var mark = f.isFile(f.join(place.dir, MARK)) ? readMark(host, place.dir) : null;
+  if (!mark) {
+    throw new UserError('viewDir ' + place.dir + ' exists and is not a load view made by the restore plugin: the ' +
+      'plugin never writes over what it did not make. Give a directory that does not exist yet.');
+  }
+  if (mark.key !== place.key) {
+    throw new UserError('The load view ' + place.dir + ' was made for another dump or selection (' + (mark.dump || '?') +
+      '). Remove it (restore.status() lists load views) or give another viewDir.');
+  }
+  return f.isFile(f.join(place.dir, COMPLETE)) ? 'reuse' : 'stale';
+}
+
+function stubbedSet(plan) {
+  var s = new Set();
+  plan.targets.forEach(function (t) { t.stubbed.forEach(function (name) { s.add(name); }); });
+  return s;
+}
+
+// Counts for the plan, before anything is made: {links, stubs}.
+function viewCounts(model, plan) {
+  var stubbed = stubbedSet(plan);
+  var present = 0;
+  var idx = 0;
+  model.files.forEach(function (size, name) {
+    if (WRITTEN[name] || /^load-progress/.test(name)) return;
+    if (/\.idx$/.test(name) ? stubbed.has(name.slice(0, -4)) : stubbed.has(name)) return;
+    present++;
+  });
+  if (!model.doneJson || !model.doneJson.chunkFileBytes) idx = stubbed.size;
+  return { links: present, stubs: stubbed.size + idx };
+}
+
+// Builds the view at place (state 'new' or 'stale'); returns what it holds.
+function buildView(host, model, plan, place, mark) {
+  var f = host.files;
+  var state = placeState(host, place);
+  if (state === 'reuse') return null;
+  if (state === 'stale') f.viewRemove(place.dir);
+  var stubbed = stubbedSet(plan);
+  var pathOf = pathMaker(host, model.dir);
+  var match = makeNameMatcher(model.targets.filter(function (t) { return t.ext !== null && t.includesData; }));
+  var stubIdx = !model.doneJson || !model.doneJson.chunkFileBytes; // format 1.0.0: the loader sizes chunks by .idx
+  var made = { links: 0, stubs: 0, written: [] };
+  var pending = [];
+  var total = model.files.size + stubbed.size * (stubIdx ? 2 : 1);
+  var progress = startProgress(host, 'Building the load view', total, { unit: 'entries' });
+  var count = 0;
+  function add(entry) {
+    pending.push(entry);
+    if (pending.length >= BATCH) flush();
+  }
+  function flush() {
+    if (!pending.length) return;
+    f.viewAdd(place.dir, pending);
+    count += pending.length;
+    pending = [];
+    progress.update(Math.min(count, total));
+  }
+  f.viewCreate(place.dir, JSON.stringify(mark));
+  model.files.forEach(function (size, name) {
+    if (WRITTEN[name] || /^load-progress/.test(name)) return;
+    var data = /\.idx$/.test(name) ? name.slice(0, -4) : name;
+    if (stubbed.has(data) && match(data)) return;
+    add({ name: name, link: pathOf(name) });
+    made.links++;
+  });
+  var contents = {};
+  var idx = bytesOf(EMPTY_IDX);
+  plan.targets.forEach(function (t) {
+    if (!contents[t.compression]) contents[t.compression] = stubContent(t.compression);
+    t.stubbed.forEach(function (name) {
+      add({ name: name, data: contents[t.compression] });
+      made.stubs++;
+      if (stubIdx) add({ name: name + '.idx', data: idx });
+    });
+  });
+  if (model.doneJson) {
+    var done = viewMetadata.viewDone(model, stubbed);
+    add({ name: '@.done.json', data: done.text });
+    made.done = done;
+    made.written.push('@.done.json');
+  }
+  if (model.files.has('@.checksums.json')) {
+    var sums = viewMetadata.viewChecksums(f.loadText(pathOf('@.checksums.json')), model.targets, stubbed);
+    add({ name: '@.checksums.json', data: sums.text });
+    made.checksums = { kept: sums.kept, dropped: sums.dropped };
+    made.written.push('@.checksums.json');
+  }
+  flush();
+  f.viewAdd(place.dir, [{ name: COMPLETE, data: '' }]);
+  progress.done(made.links + ' links, ' + made.stubs + ' stubs');
+  return made;
+}
+
+function bytesOf(list) {
+  var buf = new ArrayBuffer(list.length);
+  var view = new Uint8Array(buf);
+  for (var i = 0; i < list.length; i++) view[i] = list[i];
+  return buf;
+}
+
+function makeMark(model, place, source, sel) {
+  return { view: 1, key: place.key, dump: source || model.dir, dumpDir: model.dir, begin: model.begin,
+    selection: sel, made: new Date().toISOString() };
+}
+
+// Lines saying what the view changed, for the plan and the report.
+function viewLines(place, made, reused) {
+  var lines = [];
+  if (reused) {
+    lines.push('Load view: ' + place.dir + ' (an earlier load of the same dump and selection stopped; its progress file ' +
+      'lets util.loadDump resume)');
+    return lines;
+  }
+  lines.push('Load view: ' + place.dir + ' (' + made.links + ' links to the dump, ' + made.stubs + ' empty stubs for ' +
+    'chunks not chosen)');
+  if (made.done && made.done.bytesBefore !== null) {
+    lines.push('  @.done.json of the view: stubbed chunks recorded as 0 bytes, ' + made.done.bytesAfter + ' of ' +
+      made.done.bytesBefore + ' data bytes to load (so the Shell\'s progress and ETA count only what is loaded)');
+  }
+  if (made.checksums) {
+    lines.push('  @.checksums.json of the view: ' + made.checksums.kept + ' entries of loaded chunks kept, ' +
+      made.checksums.dropped + ' of stubbed chunks left out');
+  }
+  return lines;
+}
+
+module.exports = { viewPlace: viewPlace, viewIdentity: viewIdentity, placeState: placeState, buildView: buildView,
+  viewCounts: viewCounts, makeMark: makeMark, viewLines: viewLines, viewsRoot: viewsRoot, PROGRESS_FILE: PROGRESS_FILE,
+  MARK: MARK };

@@ -1,0 +1,35 @@
+// restore.view(dump, selection): the load view of a partial import, made and left for the user's
+// own util.loadDump (restore.load makes one itself and removes it once loaded). The same step as
+// restore.load's (lib/partial/partial-load-step.js): a remote dump is fetched, nothing is written
+// into the dump, and nothing on any server is needed or changed.
+var UserError = require('../core/user-error.js').UserError;
+var openDumpSource = require('../remote/dump-source.js').openDumpSource;
+var selection = require('./selection.js');
+var step = require('./partial-load-step.js');
+
+function viewCommand(host, dumpArg, options) {
+  var o = {};
+  Object.keys(options || {}).forEach(function (k) { if (options[k] !== undefined && options[k] !== null) o[k] = options[k]; });
+  if (!selection.isPartial(selection.parseSelection(o))) {
+    throw new UserError('restore.view needs latest (e.g. latest: {"shop.orders": 2}): without it util.loadDump can load ' +
+      'the dump directory itself.');
+  }
+  var src = openDumpSource(host, dumpArg, o);
+  var ctx = { host: host, dumpDir: src.dir, source: src.source, serverUuid: null, options: o,
+    own: { verify: o.verify === true, dropExisting: false }, loadOptions: {}, shellVersion: host.shell.version, dryRun: false };
+  var planned = step.plan(ctx);
+  planned.lines.filter(function (l) { return l.indexOf('Load view: ') !== 0; }).forEach(host.out.print);
+  var made = step.prepare(ctx, planned);
+  var dir = planned.place.dir;
+  var progressFile = host.files.join(dir, 'load-progress.json');
+  host.out.print('Load it with: util.loadDump(' + JSON.stringify(dir) + ', {progressFile: ' + JSON.stringify(progressFile) +
+    (planned.loadOptions.disableBulkLoad ? ', disableBulkLoad: true' : '') + '})');
+  host.out.print('It holds links and stubs only: rm -r ' + dir + ' removes it, and leaves the dump as it is.');
+  var facts = planned.facts;
+  facts.view = made.view;
+  facts.progressFile = progressFile;
+  if (made.fetched) facts.fetched = made.fetched;
+  return facts;
+}
+
+module.exports = { viewCommand: viewCommand };

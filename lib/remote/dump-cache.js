@@ -1,0 +1,96 @@
+// The local cache of a remote dump: a directory of the plugin's own (in <config home>/restore/cache,
+// or cacheDir) that rsync fills with the dump's metadata and, later, exactly the chosen data files.
+// What an earlier run fetched stays and is reused (rsync skips files that are up to date). The
+// cache is never the dump: the plugin loads from a load view built on it.
+var UserError = require('../core/user-error.js').UserError;
+var shortHash = require('../core/short-hash.js').shortHash;
+var rsync = require('./rsync.js');
+var startProgress = require('../report/progress.js').startProgress;
+var formatBytes = require('../report/text-table.js').formatBytes;
+
+var MARK = '.restore-cache.json';
+var BATCHES = 10; // progress moves between rsync runs: about a tenth of the bytes each
+
+function cacheRoot(host) {
+  var f = host.files;
+  return f.join(f.join(host.shell.configHome, 'restore'), 'cache');
+}
+
+function safeName(text) {
+  return String(text).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 80) || 'dump';
+}
+
+// Makes (or finds) the cache directory of a source; returns its path. A cacheDir that exists must
+// be one the plugin made (it holds the cache marker): rsync must never write over other files.
+function openCache(host, source, cacheDir) {
+  var f = host.files;
+  var given = cacheDir !== undefined && cacheDir !== null;
+  var dir;
+  if (given) {
+    if (typeof cacheDir !== 'string' || cacheDir.trim() === '') throw new UserError('Option cacheDir must name a directory.');
+    dir = f.normpath(f.isAbs(cacheDir) ? cacheDir : f.join(f.cwd(), cacheDir));
+  } else {
+    dir = f.join(cacheRoot(host), safeName(source.name) + '-' + shortHash(source.url));
+  }
+  var mark = f.join(dir, MARK);
+  if (f.isDir(dir)) {
+    if (!f.isFile(mark)) {
+      throw new UserError('cacheDir ' + dir + ' exists and is not a cache made by the restore plugin: rsync would write ' +
+        'over its files. Give a directory that does not exist yet (or an earlier cacheDir).');
+    }
+    return dir;
+  }
+  if (f.isFile(dir)) throw new UserError('cacheDir ' + dir + ' is a file: give a directory.');
+  if (given && !f.isDir(f.dirname(dir))) {
+    throw new UserError('Cannot make cacheDir ' + dir + ': its parent directory ' + f.dirname(dir) + ' does not exist.');
+  }
+  f.makeDirs(dir, { fresh: true });
+  f.writeFiles([{ path: mark, data: JSON.stringify({ cache: 1, source: source.url }) }], { overwrite: false });
+  return dir;
+}
+
+// The dump's metadata (every .json and .sql but util.loadDump progress files) into the cache, and
+// the listing of the remote dump directory: name -> size of every file there.
+function fetchMetadata(host, source, dir, rsh) {
+  var started = Date.now();
+  var listing = rsync.listRemote(host, source, rsh);
+  var sizes = new Map();
+  listing.forEach(function (e) { if (!e.isDir) sizes.set(e.name, e.size); });
+  if (!sizes.has('@.json')) {
+    throw new UserError(source.url + ' is not a MySQL Shell dump: it has no @.json (the file util.dumpInstance, ' +
+      'util.dumpSchemas and util.dumpTables write first).');
+  }
+  rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-rt', '--chmod=u+rw', '--exclude=load-progress*', '--include=*.json',
+    '--include=*.sql', '--exclude=*', source.url + '/', dir + '/']), 'fetching the metadata of ' + source.url);
+  host.out.print('Fetched the metadata of ' + source.url + ' into ' + dir + ' (' + ((Date.now() - started) / 1000).toFixed(1) + ' s)');
+  return sizes;
+}
+
+// Exactly these data files (names relative to the dump) into the cache, with progress by bytes;
+// sizes: the remote listing. Returns {files, bytes, fetched}: fetched counts what rsync transferred.
+function fetchFiles(host, source, dir, names, sizes, rsh) {
+  var total = 0;
+  names.forEach(function (n) { total += sizes.get(n) || 0; });
+  var progress = startProgress(host, 'Fetching data files', total, { format: formatBytes });
+  var per = Math.max(1, Math.ceil(total / BATCHES));
+  var done = 0;
+  var fetched = 0;
+  for (var i = 0; i < names.length;) {
+    var batch = [];
+    var bytes = 0;
+    while (i < names.length && (batch.length === 0 || bytes < per)) {
+      batch.push(names[i]);
+      bytes += sizes.get(names[i]) || 0;
+      i++;
+    }
+    var r = rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-t', '--chmod=u+rw', '--out-format=%n',
+      '--files-from=-', source.url + '/', dir + '/']), 'fetching data files of ' + source.url, batch.join('\n') + '\n');
+    fetched += String(r.stdout).split('\n').filter(function (l) { return l.trim() !== ''; }).length;
+    done += bytes;
+    progress.update(done);
+  }
+  progress.done(names.length + ' files, ' + formatBytes(total));
+  return { files: names.length, bytes: total, fetched: fetched };
+}
+
+module.exports = { openCache: openCache, fetchMetadata: fetchMetadata, fetchFiles: fetchFiles, cacheRoot: cacheRoot };

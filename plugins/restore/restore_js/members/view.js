@@ -1,0 +1,31 @@
+var output = require('../../lib/report/output.js');
+var viewCommand = require('../../lib/partial/view-command.js').viewCommand;
+var selectionOptions = require('../selection-options.js');
+
+module.exports = {
+  name: 'view',
+  definition: {
+    brief: 'Makes the load view of a partial import, for loading it with util.loadDump yourself.',
+    details: [
+      selectionOptions.VIEW_DETAILS,
+      'restore.load makes and removes its own view; restore.view makes one and leaves it, and prints the ' +
+      'util.loadDump call for it. Nothing is written into the dump, and no server is needed.',
+      selectionOptions.SELECTION_DETAILS,
+      selectionOptions.SOURCE_DETAILS,
+      'The facts: the plan (as restore.plan\'s), view {dir, links, stubs, written, checksums} and progressFile.',
+      output.OUTPUT_FORMAT_DETAILS,
+      'Example: restore.view("/mnt/backups/2026-11-24", {latest: {"shop.orders": 2}}), or from the command line: ' +
+      'mysqlsh -- restore view backup@backuphost:/backups --newest --latest=shop.*:2 --view-dir=./shop-view',
+    ],
+    parameters: [
+      { name: 'dumpDir', type: 'string', brief: 'The dump directory, or user@host:/path, rsync://host/module/path' },
+      { name: 'options', type: 'dictionary', required: false, brief: 'The selection, and where the view goes',
+        options: selectionOptions.SELECTION_OPTIONS.concat(selectionOptions.SOURCE_OPTIONS, selectionOptions.VIEW_OPTIONS,
+          [output.outputFormatOption()]) },
+    ],
+    cli: true,
+  },
+  run: function (host, args) {
+    return output.runWithOutput(host, args[1], function (h, options) { return viewCommand(h, args[0], options || {}); });
+  },
+};
