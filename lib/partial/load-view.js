@@ -183,11 +183,7 @@ function makeMark(model, place, source, sel) {
 // Lines saying what the view changed, for the plan and the report.
 function viewLines(place, made, reused) {
   var lines = [];
-  if (reused) {
-    lines.push('Load view: ' + place.dir + ' (an earlier load of the same dump and selection stopped; its progress file ' +
-      'lets util.loadDump resume)');
-    return lines;
-  }
+  if (reused) return lines; // the plan said so
   lines.push('Load view: ' + place.dir + ' (' + made.links + ' links to the dump, ' + made.stubs + ' empty stubs for ' +
     'chunks not chosen)');
   if (made.done && made.done.bytesBefore !== null) {

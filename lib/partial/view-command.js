@@ -21,6 +21,7 @@ function viewCommand(host, dumpArg, options) {
   planned.lines.filter(function (l) { return l.indexOf('Load view: ') !== 0; }).forEach(host.out.print);
   var made = step.prepare(ctx, planned);
   var dir = planned.place.dir;
+  if (made.view.reused) host.out.print('Load view: ' + dir + ' (made earlier for the same dump and selection; reused as it is)');
   var progressFile = host.files.join(dir, 'load-progress.json');
   host.out.print('Load it with: util.loadDump(' + JSON.stringify(dir) + ', {progressFile: ' + JSON.stringify(progressFile) +
     (planned.loadOptions.disableBulkLoad ? ', disableBulkLoad: true' : '') + '})');

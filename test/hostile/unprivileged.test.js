@@ -12,6 +12,7 @@ const { suiteServer } = require('../support/root-hooks');
 const { serverFingerprint } = require('../support/fingerprint');
 const { hashSandbox, diffSandbox, UNCHANGED } = require('../support/sandbox-hash');
 const { installPlugin } = require('../support/shell');
+const { chunkRows } = require('../support/dump-facts');
 const { CAN, nobodySandbox, cliAsNobody, cliOnFullDisk, openDir } = require('../support/unprivileged');
 
 function expectClean(r) {
@@ -75,41 +76,49 @@ describe('hostile 5: file permissions as an unprivileged user (mysqlsh as nobody
     fs.chmodSync(sb.dump, 0o755);
   });
 
-  it('a read-only dump directory loads: the progress file goes to the state directory; stubs are refused first', async function () {
+  it('a read-only dump directory loads whole and partially, nothing written into it; restore.stub is refused', async function () {
     fs.chmodSync(sb.dump, 0o555);
     const before = hashSandbox([path.dirname(sb.dump)]);
     const load = cliAsNobody(sb, server.uri, ['load', sb.dump, '--preset=fastest']);
     expectClean(load);
     expect(load.status, load.out).to.equal(0);
-    expect(load.out).to.match(/WARNING: The dump directory cannot be written by the user running mysqlsh: util\.loadDump's progress file goes to /);
     expect(Number(await server.value('SELECT COUNT(*) FROM shop.orders'))).to.equal(12000);
+    // util.loadDump's progress file: in the state directory, under a name that a rerun finds again.
     const progress = fs.readdirSync(path.join(sb.stateDir, 'progress'));
     expect(progress).to.have.lengthOf(1);
     expect(progress[0]).to.match(/^load-progress\..*\.shop-[0-9a-f]{8}\.json$/);
+    expect(load.out).to.include(path.join(sb.stateDir, 'progress', progress[0]));
     expect(diffSandbox(before, hashSandbox([path.dirname(sb.dump)]))).to.deep.equal(UNCHANGED);
     await server.query('DROP SCHEMA shop');
 
-    // Missing chunks that would need stubs in the read-only directory: refused before anything.
+    // A partial download on a read-only mount: the stubs go into the load view, not the dump.
     fs.chmodSync(sb.dump, 0o755);
     for (const i of [0, 1, 2]) fs.rmSync(path.join(sb.dump, `shop@orders@${i}.tsv.zst`));
     fs.chmodSync(sb.dump, 0o555);
-    const again = hashSandbox(roots);
+    const again = hashSandbox([path.dirname(sb.dump)]);
+    const partial = cliAsNobody(sb, server.uri, ['load', sb.dump, '--latest=shop.orders:2', '--preset=fastest']);
+    expectClean(partial);
+    expect(partial.status, partial.out).to.equal(0);
+    const want = ['shop@orders@10.tsv.zst', 'shop@orders@@11.tsv.zst'].reduce((n, f) => n + chunkRows(path.join(SAMPLE_SHOP, f)).length, 0);
+    expect(Number(await server.value('SELECT COUNT(*) FROM shop.orders'))).to.equal(want);
+    expect(partial.out).to.match(/Load view removed: /);
+    expect(fs.readdirSync(path.join(sb.stateDir, 'views'))).to.deep.equal([]);
+    expect(diffSandbox(again, hashSandbox([path.dirname(sb.dump)]))).to.deep.equal(UNCHANGED);
+
+    // restore.stub writes into the directory it is given: refused before anything.
     const fp = await serverFingerprint(server);
-    for (const args of [['load', sb.dump, '--latest=shop.orders:2', '--preset=fastest'], ['stub', sb.dump, '--latest=shop.orders:2']]) {
-      const r = cliAsNobody(sb, args[0] === 'load' ? server.uri : null, args);
-      expectClean(r);
-      expect(r.status, r.out).to.equal(1);
-      expect(r.out).to.include(`The dump directory ${sb.dump} cannot be written by the user running mysqlsh, and 3 missing ` +
-        'chunk(s) need a stub there (shop@orders@0.tsv.zst, …).').and.include('Nothing was changed.');
-    }
-    expect(Number(await server.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'"))).to.equal(0);
+    const r = cliAsNobody(sb, null, ['stub', sb.dump, '--latest=shop.orders:2']);
+    expectClean(r);
+    expect(r.status, r.out).to.equal(1);
+    expect(r.out).to.include(`The dump directory ${sb.dump} cannot be written by the user running mysqlsh, and 3 missing ` +
+      'chunk(s) need a stub there (shop@orders@0.tsv.zst, …).').and.include('Nothing was changed.');
     expect(await serverFingerprint(server)).to.deep.equal(fp);
-    expect(diffSandbox(again, hashSandbox(roots))).to.deep.equal(UNCHANGED);
+    expect(diffSandbox(again, hashSandbox([path.dirname(sb.dump)]))).to.deep.equal(UNCHANGED);
     fs.chmodSync(sb.dump, 0o755);
   });
 });
 
-describe('hostile 5: a full file system while stubs are written (tmpfs in a private mount namespace)', function () {
+describe('hostile 5: a full file system while the load view is built (tmpfs in a private mount namespace)', function () {
   let server;
   beforeEach(async function () {
     needs(this, ['shell', 'server']);
@@ -121,22 +130,23 @@ describe('hostile 5: a full file system while stubs are written (tmpfs in a priv
     if (server) await server.query('DROP SCHEMA IF EXISTS shop');
   });
 
-  it('the load stops in the prepare phase, says how many stubs were written, and changes nothing on the server', async function () {
-    const src = path.join(openDir('restore-partial-'), 'shop');
-    fs.cpSync(SAMPLE_SHOP, src, { recursive: true });
-    for (const i of [0, 1, 2, 3, 4, 5]) fs.rmSync(path.join(src, `shop@orders@${i}.tsv.zst`));
-    const mountPoint = openDir('restore-mnt-');
+  it('the load view cannot be built: the load stops in the prepare phase, nothing changed on the server or in the dump', async function () {
+    const dump = path.join(openDir('restore-partial-'), 'shop');
+    fs.cpSync(SAMPLE_SHOP, dump, { recursive: true });
+    for (const i of [0, 1, 2, 3, 4, 5]) fs.rmSync(path.join(dump, `shop@orders@${i}.tsv.zst`));
+    // The config home (where load views go) on a tmpfs with room for a few more files only.
     const home = installPlugin(openDir('restore-cfg-'));
-    const before = hashSandbox([mountPoint, path.join(home, 'restore')]);
+    const mountPoint = openDir('restore-mnt-');
+    const before = hashSandbox([path.dirname(dump)]);
     const fp = await serverFingerprint(server);
-    const r = cliOnFullDisk({ src, dir: mountPoint, spare: 2, uri: server.uri, configHome: home,
-      args: ['load', mountPoint, '--latest=shop.orders:2', '--preset=fastest'] });
+    const r = cliOnFullDisk({ src: home, dir: mountPoint, spare: 8, uri: server.uri, configHome: mountPoint,
+      args: ['load', dump, '--latest=shop.orders:2', '--preset=fastest'] });
     expectClean(r);
     expect(r.status, r.out).to.equal(1);
-    expect(r.out).to.match(/restore\.load failed in the prepare phase: .*shop@orders@2\.tsv\.zst: cannot write the file \(No space left on device\); 2 file\(s\) of this batch were written before it/)
+    expect(r.out).to.match(/restore\.load failed in the prepare phase: .*cannot create the view entry \(No space left on device\)/)
       .and.match(/No server setting was changed/);
     expect(Number(await server.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'"))).to.equal(0);
     expect(await serverFingerprint(server)).to.deep.equal(fp);
-    expect(diffSandbox(before, hashSandbox([mountPoint, path.join(home, 'restore')]))).to.deep.equal(UNCHANGED);
+    expect(diffSandbox(before, hashSandbox([path.dirname(dump)]))).to.deep.equal(UNCHANGED);
   });
 });

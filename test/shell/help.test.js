@@ -19,6 +19,7 @@ const SIGNATURES = {
   revert: 'revert([options])',
   status: 'status([options])',
   stub: 'stub(dumpDir[, options])',
+  view: 'view(dumpDir[, options])',
   version: 'version([options])',
 };
 const MEMBERS = Object.keys(SIGNATURES);

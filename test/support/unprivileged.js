@@ -71,7 +71,9 @@ function cliAsNobody(sb, uri, args) {
 // Runs `mysqlsh [uri] -- restore <args…>` in a private mount namespace where `dir` is a fresh
 // tmpfs holding a copy of `src` and room for `spare` more files (inodes) only.
 function cliOnFullDisk({ src, dir, spare, uri, args, configHome }) {
-  const files = fs.readdirSync(src).length;
+  const count = (d) => fs.readdirSync(d, { withFileTypes: true }).reduce((n, e) => n + 1 +
+    (e.isDirectory() ? count(path.join(d, e.name)) : 0), 0);
+  const files = count(src);
   const script = 'set -e; mount -t tmpfs -o "size=16m,nr_inodes=$N" tmpfs "$D"; cp -a "$S"/. "$D"/; ' +
     'exec "$M" "$@"';
   const env = { ...shellEnv({ configHome }), N: String(files + 1 + spare), D: dir, S: src, M: MYSQLSH };
