@@ -102,12 +102,15 @@ function plan(ctx) {
 }
 
 // Fetches what a remote plan chooses, then reads the model again with the files in place: they are
-// checked like local ones before any server change.
+// checked like local ones before any server change. Every chosen file goes to rsync, also those an
+// earlier run fetched: it skips what is up to date and fetches again what changed on the host.
 function fetchChosen(ctx, planned) {
   var src = ctx.source;
   var p = planned.plan;
-  if (!src || !p.fetch.length) return null;
-  var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, p.fetch, src.sizes, ctx.options.rsh);
+  if (!src) return null;
+  var chosen = [];
+  p.targets.forEach(function (t) { t.chosen.forEach(function (n) { chosen.push(n); }); });
+  var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, chosen, src.sizes, ctx.options.rsh);
   var r = planAgainst(ctx, planned.sel, planned.partial);
   if (r.plan.fetch.length) {
     throw new UserError('rsync did not bring ' + r.plan.fetch.length + ' chosen data file(s) (' + listed(r.plan.fetch) +

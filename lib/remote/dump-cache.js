@@ -83,9 +83,13 @@ function fetchFiles(host, source, dir, names, sizes, rsh) {
       bytes += sizes.get(names[i]) || 0;
       i++;
     }
-    var r = rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-t', '--chmod=u+rw', '--out-format=%n',
-      '--files-from=-', source.url + '/', dir + '/']), 'fetching data files of ' + source.url, batch.join('\n') + '\n');
-    fetched += String(r.stdout).split('\n').filter(function (l) { return l.trim() !== ''; }).length;
+    // Include patterns, not --files-from: rsync 3.5's daemon reports every --files-from file below
+    // the module's top as "vanished". Dump file names hold no glob characters (the Shell
+    // percent-encodes them); a leading / anchors each name to the dump directory.
+    var r = rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-rt', '--chmod=u+rw', '--out-format=%n',
+      '--include-from=-', '--exclude=*', source.url + '/', dir + '/']), 'fetching data files of ' + source.url,
+    batch.map(function (n) { return '/' + n; }).join('\n') + '\n');
+    fetched += String(r.stdout).split('\n').filter(function (l) { return l.trim() !== '' && !/\/$/.test(l); }).length;
     done += bytes;
     progress.update(done);
   }
