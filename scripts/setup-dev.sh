@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what developing this project needs on Debian/Ubuntu, and only what is missing:
-# zstd, python3, and Node.js with npm only when there is no `node` yet (a Node.js from
+# zstd, python3, rsync, ssh and sshd (a loopback backup host in the tests and the demo), and
+# Node.js with npm only when there is no `node` yet (a Node.js from
 # NodeSource, nvm or elsewhere is kept: apt's npm conflicts with NodeSource's nodejs).
 # Uses sudo only when not root. Then installs the project's own dependencies (npm ci).
 set -eu
@@ -8,6 +9,9 @@ cd "$(dirname "$0")/.."
 need=""
 command -v zstd >/dev/null 2>&1 || need="$need zstd"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
+command -v rsync >/dev/null 2>&1 || need="$need rsync"
+command -v ssh >/dev/null 2>&1 || need="$need openssh-client"
+[ -x /usr/sbin/sshd ] || need="$need openssh-server"
 if ! command -v node >/dev/null 2>&1; then
   need="$need nodejs npm"
 elif ! command -v npm >/dev/null 2>&1; then
@@ -33,6 +37,6 @@ if [ "$major" -lt 18 ]; then
   echo "Node.js $(node --version) is too old: the tests need 18 or later (see https://nodejs.org)." >&2
   exit 1
 fi
-echo "zstd, python3, node $(node --version), npm $(npm --version): installing the project's dependencies (npm ci)"
+echo "zstd, python3, rsync, ssh, node $(node --version), npm $(npm --version): installing the project's dependencies (npm ci)"
 npm ci
 echo "Ready: npm run demo (the main job on sample-dumps/shop), npm test (the tests)."
