@@ -2,8 +2,9 @@
 'use strict';
 // npm run demo — the main job on the bundled sample dump, in the real MySQL Shell against a real
 // MySQL (both from ../shared, or RESTORE_SHARED_DIR): inspect, a full load with the fastest
-// preset, then a developer's partial import of the newest chunks (plan, load with latest and the
-// dev preset), and the server's state afterwards. mysqlsh's own output is shown as it comes: the
+// preset, then a developer's import of the newest chunks straight from a backup host (sshd on the
+// loopback address, a folder of nightly dumps: plan, then load with newest, latest and the dev
+// preset), and the server's state afterwards. mysqlsh's own output is shown as it comes: the
 // reports a user sees.
 const fs = require('fs');
 const path = require('path');
@@ -48,17 +49,37 @@ async function main() {
     step(server.uri, ['load', full, '--preset=fastest', '--force'], 'Full load, preset fastest (the server is put back afterwards)');
     await server.query('DROP SCHEMA shop');
 
-    // A developer's partial import: metadata plus the newest two chunks of orders only (here:
-    // copy the dump, then remove the older chunks of orders, as if only those had been fetched).
-    const partial = copyDump(SAMPLE_SHOP, 'shop-latest');
-    const chunkNumber = (f) => Number(/@@?(\d+)\.tsv\.zst$/.exec(f)[1]);
-    const orders = fs.readdirSync(partial).filter((f) => /^shop@orders@@?\d+\.tsv\.zst$/.test(f))
-      .sort((a, b) => chunkNumber(a) - chunkNumber(b));
-    orders.slice(0, -2).forEach((f) => fs.rmSync(path.join(partial, f)));
-    process.stdout.write(`\n(${orders.length - 2} older chunks of shop.orders removed from ${partial})\n`);
-    step(server.uri, ['plan', partial, '--latest=shop.orders:2'], 'Plan a partial import of the newest chunks');
-    step(server.uri, ['load', partial, '--latest=shop.orders:2', '--preset=dev', '--force'],
-      'Partial load: the newest 2 chunks of orders, everything else whole');
+    // A developer's import of the newest slice of last night's backup, straight from the backup
+    // host: here sshd on the loopback address, with a folder of nightly dumps (the newest one
+    // still being written). One command; nothing is written on the backup host or into its dumps.
+    const backups = tempDir('restore-demo-backups-');
+    for (const [name, begin, complete] of [['2026-11-23', '2026-11-23 01:00:00', true], ['2026-11-24', '2026-11-24 01:00:00', true],
+      ['2026-11-25', '2026-11-25 01:00:00', false]]) {
+      const d = path.join(backups, name);
+      fs.cpSync(SAMPLE_SHOP, d, { recursive: true });
+      const root = JSON.parse(fs.readFileSync(path.join(d, '@.json'), 'utf8'));
+      root.begin = begin;
+      fs.writeFileSync(path.join(d, '@.json'), JSON.stringify(root));
+      if (!complete) fs.rmSync(path.join(d, '@.done.json'));
+    }
+    const { remoteMissing, startSshHost } = require('../test/support/remote-host');
+    const why = remoteMissing();
+    if (why) {
+      process.stdout.write(`\n(The backup-host step is left out: ${why}; scripts/setup-dev.sh installs them.)\n`);
+    } else {
+      const ssh = await startSshHost();
+      try {
+        Object.assign(env, ssh.env);
+        process.stdout.write(`\n(A backup host: sshd on 127.0.0.1:${ssh.port}; RSYNC_RSH holds its port and a throwaway key. ` +
+          `${backups} holds the nightly dumps 2026-11-23, 2026-11-24 and the unfinished 2026-11-25.)\n`);
+        const src = `root@127.0.0.1:${backups}`;
+        step(server.uri, ['plan', src, '--newest', '--latest=shop.orders:2'], 'Plan: the newest 2 chunks of orders, everything else whole');
+        step(server.uri, ['load', src, '--newest', '--latest=shop.orders:2', '--preset=dev', '--force'],
+          'Developer import from the backup host, in one command: newest complete dump, metadata and chosen chunks fetched, loaded through a load view');
+      } finally {
+        await ssh.stop();
+      }
+    }
     step(server.uri, ['status'], 'The server afterwards');
     await server.query('DROP SCHEMA IF EXISTS shop');
   } finally {

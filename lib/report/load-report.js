@@ -23,7 +23,7 @@ function redoPlanText(redo) {
 
 // plan: {dir, preset, loadDumpOptions, drops, dropNative, redo, tuning, analyze, tableCount, advice, partialLines, warnings}
 function planLines(plan) {
-  var lines = ['restore.load plan for ' + plan.dir + ' (preset ' + plan.preset.name +
+  var lines = ['restore.load plan for ' + (plan.title || plan.dir) + ' (preset ' + plan.preset.name +
     (plan.preset.source === 'built-in' ? '' : ' from ' + plan.preset.source) + '):'];
   lines.push('  util.loadDump options: ' + sortedJson(plan.loadDumpOptions));
   if (plan.preset.threadsWhy && plan.loadDumpOptions.threads !== undefined) {
@@ -58,7 +58,7 @@ function rowsText(r) {
 
 // report: the dictionary restore.load returns.
 function reportLines(report) {
-  var lines = ['restore.load report for ' + report.dumpDir + (report.ok ? '' : ' (FAILED)') + ':'];
+  var lines = ['restore.load report for ' + (report.title || report.dumpDir) + (report.ok ? '' : ' (FAILED)') + ':'];
   lines.push('Phases:');
   lines = lines.concat(indent(textTable.formatTable(['phase', 'seconds', 'status'], report.phases.map(function (p) {
     return [p.phase, p.seconds.toFixed(2), p.status];

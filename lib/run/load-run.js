@@ -163,7 +163,9 @@ function preflight(host, dumpDir, options, partial) {
   var existing = restoreState.readState(host);
   refuseLeftovers(host, existing, restoreState.statePath(host, host.sql.serverInfo().uuid));
   var plan = {
-    dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: m.preset, loadDumpOptions: lo, tableCount: objects.tables.length, dropRequested: own.dropExisting,
+    dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: m.preset, loadDumpOptions: lo,
+    // What the user named: a remote dump by its place, with the local cache it is read from.
+    title: src.source ? src.source.source.url + ' (cache ' + dir + ')' : dir, tableCount: objects.tables.length, dropRequested: own.dropExisting,
     drops: own.dropExisting ? dropExisting.existingObjects(host, objects) : [], dropNative: dropNative,
     redo: planRedo(host, own, existing), tune: own.tune, tuning: own.tune ? tuning.planTuning(host) : [],
     analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + objects.tables.length + ' table(s))',
@@ -242,7 +244,7 @@ function runLoad(host, dumpDir, options, extensions) {
   dropExisting.confirmDrops(host, plan.drops, pre.own.force);
 
   var state = pre.existing || restoreState.newState(host);
-  var report = { dryRun: false, ok: false, error: null, dumpDir: plan.dir, preset: plan.preset.name,
+  var report = { dryRun: false, ok: false, error: null, dumpDir: plan.dir, title: plan.title, preset: plan.preset.name,
     loadDumpOptions: plan.loadDumpOptions, phases: clock.phases, tables: [], dropped: [], settings: [],
     redoLog: { before: plan.redo.state, disabled: false, after: null }, analyze: null, advice: tuning.adviceLines(plan.advice),
     stateFile: null, partial: pre.planned ? pre.planned.facts || null : null, partialLines: [], snapshot: null };
