@@ -166,6 +166,44 @@ describe('GraalJS test host: same answers as the real mysqlsh', function () {
     expect(result.graal).to.deep.equal(result.real);
   });
 
+  it('load views agree: restore.view of a full dump, a partial load through a view, a load from an rsync daemon', async function () {
+    const { remoteMissing, startRsyncDaemon } = require('../support/remote-host');
+    const views = {}; const rows = {};
+    const daemon = remoteMissing() ? null : await startRsyncDaemon({ b: path.join(ROOT, 'sample-dumps') });
+    try {
+      for (const engine of ['real', 'graal']) {
+        const dir = copyDump(path.join(ROOT, 'sample-dumps', 'shop'), 'view-' + engine);
+        const vdir = path.join(tmp, 'v-' + engine);
+        const v = run(engine, 'return restore.view(' + q(dir) + ', {latest: {"shop.orders": 2}, viewDir: ' + q(vdir) +
+          ', outputFormat: "none"});', { noUri: true });
+        expect(v.answer.error, engine + ' view\n' + v.out + v.stderr).to.equal(undefined);
+        views[engine] = fs.readdirSync(vdir).sort().map((f) => {
+          if (f === '.restore-view.json') return f; // names the engine's own copy of the dump
+          const st = fs.lstatSync(path.join(vdir, f));
+          return f + ':' + (st.isSymbolicLink() ? 'link ' + path.relative(dir, fs.readlinkSync(path.join(vdir, f))) : st.size);
+        });
+        dropShop(engine);
+        const part = run(engine, 'return restore.load(' + q(dir) + ', {latest: {"shop.orders": 2}, outputFormat: "none"});');
+        expect(part.answer.error, engine + ' partial load\n' + part.out + part.stderr).to.equal(undefined);
+        rows[engine] = { local: counts(engine) };
+        dropShop(engine);
+        if (daemon) {
+          const remote = run(engine, 'return restore.load(' + q(daemon.url('b')) + ', {newest: true, latest: {"shop.orders": 2}, ' +
+            'outputFormat: "none"});');
+          expect(remote.answer.error, engine + ' remote load\n' + remote.out + remote.stderr).to.equal(undefined);
+          rows[engine].remote = counts(engine);
+          dropShop(engine);
+        }
+      }
+    } finally {
+      if (daemon) await daemon.stop();
+    }
+    expect(views.real.filter((e) => /:link /.test(e)).length).to.be.above(10);
+    expect(views.graal).to.deep.equal(views.real);
+    expect(rows.graal).to.deep.equal(rows.real);
+    if (daemon) expect(rows.real.remote).to.deep.equal(rows.real.local);
+  });
+
   it('restore.status, restore.revert and restore.presets agree', function () {
     for (const body of ['return restore.status(' + NONE + ');', 'return restore.revert(' + NONE + ');',
       'return restore.presets(' + NONE + ');']) {

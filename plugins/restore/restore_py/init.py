@@ -263,16 +263,22 @@ def _view_add(path, entries_json, contents):
         _refuse(path, "not a load view made by the restore plugin (no %s)" % _VIEW_MARK)
     blobs = [c.encode("utf-8") if isinstance(c, str) else bytes(c) for c in contents]
     made = 0
+    prefix = path.rstrip("/") + "/"
+    # A view holds as many entries as the dump has files: plain os calls, no file objects.
+    flags = _os.O_WRONLY | _os.O_CREAT | _os.O_EXCL | getattr(_os, "O_NOFOLLOW", 0)
     for name, what in _json.loads(entries_json):
         if not _plain_name(name):
             _refuse(path, "refusing the view entry name %r" % (name,))
-        full = _os.path.join(path, name)
+        full = prefix + name
         try:
             if isinstance(what, str):
                 _os.symlink(what, full)
             else:
-                with _open_new(full, False) as out:
-                    out.write(blobs[what])
+                fd = _os.open(full, flags, 0o644)
+                try:
+                    _os.write(fd, blobs[what])
+                finally:
+                    _os.close(fd)
         except FileExistsError:
             _refuse(full, "exists already in the load view")
         except OSError as err:
