@@ -1,0 +1,63 @@
+'use strict';
+// What every benchmark here measures, the same way: a command's wall time and the peak resident
+// memory of the process that does the work (the largest of the command's processes: mysqlsh
+// itself, not the node process that starts it), each variant run several times, interleaved
+// (A B C A B C …), reported as median with min and max.
+const fs = require('fs');
+const os = require('os');
+const { spawnSync } = require('child_process');
+
+// Runs the command under a small Python parent that waits for it and reads getrusage of its
+// children: ru_maxrss is the peak of the largest process of the command (KiB on Linux).
+const WRAPPER = [
+  'import resource, subprocess, sys, time',
+  't = time.perf_counter()',
+  'p = subprocess.run(sys.argv[1:])',
+  'sys.stderr.write("\\n@@MEASURE@@ %d %.6f %d\\n" % (p.returncode, time.perf_counter() - t,',
+  '  resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))',
+].join('\n');
+
+// → {seconds, peakMB, status, stdout, stderr}
+function runMeasured(cmd, args, opts = {}) {
+  const r = spawnSync('python3', ['-c', WRAPPER, cmd, ...args], { env: opts.env || process.env, cwd: opts.cwd,
+    encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
+  const m = /@@MEASURE@@ (-?\d+) ([\d.]+) (\d+)\s*$/.exec(r.stderr || '');
+  if (!m) throw new Error(`measuring ${cmd} failed: ${r.stderr}`);
+  return { status: Number(m[1]), seconds: Number(m[2]), peakMB: Number(m[3]) / 1024, stdout: r.stdout,
+    stderr: r.stderr.slice(0, m.index) };
+}
+
+// variants: [{name, run: () => ({seconds, peakMB, …})}], each run `runs` times, interleaved.
+function interleave(variants, runs = Number(process.env.BENCH_RUNS || 3)) {
+  const out = {};
+  variants.forEach((v) => { out[v.name] = []; });
+  for (let i = 0; i < runs; i++) {
+    for (const v of variants) out[v.name].push(v.run(i));
+  }
+  return out;
+}
+
+function stats(list) {
+  const s = list.slice().sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return { median: s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2, min: s[0], max: s[s.length - 1] };
+}
+
+// "1.23 (1.10–1.40)"
+function fmt(list, digits = 2) {
+  const s = stats(list);
+  return `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
+}
+
+function machineLine(mysqlsh) {
+  let cpu = '';
+  try { cpu = (/model name\s*:\s*(.*)/.exec(fs.readFileSync('/proc/cpuinfo', 'utf8')) || [])[1] || ''; } catch (e) { /* not Linux */ }
+  const v = mysqlsh ? (spawnSync(mysqlsh, ['--version'], { encoding: 'utf8' }).stdout || '').trim() : '';
+  return `Machine: ${os.cpus().length} CPUs${cpu ? ` (${cpu.trim()})` : ''}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, ` +
+    `${os.type()} ${os.release()}${v ? `; ${v}` : ''}`;
+}
+
+// Dirty pages of earlier writes would otherwise be flushed during the next timing.
+function settle() { spawnSync('sync'); }
+
+module.exports = { runMeasured, interleave, stats, fmt, machineLine, settle };
