@@ -31,6 +31,7 @@ async function main() {
   // Required only now: they need the shared folder's tools.
   const { startServer } = require('../test/support/server');
   const { installPlugin, tempDir, copyDump, cleanTemp } = require('../test/support/shell');
+  const { nightlyDumps } = require('../test/support/nightly-dumps');
 
   const configHome = installPlugin(tempDir('restore-demo-cfg-'));
   const env = { ...process.env, MYSQLSH_USER_CONFIG_HOME: configHome, MYSQLSH_ALLOW_NEWER_SERVER: '1' };
@@ -52,16 +53,8 @@ async function main() {
     // A developer's import of the newest slice of last night's backup, straight from the backup
     // host: here sshd on the loopback address, with a folder of nightly dumps (the newest one
     // still being written). One command; nothing is written on the backup host or into its dumps.
-    const backups = tempDir('restore-demo-backups-');
-    for (const [name, begin, complete] of [['2026-11-23', '2026-11-23 01:00:00', true], ['2026-11-24', '2026-11-24 01:00:00', true],
-      ['2026-11-25', '2026-11-25 01:00:00', false]]) {
-      const d = path.join(backups, name);
-      fs.cpSync(SAMPLE_SHOP, d, { recursive: true });
-      const root = JSON.parse(fs.readFileSync(path.join(d, '@.json'), 'utf8'));
-      root.begin = begin;
-      fs.writeFileSync(path.join(d, '@.json'), JSON.stringify(root));
-      if (!complete) fs.rmSync(path.join(d, '@.done.json'));
-    }
+    const backups = nightlyDumps(tempDir('restore-demo-backups-'), SAMPLE_SHOP, [['2026-11-23', '2026-11-23 01:00:00', true],
+      ['2026-11-24', '2026-11-24 01:00:00', true], ['2026-11-25', '2026-11-25 01:00:00', false]]);
     const { remoteMissing, startSshHost } = require('../test/support/remote-host');
     const why = remoteMissing();
     if (why) {

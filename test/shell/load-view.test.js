@@ -16,6 +16,7 @@ const { chunkRows, DATA_FILE, EMPTY_ZSTD } = require('../support/dump-facts');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
 const { makeBigDump, BIG_SCHEMA } = require('../support/big-dump');
 const { killMidLoad } = require('../support/kill-load');
+const { nightlyDumps } = require('../support/nightly-dumps');
 
 const LATEST = 'shop.orders:2,shop.events.pmax:1,shop.events:0';
 const ORDERS_CHOSEN = ['shop@orders@10.tsv.zst', 'shop@orders@@11.tsv.zst'];
@@ -134,19 +135,8 @@ describe('load view: partial imports from the untouched dump (real Shell, real M
   });
 
   it('newest: takes the newest complete dump of a folder, skips an unfinished newer one, and says so', async function () {
-    const folder = tempDir('restore-backups-');
-    const mk = (name, begin, complete) => {
-      const d = path.join(folder, name);
-      fs.cpSync(SAMPLE_SHOP, d, { recursive: true });
-      const root = JSON.parse(fs.readFileSync(path.join(d, '@.json'), 'utf8'));
-      root.begin = begin;
-      fs.writeFileSync(path.join(d, '@.json'), JSON.stringify(root));
-      if (!complete) fs.rmSync(path.join(d, '@.done.json'));
-      return d;
-    };
-    mk('2026-11-22', '2026-11-22 01:00:00', true);
-    mk('b-newest-by-time', '2026-11-23 01:00:00', true);
-    mk('z-unfinished', '2026-11-24 01:00:00', false);
+    const folder = nightlyDumps(tempDir('restore-backups-'), SAMPLE_SHOP, [['2026-11-22', '2026-11-22 01:00:00', true],
+      ['b-newest-by-time', '2026-11-23 01:00:00', true], ['z-unfinished', '2026-11-24 01:00:00', false]]);
     const r = cli(null, ['plan', folder, '--newest', '--latest=shop.orders:1'], { configHome: home });
     expect(r.status, r.out).to.equal(0);
     expect(r.out).to.include(`Newest complete dump in ${folder}: b-newest-by-time (taken 2026-11-23 01:00:00) of 2; ` +

@@ -13,22 +13,14 @@ const { serverFingerprint } = require('../support/fingerprint');
 const { hashSandbox, diffSandbox, UNCHANGED } = require('../support/sandbox-hash');
 const { chunkRows, DATA_FILE } = require('../support/dump-facts');
 const { remoteMissing, startSshHost, startRsyncDaemon } = require('../support/remote-host');
+const { nightlyDumps } = require('../support/nightly-dumps');
 
 const ORDERS_CHOSEN = ['shop@orders@10.tsv.zst', 'shop@orders@@11.tsv.zst'];
 
 // A folder of nightly dumps: two complete ones and a newer unfinished one.
 function backups() {
-  const folder = tempDir('restore-backups-');
-  for (const [name, begin, complete] of [['2026-11-22', '2026-11-22 01:00:00', true], ['2026-11-23', '2026-11-23 01:00:00', true],
-    ['2026-11-24', '2026-11-24 01:00:00', false]]) {
-    const d = path.join(folder, name);
-    fs.cpSync(SAMPLE_SHOP, d, { recursive: true });
-    const root = JSON.parse(fs.readFileSync(path.join(d, '@.json'), 'utf8'));
-    root.begin = begin;
-    fs.writeFileSync(path.join(d, '@.json'), JSON.stringify(root));
-    if (!complete) fs.rmSync(path.join(d, '@.done.json'));
-  }
-  return folder;
+  return nightlyDumps(tempDir('restore-backups-'), SAMPLE_SHOP, [['2026-11-22', '2026-11-22 01:00:00', true],
+    ['2026-11-23', '2026-11-23 01:00:00', true], ['2026-11-24', '2026-11-24 01:00:00', false]]);
 }
 
 async function orderIds(server) {

@@ -52,6 +52,24 @@ function contentKey(data) {
   return 'b' + Array.prototype.join.call(bytes.toBytes(data), ',');
 }
 
+// Files sharing one content (stubs) send it once: each file names its content by index into
+// `contents`. Contents are matched by value (a string key), not by object: stubs are a few bytes.
+// Returns data -> index, filling `contents`.
+function contentIndex(contents) {
+  var index = new Map();
+  return function (raw) {
+    var data = asBinary(raw);
+    var key = contentKey(data);
+    var at = key === null ? undefined : index.get(key);
+    if (at === undefined) {
+      at = contents.length;
+      contents.push(data);
+      if (key !== null) index.set(key, at);
+    }
+    return at;
+  };
+}
+
 function makeFiles(restore) {
   return {
     list: function (dir, opts) {
@@ -71,22 +89,10 @@ function makeFiles(restore) {
       if (answer.error) return { error: answer.error };
       return { sizes: answer.sizes.map(function (s) { return { bytes: s[0], error: s[1] }; }) };
     },
-    // Files sharing one content (stubs) send it once: [[path, content index]] plus the contents.
-    // Contents are matched by value (a string key), not by object: stubs are a few bytes each.
     writeFiles: function (files, opts) {
       var contents = [];
-      var index = new Map();
-      var entries = files.map(function (f) {
-        var data = asBinary(f.data);
-        var key = contentKey(data);
-        var at = key === null ? undefined : index.get(key);
-        if (at === undefined) {
-          at = contents.length;
-          contents.push(data);
-          if (key !== null) index.set(key, at);
-        }
-        return [f.path, at];
-      });
+      var at = contentIndex(contents);
+      var entries = files.map(function (f) { return [f.path, at(f.data)]; });
       var r = JSON.parse(companion(restore, 'writeFiles')(JSON.stringify(entries), contents,
         { overwrite: !!(opts && opts.overwrite) }));
       var skipped = new Set(r.skipped);
@@ -100,19 +106,8 @@ function makeFiles(restore) {
     // entries: [{name, link} | {name, data}]; equal contents (stubs) are sent once.
     viewAdd: function (dir, entries) {
       var contents = [];
-      var index = new Map();
-      var list = entries.map(function (e) {
-        if (typeof e.link === 'string') return [e.name, e.link];
-        var data = asBinary(e.data);
-        var key = contentKey(data);
-        var at = key === null ? undefined : index.get(key);
-        if (at === undefined) {
-          at = contents.length;
-          contents.push(data);
-          if (key !== null) index.set(key, at);
-        }
-        return [e.name, at];
-      });
+      var at = contentIndex(contents);
+      var list = entries.map(function (e) { return [e.name, typeof e.link === 'string' ? e.link : at(e.data)]; });
       return Number(companion(restore, 'viewAdd')(dir, JSON.stringify(list), contents));
     },
     viewRemove: function (dir) { return Number(companion(restore, 'viewRemove')(dir)); },

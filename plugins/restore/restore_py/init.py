@@ -199,10 +199,14 @@ def _make_dirs(path, options=None):
         return
     if not (options and options.get("fresh")):
         _refuse(path, "the restore plugin only creates directories inside its state directory " + _state_dir())
+    _mkdir_new(path, "exists already")
+
+
+def _mkdir_new(path, exists_why):
     try:
         _os.mkdir(path, 0o755)
     except FileExistsError:
-        _refuse(path, "exists already")
+        _refuse(path, exists_why)
     except OSError as err:
         _refuse(path, "cannot create the directory (%s)" % _why(err))
 
@@ -243,12 +247,7 @@ def _view_create(path, mark_text):
         _os.makedirs(parent, exist_ok=True)
     elif not _os.path.isdir(parent):
         _refuse(path, "its parent directory does not exist")
-    try:
-        _os.mkdir(path, 0o755)
-    except FileExistsError:
-        _refuse(path, "something exists there already; the plugin makes a load view only in a new directory")
-    except OSError as err:
-        _refuse(path, "cannot create the directory (%s)" % _why(err))
+    _mkdir_new(path, "something exists there already; the plugin makes a load view only in a new directory")
     try:
         with _open_new(_os.path.join(path, _VIEW_MARK), False) as out:
             out.write(mark_text.encode("utf-8"))
