@@ -92,7 +92,7 @@ function writeFetchList(host, plan, file) {
   var prefix = f.join(plan.dir, 'x').slice(0, -1);
   if (full.indexOf(prefix) === 0) {
     throw new UserError('Refusing fetchListFile ' + full + ': it is inside the dump directory ' + plan.dir + ', where the ' +
-      'plugin writes nothing but stubs. Write the list outside it, e.g. ' + f.join(f.dirname(plan.dir), 'fetch.txt') + '.');
+      'plugin writes nothing (restore.stub alone writes stubs there, when asked). Write the list outside it, e.g. ' + f.join(f.dirname(plan.dir), 'fetch.txt') + '.');
   }
   if (f.isFile(full)) {
     throw new UserError('Refusing fetchListFile ' + full + ': the file exists and the plugin never writes over a file. ' +

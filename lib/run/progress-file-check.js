@@ -1,7 +1,7 @@
 // util.loadDump's progressFile is written over (resetProgress) or appended to: a path naming a
-// chunk, @.json or any other file would be destroyed. An existing file must already be a loadDump
-// progress file (JSON lines, each {"op": …}); anything else is refused, and a new file inside the
-// dump directory must not take a name the dump uses (a data or metadata file name).
+// chunk, @.json or any other file would be destroyed. Nothing inside the dump directory is
+// accepted (the plugin writes nothing into a dump), and an existing file must already be a
+// loadDump progress file (JSON lines, each {"op": …}); anything else is refused.
 var UserError = require('../core/user-error.js').UserError;
 var bytes = require('../core/bytes.js');
 
@@ -27,16 +27,17 @@ function inside(host, dir, full) {
 
 // dir: the absolute dump directory; file: the progressFile option as given.
 function checkProgressFile(host, dir, file) {
-  if (typeof file !== 'string' || file === '') {
+  if (file === '') return ''; // util.loadDump's own meaning: no progress file at all
+  if (typeof file !== 'string') {
     throw new UserError('Option progressFile must name a file, not ' + JSON.stringify(file) + '.');
   }
   var f = host.files;
   var full = f.normpath(f.isAbs(file) ? file : f.join(f.cwd(), file));
   if (f.isDir(full)) throw new UserError('progressFile ' + full + ' is a directory: give a file name.');
-  var inDump = inside(host, dir, full);
-  if (inDump && /\.(sql|idx|tsv|zst|gz|csv|txt|dat|lz4)$/.test(full) && !f.isFile(full)) {
-    throw new UserError('progressFile ' + full + ' is inside the dump directory with the name of a dump data file: ' +
-      'name it load-progress….json, or put it outside the dump directory.');
+  if (full === dir || inside(host, dir, full)) {
+    throw new UserError('Refusing progressFile ' + full + ': it is inside the dump directory ' + dir + ', and the plugin ' +
+      'writes nothing into a dump (util.loadDump writes its progress file as the load goes). Nothing was changed. ' +
+      'Leave progressFile out (the plugin keeps it outside the dump), or give a path outside the dump directory.');
   }
   if (!f.isFile(full)) return full;
   var head;
@@ -47,7 +48,7 @@ function checkProgressFile(host, dir, file) {
   }
   if (!looksLikeProgress(head)) {
     throw new UserError('Refusing progressFile ' + full + ': the file exists and is not a util.loadDump progress ' +
-      'file' + (inDump ? ' (it is inside the dump directory: it may be part of the dump)' : '') + ', and the load ' +
+      'file, and the load ' +
       'would write over it. Nothing was changed. Give a new file name, or leave progressFile out.');
   }
   return full;

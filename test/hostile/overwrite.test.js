@@ -65,13 +65,17 @@ describe('hostile 2: no file written over, nothing written where it does not bel
     expect(d).to.deep.equal({ changed: [], removed: [], added: [] });
   });
 
-  it('progressFile naming a chunk or @.json in the dump, or any non-progress file, is refused', function () {
+  it('progressFile anywhere in the dump directory, or naming any non-progress file, is refused', function () {
     const other = path.join(sb.outside, 'keep.json');
     fs.writeFileSync(other, '{"mine": true}\n');
     before = sb.hash();
-    for (const target of [path.join(sb.dump, 'shop@orders@0.tsv.zst'), path.join(sb.dump, '@.json'), other]) {
+    for (const target of [path.join(sb.dump, 'shop@orders@0.tsv.zst'), path.join(sb.dump, '@.json'),
+      path.join(sb.dump, 'load-progress.new.json')]) {
       const r = cli(server.uri, ['load', sb.dump, `--progress-file=${target}`], { configHome: sb.home });
-      expectRefused(r, [/Refusing progressFile/, new RegExp(path.basename(target).replace(/[.@]/g, '\\$&')), /not a util\.loadDump progress file/], sb, before);
+      expectRefused(r, [/Refusing progressFile/, new RegExp(path.basename(target).replace(/[.@]/g, '\\$&')),
+        /is inside the dump directory .*, and the plugin writes nothing into a dump/], sb, before);
     }
+    const r = cli(server.uri, ['load', sb.dump, `--progress-file=${other}`], { configHome: sb.home });
+    expectRefused(r, [/Refusing progressFile/, /keep\.json/, /not a util\.loadDump progress file/], sb, before);
   });
 });
