@@ -82,7 +82,7 @@ function facts(plan) {
 }
 
 // A new file only: never over an existing one (it may be a chunk, @.json or anything the user
-// keeps), never inside the dump directory (the plugin writes only stubs there), never through a
+// keeps), never inside the dump directory (nothing is written into a dump), never through a
 // symlink (the companion opens it O_EXCL|O_NOFOLLOW and reports it skipped).
 function writeFetchList(host, plan, file) {
   var f = host.files;
