@@ -89,7 +89,9 @@ describe('restore at the interactive prompt (real Shell in a terminal)', functio
     expect(load).to.match(/^restore\.load report for .*shop:$/m);
     expect(load).to.match(/^ {2}shop\.orders +2000$/m);
     expect(load).to.match(/^InnoDB redo log: before ON, after ON$/m);
-    expect(load.trimEnd().split('\n').pop()).to.equal('Stubbed (not loaded): shop.orders 10 chunk(s).');
+    const tail = load.trimEnd().split('\n').slice(-2);
+    expect(tail[0]).to.equal('Stubbed (not loaded): shop.orders 10 chunk(s).');
+    expect(tail[1]).to.match(/^Load view removed: .*\/restore\/views\/shop-[0-9a-f]{8}\.$/);
     expect(load).to.not.match(/^\s*[{}]/m);
     expect(Number(await server.value('SELECT COUNT(*) FROM shop.orders'))).to.equal(2000);
     term.type('\\quit');
