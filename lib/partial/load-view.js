@@ -81,7 +81,7 @@ function placeState(host, place) {
   }
   if (mark.key !== place.key) {
     throw new UserError('The load view ' + place.dir + ' was made for another dump or selection (' + (mark.dump || '?') +
-      '). Remove it (restore.status() lists load views) or give another viewDir.');
+      '). Remove it (rm -r: it holds links and stubs only, the dump is not touched) or give another viewDir.');
   }
   return f.isFile(f.join(place.dir, COMPLETE)) ? 'reuse' : 'stale';
 }
