@@ -275,6 +275,9 @@ function runLoad(host, dumpDir, options, extensions) {
       step('drop existing', function () { report.dropped = dropExisting.dropObjects(host, plan.drops); });
     }
     step('util.loadDump', function () { host.util.loadDump(plan.loadDir, plan.loadDumpOptions); });
+    // A finished load's progress file (the plugin's own, in its state directory) would make the
+    // same command "resume" a finished load later, after the tables were dropped: it goes.
+    if (ctx.progressDir) host.files.remove([plan.loadDumpOptions.progressFile]);
     // Orphans and masks (lib/snapshot/): after the data is in, before its statistics are taken.
     if (plan.snapshot.active) {
       step('snapshot', function () { report.snapshot = snapshotStep.runSnapshot(host, plan.snapshot, plan.loadDumpOptions); });
