@@ -91,7 +91,7 @@ function fetchFiles(host, source, dir, names, sizes, rsh) {
     batch.map(function (n) { return '/' + n; }).join('\n') + '\n');
     fetched += String(r.stdout).split('\n').filter(function (l) { return l.trim() !== '' && !/\/$/.test(l); }).length;
     done += bytes;
-    progress.update(done);
+    progress.update(done, i + ' / ' + names.length + ' files');
   }
   progress.done(names.length + ' files, ' + formatBytes(total));
   return { files: names.length, bytes: total, fetched: fetched };

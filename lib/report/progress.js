@@ -35,13 +35,14 @@ function startProgress(host, label, total, opts) {
   function line(text) { host.out.progress(label + ' - ' + text); }
 
   return {
-    update: function (done) {
+    // note: more of the same progress, e.g. "12 / 40 files" beside a byte count.
+    update: function (done, note) {
       if (!(total > 0) || done >= total) return;
       var t = now();
       if (t - started < quietMs) return;
       var percent = Math.floor(done * 100 / total);
       if (!shown || percent >= lastPercent + REPORT_EVERY_PERCENT || t - lastAt >= REPORT_EVERY_MS) {
-        line(percent + '% (' + format(done) + ' / ' + format(total) + unit + ')');
+        line(percent + '% (' + format(done) + ' / ' + format(total) + unit + (note ? '; ' + note : '') + ')');
         lastPercent = percent - (percent % REPORT_EVERY_PERCENT);
         lastAt = t;
         shown = true;

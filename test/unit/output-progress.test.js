@@ -116,6 +116,18 @@ describe('progress lines (lib/report/progress.js)', function () {
       'Verifying data files - done (20 files, 4.0 MiB, 3.0 s)']);
   });
 
+  it('shows a second measure of the same progress beside the first (bytes and files of a fetch)', function () {
+    const host = recordingHost();
+    let t = 0;
+    const p = startProgress(host, 'Fetching data files', 4 * 1048576, { format: formatBytes, now: () => t });
+    t = 2500;
+    p.update(2 * 1048576, '5 / 11 files');
+    t = 3000;
+    p.done('11 files, 4.0 MiB');
+    expect(host.printed).to.deep.equal(['Fetching data files - 50% (2.0 MiB / 4.0 MiB; 5 / 11 files)',
+      'Fetching data files - done (11 files, 4.0 MiB, 3.0 s)']);
+  });
+
   it('groups digits like the Shell', function () {
     expect([0, 999, 1000, 45000, 1234567].map(groupDigits)).to.deep.equal(['0', '999', '1,000', '45,000', '1,234,567']);
   });
