@@ -4,8 +4,10 @@
 //
 // host = {
 //   files: {
-//     list(dir, opts)           -> [{name, size, isDir}]   (throws if dir is not a directory);
-//                                  opts.noSizeFor: name endings whose size is not needed (size null)
+//     list(dir, opts)           -> {names: [name], sizes: [bytes|null], dirs: [index], errors: [[index, why]]}:
+//                                  in columns (a big dump has hundreds of thousands of files; throws if
+//                                  dir is not a directory); opts.noSizeFor: name endings whose size is
+//                                  not needed (size null). lib/core/listing.js reads it.
 //     readHeads(paths, n)       -> [ArrayBuffer|null]      first n bytes of each file, null if missing
 //     readRanges([{path, offset, length}]) -> [ArrayBuffer|null]  bytes at each place (shorter at
 //                                  the end of a file), null if missing: one step of a walk over many files

@@ -12,6 +12,7 @@ var chunkList = require('./chunk-list.js');
 var chunkSurvey = require('./chunk-survey.js');
 var problemsOf = require('./dump-problems.js');
 var unlistedFiles = require('./unlisted-files.js').unlistedFiles;
+var eachEntry = require('../core/listing.js').eachEntry;
 
 function checkDumpDir(host, dumpDir) {
   if (dumpDir === '') throw new UserError('No dump directory given: pass the directory holding @.json.');
@@ -50,10 +51,10 @@ function listFiles(host, dir, done, broken) {
   } catch (e) {
     throw new UserError('Cannot list the dump directory ' + dir + ': ' + ((e && e.message) || e) + '.');
   }
-  entries.forEach(function (e) {
-    if (e.error) broken.push(e);
+  eachEntry(entries, function (name, size, isDir, error) {
+    if (error) broken.push({ name: name, size: size, isDir: isDir, error: error });
     // An unreadable file is there (not missing: nothing may be written in its place).
-    if (!e.isDir && (!e.error || e.size !== null)) sizes.set(e.name, e.size);
+    if (!isDir && (!error || size !== null)) sizes.set(name, size);
   });
   return sizes;
 }

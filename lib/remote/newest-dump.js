@@ -6,6 +6,7 @@ var UserError = require('../core/user-error.js').UserError;
 var shortHash = require('../core/short-hash.js').shortHash;
 var rsync = require('./rsync.js');
 var cacheRoot = require('./dump-cache.js').cacheRoot;
+var eachEntry = require('../core/listing.js').eachEntry;
 
 // candidates: [{name, complete, begin}] → {name, begin, skipped: [name]}.
 function pickNewest(candidates, where) {
@@ -41,12 +42,14 @@ function localCandidates(host, dir) {
   } catch (e) {
     throw new UserError('newest: cannot list the folder of dumps ' + dir + ': ' + e.message);
   }
-  return entries.filter(function (e) { return e.isDir && e.name.charAt(0) !== '.'; }).map(function (e) {
-    var sub = f.join(dir, e.name);
-    var hasRoot = f.isFile(f.join(sub, '@.json'));
-    return { name: e.name, dump: hasRoot, complete: hasRoot && f.isFile(f.join(sub, '@.done.json')),
-      begin: hasRoot ? beginOf(host, f.join(sub, '@.json')) : null };
-  }).filter(function (c) { return c.dump; });
+  var out = [];
+  eachEntry(entries, function (name, size, isDir) {
+    if (!isDir || name.charAt(0) === '.') return;
+    var sub = f.join(dir, name);
+    if (!f.isFile(f.join(sub, '@.json'))) return;
+    out.push({ name: name, dump: true, complete: f.isFile(f.join(sub, '@.done.json')), begin: beginOf(host, f.join(sub, '@.json')) });
+  });
+  return out;
 }
 
 // The @.json of every sub-directory is fetched (small); @.done.json only listed (it can be large).

@@ -74,9 +74,8 @@ function makeFiles(restore) {
   return {
     list: function (dir, opts) {
       var o = opts && opts.noSizeFor ? { noSizeFor: opts.noSizeFor } : {};
-      return JSON.parse(companion(restore, 'list')(dir, o)).map(function (e) {
-        return { name: e[0], size: e[1], isDir: e[2], error: e[3] || null };
-      });
+      var c = JSON.parse(companion(restore, 'list')(dir, o));
+      return { names: c.names, sizes: c.sizes, dirs: c.dirs, errors: c.errors };
     },
     readHeads: function (paths, n) { return Array.from(companion(restore, 'readHeads')(paths, n)); },
     readRanges: function (requests) {

@@ -46,29 +46,34 @@ def _why(e):
 
 def _list(path, options=None):
     # A stat per file is most of the cost of listing a big dump: skip it where the caller says.
-    # Each entry: [name, size, isDir, error]; a dangling symlink or an unreadable entry has an error
-    # (an unreadable file keeps its size).
+    # In columns, not an entry per file (a big dump has hundreds of thousands): {"names": [...],
+    # "sizes": [...], "dirs": [index, ...], "errors": [[index, why], ...]}; a dangling symlink or
+    # an unreadable entry has an error (an unreadable file keeps its size).
     no_size = tuple((options or {}).get("noSizeFor") or ())
-    out = []
+    names, sizes, dirs, errors = [], [], [], []
     try:
         with _os.scandir(path) as entries:
             for e in entries:
+                at = len(names)
+                names.append(e.name)
                 try:
-                    is_dir = e.is_dir()
-                    if is_dir:
-                        size = 0
-                    elif no_size and e.name.endswith(no_size):
-                        size = None
-                    else:
-                        size = e.stat().st_size
+                    if e.is_dir():
+                        sizes.append(0)
+                        dirs.append(at)
+                        continue
+                    sizes.append(None if no_size and e.name.endswith(no_size) else e.stat().st_size)
                     # A file the user running mysqlsh cannot read: util.loadDump would fail on it.
-                    unreadable = not is_dir and not _os.access(e.path, _os.R_OK)
-                    out.append([e.name, size, is_dir, "Permission denied" if unreadable else None])
+                    if not _os.access(e.path, _os.R_OK):
+                        errors.append([at, "Permission denied"])
                 except OSError as err:
-                    out.append([e.name, None, False, _why(err)])
+                    if len(sizes) == at:
+                        sizes.append(None)
+                    else:
+                        sizes[at] = None
+                    errors.append([at, _why(err)])
     except OSError as err:
         _refuse(path, "cannot list the directory (%s)" % _why(err))
-    return _json.dumps(out)
+    return _json.dumps({"names": names, "sizes": sizes, "dirs": dirs, "errors": errors})
 
 
 def _read_at(path, offset, length):
@@ -346,7 +351,7 @@ def _member(name, fn, brief, parameters):
     _shell.add_extension_object_member(_internal, name, fn, {"brief": brief, "parameters": parameters})
 
 
-_member("list", _list, "Lists a directory as JSON text: [[name, size, isDir, error], ...].", [
+_member("list", _list, "Lists a directory as JSON text: {names, sizes, dirs, errors} (columns).", [
     {"name": "path", "type": "string", "brief": "Directory to list."},
     {"name": "options", "type": "dictionary", "required": False, "brief": "Listing options.",
      "options": [{"name": "noSizeFor", "type": "array",
