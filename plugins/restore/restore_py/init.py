@@ -394,13 +394,31 @@ _member("rsync", _rsync, "Runs rsync (never with deletions): JSON text {status, 
 _member("clientInfo", _client_info, "Facts about the client machine and process.", [])
 
 
-def _plain(value):
-    # Shell dictionaries and arrays as JSON-able Python values.
-    if isinstance(value, (str, int, float, bool)) or value is None:
+_SAFE_INTEGER = 2 ** 53 - 1  # beyond it JavaScript numbers lose digits
+
+
+def _plain(value, where):
+    # Shell dictionaries and arrays as JSON-able Python values; what JSON (or a JavaScript number)
+    # cannot carry as it is is refused, naming where it is: never a parse error later.
+    if isinstance(value, bool) or isinstance(value, str) or value is None:
         return value
+    if isinstance(value, int):
+        if abs(value) > _SAFE_INTEGER:
+            raise mysqlsh.Error("%s: %d is too large a number (at most %d)" % (where, value, _SAFE_INTEGER))
+        return value
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise mysqlsh.Error("%s: %r is not a number the restore plugin can use; give a whole number" % (where, value))
+        if abs(value) > _SAFE_INTEGER:
+            raise mysqlsh.Error("%s: %r is too large a number (at most %d)" % (where, value, _SAFE_INTEGER))
+        return 0.0 if value == 0 else value
     if hasattr(value, "keys"):
-        return {str(k): _plain(value[k]) for k in value.keys()}
-    return [_plain(v) for v in value]
+        return {str(k): _plain(value[k], "%s.%s" % (where, k) if where != "Option" else "Option %s" % k)
+                for k in value.keys()}
+    if isinstance(value, (bytes, bytearray)) or not hasattr(value, "__len__"):
+        raise mysqlsh.Error("%s: a value of type %s is not an option value (text, numbers, true/false, lists, "
+                            "dictionaries)" % (where, type(value).__name__))
+    return [_plain(v, "%s[%d]" % (where, i)) for i, v in enumerate(value)]
 
 
 def _public(name):
@@ -408,7 +426,9 @@ def _public(name):
     # arguments when called from JS: put them back in their place.
     def call(*args, **options):
         args = list(args) + ([options] if options else [])
-        answer = _json.loads(_internal.run(name, _json.dumps(_plain(args))))
+        plain = [_plain(a, "Argument #%d" % (i + 1) if not isinstance(a, dict) and not hasattr(a, "keys") else "Option")
+                 for i, a in enumerate(args)]
+        answer = _json.loads(_internal.run(name, _json.dumps(plain, allow_nan=False)))
         if "error" in answer:
             raise mysqlsh.Error(answer["error"])
         return answer["value"]

@@ -1,0 +1,48 @@
+'use strict';
+// Issue 20, item 2: every member's arguments cross from the Shell (JS or Python) to the plugin as
+// they are, or are refused naming the option: NaN, Infinity and numbers past 2^53 have no exact
+// JSON or JavaScript form. Through the JS API, the Python API and the command line.
+const { expect } = require('chai');
+const { needs, SAMPLE_SHOP } = require('../support/real');
+const { mysqlsh, cli } = require('../support/shell');
+
+describe('hostile 8: option values that cannot cross exactly are refused, naming the option', function () {
+  beforeEach(function () { needs(this, ['shell']); });
+
+  // python: mysqlsh --py prints a traceback of the user's own line for any exception; the
+  // plugin's part is the message.
+  function refused(r, pattern, python) {
+    expect(r.status, r.out).to.equal(1);
+    expect(r.out).to.match(pattern);
+    expect(r.out).to.not.match(/Internal error|is not valid JSON|restore_js\/|\/lib\//);
+    if (!python) expect(r.out).to.not.match(/Traceback/);
+  }
+
+  it('NaN, Infinity and a too large number from JavaScript', function () {
+    for (const [value, why] of [['NaN', /nan is not a number the restore plugin can use/], ['Infinity', /inf is not a number/],
+      ['-Infinity', /-inf is not a number/], ['2**60', /1\.152921504606847e\+18 is too large a number \(at most 9007199254740991\)/]]) {
+      const r = mysqlsh(['--js', '-e', `restore.plan(${JSON.stringify(SAMPLE_SHOP)}, {latest: {"shop.orders": ${value}}})`]);
+      refused(r, /Option latest\.shop\.orders: /);
+      expect(r.out, value).to.match(why);
+    }
+  });
+
+  it('NaN and a too large integer from Python', function () {
+    for (const [value, why] of [['float("nan")', /nan is not a number/], ['2**60', /1152921504606846976 is too large a number/]]) {
+      const r = mysqlsh(['--py', '-e', `restore.plan(${JSON.stringify(SAMPLE_SHOP)}, {"latest": {"shop.orders": ${value}}})`]);
+      refused(r, /RuntimeError: Option latest\.shop\.orders: /, true);
+      expect(r.out, value).to.match(why);
+    }
+  });
+
+  it('the command line: a count that is not a whole number is the plugin\'s own clear error', function () {
+    const r = cli(null, ['plan', SAMPLE_SHOP, '--latest=shop.orders:NaN']);
+    refused(r, /latest: "shop\.orders" needs a whole number of chunks \(0 = the table without data\), got "NaN"/);
+  });
+
+  it('-0 and exact numbers pass as they are', function () {
+    const r = mysqlsh(['--js', '-e', `restore.plan(${JSON.stringify(SAMPLE_SHOP)}, {latest: {"shop.orders": -0, "shop.events": 9007199254740991}})`]);
+    expect(r.status, r.out).to.equal(0);
+    expect(r.out).to.match(/^shop\.orders +0 +0 +0 +12$/m);
+  });
+});
