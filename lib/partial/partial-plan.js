@@ -4,6 +4,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var selection = require('./selection.js');
 var displayTable = require('../report/display-name.js').displayTable;
+var closestName = require('../options/closest-name.js').closestName;
 
 var HOLDS_DATA = { present: true, corrupt: true };
 
@@ -51,9 +52,7 @@ function planPartial(model, sel, how) {
   };
   var skipped = new Set();
   var warnedKeyless = new Set();
-  selection.unmatchedLatest(sel, model.targets).forEach(function (r) {
-    plan.warnings.push('latest: ' + selection.describeRule(r) + ' matches no table of the dump.');
-  });
+  unknownNames(model, sel, plan);
   model.targets.forEach(function (t) {
     if (t.ext === null || !t.includesData) return;
     var name = displayTable(t.schema, t.table, t.partition);
@@ -114,6 +113,43 @@ function planPartial(model, sel, how) {
     plan.warnings.push('The selection chooses no table of the dump: nothing would be loaded.');
   }
   return plan;
+}
+
+// A name without wildcards that names nothing in the dump is a typo, not a pattern that happened to
+// match nothing: a blocker naming the closest name. A wildcard that matches nothing is a warning.
+function unknownNames(model, sel, plan) {
+  var tables = [];
+  var seen = new Set();
+  model.targets.forEach(function (t) {
+    var key = t.schema + '.' + t.table;
+    if (!seen.has(key)) { seen.add(key); tables.push(key); }
+  });
+  function nearest(name, candidates) {
+    var c = closestName(name, candidates);
+    return c === null ? ' (restore.inspect lists the tables).' : ': did you mean ' + c + '?';
+  }
+  selection.unmatchedLatest(sel, model.targets).forEach(function (r) {
+    if (r.table === '*') {
+      plan.warnings.push('latest: ' + selection.describeRule(r) + ' matches no table of the dump.');
+      return;
+    }
+    var table = r.schema + '.' + r.table;
+    if (r.partition !== null && seen.has(table)) {
+      var parts = model.targets.filter(function (t) { return t.schema === r.schema && t.table === r.table && t.partition !== null; })
+        .map(function (t) { return table + '.' + t.partition; });
+      plan.blockers.push('latest: ' + selection.describeRule(r) + ' names no partition of ' + displayTable(r.schema, r.table) +
+        (parts.length ? nearest(table + '.' + r.partition, parts) : ', which is not partitioned.'));
+      return;
+    }
+    plan.blockers.push('latest: ' + selection.describeRule(r) + ' names no table of the dump' + nearest(table, tables));
+  });
+  ['includeTables', 'excludeTables'].forEach(function (option) {
+    sel[option].forEach(function (t) {
+      if (seen.has(t.schema + '.' + t.table)) return;
+      plan.blockers.push(option + ': ' + displayTable(t.schema, t.table) + ' names no table of the dump' +
+        nearest(t.schema + '.' + t.table, tables));
+    });
+  });
 }
 
 // what: 'The partial import' or 'The load'.

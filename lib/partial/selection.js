@@ -63,7 +63,12 @@ function parseLatestText(text) {
       if (/^\d+$/.test(e)) return ['*', e];
       throw new UserError('latest: ' + JSON.stringify(e) + ' must be name:count, e.g. shop.events:3 or shop.*:1.');
     }
-    return [e.slice(0, colon).trim(), e.slice(colon + 1).trim()];
+    var name = e.slice(0, colon).trim();
+    if (/:/.test(name.replace(/`[^`]*`/g, ''))) {
+      throw new UserError('latest: ' + JSON.stringify(e) + ' must be name:count, e.g. shop.events:3 or shop.*:1 (one colon; ' +
+        'quote a name holding a colon with backticks).');
+    }
+    return [name, e.slice(colon + 1).trim()];
   });
 }
 

@@ -46,3 +46,31 @@ describe('hostile 8: option values that cannot cross exactly are refused, naming
     expect(r.out).to.match(/^shop\.orders +0 +0 +0 +12$/m);
   });
 });
+
+describe('hostile 8: a selection that names what the dump does not hold is refused with the closest name', function () {
+  beforeEach(function () { needs(this, ['shell']); });
+
+  it('latest, includeTables and excludeTables naming an absent table; a partition the table lacks', function () {
+    for (const [args, message] of [
+      [['--latest=shop.order:2'], 'latest: `shop`.`order` names no table of the dump: did you mean shop.orders?'],
+      [['--latest=shop.events.p2027:1'], 'latest: `shop`.`events`.`p2027` names no partition of shop.events: did you mean shop.events.p2026_01?'],
+      [['--latest=shop.customers.p1:1'], 'latest: `shop`.`customers`.`p1` names no partition of shop.customers, which is not partitioned.'],
+      [['--include-tables=shop.custmers'], 'includeTables: shop.custmers names no table of the dump: did you mean shop.customers?'],
+      [['--exclude-tables=nowhere.at_all'], 'excludeTables: nowhere.at_all names no table of the dump (restore.inspect lists the tables).'],
+    ]) {
+      const r = cli(null, ['plan', SAMPLE_SHOP, ...args]);
+      expect(r.status, r.out).to.equal(1);
+      expect(r.out).to.include(message).and.include('Nothing was changed.');
+    }
+    // A wildcard that matches nothing stays a warning.
+    const w = cli(null, ['plan', SAMPLE_SHOP, '--latest=shop.orders:2,other.*:1']);
+    expect(w.status, w.out).to.equal(0);
+    expect(w.out).to.include('WARNING: latest: `other`.* matches no table of the dump.');
+  });
+
+  it('a --latest value with two colons is refused showing the expected form, not read as a table "orders:1"', function () {
+    const r = cli(null, ['plan', SAMPLE_SHOP, '--latest=shop.orders:1:2']);
+    expect(r.status, r.out).to.equal(1);
+    expect(r.out).to.include('latest: "shop.orders:1:2" must be name:count, e.g. shop.events:3 or shop.*:1');
+  });
+});
