@@ -23,8 +23,14 @@ function viewCommand(host, dumpArg, options) {
   var dir = planned.place.dir;
   if (made.view.reused) host.out.print('Load view: ' + dir + ' (made earlier for the same dump and selection; reused as it is)');
   var progressFile = host.files.join(dir, 'load-progress.json');
+  // The filters are util.loadDump's own: the view holds every table's metadata, as the dump does.
+  var filters = ['includeSchemas', 'excludeSchemas', 'includeTables', 'excludeTables'].filter(function (k) {
+    return o[k] !== undefined;
+  }).map(function (k) {
+    return ', ' + k + ': ' + JSON.stringify(typeof o[k] === 'string' ? o[k].split(',').map(function (x) { return x.trim(); }) : o[k]);
+  }).join('');
   host.out.print('Load it with: util.loadDump(' + JSON.stringify(dir) + ', {progressFile: ' + JSON.stringify(progressFile) +
-    (planned.loadOptions.disableBulkLoad ? ', disableBulkLoad: true' : '') + '})');
+    (planned.loadOptions.disableBulkLoad ? ', disableBulkLoad: true' : '') + filters + '})');
   host.out.print('It holds links and stubs only: rm -r ' + dir + ' removes it, and leaves the dump as it is.');
   var facts = planned.facts;
   facts.view = made.view;

@@ -134,6 +134,15 @@ describe('load view: partial imports from the untouched dump (real Shell, real M
     expect(diffSandbox(before, hashSandbox([path.dirname(dir)]))).to.deep.equal(UNCHANGED);
   });
 
+  it('restore.view with filters prints them in the util.loadDump call (the view holds every table, as the dump does)', function () {
+    const view = path.join(tempDir('restore-view-'), 'v');
+    const r = cli(null, ['view', SAMPLE_SHOP, '--latest=shop.orders:2', '--exclude-tables=shop.audit_log', `--view-dir=${view}`],
+      { configHome: home });
+    expect(r.status, r.out).to.equal(0);
+    expect(r.out).to.include(`Load it with: util.loadDump("${view}", {progressFile: "${view}/load-progress.json", ` +
+      'disableBulkLoad: true, excludeTables: ["shop.audit_log"]})');
+  });
+
   it('newest: takes the newest complete dump of a folder, skips an unfinished newer one, and says so', async function () {
     const folder = nightlyDumps(tempDir('restore-backups-'), SAMPLE_SHOP, [['2026-11-22', '2026-11-22 01:00:00', true],
       ['b-newest-by-time', '2026-11-23 01:00:00', true], ['z-unfinished', '2026-11-24 01:00:00', false]]);
