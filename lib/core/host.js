@@ -7,7 +7,11 @@
 //     list(dir, opts)           -> {names: [name], sizes: [bytes|null], dirs: [index], errors: [[index, why]]}:
 //                                  in columns (a big dump has hundreds of thousands of files; throws if
 //                                  dir is not a directory); opts.noSizeFor: name endings whose size is
-//                                  not needed (size null). lib/core/listing.js reads it.
+//                                  not needed (size null); opts.omitMatching: a regular expression (source
+//                                  text): names it finds are left out and only counted ({omitted: n}).
+//                                  lib/core/listing.js reads it.
+//     stat(paths)               -> {sizes, dirs, errors}: the same columns as list, for these files only
+//                                  (a missing file: size null, no error)
 //     readHeads(paths, n)       -> [ArrayBuffer|null]      first n bytes of each file, null if missing
 //     readRanges([{path, offset, length}]) -> [ArrayBuffer|null]  bytes at each place (shorter at
 //                                  the end of a file), null if missing: one step of a walk over many files
@@ -20,6 +24,8 @@
 //                                  only with opts.fresh: exactly one new directory
 //     viewCreate(dir, markText) -> undefined: a new directory holding the load view marker
 //     viewAdd(dir, entries)     -> number made; entries [{name, link: target} | {name, data}], all new
+//     viewStubs(dir, names, data) -> number made: entries that all hold data (a few bytes): one file in
+//                                  the view holds it, each name is a symbolic link to that file
 //     viewRemove(dir)           -> number of entries removed (only a directory holding the marker)
 //     rsync(args, {timeout, input}) -> {status, stdout, stderr}: the rsync program (never with deletions;
 //                                  input: its standard input, e.g. a --files-from=- list);
@@ -43,7 +49,7 @@
 // }
 
 const REQUIRED = {
-  files: ['list', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'makeDirs', 'viewCreate', 'viewAdd', 'viewRemove', 'rsync', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
+  files: ['list', 'stat', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewRemove', 'rsync', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables'],

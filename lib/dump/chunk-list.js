@@ -20,8 +20,8 @@ var LAST = 2;
 // chunkFileBytes only) and the names as found (reusing them spares rebuilding and rehashing
 // hundreds of thousands of strings).
 function newCollection() {
-  return { whole: false, wholeBytes: null, flags: [], bytes: [], plainNames: [], lastNames: [], count: 0, lasts: [],
-    max: -1, files: false, listing: false };
+  return { whole: false, wholeBytes: null, flags: [], bytes: [], plainNames: [], lastNames: [], count: 0, entries: 0,
+    lasts: [], max: -1, files: false, listing: false, target: null, far: [] };
 }
 
 function addName(collection, m, bytes, name) {
@@ -36,6 +36,8 @@ function addName(collection, m, bytes, name) {
       ' gives ' + displayTable(m.target.schema, m.target.table, m.target.partition) + ' more than ' + MAX_CHUNKS +
       ' chunks: the dump metadata or the listing is damaged.');
   }
+  collection.entries++;
+  collection.target = m.target;
   var bits = collection.flags[m.index] || 0;
   if (!bits) collection.count++;
   if (m.last && !(bits & LAST)) collection.lasts.push(m.index);
@@ -65,7 +67,7 @@ function parseListing(text) {
   return out;
 }
 
-// targets: from dump-catalog; sources: {chunkFileBytes: object|null, fileNames: [name],
+// targets: from dump-catalog; sources: {chunkFileBytes: object|null, fileNames: [name] or () -> [name],
 // listingNames: [name]|null}. Sets on each target: chunks [{index, last, file}], lastChunkKnown,
 // chunkSource ('chunkFileBytes' | 'files' | 'listing' | 'files+listing' | 'metadata' | null).
 // Returns the problems found.
@@ -81,19 +83,25 @@ function buildChunkLists(targets, sources) {
     if (!m) return;
     var c = into.get(m.target.base);
     if (!c) { c = newCollection(); into.set(m.target.base, c); }
+    // A recorded name numbered past any real dump: an absurd entry (dropAbsurd), not a reason to stop.
+    if (into === fromDone && !m.whole && m.index >= MAX_CHUNKS) {
+      c.entries++;
+      c.target = m.target;
+      c.far.push([m.index, name]);
+      return;
+    }
     addName(c, m, bytes, name);
     if (flag) c[flag] = true;
   }
   var recorded = sources.chunkFileBytes;
   var keys = recorded ? Object.keys(recorded) : [];
-  var problems = absurdEntries(keys, match);
-  for (var i = 0; i < keys.length; i++) {
-    if (!problems.skip.has(keys[i])) collect(fromDone, keys[i], null, recorded[keys[i]]);
-  }
-  problems = problems.list;
+  for (var i = 0; i < keys.length; i++) collect(fromDone, keys[i], null, recorded[keys[i]]);
+  var problems = [];
+  fromDone.forEach(function (c) { dropAbsurd(c, problems); });
   // Files and listing only matter for tables chunkFileBytes says nothing about (usually none).
   if (loadable.some(function (t) { return !fromDone.has(t.base); })) {
-    sources.fileNames.forEach(function (n) { collect(fromFiles, dataNameOf(n), 'files'); });
+    var fileNames = typeof sources.fileNames === 'function' ? sources.fileNames() : sources.fileNames;
+    fileNames.forEach(function (n) { collect(fromFiles, dataNameOf(n), 'files'); });
     (sources.listingNames || []).forEach(function (n) { collect(fromFiles, dataNameOf(n), 'listing'); });
   }
 
@@ -109,6 +117,8 @@ function buildChunkLists(targets, sources) {
       source = c.files && c.listing ? 'files+listing' : c.files ? 'files' : c.listing ? 'listing' : null;
     }
     var conflicting = placeChunks(t, c, source, problems);
+    fromDone.delete(t.base); // its chunks are made: the collection can go
+    fromFiles.delete(t.base);
     if (!t.lastChunkKnown && !conflicting) problems.push(unknownLastChunk(t, sources));
   });
   return problems;
@@ -117,30 +127,31 @@ function buildChunkLists(targets, sources) {
 // chunkFileBytes lists every data file the dumper wrote, and a table's chunks are numbered 0..N:
 // an entry numbered at or past the count of the table's entries is damage, and enumerating up to
 // it would be unbounded work (one bogus "@9999999" meant minutes and gigabytes). Such entries are
-// reported and left out. Returns {skip: Set of names, list: [problem]}.
-function absurdEntries(keys, match) {
-  var counts = new Map();
-  var found = [];
-  for (var i = 0; i < keys.length; i++) {
-    var m = match(keys[i]);
-    if (!m || m.whole) continue;
-    counts.set(m.target.base, (counts.get(m.target.base) || 0) + 1);
-    found.push([keys[i], m]);
+// reported (at most 20 problems) and left out of the collection.
+function dropAbsurd(c, problems) {
+  var n = c.entries;
+  function report(i, name) {
+    if (name === undefined || problems.length >= 20) return;
+    var t = c.target;
+    problems.push(makeProblem('metadata-damaged', '@.done.json lists the data file ' + JSON.stringify(name) + ' of ' +
+      displayTable(t.schema, t.table, t.partition) + ' in chunkFileBytes as chunk ' + i + ', but lists only ' + n +
+      ' data file(s) of that table (chunks are numbered from 0 without gaps): the entry was left out.', '@.done.json'));
   }
-  var skip = new Set();
-  var list = [];
-  found.forEach(function (e) {
-    var n = counts.get(e[1].target.base);
-    if (e[1].index < n) return;
-    skip.add(e[0]);
-    if (list.length < 20) {
-      list.push(makeProblem('metadata-damaged', '@.done.json lists the data file ' + JSON.stringify(e[0]) + ' of ' +
-        displayTable(e[1].target.schema, e[1].target.table, e[1].target.partition) + ' in chunkFileBytes as chunk ' +
-        e[1].index + ', but lists only ' + n + ' data file(s) of that table (chunks are numbered from 0 without gaps): ' +
-        'the entry was left out.', '@.done.json'));
-    }
-  });
-  return { skip: skip, list: list };
+  c.far.forEach(function (e) { report(e[0], e[1]); });
+  if (c.max < n) return;
+  for (var i = n; i <= c.max; i++) {
+    if (!c.flags[i]) continue;
+    report(i, c.plainNames[i]);
+    report(i, c.lastNames[i]);
+    delete c.flags[i];
+    delete c.bytes[i];
+    delete c.plainNames[i];
+    delete c.lastNames[i];
+    c.count--;
+  }
+  c.lasts = c.lasts.filter(function (x) { return x < n; });
+  c.max = -1;
+  for (var j = n - 1; j >= 0 && c.max < 0; j--) if (c.flags[j]) c.max = j;
 }
 
 function unknownLastChunk(t, sources) {
@@ -175,6 +186,13 @@ function wrongChunkFiles(t, c) {
   return wrong.length > 3 ? wrong.slice(0, 3).concat(['…']) : wrong;
 }
 
+// A chunk with every field the survey sets (chunk-survey.js) already there: one allocation per
+// chunk, where adding them later costs a second one (a dump may have 100,000 chunks).
+function newChunk(index, last, file, dataBytes) {
+  return { index: index, last: last, file: file, dataBytes: dataBytes, fileBytes: null, state: null, unchecked: false,
+    unreadable: false, problem: null };
+}
+
 // Fills t.chunks [{index, last, file, dataBytes}] from a collection; returns true when it
 // reported conflicting chunk files.
 function placeChunks(t, c, source, problems) {
@@ -182,7 +200,7 @@ function placeChunks(t, c, source, problems) {
   t.chunkSource = source;
   // Whole-table file: the loader takes it as chunk 0 and last, and looks no further.
   if (c.whole || !t.chunking) {
-    t.chunks = [{ index: 0, last: true, file: whole, dataBytes: c.wholeBytes }];
+    t.chunks = [newChunk(0, true, whole, c.wholeBytes)];
     if (!c.whole) t.chunkSource = 'metadata';
     if (c.whole && c.count && t.chunking) {
       problems.push(makeProblem('whole-and-chunked', displayTable(t.schema, t.table, t.partition) + ': both the ' +
@@ -199,7 +217,7 @@ function placeChunks(t, c, source, problems) {
     // With conflicting files, show the file that exists (an extra @@N keeps its last mark).
     var last = i === lastAt || (!c.plainNames[i] && !!c.lastNames[i]);
     var file = (last ? c.lastNames : c.plainNames)[i] || names.chunkFileName(t.base, t.ext, i, last);
-    t.chunks.push({ index: i, last: last, file: file, dataBytes: bytes === undefined ? null : bytes });
+    t.chunks.push(newChunk(i, last, file, bytes === undefined ? null : bytes));
   }
   if (conflicts.length) {
     problems.push(makeProblem('chunks-conflict', displayTable(t.schema, t.table, t.partition) + ': ' +

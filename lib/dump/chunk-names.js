@@ -63,4 +63,10 @@ function makeNameMatcher(targets) {
   };
 }
 
-module.exports = { chunkFileName: chunkFileName, wholeFileName: wholeFileName, makeNameMatcher: makeNameMatcher };
+// What a chunk's data or .idx file name looks like whatever the table: a base holding an `@`
+// (schema@table), then `@N.` or `@@N.`. As regular expression source text, the same in JS and
+// Python: a listing can leave such names out when only a few of them are needed (a load view).
+// A few other names may look alike (a partition named 2024 dumped whole): callers check those.
+var CHUNK_LIKE = '@.*@[0-9]+\\.[^@]+$';
+
+module.exports = { CHUNK_LIKE: CHUNK_LIKE, chunkFileName: chunkFileName, wholeFileName: wholeFileName, makeNameMatcher: makeNameMatcher };

@@ -106,7 +106,9 @@ function viewCounts(model, plan) {
   return { links: present, stubs: stubbed.size + idx };
 }
 
-// Builds the view at place (state 'new' or 'stale'); returns what it holds.
+// Builds the view at place (state 'new' or 'stale'); returns what it holds. Links go in batches of
+// {name, link}; stubs in batches of names sharing one content (the companion writes it once in the
+// view and links each name to it: creating 100,000 stubs then costs a system call each).
 function buildView(host, model, plan, place, mark) {
   var f = host.files;
   var state = placeState(host, place);
@@ -117,53 +119,63 @@ function buildView(host, model, plan, place, mark) {
   var match = makeNameMatcher(model.targets.filter(function (t) { return t.ext !== null && t.includesData; }));
   var stubIdx = !model.doneJson || !model.doneJson.chunkFileBytes; // format 1.0.0: the loader sizes chunks by .idx
   var made = { links: 0, stubs: 0, written: [] };
-  var pending = [];
   var total = model.files.size + stubbed.size * (stubIdx ? 2 : 1);
   var progress = startProgress(host, 'Building the load view', total, { unit: 'entries' });
   var count = 0;
-  function add(entry) {
-    pending.push(entry);
-    if (pending.length >= BATCH) flush();
-  }
-  function flush() {
-    if (!pending.length) return;
-    f.viewAdd(place.dir, pending);
-    count += pending.length;
-    pending = [];
+  function advance(n) {
+    count += n;
     progress.update(Math.min(count, total));
+  }
+  var links = [];
+  function flushLinks() {
+    if (!links.length) return;
+    f.viewAdd(place.dir, links);
+    advance(links.length);
+    links = [];
+  }
+  function addStubs(names, data) {
+    for (var at = 0; at < names.length; at += BATCH) {
+      var part = names.slice(at, at + BATCH);
+      f.viewStubs(place.dir, part, data);
+      advance(part.length);
+    }
   }
   f.viewCreate(place.dir, JSON.stringify(mark));
   model.files.forEach(function (size, name) {
     if (WRITTEN[name] || /^load-progress/.test(name)) return;
     var data = /\.idx$/.test(name) ? name.slice(0, -4) : name;
     if (stubbed.has(data) && match(data)) return;
-    add({ name: name, link: pathOf(name) });
+    links.push({ name: name, link: pathOf(name) });
     made.links++;
+    if (links.length >= BATCH) flushLinks();
   });
-  var contents = {};
-  var idx = bytesOf(EMPTY_IDX);
+  flushLinks();
+  var byCompression = new Map();
   plan.targets.forEach(function (t) {
-    if (!contents[t.compression]) contents[t.compression] = stubContent(t.compression);
-    t.stubbed.forEach(function (name) {
-      add({ name: name, data: contents[t.compression] });
-      made.stubs++;
-      if (stubIdx) add({ name: name + '.idx', data: idx });
-    });
+    if (!byCompression.has(t.compression)) byCompression.set(t.compression, []);
+    var names = byCompression.get(t.compression);
+    t.stubbed.forEach(function (name) { names.push(name); });
   });
+  byCompression.forEach(function (names, compression) {
+    addStubs(names, stubContent(compression));
+    made.stubs += names.length;
+    if (stubIdx) addStubs(names.map(function (n) { return n + '.idx'; }), bytesOf(EMPTY_IDX));
+  });
+  var written = [];
   if (model.doneJson) {
     var done = viewMetadata.viewDone(model, stubbed);
-    add({ name: '@.done.json', data: done.text });
+    written.push({ name: '@.done.json', data: done.text });
     made.done = done;
     made.written.push('@.done.json');
   }
   if (model.files.has('@.checksums.json')) {
     var sums = viewMetadata.viewChecksums(f.loadText(pathOf('@.checksums.json')), model.targets, stubbed);
-    add({ name: '@.checksums.json', data: sums.text });
+    written.push({ name: '@.checksums.json', data: sums.text });
     made.checksums = { kept: sums.kept, dropped: sums.dropped };
     made.written.push('@.checksums.json');
   }
-  flush();
-  f.viewAdd(place.dir, [{ name: COMPLETE, data: '' }]);
+  written.push({ name: COMPLETE, data: '' });
+  f.viewAdd(place.dir, written);
   progress.done(made.links + ' links, ' + made.stubs + ' stubs');
   return made;
 }

@@ -73,9 +73,15 @@ function contentIndex(contents) {
 function makeFiles(restore) {
   return {
     list: function (dir, opts) {
-      var o = opts && opts.noSizeFor ? { noSizeFor: opts.noSizeFor } : {};
+      var o = {};
+      if (opts && opts.noSizeFor) o.noSizeFor = opts.noSizeFor;
+      if (opts && opts.omitMatching) o.omitMatching = opts.omitMatching;
       var c = JSON.parse(companion(restore, 'list')(dir, o));
-      return { names: c.names, sizes: c.sizes, dirs: c.dirs, errors: c.errors };
+      return { names: c.names, sizes: c.sizes, dirs: c.dirs, errors: c.errors, omitted: c.omitted };
+    },
+    stat: function (paths) {
+      var c = JSON.parse(companion(restore, 'stat')(JSON.stringify(paths)));
+      return { sizes: c.sizes, dirs: c.dirs, errors: c.errors };
     },
     readHeads: function (paths, n) { return Array.from(companion(restore, 'readHeads')(paths, n)); },
     readRanges: function (requests) {
@@ -108,6 +114,9 @@ function makeFiles(restore) {
       var at = contentIndex(contents);
       var list = entries.map(function (e) { return [e.name, typeof e.link === 'string' ? e.link : at(e.data)]; });
       return Number(companion(restore, 'viewAdd')(dir, JSON.stringify(list), contents));
+    },
+    viewStubs: function (dir, names, data) {
+      return Number(companion(restore, 'viewStubs')(dir, names.join('\n'), [asBinary(data)]));
     },
     viewRemove: function (dir) { return Number(companion(restore, 'viewRemove')(dir)); },
     rsync: function (args, opts) {

@@ -12,8 +12,10 @@
 # directory holding its marker file); rsync never with a deletion option. Reading is not confined: inspect reads what it is
 # given. Large batches cross as one JSON string each way: a string is one value to marshal, where
 # a list of 100,000 dictionaries would be 300,000.
+import hashlib as _hashlib
 import json as _json
 import os as _os
+import re as _re
 import shutil as _shutil
 import subprocess as _subprocess
 import zlib as _zlib
@@ -50,10 +52,16 @@ def _list(path, options=None):
     # "sizes": [...], "dirs": [index, ...], "errors": [[index, why], ...]}; a dangling symlink or
     # an unreadable entry has an error (an unreadable file keeps its size).
     no_size = tuple((options or {}).get("noSizeFor") or ())
+    omit = (options or {}).get("omitMatching")
+    omit = _re.compile(omit).search if omit else None
     names, sizes, dirs, errors = [], [], [], []
+    omitted = 0
     try:
         with _os.scandir(path) as entries:
             for e in entries:
+                if omit and omit(e.name):
+                    omitted += 1
+                    continue
                 at = len(names)
                 names.append(e.name)
                 try:
@@ -73,7 +81,33 @@ def _list(path, options=None):
                     errors.append([at, _why(err)])
     except OSError as err:
         _refuse(path, "cannot list the directory (%s)" % _why(err))
-    return _json.dumps({"names": names, "sizes": sizes, "dirs": dirs, "errors": errors})
+    return _json.dumps({"names": names, "sizes": sizes, "dirs": dirs, "errors": errors, "omitted": omitted})
+
+
+def _stat(paths_json):
+    # The same columns as _list, for given files only: a partial import needs the sizes of the
+    # chunks it loads, not of the 100,000 it stubs. A missing file has size None and no error.
+    sizes, dirs, errors = [], [], []
+    for at, path in enumerate(_json.loads(paths_json)):
+        try:
+            st = _os.stat(path)
+        except FileNotFoundError:
+            sizes.append(None)
+            if _os.path.islink(path):
+                errors.append([at, "No such file or directory"])
+            continue
+        except OSError as err:
+            sizes.append(None)
+            errors.append([at, _why(err)])
+            continue
+        if _os.path.isdir(path):
+            sizes.append(0)
+            dirs.append(at)
+            continue
+        sizes.append(st.st_size)
+        if not _os.access(path, _os.R_OK):
+            errors.append([at, "Permission denied"])
+    return _json.dumps({"sizes": sizes, "dirs": dirs, "errors": errors})
 
 
 def _read_at(path, offset, length):
@@ -261,34 +295,82 @@ def _view_create(path, mark_text):
         _refuse(path, "cannot write in the new directory (%s)" % _why(err))
 
 
-def _view_add(path, entries_json, contents):
-    # entries: [[name, target]] for a symbolic link, [[name, index into contents]] for a new file.
+def _view_dir(path):
+    # The view's directory, opened without following a link: entries are made relative to it.
     if not _is_view(path):
         _refuse(path, "not a load view made by the restore plugin (no %s)" % _VIEW_MARK)
+    return _os.open(path, _os.O_RDONLY | getattr(_os, "O_DIRECTORY", 0) | getattr(_os, "O_NOFOLLOW", 0))
+
+
+def _view_entry_failed(path, name, err, made):
+    if isinstance(err, FileExistsError):
+        _refuse(_os.path.join(path, name), "exists already in the load view")
+    raise ValueError("%s: cannot create the view entry (%s); %d entr(ies) of this batch were made before it"
+                     % (_os.path.join(path, name), _why(err), made))
+
+
+_NEW_FILE = _os.O_WRONLY | _os.O_CREAT | _os.O_EXCL | getattr(_os, "O_NOFOLLOW", 0)
+
+
+def _view_add(path, entries_json, contents):
+    # entries: [[name, target]] for a symbolic link, [[name, index into contents]] for a new file.
     blobs = [c.encode("utf-8") if isinstance(c, str) else bytes(c) for c in contents]
     made = 0
-    prefix = path.rstrip("/") + "/"
-    # A view holds as many entries as the dump has files: plain os calls, no file objects.
-    flags = _os.O_WRONLY | _os.O_CREAT | _os.O_EXCL | getattr(_os, "O_NOFOLLOW", 0)
-    for name, what in _json.loads(entries_json):
-        if not _plain_name(name):
-            _refuse(path, "refusing the view entry name %r" % (name,))
-        full = prefix + name
+    dfd = _view_dir(path)
+    try:
+        # A view holds as many entries as the dump has files: plain os calls, no file objects.
+        for name, what in _json.loads(entries_json):
+            if not _plain_name(name):
+                _refuse(path, "refusing the view entry name %r" % (name,))
+            try:
+                if isinstance(what, str):
+                    _os.symlink(what, name, dir_fd=dfd)
+                else:
+                    fd = _os.open(name, _NEW_FILE, 0o644, dir_fd=dfd)
+                    try:
+                        _os.write(fd, blobs[what])
+                    finally:
+                        _os.close(fd)
+            except OSError as err:
+                _view_entry_failed(path, name, err, made)
+            made += 1
+    finally:
+        _os.close(dfd)
+    return made
+
+
+_STUB_PREFIX = ".restore-stub-"
+_STUB_NAME = _re.compile(r"^\.restore-stub-[0-9a-f]{16}$")
+
+
+def _view_stubs(path, names_text, contents):
+    # Many entries with one small content (the chunks a view does not load): the content is
+    # written once in the view as a hidden file, and each entry is a symbolic link to it: one
+    # system call per entry instead of three.
+    content = contents[0]
+    data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
+    source = _STUB_PREFIX + _hashlib.sha256(data).hexdigest()[:16]
+    made = 0
+    dfd = _view_dir(path)
+    try:
         try:
-            if isinstance(what, str):
-                _os.symlink(what, full)
-            else:
-                fd = _os.open(full, flags, 0o644)
-                try:
-                    _os.write(fd, blobs[what])
-                finally:
-                    _os.close(fd)
+            fd = _os.open(source, _NEW_FILE, 0o644, dir_fd=dfd)
+            try:
+                _os.write(fd, data)
+            finally:
+                _os.close(fd)
         except FileExistsError:
-            _refuse(full, "exists already in the load view")
-        except OSError as err:
-            raise ValueError("%s: cannot create the view entry (%s); %d entr(ies) of this batch were made before it"
-                             % (full, _why(err), made))
-        made += 1
+            pass  # an earlier batch of this view wrote it
+        for name in names_text.split("\n"):
+            if not _plain_name(name) or _STUB_NAME.match(name):
+                _refuse(path, "refusing the view entry name %r" % (name,))
+            try:
+                _os.symlink(source, name, dir_fd=dfd)
+            except OSError as err:
+                _view_entry_failed(path, name, err, made)
+            made += 1
+    finally:
+        _os.close(dfd)
     return made
 
 
@@ -355,7 +437,11 @@ _member("list", _list, "Lists a directory as JSON text: {names, sizes, dirs, err
     {"name": "path", "type": "string", "brief": "Directory to list."},
     {"name": "options", "type": "dictionary", "required": False, "brief": "Listing options.",
      "options": [{"name": "noSizeFor", "type": "array",
-                  "brief": "File name endings whose size is not needed (null instead)."}]}])
+                  "brief": "File name endings whose size is not needed (null instead)."},
+                 {"name": "omitMatching", "type": "string",
+                  "brief": "A regular expression: names it finds are left out, only counted."}]}])
+_member("stat", _stat, "Sizes of given files as JSON text: {sizes, dirs, errors} (columns, as list).", [
+    {"name": "pathsJson", "type": "string", "brief": "JSON text [path, ...]."}])
 _member("readHeads", _read_heads, "Reads the first bytes of many files; null for a missing file.", [
     {"name": "paths", "type": "array", "brief": "Files to read."},
     {"name": "n", "type": "integer", "brief": "How many bytes to read from each."}])
@@ -385,6 +471,10 @@ _member("viewAdd", _view_add, "Adds new links and files to a load view; returns 
     {"name": "path", "type": "string", "brief": "The load view."},
     {"name": "entriesJson", "type": "string", "brief": "JSON text [[name, link target or content index], ...]."},
     {"name": "contents", "type": "array", "brief": "The distinct file contents (string or bytes)."}])
+_member("viewStubs", _view_stubs, "Adds entries of one small content to a load view (links to one file in it).", [
+    {"name": "path", "type": "string", "brief": "The load view."},
+    {"name": "namesText", "type": "string", "brief": "The entry names, one per line."},
+    {"name": "contents", "type": "array", "brief": "[their content] (string or bytes)."}])
 _member("viewRemove", _view_remove, "Removes a load view the plugin made; returns how many entries it held.", [
     {"name": "path", "type": "string", "brief": "The load view."}])
 _member("rsync", _rsync, "Runs rsync (never with deletions): JSON text {status, stdout, stderr} or {error}.", [
