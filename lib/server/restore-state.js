@@ -87,8 +87,18 @@ function saveState(host, state) {
     return null;
   }
   state.updatedAt = now();
+  var text = JSON.stringify(state, null, 2) + '\n';
   host.files.makeDirs(host.files.dirname(path));
-  host.files.writeFiles([{ path: path, data: JSON.stringify(state, null, 2) + '\n' }], { overwrite: true });
+  try {
+    // Replaced whole (a new file renamed over the old one), then read back: the state is the only
+    // record of what to put back, so a save that did not land stops the caller before its change.
+    host.files.writeFiles([{ path: path, data: text }], { overwrite: true });
+    if (host.files.loadText(path) !== text) throw new Error('what was read back differs from what was written');
+  } catch (e) {
+    throw new UserError('Cannot save the restore state file ' + path + ' (' + ((e && e.message) || e) + '): nothing ' +
+      'more is changed on the server. Free space there (or fix its permissions), then run restore.revert() to put back ' +
+      'what was changed.');
+  }
   return path;
 }
 

@@ -204,13 +204,37 @@ def _decompressed_sizes(requests_json, threads):
         return _json.dumps({"sizes": list(pool.map(one, requests))})
 
 
-def _open_new(path, overwrite):
-    flags = _os.O_WRONLY | _os.O_CREAT | getattr(_os, "O_NOFOLLOW", 0)
-    if overwrite and _in_state_dir(path):
-        flags |= _os.O_TRUNC
-    else:
-        flags |= _os.O_EXCL  # never over an existing file, and never through a symlink
+def _open_new(path):
+    # Never over an existing file, and never through a symlink (overwriting: _replace_file).
+    flags = _os.O_WRONLY | _os.O_CREAT | _os.O_EXCL | getattr(_os, "O_NOFOLLOW", 0)
     return _os.fdopen(_os.open(path, flags, 0o644), "wb")
+
+
+def _replace_file(path, data):
+    # Overwriting (the state file: the only record of what to put back) never truncates in place:
+    # a new file beside it, flushed to disk, then renamed over it. A crash or a full disk leaves
+    # the old file or the new one, whole.
+    folder = _os.path.dirname(path) or "."
+    temp = _os.path.join(folder, ".%s.%d.tmp" % (_os.path.basename(path), _os.getpid()))
+    if _os.path.lexists(temp):
+        _os.remove(temp)  # left by a crash of an earlier process with this id: the plugin's own
+    fd = _os.open(temp, _os.O_WRONLY | _os.O_CREAT | _os.O_EXCL | getattr(_os, "O_NOFOLLOW", 0), 0o644)
+    try:
+        rest = memoryview(data)
+        while rest:
+            rest = rest[_os.write(fd, rest):]
+        _os.fsync(fd)
+    except BaseException:
+        _os.close(fd)
+        _os.remove(temp)
+        raise
+    _os.close(fd)
+    _os.replace(temp, path)
+    dfd = _os.open(folder, _os.O_RDONLY)
+    try:
+        _os.fsync(dfd)
+    finally:
+        _os.close(dfd)
 
 
 def _write_files(paths_json, contents, options=None):
@@ -219,8 +243,11 @@ def _write_files(paths_json, contents, options=None):
     written, skipped = 0, []
     for path, which in _json.loads(paths_json):
         try:
-            with _open_new(path, overwrite) as out:
-                out.write(blobs[which])
+            if overwrite and _in_state_dir(path):
+                _replace_file(path, blobs[which])
+            else:
+                with _open_new(path) as out:
+                    out.write(blobs[which])
             written += 1
         except FileExistsError:
             skipped.append(path)
@@ -288,7 +315,7 @@ def _view_create(path, mark_text):
         _refuse(path, "its parent directory does not exist")
     _mkdir_new(path, "something exists there already; the plugin makes a load view only in a new directory")
     try:
-        with _open_new(_os.path.join(path, _VIEW_MARK), False) as out:
+        with _open_new(_os.path.join(path, _VIEW_MARK)) as out:
             out.write(mark_text.encode("utf-8"))
     except OSError as err:
         _os.rmdir(path)
