@@ -100,6 +100,16 @@ function applyTuning(host, state, plan, by) {
   });
 }
 
+// Removes the newest record of that setting by name and author, never by object identity: the
+// state's objects may come from another file's context (GraalJS), where indexOf finds nothing and
+// splice(-1, 1) would drop another setting's record.
+function removeSetting(state, s) {
+  for (var i = state.settings.length - 1; i >= 0; i--) {
+    var x = state.settings[i];
+    if (x.name === s.name && x.by === s.by) { state.settings.splice(i, 1); return; }
+  }
+}
+
 // Puts back the settings recorded in state (only those made by `by`, when given), newest first.
 // Each one put back (or found already at its original value) leaves the state file at once.
 // Returns {restored: [{name, original, value}], failed: [{name, original, error}]}; never throws
@@ -111,7 +121,7 @@ function revertSettings(host, state, by) {
     try {
       var current = readVariables(host, [s.name])[s.name];
       if (current !== undefined && !same(current, s.original)) setGlobal(host, s.name, s.original);
-      state.settings.splice(state.settings.indexOf(s), 1);
+      removeSetting(state, s);
       restoreState.saveState(host, state);
       result.restored.push({ name: s.name, original: s.original, value: s.value });
     } catch (e) {
