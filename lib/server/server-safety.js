@@ -6,6 +6,7 @@ var UserError = require('../core/user-error.js').UserError;
 var globalVariable = require('./server-status.js').globalVariable;
 
 var PARSE_ERROR = 1064;
+var NO_SUCH_TABLE = 1146;
 
 // Rows of the first statement the server understands (8.0.22+ names first, then the older ones).
 function firstSupported(host, statements) {
@@ -49,7 +50,10 @@ var CHECKS = [
       rows = host.sql.run('SELECT MEMBER_STATE FROM performance_schema.replication_group_members ' +
         "WHERE MEMBER_STATE IN ('ONLINE', 'RECOVERING')").rows;
     } catch (e) {
-      return null; // no such table: no Group Replication (MariaDB, performance_schema off)
+      // No such table: no Group Replication here (MariaDB). Anything else (no SELECT on it) means
+      // the check could not run: that is not "not a member".
+      if (e.code === NO_SUCH_TABLE) return null;
+      throw e;
     }
     return rows.length ? 'Group Replication is running (member state ' + rows[0].MEMBER_STATE + ')' : null;
   },
@@ -82,7 +86,7 @@ function checkServerSafety(host, changes, force, strict) {
     throw new UserError('Refusing to ' + changes + ' before dropping existing objects: whether this server serves ' +
       'others could not be checked (' + reasons.unchecked.join('; ') + '). Nothing was dropped or changed. Grant ' +
       'the account the privileges named (REPLICATION CLIENT for SHOW REPLICA STATUS, REPLICATION SLAVE for SHOW ' +
-      'REPLICAS), load without server changes, or pass force: true.');
+      'REPLICAS, SELECT on performance_schema.replication_group_members for Group Replication), load without server changes, or pass force: true.');
   }
   if (!reasons.length) return [];
   if (!force) {

@@ -39,6 +39,7 @@ describe('hostile 1: destructive steps never come before fallible ones', functio
 
   it('dropExisting + tune without SYSTEM_VARIABLES_ADMIN: refused before the drop, tables kept', async function () {
     await server.query(`GRANT REPLICATION CLIENT, REPLICATION SLAVE ON *.* TO '${USER}'@'%'`);
+    await server.query(`GRANT SELECT ON performance_schema.replication_group_members TO '${USER}'@'%'`);
     const before = sb.hash();
     const fp = await serverFingerprint(server);
     const r = cli(`${USER}:pw@127.0.0.1:${server.port}`, ['load', sb.dump, '--drop-existing', '--tune'],
@@ -50,12 +51,29 @@ describe('hostile 1: destructive steps never come before fallible ones', functio
 
   it('dropExisting + redoLog off without INNODB_REDO_LOG_ENABLE: refused before the drop, tables kept', async function () {
     await server.query(`GRANT REPLICATION CLIENT, REPLICATION SLAVE ON *.* TO '${USER}'@'%'`);
+    await server.query(`GRANT SELECT ON performance_schema.replication_group_members TO '${USER}'@'%'`);
     const before = sb.hash();
     const r = cli(`${USER}:pw@127.0.0.1:${server.port}`, ['load', sb.dump, '--drop-existing', '--redo-log=off'],
       { configHome: sb.home });
     expectRefused(r, [/INNODB_REDO_LOG_ENABLE/], sb, before);
     await expectTablesKept();
     expect(await server.redoLog()).to.equal('ON');
+  });
+
+  it('a Group Replication check the account may not run counts as "could not check", not "not a member"', async function () {
+    // Every other check can run; only performance_schema.replication_group_members is out of reach.
+    await server.query(`GRANT REPLICATION CLIENT, REPLICATION SLAVE, SYSTEM_VARIABLES_ADMIN, PROCESS ON *.* TO '${USER}'@'%'`);
+    await server.query(`GRANT SELECT ON performance_schema.global_status TO '${USER}'@'%'`);
+    await server.query(`GRANT SELECT ON performance_schema.global_variables TO '${USER}'@'%'`);
+    const denied = await server.query(`SELECT COUNT(*) AS n FROM information_schema.TABLE_PRIVILEGES WHERE GRANTEE = "'${USER}'@'%'" ` +
+      "AND TABLE_NAME = 'replication_group_members'");
+    expect(Number(denied[0].n)).to.equal(0);
+    const before = sb.hash();
+    const r = cli(`${USER}:pw@127.0.0.1:${server.port}`, ['load', sb.dump, '--drop-existing', '--tune'],
+      { configHome: sb.home });
+    expectRefused(r, [/could not be checked \(groupReplication: /, /replication_group_members/, /Nothing was dropped or changed/],
+      sb, before);
+    await expectTablesKept();
   });
 
   it('a safety check that cannot run for lack of privilege refuses before a drop (not skipped)', async function () {
