@@ -116,6 +116,7 @@ function buildChunkLists(targets, sources) {
       c = fromFiles.get(t.base) || newCollection();
       source = c.files && c.listing ? 'files+listing' : c.files ? 'files' : c.listing ? 'listing' : null;
     }
+    if (source !== 'chunkFileBytes') dropFar(t, c, problems);
     var conflicting = placeChunks(t, c, source, problems);
     fromDone.delete(t.base); // its chunks are made: the collection can go
     fromFiles.delete(t.base);
@@ -152,6 +153,33 @@ function dropAbsurd(c, problems) {
   c.lasts = c.lasts.filter(function (x) { return x < n; });
   c.max = -1;
   for (var j = n - 1; j >= 0 && c.max < 0; j--) if (c.flags[j]) c.max = j;
+}
+
+// Names from the directory or a listing may have gaps (a partial download holds only some
+// chunks), so they cannot be bounded by their count as chunkFileBytes entries are. But a plain
+// chunk numbered more than MAX_GAP past the next lower one, and past the last chunk (@@N) when
+// that is known, is a damaged or stray name: enumerating up to it would be unbounded work. Such
+// names are reported and left out.
+var MAX_GAP = 1000000;
+
+function dropFar(t, c, problems) {
+  if (c.max < c.count + MAX_GAP) return; // fewer holes than MAX_GAP in all
+  var lastAt = highest(c.lasts);
+  var present = Object.keys(c.flags).map(Number).sort(function (a, b) { return a - b; });
+  while (present.length > 1) {
+    var top = present[present.length - 1];
+    if (c.flags[top] !== PLAIN || top <= lastAt || top - present[present.length - 2] <= MAX_GAP) break;
+    problems.push(makeProblem('chunks-conflict', displayTable(t.schema, t.table, t.partition) + ': the data file ' +
+      c.plainNames[top] + ' is numbered ' + (top - present[present.length - 2]) + ' past the next one found' +
+      (lastAt >= 0 ? ' and past the last chunk @@' + lastAt : '') + ': a stray or damaged name, left out. Remove it ' +
+      'from the dump directory (or the listing).', c.plainNames[top]));
+    delete c.flags[top];
+    delete c.plainNames[top];
+    delete c.bytes[top];
+    c.count--;
+    present.pop();
+  }
+  c.max = present.length ? present[present.length - 1] : -1;
 }
 
 function unknownLastChunk(t, sources) {

@@ -41,6 +41,18 @@ describe('hostile 3/5/6/8/9: damaged metadata, broken files, unfinished dumps, m
     expect(r.out).to.match(/Verdict: util\.loadDump would fail/);
   });
 
+  it('3: a stray chunk file numbered millions past the others is reported and left out, in seconds', function () {
+    // Without chunkFileBytes entries for the table, its chunks come from the files present.
+    editJson(path.join(sb.dump, '@.done.json'), (d) => {
+      for (const k of Object.keys(d.chunkFileBytes)) if (k.startsWith('shop@orders@')) delete d.chunkFileBytes[k];
+    });
+    fs.copyFileSync(path.join(sb.dump, 'shop@orders@0.tsv.zst'), path.join(sb.dump, 'shop@orders@5000000.tsv.zst'));
+    const r = inspect();
+    expect(r.seconds).to.be.below(20);
+    expect(r.out).to.match(/the data file shop@orders@5000000\.tsv\.zst is numbered \d+ past the next one found and past the last chunk @@\d+: a stray or damaged name, left out/);
+    expect(r.out).to.match(/Verdict: util\.loadDump would fail/);
+  });
+
   it('8: a schema or table listed twice, wrong JSON types, two tables sharing a file name are reported', function () {
     editJson(path.join(sb.dump, '@.json'), (d) => { d.schemas = ['shop', 'shop']; });
     editJson(path.join(sb.dump, 'shop.json'), (d) => {
