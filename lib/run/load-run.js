@@ -39,6 +39,7 @@ var analyze = require('../server/analyze.js');
 var tableRowCounts = require('../server/row-counts.js').tableRowCounts;
 var globalVariable = require('../server/server-status.js').globalVariable;
 var runtime = require('../server/runtime-changes.js');
+var restoreLock = require('../server/restore-lock.js');
 var requireConnection = require('../server/require-connection.js').requireConnection;
 var privileges = require('../server/privileges.js');
 var checkProgressFile = require('./progress-file-check.js').checkProgressFile;
@@ -159,6 +160,23 @@ function preflight(host, dumpDir, options, partial) {
   }
   // Not util.loadDump's default place: nothing is written into the dump.
   if (lo.progressFile === undefined) progressFilePlace.useProgressPlace(ctx, progressFilePlace.progressPlace(host, dir));
+  // From here to the end of the load (revert included), no other restore on this server.
+  var release = restoreLock.takeRestoreLock(host, 'this load');
+  try {
+    var pre = lockedPreflight(host, { dir: dir, src: src, m: m, own: own, lo: lo, ctx: ctx, planned: planned,
+      dropNative: dropNative });
+    pre.release = release;
+    return pre;
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+// The part of the preflight that reads the state file and plans server changes: under the lock.
+function lockedPreflight(host, p) {
+  var dir = p.dir, src = p.src, m = p.m, own = p.own, lo = p.lo, ctx = p.ctx, planned = p.planned;
+  var dropNative = p.dropNative;
   var objects = loadObjects(host, dir, lo, own.dropExisting || own.analyze === 'histogram');
   var existing = restoreState.readState(host);
   refuseLeftovers(host, existing, restoreState.statePath(host, host.sql.serverInfo().uuid));
@@ -230,6 +248,14 @@ function runLoad(host, dumpDir, options, extensions) {
   var partial = (extensions && extensions.partial) || null;
   var clock = phaseClock();
   var pre = clock.run('preflight', function () { return preflight(host, dumpDir, options, partial); });
+  try {
+    return lockedRun(host, pre, clock, partial);
+  } finally {
+    pre.release();
+  }
+}
+
+function lockedRun(host, pre, clock, partial) {
   var ctx = pre.ctx;
   var plan = pre.plan;
   loadReport.planLines(plan).forEach(host.out.print);

@@ -5,6 +5,7 @@ var UserError = require('../core/user-error.js').UserError;
 var restoreState = require('./restore-state.js');
 var redoLog = require('./redo-log.js');
 var tuning = require('./tuning.js');
+var restoreLock = require('./restore-lock.js');
 var requireConnection = require('./require-connection.js').requireConnection;
 var formatTable = require('../report/text-table.js').formatTable;
 
@@ -54,6 +55,12 @@ function leftoverLines(result) {
 // restore.revert()
 function revertMember(host) {
   requireConnection(host, 'restore.revert()', 'revert');
+  var holder = restoreLock.lockHolder(host);
+  if (holder && holder.connectionId !== Number(host.sql.run('SELECT CONNECTION_ID() AS id').rows[0].id)) {
+    throw new UserError('A restore is running on this server right now (' + restoreLock.describeHolder(holder) + '): it ' +
+      'puts back its own changes when it ends. Nothing was reverted. If that session hangs, end it first ' +
+      '(KILL ' + holder.connectionId + '), then run restore.revert().');
+  }
   var state = restoreState.readState(host);
   if (!state) {
     var path = restoreState.statePath(host, host.sql.serverInfo().uuid);

@@ -62,4 +62,43 @@ describe('hostile: two restores at once (real Shell, real MySQL)', function () {
     expect(after.status, after.out).to.equal(0);
     expect(await server.redoLog()).to.equal('ON');
   });
+
+  it('a load running from another client (another config home) stops a second load and a revert at once', async function () {
+    // A real restore.load, held inside util.loadDump by a global read lock this test takes.
+    const homeA = installPlugin(tempDir('restore-cfg-'));
+    const homeB = installPlugin(tempDir('restore-cfg-'));
+    await server.query('DROP SCHEMA IF EXISTS shop');
+    await server.query('FLUSH TABLES WITH READ LOCK');
+    let unlocked = false;
+    try {
+      holder = spawnShell([server.uri, '--', 'restore', 'load', copyDump(SAMPLE_SHOP), '--preset=safe'], { configHome: homeA });
+      let out = '';
+      holder.stdout.on('data', (d) => { out += d; });
+      holder.stderr.on('data', (d) => { out += d; });
+      const done = new Promise((r) => holder.once('exit', (code) => r(code)));
+      await waitUntil(async () => (await server.query("SELECT ID FROM information_schema.PROCESSLIST WHERE STATE LIKE " +
+        "'Waiting for global read lock%'")).length > 0, 60000);
+
+      const t0 = Date.now();
+      const second = cli(server.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=safe'], { configHome: homeB, timeout: 60000 });
+      expect(second.status, second.out).to.equal(1);
+      expect(second.out).to.match(/Another restore is running on this server \(connection \d+ from [^)]+\): this load waits for it/);
+      expect(Date.now() - t0, 'refused at once').to.be.below(30000);
+      const revert = cli(server.uri, ['revert'], { configHome: homeB, timeout: 60000 });
+      expect(revert.status, revert.out).to.equal(1);
+      expect(revert.out).to.match(/A restore is running on this server right now \(connection \d+/);
+
+      await server.query('UNLOCK TABLES');
+      unlocked = true;
+      expect(await done, out).to.equal(0);
+      holder = null;
+      // Once it is over, the next load goes ahead.
+      await server.query('DROP SCHEMA IF EXISTS shop');
+      const third = cli(server.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=safe'], { configHome: homeB });
+      expect(third.status, third.out).to.equal(0);
+    } finally {
+      if (!unlocked) await server.query('UNLOCK TABLES');
+      await server.query('DROP SCHEMA IF EXISTS shop');
+    }
+  });
 });
