@@ -155,8 +155,12 @@ function main() {
       }
       console.log(`  view work (view less idle mysqlsh): ${fmt(work)} s = ${ratio.toFixed(2)}x the floor`);
       console.log(`  view peak above idle mysqlsh: ${above.toFixed(0)} MB`);
-      checks.push(`${files}: view ${ratio.toFixed(2)}x the floor (target 1.3x) ${ratio <= 1.3 ? 'PASS' : 'FAIL'}; ` +
-        `peak ${above.toFixed(0)} MB above idle (target 50) ${above <= 50 ? 'PASS' : 'FAIL'}`);
+      // The targets are set for 100,000 chunks (1,000 tables); smaller dumps show how the cost scales
+      // (at 10,000 the fixed cost of reading 1,000 tables' metadata weighs more than the floor's files).
+      const judged = files >= 100000;
+      const verdict = (ok) => (judged ? (ok ? 'PASS' : 'FAIL') : '(targets are set for 100,000)');
+      checks.push(`${files}: view ${ratio.toFixed(2)}x the floor (target 1.3x) ${verdict(ratio <= 1.3)}; ` +
+        `peak ${above.toFixed(0)} MB above idle (target 50) ${verdict(above <= 50)}`);
       fs.rmSync(dump, { recursive: true, force: true });
     }
   } finally {
