@@ -136,7 +136,7 @@ function dropAbsurd(c, problems) {
     var t = c.target;
     problems.push(makeProblem('metadata-damaged', '@.done.json lists the data file ' + JSON.stringify(name) + ' of ' +
       displayTable(t.schema, t.table, t.partition) + ' in chunkFileBytes as chunk ' + i + ', but lists only ' + n +
-      ' data file(s) of that table (chunks are numbered from 0 without gaps): the entry was left out.', '@.done.json'));
+      ' data file(s) of that table (chunks are numbered from 0 without gaps): the entry was left out.', '@.done.json', t));
   }
   c.far.forEach(function (e) { report(e[0], e[1]); });
   if (c.max < n) return;
@@ -172,7 +172,7 @@ function dropFar(t, c, problems) {
     problems.push(makeProblem('chunks-conflict', displayTable(t.schema, t.table, t.partition) + ': the data file ' +
       c.plainNames[top] + ' is numbered ' + (top - present[present.length - 2]) + ' past the next one found' +
       (lastAt >= 0 ? ' and past the last chunk @@' + lastAt : '') + ': a stray or damaged name, left out. Remove it ' +
-      'from the dump directory (or the listing).', c.plainNames[top]));
+      'from the dump directory (or the listing).', c.plainNames[top], t));
     delete c.flags[top];
     delete c.plainNames[top];
     delete c.bytes[top];
@@ -190,7 +190,7 @@ function unknownLastChunk(t, sources) {
   var why = sources.chunkFileBytes ? '@.done.json lists none of its data files'
     : 'the dump does not record its data files';
   return makeProblem('last-chunk-unknown', name + ': ' + found + (sources.listingNames ? ', not even in the listing' : '') +
-    ', and ' + why + ', so the number of chunks cannot be known.', t.info.metadataFile);
+    ', and ' + why + ', so the number of chunks cannot be known.', t.info.metadataFile, t);
 }
 
 function highest(list) {
@@ -232,7 +232,7 @@ function placeChunks(t, c, source, problems) {
     if (!c.whole) t.chunkSource = 'metadata';
     if (c.whole && c.count && t.chunking) {
       problems.push(makeProblem('whole-and-chunked', displayTable(t.schema, t.table, t.partition) + ': both the ' +
-        'whole-table file ' + whole + ' and chunk files exist.', whole));
+        'whole-table file ' + whole + ' and chunk files exist.', whole, t));
     }
     return false;
   }
@@ -249,7 +249,7 @@ function placeChunks(t, c, source, problems) {
   }
   if (conflicts.length) {
     problems.push(makeProblem('chunks-conflict', displayTable(t.schema, t.table, t.partition) + ': ' +
-      conflicts.join('; ') + '.', t.chunks[t.chunks.length - 1].file));
+      conflicts.join('; ') + '.', t.chunks[t.chunks.length - 1].file, t));
   }
   return conflicts.length > 0;
 }

@@ -35,9 +35,12 @@ function kind(code) {
   return KINDS[code];
 }
 
-// fact: one sentence saying what is wrong and where; file: the file concerned (or null).
-function makeProblem(code, fact, file) {
-  return { code: code, message: fact + ' ' + kind(code).advice, file: file === undefined ? null : file, fact: fact };
+// fact: one sentence saying what is wrong and where; file: the file concerned (or null); target:
+// the table (or partition) concerned when the file does not say (e.g. an entry of @.done.json).
+function makeProblem(code, fact, file, target) {
+  var p = { code: code, message: fact + ' ' + kind(code).advice, file: file === undefined ? null : file, fact: fact };
+  if (target) p.table = { schema: target.schema, table: target.table };
+  return p;
 }
 
 function isBlocking(problem) { return kind(problem.code).blocking; }

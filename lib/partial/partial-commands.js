@@ -125,6 +125,8 @@ function shellQuote(text) {
 function planCommand(host, dumpDir, options) {
   var src = openDumpSource(host, dumpDir, options);
   var r = modelAndPlan(host, src.dir, options, { source: src.source });
+  // What restore.load would refuse, the plan does not present as loadable.
+  if (!r.model.complete && !(options && options.allowIncomplete)) refuseIncomplete(host, r.model.dir, 'restore.plan');
   partialPlan.refuseBlocked(r.plan);
   var listFile = options && options.fetchListFile ? writeFetchList(host, r.plan, options.fetchListFile) : null;
   printPlan(host, r.plan, { fetchListFile: listFile });

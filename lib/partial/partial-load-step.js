@@ -66,7 +66,12 @@ function plan(ctx) {
   var lo = {};
   var facts = partialCommands.planFacts(p);
   if (!partial) {
-    if (!ctx.source) return null;
+    // A local full load: only what the dump checks found outside the selection, if anything.
+    if (!ctx.source) {
+      if (!p.warnings.length) return null;
+      return { loadOptions: lo, lines: p.warnings.map(function (w) { return 'WARNING: ' + w; }), facts: null, plan: p,
+        model: r.model, sel: sel, partial: false, local: true, loadDir: ctx.dumpDir };
+    }
     lines.push('Remote dump ' + ctx.source.source.url + ': ' + p.fetch.length + ' data file(s) to fetch into ' + ctx.dumpDir + '.');
     return { loadOptions: lo, lines: lines, facts: facts, plan: p, model: r.model, sel: sel, partial: false, loadDir: ctx.dumpDir };
   }
@@ -124,6 +129,7 @@ function fetchChosen(ctx, planned) {
 }
 
 function prepare(ctx, planned) {
+  if (planned.local) return null;
   var facts = {};
   var fetched = fetchChosen(ctx, planned);
   if (fetched) facts.fetched = fetched;
@@ -140,6 +146,7 @@ function prepare(ctx, planned) {
 // Replaces mysqlsh's bare "No data loaded." with the reason, says what was stubbed, and removes
 // the view once util.loadDump finished (kept after a failure: the same command resumes from it).
 function report(ctx, planned, outcome) {
+  if (planned.local) return { lines: [] };
   var p = planned.plan;
   var lines = [];
   var stubbedTables = p.targets.filter(function (t) { return t.stubbed.length; });

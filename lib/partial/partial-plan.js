@@ -5,6 +5,7 @@ var UserError = require('../core/user-error.js').UserError;
 var selection = require('./selection.js');
 var displayTable = require('../report/display-name.js').displayTable;
 var closestName = require('../options/closest-name.js').closestName;
+var dumpChecks = require('./dump-checks.js');
 
 var HOLDS_DATA = { present: true, corrupt: true };
 
@@ -53,6 +54,9 @@ function planPartial(model, sel, how) {
   var skipped = new Set();
   var warnedKeyless = new Set();
   unknownNames(model, sel, plan);
+  var checks = dumpChecks.selectionProblems(model, sel);
+  plan.blockers = plan.blockers.concat(checks.blockers);
+  plan.warnings = plan.warnings.concat(checks.warnings);
   model.targets.forEach(function (t) {
     if (t.ext === null || !t.includesData) return;
     var name = displayTable(t.schema, t.table, t.partition);

@@ -5,6 +5,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var openDumpSource = require('../remote/dump-source.js').openDumpSource;
 var selection = require('./selection.js');
+var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var step = require('./partial-load-step.js');
 
 function viewCommand(host, dumpArg, options) {
@@ -15,6 +16,7 @@ function viewCommand(host, dumpArg, options) {
       'the dump directory itself.');
   }
   var src = openDumpSource(host, dumpArg, o);
+  if (o.allowIncomplete !== true) refuseIncomplete(host, src.dir, 'restore.view');
   var ctx = { host: host, dumpDir: src.dir, source: src.source, serverUuid: null, options: o,
     own: { verify: o.verify === true, dropExisting: false }, loadOptions: {}, shellVersion: host.shell.version, dryRun: false };
   var planned = step.plan(ctx);

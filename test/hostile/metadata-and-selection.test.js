@@ -96,6 +96,40 @@ describe('hostile 3/5/6/8/9: damaged metadata, broken files, unfinished dumps, m
     expectRefused(cli(server.uri, ['load', sb.dump, '--drop-existing'], { configHome: sb.home }),
       [/restore\.load refused/, /unfinished/, /allowIncomplete/], sb, before);
     expect(inspect().out).to.match(/unfinished dump/);
+    // plan and view present nothing as loadable either; allowIncomplete lets them go ahead.
+    expectRefused(cli(null, ['plan', sb.dump, '--latest=shop.orders:1'], { configHome: sb.home }),
+      [/restore\.plan refused/, /@\.done\.json/, /allowIncomplete/], sb, before);
+    expectRefused(cli(null, ['view', sb.dump, '--latest=shop.orders:1', `--view-dir=${path.join(sb.outside, 'v')}`],
+      { configHome: sb.home }), [/restore\.view refused/, /unfinished/], sb, before);
+    const asked = cli(null, ['plan', sb.dump, '--latest=shop.orders:1', '--allow-incomplete'], { configHome: sb.home });
+    expect(asked.status, asked.out).to.equal(0);
+  });
+
+  it('issue 20, 1: missing metadata of a chosen table is refused by plan, stub and load; outside the selection it is a warning', async function () {
+    fs.rmSync(path.join(sb.dump, 'shop@orders.json'));
+    const before = sb.hash();
+    const named = [/The table metadata file shop@orders\.json is missing/, /Copy the file from the original dump/, /Nothing was changed/];
+    expectRefused(cli(null, ['plan', sb.dump, '--latest=shop.orders:1'], { configHome: sb.home }), named, sb, before);
+    expectRefused(cli(null, ['stub', sb.dump, '--latest=shop.orders:1'], { configHome: sb.home }), named, sb, before);
+    expectRefused(cli(server.uri, ['load', sb.dump, '--latest=shop.customers:1'], { configHome: sb.home }), named, sb, before);
+    expectRefused(cli(server.uri, ['load', sb.dump], { configHome: sb.home }), named, sb, before);
+    expect(Number(await server.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'"))).to.equal(0);
+    // Left out of the load, the table is named in a warning, and the rest loads.
+    const r = cli(server.uri, ['load', sb.dump, '--exclude-tables=shop.orders', '--preset=safe'], { configHome: sb.home });
+    expect(r.status, r.out).to.equal(0);
+    expect(r.out).to.match(/Outside the selection \(table `shop`\.`orders`, not loaded\): The table metadata file shop@orders\.json is missing/);
+    expect(Number(await server.value('SELECT COUNT(*) FROM shop.customers'))).to.be.above(0);
+  });
+
+  it('issue 20, 1: a damaged chunkFileBytes entry of a chosen table is refused by plan and load; of another table, a warning', function () {
+    editJson(path.join(sb.dump, '@.done.json'), (d) => { d.chunkFileBytes['shop@orders@9999999.tsv.zst'] = 1; });
+    const before = sb.hash();
+    const named = [/@\.done\.json lists the data file "shop@orders@9999999\.tsv\.zst"/, /Copy @\.done\.json again/];
+    expectRefused(cli(null, ['plan', sb.dump, '--latest=shop.orders:1'], { configHome: sb.home }), named, sb, before);
+    expectRefused(cli(server.uri, ['load', sb.dump, '--dry-run'], { configHome: sb.home }), named, sb, before);
+    const other = cli(null, ['plan', sb.dump, '--latest=shop.customers:1', '--exclude-tables=shop.orders'], { configHome: sb.home });
+    expect(other.status, other.out).to.equal(0);
+    expect(other.out).to.match(/WARNING: Outside the selection \(table `shop`\.`orders`, not loaded\): @\.done\.json lists the data file "shop@orders@9999999\.tsv\.zst"/);
   });
 
   it('8: latest outside the filters, a table twice, bad counts, --latest=[1,2], an empty preset are refused', function () {

@@ -47,5 +47,10 @@ var SELECTION_DETAILS = 'Selection: includeSchemas, excludeSchemas, includeTable
   'chunked tables; the most specific entry wins. Newest means highest key: chunks cover ascending ranges of ' +
   'the primary key, so this is the newest data only when the key grows with inserts (AUTO_INCREMENT).';
 
-module.exports = { SELECTION_OPTIONS: SELECTION_OPTIONS, SELECTION_DETAILS: SELECTION_DETAILS, SOURCE_OPTIONS: SOURCE_OPTIONS,
+// Planning or stubbing an unfinished dump (no @.done.json) is refused unless asked for.
+var ALLOW_INCOMPLETE_OPTION = { name: 'allowIncomplete', type: 'bool',
+  brief: 'Go ahead with a dump without @.done.json (still being written or cut off; default: false)' };
+
+module.exports = {
+  ALLOW_INCOMPLETE_OPTION: ALLOW_INCOMPLETE_OPTION, SELECTION_OPTIONS: SELECTION_OPTIONS, SELECTION_DETAILS: SELECTION_DETAILS, SOURCE_OPTIONS: SOURCE_OPTIONS,
   VIEW_OPTIONS: VIEW_OPTIONS, SOURCE_DETAILS: SOURCE_DETAILS, VIEW_DETAILS: VIEW_DETAILS };

@@ -23,6 +23,7 @@ module.exports = {
       { name: 'options', type: 'dictionary', required: false, brief: 'The selection, and where to write the fetch list',
         options: selectionOptions.SELECTION_OPTIONS.concat(selectionOptions.SOURCE_OPTIONS, [
           { name: 'fetchListFile', type: 'string', brief: 'Write the data files to fetch to this file (default: none)' },
+          selectionOptions.ALLOW_INCOMPLETE_OPTION,
           output.outputFormatOption()]) },
     ],
     cli: true,

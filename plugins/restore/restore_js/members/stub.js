@@ -23,9 +23,7 @@ module.exports = {
     parameters: [
       { name: 'dumpDir', type: 'string', brief: 'The dump directory (relative to the current directory or absolute)' },
       { name: 'options', type: 'dictionary', required: false, brief: 'The selection',
-        options: selectionOptions.SELECTION_OPTIONS.concat([{ name: 'allowIncomplete', type: 'bool',
-          brief: 'Stub a dump without @.done.json (still being written or cut off; default: false)' },
-          output.outputFormatOption()]) },
+        options: selectionOptions.SELECTION_OPTIONS.concat([selectionOptions.ALLOW_INCOMPLETE_OPTION, output.outputFormatOption()]) },
     ],
     cli: true,
   },

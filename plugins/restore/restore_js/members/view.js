@@ -21,7 +21,7 @@ module.exports = {
       { name: 'dumpDir', type: 'string', brief: 'The dump directory, or user@host:/path, rsync://host/module/path' },
       { name: 'options', type: 'dictionary', required: false, brief: 'The selection, and where the view goes',
         options: selectionOptions.SELECTION_OPTIONS.concat(selectionOptions.SOURCE_OPTIONS, selectionOptions.VIEW_OPTIONS,
-          [output.outputFormatOption()]) },
+          [selectionOptions.ALLOW_INCOMPLETE_OPTION, output.outputFormatOption()]) },
     ],
     cli: true,
   },

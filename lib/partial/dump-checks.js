@@ -1,0 +1,77 @@
+// Which of the problems restore.inspect finds in a dump stand in the way of a plan, a stub or a
+// load with a given selection. A blocking problem of a chosen table, of the schema it is in, or
+// of the dump as a whole is a blocker (util.loadDump would fail, or load other than what was
+// chosen); one of a table outside the selection is a warning that names it. Problems of single
+// chunks are left to the plan, which judges each chunk as chosen or stubbed (a load view stubs
+// what is not chosen, whatever it is on disk); an unfinished dump to each command, which knows
+// allowIncomplete.
+var isBlocking = require('../dump/dump-problems.js').isBlocking;
+var selection = require('./selection.js');
+
+var JUDGED_PER_CHUNK = { 'chunk-missing': true, 'chunk-corrupt': true, 'dump-incomplete': true, 'unlisted-files': true };
+
+// file name -> {schema, table} for every file that belongs to one table (metadata, DDL, data).
+function tableFiles(model) {
+  var byFile = new Map();
+  byFile.chunks = new Set();
+  model.tables.forEach(function (t) {
+    var where = { schema: t.schema, table: t.table };
+    [t.basename + '.json', t.basename + '.sql', t.basename + '.triggers.sql'].forEach(function (f) { byFile.set(f, where); });
+  });
+  model.targets.forEach(function (t) {
+    var where = { schema: t.schema, table: t.table };
+    t.chunks.forEach(function (c) { byFile.set(c.file, where); byFile.chunks.add(c.file); });
+  });
+  return byFile;
+}
+
+// The schema a schema-level file (schema.json, schema.sql, a view's DDL …) belongs to, or null.
+function schemaOfFile(model, file) {
+  if (typeof file !== 'string') return null;
+  for (var i = 0; i < model.schemas.length; i++) {
+    var b = model.schemas[i].basename;
+    if (file.slice(0, b.length + 1) === b + '.' || file.slice(0, b.length + 1) === b + '@') return model.schemas[i].schema;
+  }
+  return null;
+}
+
+function isSchemaChosen(model, sel, schema) {
+  if (sel.excludeSchemas.indexOf(schema) >= 0) return false;
+  if (sel.includeSchemas.length && sel.includeSchemas.indexOf(schema) < 0) return false;
+  if (!sel.includeTables.length) return true;
+  return sel.includeTables.some(function (t) { return t.schema === schema; });
+}
+
+// {blockers: [text], warnings: [text]}.
+function selectionProblems(model, sel) {
+  var out = { blockers: [], warnings: [] };
+  var byFile = null;
+  model.problems.forEach(function (p) {
+    if (JUDGED_PER_CHUNK[p.code]) return;
+    byFile = byFile || tableFiles(model);
+    if (p.code === 'file-unreadable' && byFile.chunks.has(p.file)) return;
+    var where = p.table || (p.file !== null && byFile.get(p.file)) || null;
+    // With latest, the plan says itself that the newest chunks cannot be found.
+    if (p.code === 'last-chunk-unknown' && where && selection.latestCount(sel, where.schema, where.table, null) !== null) return;
+    var chosen;
+    var outside;
+    if (where) {
+      chosen = selection.isTableChosen(sel, where.schema, where.table);
+      outside = 'table `' + where.schema + '`.`' + where.table + '`';
+    } else {
+      var schema = schemaOfFile(model, p.file);
+      chosen = schema === null || isSchemaChosen(model, sel, schema);
+      outside = 'schema `' + schema + '`';
+    }
+    if (!isBlocking(p)) {
+      if (chosen) out.warnings.push(p.fact);
+    } else if (chosen) {
+      out.blockers.push(p.message);
+    } else {
+      out.warnings.push('Outside the selection (' + outside + ', not loaded): ' + p.fact);
+    }
+  });
+  return out;
+}
+
+module.exports = { selectionProblems: selectionProblems };
