@@ -72,6 +72,7 @@ function assignStates(host, targets, ctx) {
     });
   });
   checkStructures(host, targets, ctx);
+  findCopies(host, targets, ctx);
   return ctx.verify ? verifyData(host, targets, ctx, ctx.verify.threads, markCorrupt) : null;
 }
 
@@ -109,6 +110,62 @@ function checkStructures(host, targets, ctx) {
     progress.update(i + 1);
   });
   progress.done();
+}
+
+// util.loadDump loads chunks with LOAD DATA … REPLACE: a chunk file that is a copy of another
+// chunk of the same table (a botched rsync or copy script) loads fewer rows without a word, and
+// is valid zstd. Cheap: only files of equal size are compared, by their first COPY_WINDOW bytes.
+var COPY_WINDOW = 65536;
+
+function findCopies(host, targets, ctx) {
+  var candidates = [];
+  targets.forEach(function (t) {
+    var bySize = new Map();
+    t.chunks.forEach(function (c) {
+      if (c.state !== 'present' || !c.fileBytes) return;
+      if (!bySize.has(c.fileBytes)) bySize.set(c.fileBytes, []);
+      bySize.get(c.fileBytes).push(c);
+    });
+    bySize.forEach(function (same) { if (same.length > 1) candidates.push({ t: t, chunks: same }); });
+  });
+  if (!candidates.length) return;
+  var requests = [];
+  candidates.forEach(function (g) {
+    g.chunks.forEach(function (c) { requests.push({ path: ctx.pathOf(c.file), offset: 0, length: COPY_WINDOW }); });
+  });
+  var got = host.files.readRanges(requests);
+  var at = 0;
+  candidates.forEach(function (g) {
+    var byContent = new Map();
+    g.chunks.forEach(function (c) {
+      var data = got[at++];
+      var key = data === null ? null : contentKey(toBytes(data, 'file content'));
+      if (key === null) return;
+      if (!byContent.has(key)) byContent.set(key, []);
+      byContent.get(key).push(c);
+    });
+    byContent.forEach(function (same) {
+      if (same.length < 2) return;
+      same.forEach(function (c) {
+        var others = same.filter(function (o) { return o.file !== c.file; }).map(function (o) { return o.file; });
+        c.copy = true;
+        markCorrupt(g.t, c, 'has the same size and first ' + Math.min(COPY_WINDOW, c.fileBytes) + ' bytes as ' +
+          others.slice(0, 3).join(', ') + (others.length > 3 ? ', …' : '') + ': a copy of another chunk (a botched copy ' +
+          'or rsync?), whose rows would load in place of its own');
+      });
+    });
+  });
+}
+
+// A string standing for the bytes (compared only among files of one size).
+function contentKey(bytes) {
+  var h1 = 0x811c9dc5;
+  var h2 = 0x01000193;
+  for (var i = 0; i < bytes.length; i++) {
+    h1 = Math.imul(h1 ^ bytes[i], 16777619) >>> 0;
+    h2 = Math.imul(h2 + bytes[i], 2246822519) >>> 0;
+  }
+  return bytes.length + ':' + h1 + ':' + h2;
 }
 
 function classifyChunks(t, heads, tableBytes) {
@@ -166,10 +223,15 @@ function stateProblems(targets) {
   targets.forEach(function (t) {
     var name = displayTable(t.schema, t.table, t.partition);
     var missing = t.chunks.filter(function (c) { return c.state === 'missing'; });
-    var corrupt = t.chunks.filter(function (c) { return c.state === 'corrupt' && !c.unreadable; }); // file-unreadable names those
+    var corrupt = t.chunks.filter(function (c) { return c.state === 'corrupt' && !c.unreadable && !c.copy; }); // file-unreadable names those
+    var copies = t.chunks.filter(function (c) { return c.state === 'corrupt' && c.copy; });
     if (missing.length) {
       out.push(makeProblem('chunk-missing', name + ': ' + filesPhrase(missing, t.chunks.length) + ' ' +
         (missing.length === 1 ? 'is' : 'are') + ' missing.', missing[0].file));
+    }
+    if (copies.length) {
+      out.push(makeProblem('chunk-corrupt', name + ': ' + filesPhrase(copies, t.chunks.length) + ' look like copies of ' +
+        'each other (' + copies[0].file + ' ' + copies[0].problem + ').', copies[0].file, t));
     }
     if (corrupt.length) {
       var walked = corrupt.filter(function (c) { return c.problem; });

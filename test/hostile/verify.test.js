@@ -41,6 +41,26 @@ describe('hostile 4: the structural check and verify: true', function () {
     expect(await serverFingerprint(server)).to.deep.equal(fp);
   });
 
+  it('a chunk copied over another (a botched rsync): found by the default check, the load refused before anything changes', async function () {
+    // util.loadDump loads chunks with LOAD DATA … REPLACE: the copy would load chunk 3's rows twice
+    // and chunk 5's not at all, as a valid zstd file.
+    fs.copyFileSync(path.join(sb.dump, 'shop@orders@3.tsv.zst'), path.join(sb.dump, 'shop@orders@5.tsv.zst'));
+    const r = cli(null, ['inspect', sb.dump], { configHome: sb.home });
+    expect(r.status, r.out).to.equal(0);
+    expect(r.out).to.match(/shop\.orders: 2 of \d+ data files \(chunks 3, 5; first shop@orders@3\.tsv\.zst\) look like copies of each other \(shop@orders@3\.tsv\.zst has the same size and first \d+ bytes as shop@orders@5\.tsv\.zst/)
+      .and.match(/Verdict: util\.loadDump would fail or load fewer rows: 2 data file\(s\) corrupt\./);
+    const before = sb.hash();
+    const fp = await serverFingerprint(server);
+    const load = cli(server.uri, ['load', sb.dump, '--preset=fastest'], { configHome: sb.home });
+    expectRefused(load, [/shop@orders@5\.tsv\.zst \(shop\.orders\) is corrupt \(has the same size and first \d+ bytes as shop@orders@3\.tsv\.zst: a copy of another chunk/,
+      /Nothing was changed/], sb, before);
+    expect(Number(await server.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'"))).to.equal(0);
+    expect(await serverFingerprint(server)).to.deep.equal(fp);
+    // With verify, its decompressed size differs from what chunkFileBytes records for chunk 5.
+    const verified = cli(null, ['inspect', sb.dump, '--verify'], { configHome: sb.home });
+    expect(verified.out).to.match(/shop@orders@5\.tsv\.zst/).and.match(/util\.loadDump would fail or load fewer rows/);
+  });
+
   it('a zstd file cut between two frames: unseen by the structure, found by verify; the load is refused', async function () {
     const file = path.join(sb.dump, 'shop@orders@2.tsv.zst');
     const recorded = cutBetweenFrames(file, 40000);
