@@ -215,8 +215,10 @@ function lockedPreflight(host, p) {
   if (changes.length) safety.checkServerSafety(host, changes.join(' and '), own.force, plan.drops.length > 0);
   if (plan.redo.action === 'disable') safety.checkRedoLogPrivilege(host, own.force);
   // Every privilege a planned step needs, before anything is dropped or changed.
+  var snap = plan.snapshot;
   privileges.checkLoadPrivileges(host, { tune: plan.tuning.length > 0, redo: plan.redo.action === 'disable',
-    drops: plan.drops }, own.force);
+    drops: plan.drops, deletes: snap.active && snap.orphans === 'delete' ? objects.tables : [],
+    updates: snap.active ? snap.specs : [], binlogSwitch: snap.active && !!lo.skipBinlog && !lo.dryRun }, own.force);
   return { ctx: ctx, own: own, objects: objects, plan: plan, planned: planned, existing: existing };
 }
 

@@ -35,7 +35,8 @@ function holds(list, privs, schema, table) {
   });
 }
 
-// needs: {tune: bool, redo: bool, drops: [{kind, schema, name}]}. Throws one UserError listing every
+// needs: {tune: bool, redo: bool, drops: [{kind, schema, name}], deletes / updates: [{schema, table}] (rows the
+// orphan and mask steps change), binlogSwitch: bool (they set sql_log_bin)}. Throws one UserError listing every
 // missing privilege and the GRANT to run (or warns and goes on under force).
 function checkLoadPrivileges(host, needs, force) {
   var list;
@@ -63,6 +64,12 @@ function checkLoadPrivileges(host, needs, force) {
         why: 'dropExisting drops ' + o.kind.toLowerCase() + ' `' + o.schema + '`.`' + o.name + '`' });
     }
   });
+  rowChanges(list, needs.deletes, 'DELETE', 'orphans: "delete" deletes rows of ', missing);
+  rowChanges(list, needs.updates, 'UPDATE', 'mask changes rows of ', missing);
+  if (needs.binlogSwitch && !holds(list, ['SYSTEM_VARIABLES_ADMIN', 'SESSION_VARIABLES_ADMIN', 'SUPER'], '*')) {
+    missing.push({ priv: 'SESSION_VARIABLES_ADMIN', on: '*.*', why: 'with skipBinlog, the orphan and mask steps keep ' +
+      'their changes out of the binary log with SET SESSION sql_log_bin = 0, as util.loadDump does' });
+  }
   if (!missing.length) return [];
   var roles = list.some(function (g) { return g.isRole; });
   var account = currentAccount(host);
@@ -70,11 +77,22 @@ function checkLoadPrivileges(host, needs, force) {
     'through roles are not counted' : '') + '): ' + missing.map(function (m) { return m.priv + ' (' + m.why + ')'; })
     .join('; ') + '. Nothing was dropped or changed. Ask an administrator to run: ' + unique(missing.map(function (m) {
     return 'GRANT ' + m.priv + ' ON ' + m.on + ' TO ' + account + ';';
-  })).join(' ') + ' Or leave out the step (tune: false, redoLog: "keep", dropExisting: false)' +
+  })).join(' ') + ' Or leave out the step (tune: false, redoLog: "keep", dropExisting: false, orphans: "keep", no mask)' +
     (roles ? ', or pass force: true if a role grants them.' : '.');
   if (!force) throw new UserError(text);
   host.out.warn('force: going ahead although ' + text);
   return missing;
+}
+
+// One missing entry per table the step changes rows of (tables: [{schema, table}]).
+function rowChanges(list, tables, priv, why, missing) {
+  var seen = {};
+  (tables || []).forEach(function (t) {
+    var key = t.schema + '\u0000' + t.table;
+    if (seen[key] || holds(list, [priv], t.schema, t.table)) return;
+    seen[key] = true;
+    missing.push({ priv: priv, on: '`' + t.schema.replace(/`/g, '``') + '`.*', why: why + '`' + t.schema + '`.`' + t.table + '`' });
+  });
 }
 
 function unique(list) { return list.filter(function (x, i) { return list.indexOf(x) === i; }); }

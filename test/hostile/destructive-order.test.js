@@ -76,6 +76,22 @@ describe('hostile 1: destructive steps never come before fallible ones', functio
     await expectTablesKept();
   });
 
+  it('issue 20, 5: orphan and mask steps without DELETE, UPDATE or the right to set sql_log_bin are refused in preflight', async function () {
+    // May create and load shop, but not change its rows afterwards: a load must never end with
+    // personal data unmasked because a privilege was missing.
+    await server.query('DROP SCHEMA shop');
+    await server.query(`REVOKE UPDATE, DELETE ON shop.* FROM '${USER}'@'%'`);
+    const before = sb.hash();
+    const fp = await serverFingerprint(server);
+    const r = cli(`${USER}:pw@127.0.0.1:${server.port}`, ['load', sb.dump, '--preset=safe', '--skip-binlog',
+      '--orphans=delete', '--mask=shop.customers.email:email'], { configHome: sb.home });
+    expectRefused(r, [/DELETE \(orphans: "delete" deletes rows of `shop`\.`customers`\)/,
+      /UPDATE \(mask changes rows of `shop`\.`customers`\)/, /SESSION_VARIABLES_ADMIN \(with skipBinlog/,
+      /GRANT DELETE ON `shop`\.\* TO 'restore_hostile'@'%'/, /Nothing was dropped or changed/], sb, before);
+    expect(Number(await server.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'"))).to.equal(0);
+    expect(await serverFingerprint(server)).to.deep.equal(fp);
+  });
+
   it('a safety check that cannot run for lack of privilege refuses before a drop (not skipped)', async function () {
     const before = sb.hash();
     const r = cli(`${USER}:pw@127.0.0.1:${server.port}`, ['load', sb.dump, '--drop-existing', '--tune'],
