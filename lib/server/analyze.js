@@ -14,18 +14,21 @@ var startProgress = require('../report/progress.js').startProgress;
 
 var BATCH = 16;
 var QUERY_INTERRUPTED = 1317; // Ctrl-C: stop, do not go on with the next batch
+var tableNameKey = require('./table-name-case.js').tableNameKey;
 var SYSTEM_SCHEMAS = ['mysql', 'sys', 'information_schema', 'performance_schema'];
 
 // The base tables of `tables` that exist on the server (one query per schema).
 function existingTables(host, tables) {
-  var seen = {};
+  var seen = new Map();
+  var key = tableNameKey(host);
   return tables.filter(function (t) {
-    if (!seen[t.schema]) {
-      seen[t.schema] = {};
+    if (!seen.has(t.schema)) {
+      var names = new Set();
       host.sql.run("SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE'",
-        [t.schema]).rows.forEach(function (r) { seen[t.schema][String(r.name)] = true; });
+        [t.schema]).rows.forEach(function (r) { names.add(key(r.name)); });
+      seen.set(t.schema, names);
     }
-    return seen[t.schema][t.table] === true;
+    return seen.get(t.schema).has(key(t.table));
   });
 }
 

@@ -1,6 +1,7 @@
 // Drop before re-import: of the objects a load will create (lib/load-objects.js), those that
 // already exist on the server, and nothing else: never a schema, never an object outside the
 // selection. Listed first; in interactive mode the user confirms (force skips the question).
+var tableNameKey = require('./table-name-case.js').tableNameKey;
 var UserError = require('../core/user-error.js').UserError;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
 var displayTable = require('../report/display-name.js').displayTable;
@@ -14,8 +15,9 @@ function unique(list) {
   return list.filter(function (x, i) { return list.indexOf(x) === i; });
 }
 
-// Table names follow lower_case_table_names; routine, event and trigger names never depend on case.
-function nameKey(name, foldCase) { return foldCase ? String(name).toLowerCase() : String(name); }
+// Table names follow lower_case_table_names (./table-name-case.js); routine, event and trigger
+// names never depend on case.
+function nameKey(name) { return String(name).toLowerCase(); }
 
 function schemaObjects(host, schema) {
   function rows(sql) { return host.sql.run(sql, [schema]).rows; }
@@ -30,33 +32,33 @@ function schemaObjects(host, schema) {
 // [{kind, schema, name}] in drop order, with the server's own spelling of each name.
 function existingObjects(host, objects) {
   if (!objects.ddl) return [];
-  var foldTables = String(host.sql.run('SELECT @@lower_case_table_names AS l').rows[0].l) !== '0';
+  var tableKey = tableNameKey(host);
   var found = [];
   unique(objects.schemas.map(function (s) { return s.schema; })).forEach(function (schema) {
     function mine(list) { return list.filter(function (o) { return o.schema === schema; }); }
     var on = schemaObjects(host, schema);
     var relations = {};
-    mine(objects.tables).forEach(function (t) { if (t.ddl) relations[nameKey(t.table, foldTables)] = true; });
-    mine(objects.views).forEach(function (v) { relations[nameKey(v.view, foldTables)] = true; });
+    mine(objects.tables).forEach(function (t) { if (t.ddl) relations[tableKey(t.table)] = true; });
+    mine(objects.views).forEach(function (v) { relations[tableKey(v.view)] = true; });
     var routines = {};
-    mine(objects.routines).forEach(function (r) { routines[r.type + ':' + nameKey(r.name, true)] = true; });
+    mine(objects.routines).forEach(function (r) { routines[r.type + ':' + nameKey(r.name)] = true; });
     var events = {};
-    mine(objects.events).forEach(function (e) { events[nameKey(e.name, true)] = true; });
+    mine(objects.events).forEach(function (e) { events[nameKey(e.name)] = true; });
     var triggers = {};
-    mine(objects.triggers).forEach(function (t) { triggers[nameKey(t.name, true)] = true; });
+    mine(objects.triggers).forEach(function (t) { triggers[nameKey(t.name)] = true; });
     on.triggers.forEach(function (r) {
-      if (triggers[nameKey(r.name, true)]) found.push({ kind: 'TRIGGER', schema: schema, name: String(r.name) });
+      if (triggers[nameKey(r.name)]) found.push({ kind: 'TRIGGER', schema: schema, name: String(r.name) });
     });
     on.tables.forEach(function (r) {
-      if (!relations[nameKey(r.name, foldTables)]) return;
+      if (!relations[tableKey(r.name)]) return;
       found.push({ kind: String(r.type) === 'VIEW' ? 'VIEW' : 'TABLE', schema: schema, name: String(r.name) });
     });
     on.routines.forEach(function (r) {
-      if (!routines[String(r.type) + ':' + nameKey(r.name, true)]) return;
+      if (!routines[String(r.type) + ':' + nameKey(r.name)]) return;
       found.push({ kind: String(r.type), schema: schema, name: String(r.name) });
     });
     on.events.forEach(function (r) {
-      if (events[nameKey(r.name, true)]) found.push({ kind: 'EVENT', schema: schema, name: String(r.name) });
+      if (events[nameKey(r.name)]) found.push({ kind: 'EVENT', schema: schema, name: String(r.name) });
     });
   });
   return found.sort(function (a, b) { return ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind); });
