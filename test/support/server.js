@@ -64,12 +64,37 @@ class Server {
     return this.value("SELECT VARIABLE_VALUE FROM performance_schema.global_status WHERE VARIABLE_NAME = 'Innodb_redo_log_enabled'");
   }
 
-  // Stops mysqld cleanly and starts it again on the same data directory and port.
-  async restart() {
+  mysqld() {
+    return path.join(path.dirname(this.client.trim().split(/\s+/)[0]), 'mysqld');
+  }
+
+  async shutdown() {
     await this.conn.query('SHUTDOWN').catch(() => {});
     await this.conn.end().catch(() => {});
     await waitFor(() => !this.alive(), 60000);
-    const bin = path.join(path.dirname(this.client.trim().split(/\s+/)[0]), 'mysqld');
+  }
+
+  // Stops mysqld cleanly and starts it again on the same data directory and port.
+  async restart() {
+    await this.shutdown();
+    await this.start();
+  }
+
+  // A new data directory made with these options (some, like lower_case_table_names, can only be
+  // set when it is initialized), then mysqld started with them: a server as a DBA may have one.
+  async reinitialize(opts) {
+    await this.shutdown();
+    await waitFor(() => !this.pidFile(), 60000);
+    fs.rmSync(this.datadir, { recursive: true, force: true });
+    const r = spawnSync(this.mysqld(), ['--no-defaults', '--initialize-insecure', '--user=root', `--datadir=${this.datadir}`,
+      ...opts], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`mysqld --initialize-insecure ${opts.join(' ')} failed: ${r.stderr}`);
+    this.opts = [this.opts, ...opts].filter(Boolean).join(' ');
+    await this.start();
+  }
+
+  async start() {
+    const bin = this.mysqld();
     const p = spawn(bin, ['--no-defaults', '--user=root', `--datadir=${this.datadir}`,
       `--socket=${path.join(path.dirname(this.datadir), 's.sock')}`, `--port=${this.port}`, '--bind-address=127.0.0.1',
       '--mysqlx=OFF', '--local-infile=1', '--secure-file-priv=', '--innodb-buffer-pool-size=256M',
