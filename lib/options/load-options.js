@@ -6,6 +6,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var atLeast = require('./shell-version.js').atLeast;
 var closestName = require('./closest-name.js').closestName;
+var limitProblem = require('./number-limits.js').limitProblem;
 
 var LOAD_DUMP_OPTIONS = {
   threads: { type: 'uint', since: '8.0.21' },
@@ -115,7 +116,7 @@ function loadDumpValueProblem(name, value) {
   if (spec.values && spec.values.indexOf(String(value).toLowerCase()) < 0) {
     return 'must be one of ' + spec.values.join(', ') + ', not ' + JSON.stringify(value);
   }
-  return null;
+  return limitProblem(name, value);
 }
 
 var MEMBER_TYPES = { uint: 'integer', bool: 'bool', float: 'float', string: 'string', enum: 'string', array: 'array',

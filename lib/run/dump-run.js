@@ -2,6 +2,7 @@
 // (schemas: [...]) or util.dumpTables (schema + tables), applies a dump preset, lets explicit
 // options override it, refuses what the running Shell would refuse, prints the effective call.
 var UserError = require('../core/user-error.js').UserError;
+var checkLimits = require('../options/number-limits.js').checkLimits;
 var dumpOptions = require('../options/dump-options.js');
 var resolvePreset = require('../options/presets.js').resolvePreset;
 var requireConnection = require('../server/require-connection.js').requireConnection;
@@ -50,6 +51,7 @@ function dumpRun(host, outputDir, options) {
   }
   Object.keys(o).forEach(function (k) { if (OWN.indexOf(k) < 0) effective[k] = o[k]; });
   dumpOptions.checkDumpOptionNames(t.fn, Object.keys(effective), host.shell.version);
+  checkLimits(effective);
 
   var args = t.args.concat([outputDir, effective]);
   host.out.print('Dump with ' + fnName + (preset ? ' (preset ' + preset.name + ')' : '') + ':');

@@ -27,6 +27,7 @@ var atLeast = require('../options/shell-version.js').atLeast;
 var openDumpSource = require('../remote/dump-source.js').openDumpSource;
 var presets = require('../options/presets.js');
 var loadOptions = require('../options/load-options.js');
+var checkLimits = require('../options/number-limits.js').checkLimits;
 var ownOptions = require('../options/load-own-options.js');
 var loadObjects = require('./load-objects.js').loadObjects;
 var dropExisting = require('../server/drop-existing.js');
@@ -92,6 +93,7 @@ function mergeOptions(host, options, partial) {
     if (!ownOptions.isOwnOption(k) && stepNames.indexOf(k) < 0) forLoadDump[k] = merged[k];
   });
   loadOptions.checkLoadDumpOptionNames(Object.keys(forLoadDump), host.shell.version, ownOptions.OWN_NAMES.concat(stepNames));
+  checkLimits(forLoadDump);
   return { preset: preset, all: merged, own: ownOptions.ownSettings(merged), loadDump: forLoadDump };
 }
 
