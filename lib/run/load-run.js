@@ -214,6 +214,7 @@ function lockedPreflight(host, p) {
   var changes = [];
   if (plan.redo.action === 'disable') changes.push('disable the InnoDB redo log');
   if (plan.tuning.length) changes.push('change ' + plan.tuning.length + ' server setting(s)');
+  if (changes.length && !own.dryRun) restoreState.checkStateWritable(host, host.sql.serverInfo().uuid);
   if (changes.length) safety.checkServerSafety(host, changes.join(' and '), own.force, plan.drops.length > 0);
   if (plan.redo.action === 'disable') safety.checkRedoLogPrivilege(host, own.force);
   // Every privilege a planned step needs, before anything is dropped or changed.

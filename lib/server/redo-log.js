@@ -60,6 +60,7 @@ function disableRedoLogMember(host, options) {
   safety.checkServerSafety(host, 'disable the InnoDB redo log', force);
   safety.checkRedoLogPrivilege(host, force);
   var state = restoreState.readState(host) || restoreState.newState(host);
+  restoreState.checkStateWritable(host, state.serverUuid);
   try {
     disableWithState(host, state, 'restore.disableRedoLog');
   } catch (e) {

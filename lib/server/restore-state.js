@@ -59,7 +59,7 @@ function describeOwner(o) {
 // what was changed.
 function readState(host) {
   var path = statePath(host, host.sql.serverInfo().uuid);
-  if (!host.files.isFile(path)) return null;
+  if (!stateFileThere(host, path)) return null;
   var state;
   try {
     state = JSON.parse(host.files.loadText(path));
@@ -72,6 +72,40 @@ function readState(host) {
       'the server by hand, put the settings back, then delete it.');
   }
   return state;
+}
+
+// Whether the state file is there; anything but a regular file the user can read at its path (a
+// directory, a dangling link, an unreadable file) is an error naming it: never "no state".
+function stateFileThere(host, path) {
+  var st = host.files.stat([path]);
+  var why = st.dirs.length ? 'it is a directory' : st.errors.length ? String(st.errors[0][1]) : null;
+  if (why === null) return st.sizes[0] !== null;
+  if (why === 'Not a directory') {
+    throw new UserError('The restore state folder ' + host.files.dirname(path) + ' cannot be written: a file stands ' +
+      'where it or a folder above it should be. The plugin records there what it changes on the server before ' +
+      'changing it. Move that file aside, then run again. Nothing was changed.');
+  }
+  throw new UserError('The restore state file ' + path + ' cannot be read: ' + why + '. It is where the plugin ' +
+    'records what it changes on this server (to put it back). Move whatever is there aside (if it is a restore state ' +
+    'file, compare it with the server and put the settings back by hand), then run again. Nothing was changed.');
+}
+
+// Before a change is made: the state file can be written where it goes (its folder, or the
+// nearest folder that exists on the way to it). Throws naming the folder.
+function checkStateWritable(host, serverUuid) {
+  var f = host.files;
+  var path = statePath(host, serverUuid);
+  stateFileThere(host, path);
+  var dir = f.dirname(path);
+  while (!f.isDir(dir) && f.dirname(dir) !== dir) {
+    if (f.isFile(dir) || f.stat([dir]).errors.length) break;
+    dir = f.dirname(dir);
+  }
+  if (f.isDir(dir) && f.canWrite(dir)) return;
+  throw new UserError('The restore state folder ' + f.dirname(path) + ' cannot be written (' + (f.isDir(dir) ? dir +
+    ' is not writable by the user running mysqlsh' : dir + ' is in the way: not a folder') + '). The plugin records ' +
+    'there what it changes on the server before changing it. Fix that, or load without server changes ' +
+    '(preset: "safe"). Nothing was changed.');
 }
 
 function isEmpty(state) {
@@ -112,5 +146,5 @@ function describeState(state) {
   return lines;
 }
 
-module.exports = { statePath: statePath, newState: newState, readState: readState, saveState: saveState,
+module.exports = { statePath: statePath, checkStateWritable: checkStateWritable, newState: newState, readState: readState, saveState: saveState,
   isEmpty: isEmpty, describeState: describeState, liveOwner: liveOwner, describeOwner: describeOwner };

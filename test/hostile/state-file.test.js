@@ -6,8 +6,9 @@ const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const { expect } = require('chai');
-const { needs, MYSQLSH } = require('../support/real');
-const { cli, shellEnv, installPlugin, tempDir } = require('../support/shell');
+const { needs, MYSQLSH, SAMPLE_SHOP } = require('../support/real');
+const { serverFingerprint } = require('../support/fingerprint');
+const { cli, shellEnv, installPlugin, tempDir, copyDump } = require('../support/shell');
 const { suiteServer } = require('../support/root-hooks');
 
 const LIMIT = 1024; // bytes: `ulimit -f 1`
@@ -18,6 +19,52 @@ function limitedCli(uri, args, home) {
     ...args], { env: shellEnv({ configHome: home }), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120000 });
   return { status: r.status, out: r.stdout + r.stderr };
 }
+
+describe('hostile 26/1: something other than a state file at its path (real Shell, real MySQL)', function () {
+  let server;
+  beforeEach(function () {
+    needs(this, ['shell', 'server']);
+    server = suiteServer();
+  });
+  afterEach(async function () {
+    if (server && (await server.redoLog()) === 'OFF') await server.query('ALTER INSTANCE ENABLE INNODB REDO_LOG');
+  });
+
+  it('a directory, a dangling link, a file in place of the state folder: status, revert and a fastest load say so; nothing changes', async function () {
+    const uuid = String(await server.value('SELECT @@server_uuid'));
+    const dump = copyDump(SAMPLE_SHOP);
+    const setups = [
+      ['a directory', (file) => fs.mkdirSync(file, { recursive: true }), /cannot be read: it is a directory/],
+      ['a dangling link', (file) => { fs.mkdirSync(path.dirname(file), { recursive: true }); fs.symlinkSync('/nonexistent/x', file); },
+        /cannot be read: No such file or directory/],
+    ];
+    const fp = await serverFingerprint(server);
+    for (const [what, make, why] of setups) {
+      const home = installPlugin(tempDir('restore-cfg-'));
+      const file = path.join(home, 'restore', 'state', `${uuid}.json`);
+      make(file);
+      for (const args of [['status'], ['revert'], ['load', dump, '--preset=fastest', '--force']]) {
+        const r = cli(server.uri, args, { configHome: home });
+        expect(r.status, `${what}: ${args[0]}\n${r.out}`).to.equal(1);
+        expect(r.out, what).to.include(`The restore state file ${file} cannot be read`).and.match(why);
+        expect(r.out, what).to.not.match(/Traceback|null|undefined|restore_js\/|\/lib\//);
+      }
+      expect(await server.redoLog(), what).to.equal('ON');
+    }
+    // The state folder cannot be made: a file stands where it goes.
+    const home = installPlugin(tempDir('restore-cfg-'));
+    fs.mkdirSync(path.join(home, 'restore'), { recursive: true });
+    fs.writeFileSync(path.join(home, 'restore', 'state'), 'not a folder');
+    const r = cli(server.uri, ['load', dump, '--preset=fastest', '--force'], { configHome: home });
+    expect(r.status, r.out).to.equal(1);
+    expect(r.out).to.include(`The restore state folder ${path.join(home, 'restore', 'state')} cannot be written`)
+      .and.include('Nothing was changed');
+    expect(r.out).to.not.match(/Traceback|null|undefined/);
+    expect(await server.redoLog()).to.equal('ON');
+    expect(await serverFingerprint(server)).to.deep.equal(fp);
+    expect(Number(await server.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'"))).to.equal(0);
+  });
+});
 
 describe('hostile: the state file survives a save that fails (real Shell, real MySQL)', function () {
   let server;

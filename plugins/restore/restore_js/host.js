@@ -32,8 +32,12 @@ function companion(restore, member) {
     } catch (e) {
       var text = String((e && e.message) || e);
       var at = text.lastIndexOf('ValueError: ');
-      if (at < 0) throw e;
-      throw new UserError(text.slice(at + 'ValueError: '.length).split('\n')[0].trim());
+      if (at >= 0) throw new UserError(text.slice(at + 'ValueError: '.length).split('\n')[0].trim());
+      // Any other Python exception (an OSError the companion did not expect): its own last line,
+      // "[Errno 21] Is a directory: '/path'", as a sentence, never the traceback.
+      var last = /(?:^|\n)\w*(?:Error|Exception): (?:\[Errno \d+\] )?([^\n]+)\s*$/.exec(text);
+      if (last) throw new UserError(last[1].trim());
+      throw e;
     }
   };
 }

@@ -287,6 +287,8 @@ def _remove(paths):
             removed.append(p)
         except FileNotFoundError:
             pass
+        except OSError as err:
+            _refuse(p, "cannot remove it (%s)" % _why(err))
     return {"removed": removed}
 
 
