@@ -73,11 +73,12 @@ function reportLines(report) {
   if (report.settings.length) {
     lines.push('Settings changed for the load:');
     lines = lines.concat(indent(textTable.formatTable(['setting', 'original', 'during the load', 'now'],
-      report.settings.map(function (s) { return [s.name, s.original, s.value, s.restored ? 'put back' : 'NOT PUT BACK']; }))));
+      report.settings.map(function (s) { return [s.name, s.original, s.value, s.restored ? s.now + ' (put back)' : 'NOT PUT BACK']; }))));
   }
   var r = report.redoLog;
   lines.push('InnoDB redo log: ' + (r.before === null ? 'cannot be switched on this server'
-    : 'before ' + r.before + (r.disabled ? ', OFF during the load' : '') + ', after ' + r.after));
+    : 'before ' + r.before + (r.disabled ? ', OFF during the load' : '') + ', after ' +
+      (r.after === null || r.after === undefined ? 'unknown (it could not be read: restore.status() shows it)' : r.after)));
   if (report.analyze) {
     lines.push('Analyze (' + report.analyze.mode + '): ' + report.analyze.tables + ' table(s)' +
       (report.analyze.mode === 'histogram' ? ', ' + report.analyze.histograms + ' histogram set(s)' : '') +

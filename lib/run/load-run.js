@@ -353,9 +353,13 @@ function lockedRun(host, pre, clock, partial) {
 // Rows, redo log after, settings put back, the step's lines: never lets a report problem hide
 // the load's own outcome.
 function finishReport(host, report, pre, reverted, failure, partial) {
-  var failed = reverted ? reverted.failed.map(function (f) { return f.name; }) : null;
-  report.settings = report.settings.map(function (s) {
-    return { name: s.name, original: s.original, value: s.value, restored: !!failed && failed.indexOf(s.name) < 0 };
+  // Only what was applied, with the values the server read back (a setting never applied is not listed).
+  var now = {};
+  if (reverted) reverted.restored.forEach(function (r) { now[r.name] = r.now; });
+  report.settings = report.settings.filter(function (s) { return s.applied; }).map(function (s) {
+    var back = Object.prototype.hasOwnProperty.call(now, s.name);
+    return { name: s.name, original: s.original, value: s.during === undefined ? s.value : s.during,
+      now: back ? now[s.name] : null, restored: back };
   });
   report.stateFile = reverted ? reverted.stateFile : restoreState.statePath(host, host.sql.serverInfo().uuid);
   report.ok = !failure && !!reverted && !reverted.failed.length && reverted.redoLog !== 'failed';

@@ -13,7 +13,7 @@ var formatTable = require('../report/text-table.js').formatTable;
 // what could not be put back stays in the state file. Returns
 // {redoLog: 'enabled'|'failed'|null, redoLogError, restored, failed, stateFile (null when nothing is left)}.
 function revertServer(host, state, by) {
-  var out = { redoLog: null, redoLogError: null, restored: [], failed: [], stateFile: null };
+  var out = { redoLog: null, redoLogError: null, restored: [], unknown: [], failed: [], stateFile: null };
   if (state.redoLog && (!by || state.redoLog.disabledBy === by)) {
     try {
       redoLog.enableWithState(host, state);
@@ -25,6 +25,7 @@ function revertServer(host, state, by) {
   }
   var settings = tuning.revertSettings(host, state, by);
   out.restored = settings.restored;
+  out.unknown = settings.unknown;
   out.failed = settings.failed;
   if (!restoreState.isEmpty(state)) {
     out.stateFile = restoreState.statePath(host, state.serverUuid);
@@ -81,14 +82,21 @@ function revertMember(host) {
   var result = revertServer(host, state, null);
   if (result.redoLog === 'enabled') host.out.print('InnoDB redo log: enabled again.');
   if (result.restored.length) {
-    formatTable(['setting', 'put back to', 'was'], result.restored.map(function (r) {
-      return [r.name, r.original, r.value];
+    // Both values as the server reports them, before and after.
+    formatTable(['setting', 'was', 'now', ''], result.restored.map(function (r) {
+      return [r.name, r.was, r.now, r.already ? 'already as it was' : 'put back'];
     })).forEach(function (l) { host.out.print(l); });
   }
+  result.unknown.forEach(function (u) {
+    host.out.warn(u.name + ' (recorded original ' + u.original + ') is not a variable of this server: nothing was run ' +
+      'for it, and it was removed from the state file.');
+  });
   var left = leftoverLines(result);
   if (left.length) throw new UserError(left.join(' '));
-  host.out.print('The server is back as it was; the state file was removed.');
-  return { reverted: true, redoLog: result.redoLog, restored: result.restored, failed: [], stateFile: null };
+  host.out.print(result.unknown.length ? 'Every recorded setting this server has is back as it was; the state file was removed.'
+    : 'The server is back as it was; the state file was removed.');
+  return { reverted: true, redoLog: result.redoLog, restored: result.restored, unknown: result.unknown, failed: [],
+    stateFile: null };
 }
 
 module.exports = { revertServer: revertServer, leftoverLines: leftoverLines, revertMember: revertMember };

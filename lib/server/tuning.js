@@ -97,6 +97,7 @@ function applyTuning(host, state, plan, by) {
   plan.forEach(function (p) {
     setGlobal(host, p.name, p.value);
     p.applied = true;
+    p.during = readVariables(host, [p.name])[p.name]; // what the server took, for the report
   });
 }
 
@@ -112,18 +113,30 @@ function removeSetting(state, s) {
 
 // Puts back the settings recorded in state (only those made by `by`, when given), newest first.
 // Each one put back (or found already at its original value) leaves the state file at once.
-// Returns {restored: [{name, original, value}], failed: [{name, original, error}]}; never throws
-// for a failed SET: the setting stays in the state file for restore.revert().
+// SET GLOBAL runs only for a variable the server has, and what it holds is read back before and
+// after: each line of a report is what the server says. Returns {restored: [{name, original,
+// value, was, now, already}], unknown: [{name, original}] (no such variable here: removed from the
+// state, nothing to put back), failed: [{name, original, error}]}; never throws for a failed SET:
+// the setting stays in the state file for restore.revert().
 function revertSettings(host, state, by) {
-  var result = { restored: [], failed: [] };
+  var result = { restored: [], unknown: [], failed: [] };
   state.settings.slice().reverse().forEach(function (s) {
     if (by && s.by !== by) return;
     try {
-      var current = readVariables(host, [s.name])[s.name];
-      if (current !== undefined && !same(current, s.original)) setGlobal(host, s.name, s.original);
+      var was = readVariables(host, [s.name])[s.name];
+      if (was === undefined) {
+        removeSetting(state, s);
+        restoreState.saveState(host, state);
+        result.unknown.push({ name: s.name, original: s.original });
+        return;
+      }
+      var already = same(was, s.original);
+      if (!already) setGlobal(host, s.name, s.original);
+      var now = already ? was : readVariables(host, [s.name])[s.name];
+      if (!same(now, s.original)) throw new Error('SET GLOBAL ran, but the server reads back ' + now);
       removeSetting(state, s);
       restoreState.saveState(host, state);
-      result.restored.push({ name: s.name, original: s.original, value: s.value });
+      result.restored.push({ name: s.name, original: s.original, value: s.value, was: was, now: now, already: already });
     } catch (e) {
       result.failed.push({ name: s.name, original: s.original, error: e.message });
     }
