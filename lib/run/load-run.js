@@ -239,14 +239,27 @@ function failureMessage(phase, e, revertResult, changed) {
   return text + (changed ? ' The redo log and the server settings were put back as they were.' : ' No server setting was changed.');
 }
 
-// After a failure: what was dropped (or may have been, by util.loadDump itself) and what to run next.
-function droppedNote(plan, report, phase) {
-  var list = report.dropped.length ? report.dropped
-    : plan.dropNative && phase === 'util.loadDump' ? plan.drops : [];
-  if (!list.length) return plan.drops.length ? ' Nothing was dropped.' : '';
-  var how = report.dropped.length ? 'were dropped' : 'were handed to util.loadDump to drop (dropExistingObjects) and may be gone';
-  return ' These ' + list.length + ' existing object(s) ' + how + ': ' + dropExisting.describeDrops(list).join(', ') +
-    '. Fix the cause and run the same restore.load again (with resetProgress: true) to create and load them.';
+// After a failure: what the plugin dropped, which of the planned drops the server no longer has,
+// and how to get them back. "Nothing was dropped" only when the server still has every object
+// and nothing could have dropped and created one again (util.loadDump with dropExistingObjects).
+function droppedNote(host, pre, plan, report, phase) {
+  if (!plan.drops.length) return '';
+  var gone = dropExisting.goneObjects(host, pre.objects, plan.drops);
+  var loaderRan = phase === 'util.loadDump' || phase === 'snapshot' || phase === 'analyze';
+  var parts = [];
+  if (report.dropped.length) {
+    parts.push(report.dropped.length + ' existing object(s) were dropped before the failure: ' +
+      dropExisting.describeDrops(report.dropped).join(', ') + '.');
+  }
+  if (gone === null) parts.push('Which of the ' + plan.drops.length + ' planned object(s) the server still has could not be checked.');
+  else if (gone.length) parts.push('The server no longer has ' + gone.length + ' of them: ' + dropExisting.describeDrops(gone).join(', ') + '.');
+  if (loaderRan && (report.dropped.length || plan.dropNative)) {
+    parts.push('util.loadDump ' + (plan.dropNative ? 'was asked to drop them (dropExistingObjects) and ' : '') +
+      'may have created some again, partly loaded.');
+  }
+  if (!parts.length) return ' Nothing was dropped: the server still has all ' + plan.drops.length + ' object(s).';
+  return ' ' + parts.join(' ') + ' Fix the cause and run the same restore.load again (with resetProgress: true) to ' +
+    'create and load them.';
 }
 
 function runLoad(host, dumpDir, options, extensions) {
@@ -303,7 +316,7 @@ function lockedRun(host, pre, clock, partial) {
     }
     // The drop comes last before util.loadDump: every fallible preparation (stubs, settings) is done.
     if (plan.drops.length && !plan.dropNative) {
-      step('drop existing', function () { report.dropped = dropExisting.dropObjects(host, plan.drops); });
+      step('drop existing', function () { dropExisting.dropObjects(host, plan.drops, report.dropped); });
     }
     step('util.loadDump', function () { host.util.loadDump(plan.loadDir, plan.loadDumpOptions); });
     // A finished load's progress file (the plugin's own, in its state directory) would make the
@@ -338,7 +351,7 @@ function lockedRun(host, pre, clock, partial) {
   if (failure) {
     report.error = failure.message;
     if (isKnownFailure(failure)) {
-      throw new UserError(failureMessage(failedPhase, failure, reverted, changed) + droppedNote(plan, report, failedPhase));
+      throw new UserError(failureMessage(failedPhase, failure, reverted, changed) + droppedNote(host, pre, plan, report, failedPhase));
     }
     left.forEach(host.out.warn);
     throw failure;

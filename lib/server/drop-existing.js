@@ -70,6 +70,19 @@ function describeDrops(list) {
   return lines;
 }
 
+// Of the planned drops, those the server no longer has (null when it cannot be asked): after a
+// failure, what is gone is what the server says, not what the plugin believes it did.
+function goneObjects(host, objects, planned) {
+  var still;
+  try {
+    still = existingObjects(host, objects);
+  } catch (e) {
+    return null;
+  }
+  var there = new Set(still.map(function (o) { return o.kind + '\u0000' + o.schema + '\u0000' + o.name; }));
+  return planned.filter(function (o) { return !there.has(o.kind + '\u0000' + o.schema + '\u0000' + o.name); });
+}
+
 // In interactive mode without force, asks before the listed objects are dropped (the plan lists
 // them). Throws when the user says no. Batch runs go ahead: dropExisting was asked for.
 function confirmDrops(host, list, force) {
@@ -81,12 +94,13 @@ function confirmDrops(host, list, force) {
   }
 }
 
-// Drops them (foreign key checks off in this session meanwhile). Throws naming the object that failed.
-function dropObjects(host, list) {
-  if (!list.length) return [];
+// Drops them (foreign key checks off in this session meanwhile). Throws naming the object that
+// failed. dropped: the caller's list, filled as each drop succeeds, so a failure half-way still
+// tells what is gone.
+function dropObjects(host, list, dropped) {
+  if (!list.length) return dropped;
   var fkc = host.sql.run('SELECT @@SESSION.foreign_key_checks AS f').rows[0].f;
   host.sql.run('SET SESSION foreign_key_checks = 0');
-  var dropped = [];
   var progress = startProgress(host, 'Dropping existing objects', list.length, { unit: 'objects' });
   try {
     list.forEach(function (o) {
@@ -94,7 +108,7 @@ function dropObjects(host, list) {
         host.sql.run('DROP ' + o.kind + ' IF EXISTS ' + quoteTable(o.schema, o.name));
       } catch (e) {
         throw new UserError('Dropping ' + o.kind.toLowerCase() + ' ' + displayTable(o.schema, o.name) + ' failed: ' +
-          e.message + '. ' + dropped.length + ' object(s) were dropped before it; nothing else was changed.');
+          e.message + '.');
       }
       dropped.push(o);
       progress.update(dropped.length);
@@ -106,5 +120,5 @@ function dropObjects(host, list) {
   return dropped;
 }
 
-module.exports = { existingObjects: existingObjects, confirmDrops: confirmDrops, dropObjects: dropObjects,
+module.exports = { existingObjects: existingObjects, confirmDrops: confirmDrops, dropObjects: dropObjects, goneObjects: goneObjects,
   describeDrops: describeDrops };

@@ -4,7 +4,7 @@
 const fs = require('fs');
 const path = require('path');
 const { expect } = require('chai');
-const { needs, SAMPLE_SHOP } = require('../support/real');
+const { needs, SAMPLE_SHOP, shellBundles } = require('../support/real');
 const { cli, spawnShell, installPlugin, tempDir, copyDump } = require('../support/shell');
 const { suiteServer } = require('../support/root-hooks');
 const { startFaultProxy } = require('../support/fault-proxy');
@@ -62,6 +62,35 @@ describe('hostile 26: server faults told truthfully (real Shell, real MySQL)', f
     expect(await server.variables(NAMES)).to.deep.equal(originals);
     expect(await server.redoLog()).to.equal('ON');
   });
+
+  // Shell 8.4 has no dropExistingObjects: the plugin drops the objects itself.
+  const shell84 = shellBundles().find((b) => /mysqlsh-8\.4\./.test(path.basename(b)));
+  for (const [what, fault, expected] of [
+    ['the second DROP fails (a lock wait timeout)', { pattern: /DROP TABLE IF EXISTS/, skip: 1, code: 1205,
+      message: 'Lock wait timeout exceeded; try restarting transaction' },
+    [/1 existing object\(s\) were dropped before the failure: table shop\.\w+\./, /The server no longer has 1 of them/]],
+    ['SET SESSION foreign_key_checks fails after the last drop', { pattern: /SET SESSION foreign_key_checks = 1/, code: 2013,
+      message: 'Lost connection to MySQL server during query' },
+    [/6 existing object\(s\) were dropped before the failure/, /The server no longer has 6 of them/]],
+  ]) {
+    it(`Shell 8.4, the plugin's own drops: ${what}: every object gone is named, never "Nothing was dropped"`, async function () {
+      if (!shell84) this.skip();
+      const home = installPlugin(tempDir('restore-cfg-'));
+      const dump = copyDump(SAMPLE_SHOP);
+      const first = cli(server.uri, ['load', dump, '--preset=safe'], { configHome: home });
+      expect(first.status, first.out).to.equal(0);
+      proxy = await startFaultProxy({ port: server.port }, fault);
+      const r = await cliAsync(proxy.uri(), ['load', dump, '--preset=safe', '--drop-existing', '--force'],
+        { configHome: home, bundle: shell84 });
+      expect(proxy.hits.length, r.out).to.equal(1);
+      expect(r.status, r.out).to.equal(1);
+      for (const e of expected) expect(r.out, r.out).to.match(e);
+      expect(r.out).to.not.match(/Nothing was dropped/);
+      expect(r.out).to.match(/run the same restore\.load again \(with resetProgress: true\)/);
+      const left = Number(await server.value("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'shop'"));
+      expect(left).to.equal(6 - Number(/no longer has (\d+)/.exec(r.out)[1]));
+    });
+  }
 
   it('revert: a recorded setting the server has no variable for is said so; was and now are read from the server', async function () {
     const home = installPlugin(tempDir('restore-cfg-'));

@@ -14,9 +14,9 @@ function errPacket(seq, code, message) {
   return Buffer.concat([head, body]);
 }
 
-// target: {port}; fault: {pattern: RegExp, code, message}. Resolves to {port, uri(user), hits, stop()}.
+// target: {port}; fault: {pattern: RegExp, code, message, skip: how many matches pass first (0)}. Resolves to {port, uri(user), hits, stop()}.
 async function startFaultProxy(target, fault) {
-  const state = { hits: [], armed: true };
+  const state = { hits: [], armed: true, skip: fault.skip || 0 };
   const sockets = new Set();
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, '127.0.0.1');
@@ -34,7 +34,7 @@ async function startFaultProxy(target, fault) {
         // A command starts a new exchange (sequence 0); with query attributes the text follows a
         // few length bytes, so the whole payload is searched.
         const text = seq === 0 && packet[4] === COM_QUERY ? packet.subarray(5).toString('latin1') : null;
-        if (text !== null && state.armed && fault.pattern.test(text)) {
+        if (text !== null && state.armed && fault.pattern.test(text) && state.skip-- <= 0) {
           state.armed = false;
           state.hits.push(text.replace(/^[\x00-\x1f]+/, ''));
           client.write(errPacket(seq, fault.code || 1290, fault.message || 'injected fault'));
