@@ -16,7 +16,10 @@ function sortedJson(o) {
 function indent(lines) { return lines.map(function (l) { return '  ' + l; }); }
 
 function redoPlanText(redo) {
-  if (redo.action === 'disable') return 'ON now: disabled for the load, enabled again afterwards (whatever happens)';
+  if (redo.action === 'disable') {
+    return 'ON now: disabled for the load and enabled again afterwards, also after an error; a server crash meanwhile ' +
+      'leaves an instance MySQL will not start again (re-initialize it and load again)';
+  }
   if (redo.state === null) return 'left alone: ' + redo.reason;
   return redo.state + ' now: left alone' + (redo.note ? ' (' + redo.note + ')' : '');
 }

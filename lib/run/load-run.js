@@ -94,21 +94,56 @@ function mergeOptions(host, options, partial) {
   });
   loadOptions.checkLoadDumpOptionNames(Object.keys(forLoadDump), host.shell.version, ownOptions.OWN_NAMES.concat(stepNames));
   checkLimits(forLoadDump);
-  return { preset: preset, all: merged, own: ownOptions.ownSettings(merged), loadDump: forLoadDump };
+  return { preset: preset, all: merged, own: ownOptions.ownSettings(merged), loadDump: forLoadDump, explicit: explicit };
 }
 
-// What the redo log will do: {state, reason, action: 'disable'|null, note}.
-function planRedo(host, own, existingState) {
+// What the redo log will do: {state, reason, action: 'disable'|null, note, warning}. A server crash
+// while it is off leaves an instance MySQL will not start again: it is switched off only where
+// that cannot cost more than this load (no other user schema, no replica), unless the user said
+// redoLog: "off" (explicit) — then with a warning.
+function planRedo(host, own, existingState, objects, explicit) {
   var s = redoLog.redoLogSupport(host);
-  var plan = { state: s.state, reason: s.reason, action: null, note: null };
+  var plan = { state: s.state, reason: s.reason, action: null, note: null, warning: null };
   if (own.redoLog !== 'off') return plan;
-  if (s.state === 'ON') plan.action = 'disable';
+  if (s.state === 'ON') {
+    var risk = redoRisk(host, objects);
+    if (risk && !explicit) {
+      plan.note = 'kept ON although the preset turns it off: ' + risk + '; a server crash while it is off leaves an ' +
+        'instance MySQL will not start again, to be re-initialized and loaded again. Pass redoLog: "off" to disable it anyway';
+      return plan;
+    }
+    if (risk) {
+      plan.warning = 'redoLog: "off" although ' + risk + ': a server crash during the load leaves an instance MySQL will ' +
+        'not start again (re-initialize it and load everything again).';
+    }
+    plan.action = 'disable';
+  }
   else if (s.state === 'OFF') {
     plan.note = existingState && existingState.redoLog
       ? 'disabled by ' + existingState.redoLog.disabledBy + ' at ' + existingState.redoLog.at + '; it stays OFF until restore.enableRedoLog()'
       : 'it was already OFF, not disabled by this load, so it stays OFF: run restore.enableRedoLog() when done';
   }
   return plan;
+}
+
+var SYSTEM_SCHEMAS = ['mysql', 'sys', 'information_schema', 'performance_schema'];
+
+// Why a crash with the redo log off would cost more than this load, or null.
+function redoRisk(host, objects) {
+  var mine = objects.schemas.map(function (x) { return x.schema; });
+  var others = host.sql.run('SELECT SCHEMA_NAME AS s FROM information_schema.SCHEMATA').rows.map(function (r) { return String(r.s); })
+    .filter(function (name) { return SYSTEM_SCHEMAS.indexOf(name.toLowerCase()) < 0 && mine.indexOf(name) < 0; });
+  if (others.length) {
+    return 'the server holds ' + others.length + ' schema(s) outside this load (' + others.slice(0, 5).join(', ') +
+      (others.length > 5 ? ', …' : '') + ')';
+  }
+  var replicas;
+  try {
+    replicas = host.sql.run('SHOW REPLICAS').rows.length;
+  } catch (e) {
+    replicas = 0; // the safety check reports what it could not check
+  }
+  return replicas ? 'it is a replication source with ' + replicas + ' replica(s) connected' : null;
 }
 
 function refuseLeftovers(host, existing, path) {
@@ -166,7 +201,7 @@ function preflight(host, dumpDir, options, partial) {
   var release = restoreLock.takeRestoreLock(host, 'this load');
   try {
     var pre = lockedPreflight(host, { dir: dir, src: src, m: m, own: own, lo: lo, ctx: ctx, planned: planned,
-      dropNative: dropNative });
+      dropNative: dropNative, explicitRedo: m.explicit.redoLog !== undefined });
     pre.release = release;
     return pre;
   } catch (e) {
@@ -187,11 +222,12 @@ function lockedPreflight(host, p) {
     // What the user named: a remote dump by its place, with the local cache it is read from.
     title: src.source ? src.source.source.url + ' (cache ' + dir + ')' : dir, tableCount: objects.tables.length, dropRequested: own.dropExisting,
     drops: own.dropExisting ? dropExisting.existingObjects(host, objects) : [], dropNative: dropNative,
-    redo: planRedo(host, own, existing), tune: own.tune, tuning: own.tune ? tuning.planTuning(host) : [],
+    redo: planRedo(host, own, existing, objects, p.explicitRedo), tune: own.tune, tuning: own.tune ? tuning.planTuning(host) : [],
     analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + objects.tables.length + ' table(s))',
     advice: own.tune ? tuning.restartAdvice(host, lo) : [], partialLines: planned && planned.lines ? planned.lines : [],
     warnings: [], blockers: [], snapshot: snapshotStep.planSnapshot(host, ctx, objects),
   };
+  if (plan.redo.warning) plan.warnings.push(plan.redo.warning);
   if (own.tune) {
     var foreign = runtime.runtimeChanges(host, existing ? existing.settings.map(function (x) { return x.name; }) : []) || [];
     if (foreign.length) {

@@ -92,6 +92,28 @@ describe('hostile 26: server faults told truthfully (real Shell, real MySQL)', f
     });
   }
 
+  it('fastest keeps the redo log on where a crash would cost more than the load; redoLog: "off" given overrides, with a warning', async function () {
+    await server.query('CREATE SCHEMA IF NOT EXISTS keepme');
+    try {
+      const home = installPlugin(tempDir('restore-cfg-'));
+      const r = cli(server.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--force'], { configHome: home });
+      expect(r.status, r.out).to.equal(0);
+      expect(r.out).to.include('InnoDB redo log: ON now: left alone (kept ON although the preset turns it off: the server ' +
+        'holds 1 schema(s) outside this load (keepme); a server crash while it is off leaves an instance MySQL will not ' +
+        'start again, to be re-initialized and loaded again. Pass redoLog: "off" to disable it anyway)');
+      expect(r.out).to.match(/InnoDB redo log: before ON, after ON/).and.not.match(/OFF during the load/);
+      await server.query('DROP SCHEMA shop');
+      const forced = cli(server.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--force', '--redo-log=off'],
+        { configHome: home });
+      expect(forced.status, forced.out).to.equal(0);
+      expect(forced.out).to.include('WARNING: redoLog: "off" although the server holds 1 schema(s) outside this load (keepme): ' +
+        'a server crash during the load leaves an instance MySQL will not start again');
+      expect(forced.out).to.match(/InnoDB redo log: before ON, OFF during the load, after ON/);
+    } finally {
+      await server.query('DROP SCHEMA IF EXISTS keepme');
+    }
+  });
+
   it('revert: a recorded setting the server has no variable for is said so; was and now are read from the server', async function () {
     const home = installPlugin(tempDir('restore-cfg-'));
     const uuid = String(await server.value('SELECT @@server_uuid'));
