@@ -4,6 +4,9 @@
 # RESTORE_MYSQLSH: the real mysqlsh that util.loadDump / util.dump* are delegated to.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+# The real Shell beside the checkout, as every other test finds it (../shared, or RESTORE_SHARED_DIR).
+shared=${RESTORE_SHARED_DIR:-$(cd "$here/../../.." && pwd)/shared}
+export RESTORE_MYSQLSH="${RESTORE_MYSQLSH:-$shared/bin/mysqlsh}"
 "$here/build.sh"
 # Interpreter-only GraalJS (a stock JDK has no Graal compiler): small heap, few threads.
 exec java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss8m -Xmx1g \

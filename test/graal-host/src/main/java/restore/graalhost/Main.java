@@ -331,7 +331,9 @@ public final class Main {
     for (int i = 0; i < args.size(); i++) { if (i > 0) js.append(", "); js.append(Json.write(args.get(i), false)); }
     js.append(')');
     String exe = System.getenv("RESTORE_MYSQLSH");
-    if (exe == null || exe.isEmpty()) exe = "/work/shared/bin/mysqlsh";
+    if (exe == null || exe.isEmpty()) {
+      throw new ShellError("RuntimeError", "RESTORE_MYSQLSH is not set: run the host through run.sh, which finds the real mysqlsh in ../shared.", 0);
+    }
     Path tmpHome = null;
     try {
       tmpHome = Files.createTempDirectory("graal-host-mysqlsh-");
