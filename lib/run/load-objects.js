@@ -86,7 +86,7 @@ function loadObjects(host, dumpDir, options, details) {
         var tj = metadata.readJsonFile(host, pathOf(base(table) + '.json'));
         t.histograms = (Array.isArray(tj.histograms) ? tj.histograms : []).filter(function (h) {
           return h && typeof h.column === 'string';
-        }).map(function (h) { return { column: h.column, buckets: Number(h.buckets) || 100 }; });
+        }).map(function (h) { return { column: h.column, buckets: histogramBuckets(h, base(table) + '.json') }; });
         var triggers = ddl && tj.includesDdl !== false ? stringList(tj.triggers) : [];
         t.triggers = triggers.filter(function (name) { return triggerChosen([dumpSchema, table, name]); });
         t.triggers.forEach(function (name) {
@@ -111,6 +111,18 @@ function loadObjects(host, dumpDir, options, details) {
     });
   });
   return out;
+}
+
+// MySQL takes 1 to 1,024 buckets (ANALYZE TABLE … WITH N BUCKETS); none recorded means its default, 100.
+function histogramBuckets(h, file) {
+  if (h.buckets === undefined || h.buckets === null) return 100;
+  var n = Number(h.buckets);
+  if (Math.floor(n) !== n || n < 1 || n > 1024) {
+    throw new UserError('The histogram of column ' + h.column + ' in ' + file + ' has ' + JSON.stringify(h.buckets) +
+      ' buckets; MySQL takes a whole number from 1 to 1024. The dump metadata is damaged: copy ' + file + ' again from ' +
+      'the original dump, or load with analyze: "on" (no histograms). Nothing was changed.');
+  }
+  return n;
 }
 
 module.exports = { loadObjects: loadObjects, rawObjectName: rawObjectName };

@@ -105,6 +105,15 @@ describe('hostile 3/5/6/8/9: damaged metadata, broken files, unfinished dumps, m
     expect(asked.status, asked.out).to.equal(0);
   });
 
+  it('issue 26, 3: a histogram bucket count outside 1..1024 in the metadata is refused before anything changes', async function () {
+    editJson(path.join(sb.dump, 'shop@customers.json'), (d) => { d.histograms = [{ column: 'name', buckets: 99999 }]; });
+    const before = sb.hash();
+    expectRefused(cli(server.uri, ['load', sb.dump, '--analyze=histogram'], { configHome: sb.home }),
+      [/The histogram of column name in shop@customers\.json has 99999 buckets; MySQL takes a whole number from 1 to 1024/,
+        /Nothing was changed/], sb, before);
+    expect(Number(await server.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'"))).to.equal(0);
+  });
+
   it('issue 20, 1: missing metadata of a chosen table is refused by plan, stub and load; outside the selection it is a warning', async function () {
     fs.rmSync(path.join(sb.dump, 'shop@orders.json'));
     const before = sb.hash();
