@@ -12,6 +12,9 @@ var OWN_OPTIONS = {
       '(MySQL 8.0.21 and later); keep: leave it alone' },
   tune: { type: 'bool', default: false,
     brief: 'Apply restore-time server settings (saved first, always reverted afterwards)' },
+  keepSettings: { type: 'array', itemtype: 'string', default: [], check: namesProblem,
+    brief: 'With tune: server settings to leave as they are, by name (e.g. ["innodb_doublewrite"]; the plan\'s ' +
+      'settings table names them)' },
   dropExisting: { type: 'bool', default: false,
     brief: 'Drop the tables, views, routines, events and triggers the load will create, if they exist (never a schema)' },
   analyze: { type: 'string', values: ['off', 'on', 'histogram'], default: 'off',
@@ -39,6 +42,13 @@ var OWN_OPTIONS = {
   maskKey: { type: 'string', default: null,
     brief: 'Key of the masks\' hash: the same key gives the same masks in every load; without it a random key per load' },
 };
+
+function namesProblem(v) {
+  if (!Array.isArray(v) || v.some(function (x) { return typeof x !== 'string' || !/^[A-Za-z0-9_]+$/.test(x); })) {
+    return 'must be a list of server variable names, not ' + JSON.stringify(v);
+  }
+  return null;
+}
 
 var OWN_NAMES = Object.keys(OWN_OPTIONS);
 
@@ -86,6 +96,7 @@ function memberOwnOptionDefinitions() {
     var spec = OWN_OPTIONS[name];
     var d = { name: name, brief: spec.brief + defaultText(name, spec) };
     if (spec.type) d.type = spec.type; // untyped (mask): a dictionary, or the command line's text
+    if (spec.itemtype) d.itemtype = spec.itemtype;
     if (spec.values) d.values = spec.values.slice();
     return d;
   });

@@ -40,10 +40,14 @@ function planLines(plan) {
     lines = lines.concat(indent(indent(describeDrops(plan.drops))));
   }
   lines.push('  InnoDB redo log: ' + redoPlanText(plan.redo));
-  if (plan.tuning.length) {
-    lines.push('  Settings for the load (saved first, put back afterwards):');
+  var sessionTuning = plan.sessionTuning || [];
+  if (plan.tuning.length || sessionTuning.length) {
+    lines.push('  Settings for the load (global ones saved first and put back afterwards; session ones end with ' +
+      'util.loadDump\'s sessions):');
     lines = lines.concat(indent(indent(textTable.formatTable(['setting', 'now', 'during the load', 'why'],
-      plan.tuning.map(function (t) { return [t.name, t.original, t.value, t.why]; })))));
+      plan.tuning.map(function (t) { return [t.name, t.original, t.value, t.why]; }).concat(sessionTuning.map(function (t) {
+        return [t.name + ' (session)', t.original, t.value, t.why];
+      }))))));
   } else {
     lines.push('  Server settings: ' + (plan.tune ? 'already suited to a load, nothing to change' : 'not changed (tune: false)'));
   }

@@ -217,14 +217,21 @@ function lockedPreflight(host, p) {
   var objects = loadObjects(host, dir, lo, own.dropExisting || own.analyze === 'histogram');
   var existing = restoreState.readState(host);
   refuseLeftovers(host, existing, restoreState.statePath(host, host.sql.serverInfo().uuid));
+  var redoPlan = planRedo(host, own, existing, objects, p.explicitRedo);
+  var keep = own.keepSettings || [];
+  var tuned = own.tune ? tuning.planTuning(host, { redoOff: redoPlan.action === 'disable', keep: keep }) : [];
+  // util.loadDump runs sessionInitSql in each of its sessions, those building indexes too (8.0.30+).
+  var indexBuilds = own.tune && lo.loadIndexes !== false && atLeast(ctx.shellVersion, '8.0.30')
+    ? tuning.planIndexBuilds(host, Number(lo.threads) || 4, keep) : null;
+  if (indexBuilds) lo.sessionInitSql = [indexBuilds.statement].concat(lo.sessionInitSql || []);
   var plan = {
     dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: m.preset, loadDumpOptions: lo,
     // What the user named: a remote dump by its place, with the local cache it is read from.
     title: src.source ? src.source.source.url + ' (cache ' + dir + ')' : dir, tableCount: objects.tables.length, dropRequested: own.dropExisting,
     drops: own.dropExisting ? dropExisting.existingObjects(host, objects) : [], dropNative: dropNative,
-    redo: planRedo(host, own, existing, objects, p.explicitRedo), tune: own.tune, tuning: own.tune ? tuning.planTuning(host) : [],
+    redo: redoPlan, tune: own.tune, tuning: tuned, sessionTuning: indexBuilds ? [indexBuilds] : [],
     analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + objects.tables.length + ' table(s))',
-    advice: own.tune ? tuning.restartAdvice(host, lo) : [], partialLines: planned && planned.lines ? planned.lines : [],
+    advice: own.tune ? tuning.restartAdvice(host, lo, tuned.map(function (t) { return t.name; })) : [], partialLines: planned && planned.lines ? planned.lines : [],
     warnings: [], blockers: [], snapshot: snapshotStep.planSnapshot(host, ctx, objects),
   };
   if (plan.redo.warning) plan.warnings.push(plan.redo.warning);

@@ -18,7 +18,10 @@ var TUNABLE = [
   { name: 'innodb_adaptive_hash_index', target: fixed('OFF'), why: 'no hash index upkeep during bulk inserts' },
   { name: 'innodb_io_capacity_max', target: atLeast(4000), why: 'let background flushing keep up with the load' },
   { name: 'innodb_io_capacity', target: atLeast(2000), why: 'let background flushing keep up with the load' },
-  { name: 'innodb_redo_log_capacity', target: atLeast(2 * GiB), why: 'fewer checkpoints while the redo log is on' },
+  { name: 'innodb_redo_log_capacity', target: atLeast(2 * GiB), why: 'fewer checkpoints while the redo log is on',
+    when: function (ctx) { return !ctx.redoOff; } },
+  // innodb_doublewrite DETECT_ONLY (8.0.30+, at runtime) was measured with the redo log off and not
+  // kept: fastest 9.3 s with it, 9.1 s without (npm run bench:load, 3 interleaved runs, issue 21).
 ];
 
 // Restart-only settings (contract §5): advice(current, vars) → [my.cnf line, comment] or null.
@@ -50,28 +53,49 @@ function readVariables(host, names) {
 
 function same(a, b) { return String(a).toUpperCase() === String(b).toUpperCase(); }
 
-// [{name, original, value, why}] for the settings this server has that would change.
-function planTuning(host) {
+// [{name, original, value, why}] for the settings this server has that would change. ctx:
+// {redoOff: the load disables the redo log, keep: names to leave alone}.
+function planTuning(host, ctx) {
+  var c = ctx || {};
+  var when = { redoOff: !!c.redoOff };
   var vars = readVariables(host, TUNABLE.map(function (t) { return t.name; }));
   var plan = [];
   TUNABLE.forEach(function (t) {
-    if (vars[t.name] === undefined) return;
+    if (vars[t.name] === undefined || (t.when && !t.when(when)) || (c.keep || []).indexOf(t.name) >= 0) return;
     var value = t.target(vars[t.name]);
     if (!same(value, vars[t.name])) plan.push({ name: t.name, original: vars[t.name], value: value, why: t.why });
   });
   return plan;
 }
 
-// [[line, comment]] for my.cnf; loadOptions: the util.loadDump options of the load (skipBinlog).
-function restartAdvice(host, loadOptions) {
+// [[line, comment]] for my.cnf; loadOptions: the util.loadDump options of the load (skipBinlog);
+// tuned: the names planTuning changes at runtime (no advice to restart for those).
+function restartAdvice(host, loadOptions, tuned) {
   var vars = readVariables(host, RESTART_ONLY.map(function (t) { return t.name; }).concat(['innodb_redo_log_capacity']));
   var out = [];
   RESTART_ONLY.forEach(function (t) {
-    if (vars[t.name] === undefined) return;
+    if (vars[t.name] === undefined || (tuned || []).indexOf(t.name) >= 0) return;
     var a = t.advice(vars[t.name], vars, loadOptions);
     if (a) out.push(a);
   });
   return out;
+}
+
+var MiB = 1024 * 1024;
+
+// Index builds after deferTableIndexes (util.loadDump's ALTER TABLE … ADD INDEX): a sort buffer per
+// build of a quarter of the buffer pool shared by the load's threads (1 MiB to 1 GiB; the server's
+// default is 1 MiB), set in every loader session through sessionInitSql. null when it does not apply.
+function planIndexBuilds(host, threads, keep) {
+  if ((keep || []).indexOf('innodb_ddl_buffer_size') >= 0) return null;
+  var vars = readVariables(host, ['innodb_ddl_buffer_size', 'innodb_buffer_pool_size']);
+  if (vars.innodb_ddl_buffer_size === undefined) return null;
+  var current = Number(vars.innodb_ddl_buffer_size);
+  var size = Math.min(GiB, Math.max(MiB, Math.floor(Number(vars.innodb_buffer_pool_size) / 4 / Math.max(1, threads) / MiB) * MiB));
+  if (size <= current) return null;
+  return { name: 'innodb_ddl_buffer_size', original: String(current), value: String(size),
+    why: 'index builds after the data sort in memory (session setting of each loader session: a quarter of the buffer pool ' +
+      'shared by ' + threads + ' thread(s))', statement: 'SET SESSION innodb_ddl_buffer_size = ' + size };
 }
 
 function adviceLines(advice) {
@@ -144,5 +168,5 @@ function revertSettings(host, state, by) {
   return result;
 }
 
-module.exports = { TUNABLE: TUNABLE, planTuning: planTuning, restartAdvice: restartAdvice, adviceLines: adviceLines,
+module.exports = { TUNABLE: TUNABLE, planTuning: planTuning, planIndexBuilds: planIndexBuilds, restartAdvice: restartAdvice, adviceLines: adviceLines,
   applyTuning: applyTuning, revertSettings: revertSettings, readVariables: readVariables };

@@ -28,6 +28,32 @@ describe('restore load server steps (real Shell, real MySQL)', function () {
     if (server) await server.query(`DROP SCHEMA IF EXISTS ${BIG_SCHEMA}; DROP SCHEMA IF EXISTS shop`);
   });
 
+  it('fastest with the redo log off: a larger index-build buffer in the loader sessions; no redo capacity change; ' +
+    'keepSettings leaves it alone; with the redo log kept on, the redo capacity grows', async function () {
+    const before = await serverFingerprint(server);
+    const r = cli(server.uri, ['load', SAMPLE_SHOP, '--preset=fastest', '--force']);
+    expect(r.status, r.out).to.equal(0);
+    expect(r.stdout).to.match(/^ {4}innodb_ddl_buffer_size \(session\) +1048576 +\d+ +index builds after the data/m);
+    expect(r.stdout).to.match(/"sessionInitSql":\["SET SESSION innodb_ddl_buffer_size = \d+"\]/);
+    expect(r.stdout).to.not.match(/^ {4}innodb_redo_log_capacity/m); // does nothing while the redo log is off
+    expect(await serverFingerprint(server)).to.deep.equal(before);
+    await server.query('DROP SCHEMA shop');
+    const kept = cli(server.uri, ['load', SAMPLE_SHOP, '--preset=fastest', '--force', '--keep-settings=innodb_ddl_buffer_size,sync_binlog']);
+    expect(kept.status, kept.out).to.equal(0);
+    expect(kept.stdout).to.not.match(/innodb_ddl_buffer_size|^ {4}sync_binlog/m);
+    // Another schema on the server: the redo log stays on, so the redo capacity grows.
+    await server.query('DROP SCHEMA shop');
+    await server.query('CREATE SCHEMA keepme');
+    try {
+      const on = cli(server.uri, ['load', SAMPLE_SHOP, '--preset=fastest', '--force']);
+      expect(on.status, on.out).to.equal(0);
+      expect(on.stdout).to.match(/^ {4}innodb_redo_log_capacity /m);
+    } finally {
+      await server.query('DROP SCHEMA keepme');
+    }
+    expect(await serverFingerprint(server)).to.deep.equal(before);
+  });
+
   it('fastest + analyze histogram: histograms built, nothing of the load in the binary log, no skip-log-bin advice, threads explained',
     async function () {
       expect(Number(await server.value('SELECT @@GLOBAL.log_bin'))).to.equal(1);
