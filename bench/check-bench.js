@@ -13,6 +13,7 @@ const path = require('path');
 const crypto = require('crypto');
 const { spawnSync } = require('child_process');
 const { MYSQLSH, HAVE } = require('../test/support/real');
+const { runMeasured, interleave, stats, fmt, machineLine, settle } = require('./measure');
 
 const FILES = Number(process.argv[2] || 100);
 const MIB = Number(process.argv[3] || 16);
@@ -36,7 +37,7 @@ function makeDump(dir) {
   for (const k of Object.keys(done.chunkFileBytes)) if (k.startsWith('shop@orders@')) delete done.chunkFileBytes[k];
   let compressed = 0;
   for (let i = 0; i < FILES; i++) {
-    raw[0] = 48 + (i % 10); // a different file each time (no dedup anywhere)
+    raw.write(String(i).padStart(8, '0'), 0, 'latin1'); // a different file each time: no two chunks alike
     const name = `shop@orders@${i === FILES - 1 ? '@' : ''}${i}.tsv.zst`;
     const z = spawnSync('zstd', ['-q', '-1', '-c'], { input: raw, maxBuffer: 1 << 30 });
     if (z.status !== 0) throw new Error('zstd failed: ' + z.stderr);
@@ -58,23 +59,37 @@ function main() {
     const dump = path.join(work, 'dump');
     const compressed = makeDump(dump);
     const env = { ...process.env, MYSQLSH_USER_CONFIG_HOME: home };
-    const shell = (args) => run(MYSQLSH, ['--', 'restore', 'inspect', dump, ...args], { env });
+    const measured = (cmd, args, opts) => () => {
+      settle();
+      const r = runMeasured(cmd, args, opts || { env });
+      if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stdout}${r.stderr}`);
+      return r;
+    };
+    const inspect = (args) => measured(MYSQLSH, ['--', 'restore', 'inspect', dump, ...args]);
+    const runs = Number(process.env.BENCH_RUNS || 3);
+    console.log(machineLine(MYSQLSH));
     console.log(`dump: ${FILES} data files of ${MIB} MiB data each (${(compressed / 1048576).toFixed(0)} MiB zstd, ` +
-      `${FILES * MIB} MiB data), client CPUs ${os.cpus().length}; best of 3 runs each (warm page cache)`);
-    const best = (fn) => Math.min(fn().s, fn().s, fn().s);
-    const read = best(() => run('sh', ['-c', `cat "${dump}"/shop@orders@* > /dev/null`]));
-    const start = best(() => run(MYSQLSH, ['--js', '-e', '1'], { env }));
-    const structure = best(() => shell([]));
-    const verify = best(() => shell(['--verify']));
-    const verdict = shell(['--verify']).out.match(/Verdict: .*/)[0];
+      `${FILES * MIB} MiB data); ${runs} runs of each, interleaved (warm page cache); median (min–max)`);
+    const results = interleave([
+      { name: 'cat of every data file (read only)', run: measured('sh', ['-c', `cat "${dump}"/shop@orders@* > /dev/null`], {}) },
+      { name: 'mysqlsh start, nothing done', run: measured(MYSQLSH, ['--js', '-e', '1']) },
+      { name: 'restore inspect (structure, default)', run: inspect([]) },
+      { name: 'restore inspect --verify (decompressed)', run: inspect(['--verify']) },
+    ], runs);
+    const verdict = results['restore inspect --verify (decompressed)'][0].stdout.match(/Verdict: .*/)[0];
     const mb = compressed / 1048576;
-    const line = (label, s) => console.log(`  ${label.padEnd(42)} ${s.toFixed(2).padStart(7)} s  ${(mb / s).toFixed(0).padStart(6)} MiB/s of zstd files`);
-    line('cat of every data file (read only)', read);
-    line('mysqlsh start, nothing done', start);
-    line('restore inspect (structure, default)', structure);
-    line('restore inspect --verify (decompressed)', verify);
-    console.log(`  structure check beyond start-up: ${(structure - start).toFixed(2)} s; verify: ${(verify - start).toFixed(2)} s ` +
-      `(${((verify - start) / Math.max(structure - start, 0.001)).toFixed(1)}x); ${verdict}`);
+    const med = (name) => stats(results[name].map((x) => x.seconds)).median;
+    console.log(`  ${'variant'.padEnd(42)} ${'seconds'.padEnd(20)} ${'MiB/s'.padStart(6)}  peak MB of the process`);
+    Object.keys(results).forEach((name) => {
+      const list = results[name];
+      console.log(`  ${name.padEnd(42)} ${fmt(list.map((x) => x.seconds)).padEnd(20)} ${(mb / med(name)).toFixed(0).padStart(6)}  ` +
+        fmt(list.map((x) => x.peakMB), 0));
+    });
+    const start = med('mysqlsh start, nothing done');
+    const structure = med('restore inspect (structure, default)') - start;
+    const verify = med('restore inspect --verify (decompressed)') - start;
+    console.log(`  structure check beyond start-up: ${structure.toFixed(2)} s; verify: ${verify.toFixed(2)} s ` +
+      `(${(verify / Math.max(structure, 0.001)).toFixed(1)}x); ${verdict}`);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

@@ -12,7 +12,9 @@
 const fs = require('fs');
 const path = require('path');
 const { startServer } = require('../test/support/server');
-const { cli, runJs, tempDir, cleanTemp } = require('../test/support/shell');
+const { runMeasured, stats, fmt, machineLine, settle } = require('./measure');
+const { MYSQLSH } = require('../test/support/real');
+const { runJs, tempDir, cleanTemp, shellEnv } = require('../test/support/shell');
 
 const ORDERS = Number(process.env.BENCH_ROWS || 1000000);
 const CUSTOMERS = Math.max(10, Math.floor(ORDERS / 10));
@@ -40,10 +42,13 @@ function seconds(re, text, what) {
   return Number(m[1]);
 }
 
+// → {stdout, peakMB} of the mysqlsh process that ran the load.
 function load(server, dir, schema, keep, extra) {
-  const r = cli(server.uri, ['load', dir, `--latest=${SRC}.customers:${keep}`, `--schema=${schema}`, ...extra]);
-  if (r.status !== 0) throw new Error(`restore.load failed:\n${r.out}`);
-  return r.stdout;
+  settle();
+  const r = runMeasured(MYSQLSH, [server.uri, '--', 'restore', 'load', dir, `--latest=${SRC}.customers:${keep}`,
+    `--schema=${schema}`, ...extra], { env: shellEnv({}) });
+  if (r.status !== 0) throw new Error(`restore.load failed:\n${r.stdout}${r.stderr}`);
+  return r;
 }
 
 function customerChunks(dir) {
@@ -70,35 +75,41 @@ async function main() {
     console.log(`Data: ${ORDERS} orders, ${CUSTOMERS} customers; customers' chunks kept: ${keepCustomers} of ${chunks.length} ` +
       `(setup ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 
-    const a = load(server, dumpDir, 'bench_a', keepCustomers, ['--orphans=delete',
-      `--mask=${SRC}.orders.email:email,${SRC}.orders.note:text,${SRC}.customers.name:name`]);
-    const b = load(server, dumpDir, 'bench_b', keepCustomers, ['--orphans=report']);
-    const c = load(server, dumpDir, 'bench_c', keepCustomers, ['--preset=fastest', '--orphans=delete',
-      `--mask=${SRC}.orders.email:email,${SRC}.orders.note:text,${SRC}.customers.name:name`]);
-    const loadA = seconds(/^\s+util\.loadDump\s+([\d.]+)/m, a, 'util.loadDump time');
-    const loadB = seconds(/^\s+util\.loadDump\s+([\d.]+)/m, b, 'util.loadDump time');
-    const removed = seconds(/Orphan rows removed: (\d+)/, a, 'orphan count');
-    const del = seconds(/Orphan rows removed: \d+ in ([\d.]+) s/, a, 'orphan removal time');
-    const mask = seconds(/Masked in ([\d.]+) s/, a, 'masking time');
-    const rep = seconds(/Orphan rows \(counted[^)]*\), ([\d.]+) s/, b, 'orphan count time');
-    const maskedRows = Number(await server.value('SELECT COUNT(*) FROM bench_a.orders')) +
-      Number(await server.value('SELECT COUNT(*) FROM bench_a.customers'));
-    const loadC = seconds(/^\s+util\.loadDump\s+([\d.]+)/m, c, 'util.loadDump time');
-    const delC = seconds(/Orphan rows removed: \d+ in ([\d.]+) s/, c, 'orphan removal time');
-    const maskC = seconds(/Masked in ([\d.]+) s/, c, 'masking time');
-    const rows = [
-      ['A: util.loadDump', loadA, 1],
-      [`A: orphans delete (${removed} rows removed)`, del, del / loadA],
-      [`A: masking (3 columns, ${maskedRows} rows)`, mask, mask / loadA],
-      ['B: util.loadDump', loadB, 1],
-      ['B: orphans report', rep, rep / loadB],
-      ['C (preset fastest: no binlog, redo log off): load', loadC, 1],
-      ['C: orphans delete', delC, delC / loadC],
-      ['C: masking', maskC, maskC / loadC],
-    ];
-    console.log('step'.padEnd(52) + 'seconds'.padStart(10) + '  ratio to the load');
-    for (const [name, s, ratio] of rows) console.log(name.padEnd(52) + s.toFixed(2).padStart(10) + '  ' + ratio.toFixed(2));
-    console.log('\nLoad A report (tail):\n' + a.slice(a.indexOf('Orphan rows removed')).split('\n').slice(0, 12).join('\n'));
+    const masks = `--mask=${SRC}.orders.email:email,${SRC}.orders.note:text,${SRC}.customers.name:name`;
+    const runs = Number(process.env.BENCH_RUNS || 3);
+    const got = {};
+    const add = (k, v) => { (got[k] = got[k] || []).push(v); };
+    let removed = 0;
+    let maskedRows = 0;
+    for (let i = 0; i < runs; i++) {
+      const a = load(server, dumpDir, `bench_a${i}`, keepCustomers, ['--orphans=delete', masks]);
+      const b = load(server, dumpDir, `bench_b${i}`, keepCustomers, ['--orphans=report']);
+      const c = load(server, dumpDir, `bench_c${i}`, keepCustomers, ['--preset=fastest', '--force', '--orphans=delete', masks]);
+      const loadA = seconds(/^\s+util\.loadDump\s+([\d.]+)/m, a.stdout, 'util.loadDump time');
+      const loadB = seconds(/^\s+util\.loadDump\s+([\d.]+)/m, b.stdout, 'util.loadDump time');
+      const loadC = seconds(/^\s+util\.loadDump\s+([\d.]+)/m, c.stdout, 'util.loadDump time');
+      removed = seconds(/Orphan rows removed: (\d+)/, a.stdout, 'orphan count');
+      maskedRows = Number(await server.value(`SELECT COUNT(*) FROM bench_a${i}.orders`)) +
+        Number(await server.value(`SELECT COUNT(*) FROM bench_a${i}.customers`));
+      add('A: util.loadDump', [loadA, loadA]);
+      add('A: orphans delete', [seconds(/Orphan rows removed: \d+ in ([\d.]+) s/, a.stdout, 'orphan removal time'), loadA]);
+      add('A: masking (3 columns)', [seconds(/Masked in ([\d.]+) s/, a.stdout, 'masking time'), loadA]);
+      add('B: util.loadDump', [loadB, loadB]);
+      add('B: orphans report', [seconds(/Orphan rows \(counted[^)]*\), ([\d.]+) s/, b.stdout, 'orphan count time'), loadB]);
+      add('C (preset fastest: no binlog, tuned; redo log kept on: other schemas here)', [loadC, loadC]);
+      add('C: orphans delete', [seconds(/Orphan rows removed: \d+ in ([\d.]+) s/, c.stdout, 'orphan removal time'), loadC]);
+      add('C: masking', [seconds(/Masked in ([\d.]+) s/, c.stdout, 'masking time'), loadC]);
+      add('peak MB of mysqlsh (A, B, C)', [Math.max(a.peakMB, b.peakMB, c.peakMB), 1]);
+      if (i === 0) console.log('\nLoad A report (tail):\n' + a.stdout.slice(a.stdout.indexOf('Orphan rows removed')).split('\n').slice(0, 12).join('\n'));
+      for (const x of ['a', 'b', 'c']) await server.query(`DROP SCHEMA IF EXISTS bench_${x}${i}`);
+    }
+    console.log(`\n${machineLine(MYSQLSH)}\n${runs} runs, interleaved (A B C A B C …); ${removed} orphan rows removed, ` +
+      `${maskedRows} rows masked per run; median (min–max)`);
+    console.log('step'.padEnd(52) + 'seconds'.padEnd(22) + 'ratio to its load (median)');
+    for (const [name, list] of Object.entries(got)) {
+      const ratios = list.map((x) => x[0] / x[1]);
+      console.log(name.padEnd(52) + fmt(list.map((x) => x[0])).padEnd(22) + (name.startsWith('peak') ? '' : stats(ratios).median.toFixed(2)));
+    }
   } finally {
     await server.stop();
     cleanTemp();
