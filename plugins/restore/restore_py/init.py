@@ -341,31 +341,44 @@ def _view_entry_failed(path, name, err, made):
 _NEW_FILE = _os.O_WRONLY | _os.O_CREAT | _os.O_EXCL | getattr(_os, "O_NOFOLLOW", 0)
 
 
-def _view_add(path, entries_json, contents):
-    # entries: [[name, target]] for a symbolic link, [[name, index into contents]] for a new file.
-    blobs = [c.encode("utf-8") if isinstance(c, str) else bytes(c) for c in contents]
+def _write_new_at(dfd, name, data):
+    # A new file in the view's directory (never over anything, never through a link).
+    fd = _os.open(name, _NEW_FILE, 0o644, dir_fd=dfd)
+    try:
+        _os.write(fd, data)
+    finally:
+        _os.close(fd)
+
+
+def _make_entries(path, items, make, allowed):
+    # Each (name, what) of items made in the view by make(dfd, name, what); returns how many.
     made = 0
     dfd = _view_dir(path)
     try:
-        # A view holds as many entries as the dump has files: plain os calls, no file objects.
-        for name, what in _json.loads(entries_json):
-            if not _plain_name(name):
+        for name, what in items:
+            if not allowed(name):
                 _refuse(path, "refusing the view entry name %r" % (name,))
             try:
-                if isinstance(what, str):
-                    _os.symlink(what, name, dir_fd=dfd)
-                else:
-                    fd = _os.open(name, _NEW_FILE, 0o644, dir_fd=dfd)
-                    try:
-                        _os.write(fd, blobs[what])
-                    finally:
-                        _os.close(fd)
+                make(dfd, name, what)
             except OSError as err:
                 _view_entry_failed(path, name, err, made)
             made += 1
     finally:
         _os.close(dfd)
     return made
+
+
+def _view_add(path, entries_json, contents):
+    # entries: [[name, target]] for a symbolic link, [[name, index into contents]] for a new file.
+    blobs = [c.encode("utf-8") if isinstance(c, str) else bytes(c) for c in contents]
+
+    def make(dfd, name, what):
+        if isinstance(what, str):
+            _os.symlink(what, name, dir_fd=dfd)
+        else:
+            _write_new_at(dfd, name, blobs[what])
+    # A view holds as many entries as the dump has files: plain os calls, no file objects.
+    return _make_entries(path, _json.loads(entries_json), make, _plain_name)
 
 
 _STUB_PREFIX = ".restore-stub-"
@@ -379,28 +392,16 @@ def _view_stubs(path, names_text, contents):
     content = contents[0]
     data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
     source = _STUB_PREFIX + _hashlib.sha256(data).hexdigest()[:16]
-    made = 0
     dfd = _view_dir(path)
     try:
-        try:
-            fd = _os.open(source, _NEW_FILE, 0o644, dir_fd=dfd)
-            try:
-                _os.write(fd, data)
-            finally:
-                _os.close(fd)
-        except FileExistsError:
-            pass  # an earlier batch of this view wrote it
-        for name in names_text.split("\n"):
-            if not _plain_name(name) or _STUB_NAME.match(name):
-                _refuse(path, "refusing the view entry name %r" % (name,))
-            try:
-                _os.symlink(source, name, dir_fd=dfd)
-            except OSError as err:
-                _view_entry_failed(path, name, err, made)
-            made += 1
+        _write_new_at(dfd, source, data)
+    except FileExistsError:
+        pass  # an earlier batch of this view wrote it
     finally:
         _os.close(dfd)
-    return made
+    return _make_entries(path, ((name, source) for name in names_text.split("\n")),
+                         lambda dfd, name, target: _os.symlink(target, name, dir_fd=dfd),
+                         lambda name: _plain_name(name) and not _STUB_NAME.match(name))
 
 
 def _view_remove(path):
