@@ -125,6 +125,15 @@ function buildChunkLists(targets, sources) {
   return problems;
 }
 
+// Leaves chunk number i out of a collection (its caller fixes max and lasts).
+function forgetChunk(c, i) {
+  delete c.flags[i];
+  delete c.bytes[i];
+  delete c.plainNames[i];
+  delete c.lastNames[i];
+  c.count--;
+}
+
 // chunkFileBytes lists every data file the dumper wrote, and a table's chunks are numbered 0..N:
 // an entry numbered at or past the count of the table's entries is damage, and enumerating up to
 // it would be unbounded work (one bogus "@9999999" meant minutes and gigabytes). Such entries are
@@ -144,11 +153,7 @@ function dropAbsurd(c, problems) {
     if (!c.flags[i]) continue;
     report(i, c.plainNames[i]);
     report(i, c.lastNames[i]);
-    delete c.flags[i];
-    delete c.bytes[i];
-    delete c.plainNames[i];
-    delete c.lastNames[i];
-    c.count--;
+    forgetChunk(c, i);
   }
   c.lasts = c.lasts.filter(function (x) { return x < n; });
   c.max = -1;
@@ -173,10 +178,7 @@ function dropFar(t, c, problems) {
       c.plainNames[top] + ' is numbered ' + (top - present[present.length - 2]) + ' past the next one found' +
       (lastAt >= 0 ? ' and past the last chunk @@' + lastAt : '') + ': a stray or damaged name, left out. Remove it ' +
       'from the dump directory (or the listing).', c.plainNames[top], t));
-    delete c.flags[top];
-    delete c.plainNames[top];
-    delete c.bytes[top];
-    c.count--;
+    forgetChunk(c, top);
     present.pop();
   }
   c.max = present.length ? present[present.length - 1] : -1;

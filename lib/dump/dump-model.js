@@ -69,11 +69,8 @@ function addEntry(sizes, broken, name, size, isDir, error) {
 function addFiles(host, pathOf, names, sizes, broken) {
   if (!names.length) return;
   var found = host.files.stat(names.map(pathOf));
-  var dirs = new Set(found.dirs);
-  var errors = new Map(found.errors.map(function (e) { return [e[0], e[1]]; }));
-  names.forEach(function (name, i) {
-    if (found.sizes[i] === null && !errors.has(i)) return; // not there
-    addEntry(sizes, broken, name, found.sizes[i], dirs.has(i), errors.has(i) ? errors.get(i) : null);
+  eachEntry({ names: names, sizes: found.sizes, dirs: found.dirs, errors: found.errors }, function (name, size, isDir, error) {
+    if (size !== null || error) addEntry(sizes, broken, name, size, isDir, error); // else not there
   });
 }
 

@@ -35,13 +35,6 @@ function schemaOfFile(model, file) {
   return null;
 }
 
-function isSchemaChosen(model, sel, schema) {
-  if (sel.excludeSchemas.indexOf(schema) >= 0) return false;
-  if (sel.includeSchemas.length && sel.includeSchemas.indexOf(schema) < 0) return false;
-  if (!sel.includeTables.length) return true;
-  return sel.includeTables.some(function (t) { return t.schema === schema; });
-}
-
 // {blockers: [text], warnings: [text]}.
 function selectionProblems(model, sel) {
   var out = { blockers: [], warnings: [] };
@@ -60,7 +53,7 @@ function selectionProblems(model, sel) {
       outside = 'table `' + where.schema + '`.`' + where.table + '`';
     } else {
       var schema = schemaOfFile(model, p.file);
-      chosen = schema === null || isSchemaChosen(model, sel, schema);
+      chosen = schema === null || selection.isSchemaChosen(sel, schema);
       outside = 'schema `' + schema + '`';
     }
     if (!isBlocking(p)) {

@@ -11,8 +11,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var shortHash = require('../core/short-hash.js').shortHash;
 var pathMaker = require('../dump/dump-paths.js').pathMaker;
-var makeNameMatcher = require('../dump/chunk-names.js').makeNameMatcher;
-var stubContent = require('./stub-writer.js').stubContent;
+var stubWriter = require('./stub-writer.js');
 var viewMetadata = require('./view-metadata.js');
 var startProgress = require('../report/progress.js').startProgress;
 
@@ -20,7 +19,6 @@ var MARK = '.restore-view.json';
 var COMPLETE = '.restore-view-complete';
 var PROGRESS_FILE = 'load-progress.json';
 var WRITTEN = { '@.done.json': true, '@.checksums.json': true };
-var EMPTY_IDX = [0, 0, 0, 0, 0, 0, 0, 0];
 var BATCH = 5000;
 
 function viewsRoot(host) {
@@ -92,18 +90,22 @@ function stubbedSet(plan) {
   return s;
 }
 
+// Whether the view links the dump's file `name`: not a file the view writes itself, nor a stubbed
+// chunk or its .idx.
+function isLinked(name, stubbed) {
+  if (WRITTEN[name] || /^load-progress/.test(name)) return false;
+  return !stubbed.has(/\.idx$/.test(name) ? name.slice(0, -4) : name);
+}
+
+// Format 1.0.0 records no chunk sizes: its loader reads them from .idx files, so stubs get one too.
+function needsIdxStubs(model) { return !model.doneJson || !model.doneJson.chunkFileBytes; }
+
 // Counts for the plan, before anything is made: {links, stubs}.
 function viewCounts(model, plan) {
   var stubbed = stubbedSet(plan);
-  var present = 0;
-  var idx = 0;
-  model.files.forEach(function (size, name) {
-    if (WRITTEN[name] || /^load-progress/.test(name)) return;
-    if (/\.idx$/.test(name) ? stubbed.has(name.slice(0, -4)) : stubbed.has(name)) return;
-    present++;
-  });
-  if (!model.doneJson || !model.doneJson.chunkFileBytes) idx = stubbed.size;
-  return { links: present, stubs: stubbed.size + idx };
+  var links = 0;
+  model.files.forEach(function (size, name) { if (isLinked(name, stubbed)) links++; });
+  return { links: links, stubs: stubbed.size * (needsIdxStubs(model) ? 2 : 1) };
 }
 
 // Builds the view at place (state 'new' or 'stale'); returns what it holds. Links go in batches of
@@ -116,8 +118,7 @@ function buildView(host, model, plan, place, mark) {
   if (state === 'stale') f.viewRemove(place.dir);
   var stubbed = stubbedSet(plan);
   var pathOf = pathMaker(host, model.dir);
-  var match = makeNameMatcher(model.targets.filter(function (t) { return t.ext !== null && t.includesData; }));
-  var stubIdx = !model.doneJson || !model.doneJson.chunkFileBytes; // format 1.0.0: the loader sizes chunks by .idx
+  var stubIdx = needsIdxStubs(model);
   var made = { links: 0, stubs: 0, written: [] };
   var total = model.files.size + stubbed.size * (stubIdx ? 2 : 1);
   var progress = startProgress(host, 'Building the load view', total, { unit: 'entries' });
@@ -142,9 +143,7 @@ function buildView(host, model, plan, place, mark) {
   }
   f.viewCreate(place.dir, JSON.stringify(mark));
   model.files.forEach(function (size, name) {
-    if (WRITTEN[name] || /^load-progress/.test(name)) return;
-    var data = /\.idx$/.test(name) ? name.slice(0, -4) : name;
-    if (stubbed.has(data) && match(data)) return;
+    if (!isLinked(name, stubbed)) return;
     links.push({ name: name, link: pathOf(name) });
     made.links++;
     if (links.length >= BATCH) flushLinks();
@@ -157,9 +156,9 @@ function buildView(host, model, plan, place, mark) {
     t.stubbed.forEach(function (name) { names.push(name); });
   });
   byCompression.forEach(function (names, compression) {
-    addStubs(names, stubContent(compression));
+    addStubs(names, stubWriter.stubContent(compression));
     made.stubs += names.length;
-    if (stubIdx) addStubs(names.map(function (n) { return n + '.idx'; }), bytesOf(EMPTY_IDX));
+    if (stubIdx) addStubs(names.map(function (n) { return n + '.idx'; }), stubWriter.idxStubContent());
   });
   var written = [];
   if (model.doneJson) {
@@ -178,13 +177,6 @@ function buildView(host, model, plan, place, mark) {
   f.viewAdd(place.dir, written);
   progress.done(made.links + ' links, ' + made.stubs + ' stubs');
   return made;
-}
-
-function bytesOf(list) {
-  var buf = new ArrayBuffer(list.length);
-  var view = new Uint8Array(buf);
-  for (var i = 0; i < list.length; i++) view[i] = list[i];
-  return buf;
 }
 
 function makeMark(model, place, source, sel) {

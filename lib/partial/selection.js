@@ -158,9 +158,19 @@ function hasTable(list, schema, table) {
 }
 
 // Would loadDump, given these filters, load this table at all?
+function schemaAllowed(sel, schema) {
+  return sel.excludeSchemas.indexOf(schema) < 0 && (!sel.includeSchemas.length || sel.includeSchemas.indexOf(schema) >= 0);
+}
+
+// Whether a schema-level object (the schema's DDL, its views) is loaded: the schema filters allow
+// it, and includeTables, when given, names one of its tables.
+function isSchemaChosen(sel, schema) {
+  return schemaAllowed(sel, schema) && (!sel.includeTables.length ||
+    sel.includeTables.some(function (t) { return t.schema === schema; }));
+}
+
 function isTableChosen(sel, schema, table) {
-  if (sel.excludeSchemas.indexOf(schema) >= 0) return false;
-  if (sel.includeSchemas.length && sel.includeSchemas.indexOf(schema) < 0) return false;
+  if (!schemaAllowed(sel, schema)) return false;
   if (hasTable(sel.excludeTables, schema, table)) return false;
   if (sel.includeTables.length && !hasTable(sel.includeTables, schema, table)) return false;
   return true;
@@ -208,6 +218,7 @@ function describeRule(r) {
 module.exports = {
   parseSelection: parseSelection,
   isTableChosen: isTableChosen,
+  isSchemaChosen: isSchemaChosen,
   latestCount: latestCount,
   unmatchedLatest: unmatchedLatest,
   isPartial: isPartial,

@@ -25,13 +25,16 @@ function stubContent(compression) {
   return bytes([]);
 }
 
+// An .idx file with no chunk offsets: a format 1.0.0 loader reads a stubbed chunk's size there.
+function idxStubContent() { return bytes(EMPTY_IDX); }
+
 // plan: from lib/partial-plan.js (plan.files: the model's listing of the dump directory).
 // Returns {written: [name], skipped: [name]} with names relative to the dump directory.
 function writeStubs(host, plan) {
   var existing = plan.files;
   var f = host.files;
   var contents = {};
-  var idx = bytes(EMPTY_IDX);
+  var idx = idxStubContent();
   var files = [];
   var names = [];
   plan.stub.forEach(function (s) {
@@ -60,4 +63,4 @@ function writeStubs(host, plan) {
   return { written: written, skipped: skipped };
 }
 
-module.exports = { writeStubs: writeStubs, stubContent: stubContent };
+module.exports = { writeStubs: writeStubs, stubContent: stubContent, idxStubContent: idxStubContent };

@@ -106,7 +106,7 @@ function planRedo(host, own, existingState, objects, explicit) {
   var plan = { state: s.state, reason: s.reason, action: null, note: null, warning: null };
   if (own.redoLog !== 'off') return plan;
   if (s.state === 'ON') {
-    var risk = redoRisk(host, objects);
+    var risk = safety.redoOffRisk(host, objects.schemas.map(function (x) { return x.schema; }));
     if (risk && !explicit) {
       plan.note = 'kept ON although the preset turns it off: ' + risk + '; a server crash while it is off leaves an ' +
         'instance MySQL will not start again, to be re-initialized and loaded again. Pass redoLog: "off" to disable it anyway';
@@ -124,26 +124,6 @@ function planRedo(host, own, existingState, objects, explicit) {
       : 'it was already OFF, not disabled by this load, so it stays OFF: run restore.enableRedoLog() when done';
   }
   return plan;
-}
-
-var SYSTEM_SCHEMAS = ['mysql', 'sys', 'information_schema', 'performance_schema'];
-
-// Why a crash with the redo log off would cost more than this load, or null.
-function redoRisk(host, objects) {
-  var mine = objects.schemas.map(function (x) { return x.schema; });
-  var others = host.sql.run('SELECT SCHEMA_NAME AS s FROM information_schema.SCHEMATA').rows.map(function (r) { return String(r.s); })
-    .filter(function (name) { return SYSTEM_SCHEMAS.indexOf(name.toLowerCase()) < 0 && mine.indexOf(name) < 0; });
-  if (others.length) {
-    return 'the server holds ' + others.length + ' schema(s) outside this load (' + others.slice(0, 5).join(', ') +
-      (others.length > 5 ? ', …' : '') + ')';
-  }
-  var replicas;
-  try {
-    replicas = host.sql.run('SHOW REPLICAS').rows.length;
-  } catch (e) {
-    replicas = 0; // the safety check reports what it could not check
-  }
-  return replicas ? 'it is a replication source with ' + replicas + ' replica(s) connected' : null;
 }
 
 function refuseLeftovers(host, existing, path) {
@@ -231,7 +211,7 @@ function lockedPreflight(host, p) {
     drops: own.dropExisting ? dropExisting.existingObjects(host, objects) : [], dropNative: dropNative,
     redo: redoPlan, tune: own.tune, tuning: tuned, sessionTuning: indexBuilds ? [indexBuilds] : [],
     analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + objects.tables.length + ' table(s))',
-    advice: own.tune ? tuning.restartAdvice(host, lo, tuned.map(function (t) { return t.name; })) : [], partialLines: planned && planned.lines ? planned.lines : [],
+    advice: own.tune ? tuning.restartAdvice(host, lo) : [], partialLines: planned && planned.lines ? planned.lines : [],
     warnings: [], blockers: [], snapshot: snapshotStep.planSnapshot(host, ctx, objects),
   };
   if (plan.redo.warning) plan.warnings.push(plan.redo.warning);

@@ -14,22 +14,12 @@ var startProgress = require('../report/progress.js').startProgress;
 
 var BATCH = 16;
 var QUERY_INTERRUPTED = 1317; // Ctrl-C: stop, do not go on with the next batch
-var tableNameKey = require('./table-name-case.js').tableNameKey;
-var SYSTEM_SCHEMAS = ['mysql', 'sys', 'information_schema', 'performance_schema'];
+var onTheServer = require('./server-tables.js');
 
 // The base tables of `tables` that exist on the server (one query per schema).
 function existingTables(host, tables) {
-  var seen = new Map();
-  var key = tableNameKey(host);
-  return tables.filter(function (t) {
-    if (!seen.has(t.schema)) {
-      var names = new Set();
-      host.sql.run("SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE'",
-        [t.schema]).rows.forEach(function (r) { names.add(key(r.name)); });
-      seen.set(t.schema, names);
-    }
-    return seen.get(t.schema).has(key(t.table));
-  });
+  var onServer = onTheServer.baseTables(host);
+  return tables.filter(function (t) { return onServer(t.schema, t.table) !== null; });
 }
 
 // verb: 'ANALYZE TABLE ' or 'ANALYZE LOCAL TABLE ' (LOCAL keeps the histograms out of the binary log
@@ -101,7 +91,7 @@ function serverTables(host, sel) {
   sel.includeTables.forEach(function (t) { if (schemas.indexOf(t.schema) < 0) schemas.push(t.schema); });
   var tables = [];
   schemas.forEach(function (schema) {
-    if (SYSTEM_SCHEMAS.indexOf(schema.toLowerCase()) >= 0) return;
+    if (onTheServer.isSystemSchema(schema)) return;
     host.sql.run("SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE'",
       [schema]).rows.forEach(function (r) {
       if (selection.isTableChosen(sel, schema, String(r.name))) tables.push({ schema: schema, table: String(r.name), histograms: [] });

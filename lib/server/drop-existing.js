@@ -1,7 +1,7 @@
 // Drop before re-import: of the objects a load will create (lib/load-objects.js), those that
 // already exist on the server, and nothing else: never a schema, never an object outside the
 // selection. Listed first; in interactive mode the user confirms (force skips the question).
-var tableNameKey = require('./table-name-case.js').tableNameKey;
+var tableNameKey = require('./server-tables.js').tableNameKey;
 var UserError = require('../core/user-error.js').UserError;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
 var displayTable = require('../report/display-name.js').displayTable;
@@ -15,7 +15,7 @@ function unique(list) {
   return list.filter(function (x, i) { return list.indexOf(x) === i; });
 }
 
-// Table names follow lower_case_table_names (./table-name-case.js); routine, event and trigger
+// Table names follow lower_case_table_names (./server-tables.js); routine, event and trigger
 // names never depend on case.
 function nameKey(name) { return String(name).toLowerCase(); }
 

@@ -8,11 +8,12 @@ function lockName(host) {
   return 'mysqlsh-restore.' + host.sql.serverInfo().uuid; // at most 64 characters: 16 + a 36-character uuid
 }
 
-// The connection holding the lock, {connectionId, clientHost}, or null when nobody does. The
+// Another connection holding the lock, {connectionId, clientHost}, or null when none does. The
 // client host is visible with the PROCESS privilege only (null otherwise).
 function lockHolder(host) {
-  var id = host.sql.run('SELECT IS_USED_LOCK(?) AS id', [lockName(host)]).rows[0].id;
-  if (id === null || id === undefined) return null;
+  var r = host.sql.run('SELECT IS_USED_LOCK(?) AS id, CONNECTION_ID() AS me', [lockName(host)]).rows[0];
+  var id = r.id;
+  if (id === null || id === undefined || Number(id) === Number(r.me)) return null;
   var rows = host.sql.run('SELECT HOST AS host FROM information_schema.PROCESSLIST WHERE ID = ?', [id]).rows;
   return { connectionId: Number(id), clientHost: rows.length ? String(rows[0].host) : null };
 }

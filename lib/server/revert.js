@@ -57,7 +57,7 @@ function leftoverLines(result) {
 function revertMember(host) {
   requireConnection(host, 'restore.revert()', 'revert');
   var holder = restoreLock.lockHolder(host);
-  if (holder && holder.connectionId !== Number(host.sql.run('SELECT CONNECTION_ID() AS id').rows[0].id)) {
+  if (holder) {
     throw new UserError('A restore is running on this server right now (' + restoreLock.describeHolder(holder) + '): it ' +
       'puts back its own changes when it ends. Nothing was reverted. If that session hangs, end it first ' +
       '(KILL ' + holder.connectionId + '), then run restore.revert().');

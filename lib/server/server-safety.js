@@ -4,6 +4,7 @@
 // privilege check for ALTER INSTANCE … REDO_LOG, done up front with the GRANT to run.
 var UserError = require('../core/user-error.js').UserError;
 var globalVariable = require('./server-status.js').globalVariable;
+var isSystemSchema = require('./server-tables.js').isSystemSchema;
 
 var PARSE_ERROR = 1064;
 var NO_SUCH_TABLE = 1146;
@@ -25,6 +26,14 @@ function pick(row, names) {
   return '?';
 }
 
+function replicasConnected(host) {
+  var rows = firstSupported(host, ['SHOW REPLICAS', 'SHOW SLAVE HOSTS']);
+  if (!rows.length) return null;
+  return rows.length + ' replica(s) are connected to it (SHOW REPLICAS: ' + rows.map(function (r) {
+    return pick(r, ['Host']) + ':' + pick(r, ['Port']);
+  }).join(', ') + ')';
+}
+
 var CHECKS = [
   function replica(host) {
     var rows = firstSupported(host, ['SHOW REPLICA STATUS', 'SHOW SLAVE STATUS']);
@@ -33,13 +42,7 @@ var CHECKS = [
     return 'it is a replica of ' + pick(r, ['Source_Host', 'Master_Host']) + ':' + pick(r, ['Source_Port', 'Master_Port']) +
       ' (SHOW REPLICA STATUS)';
   },
-  function replicasConnected(host) {
-    var rows = firstSupported(host, ['SHOW REPLICAS', 'SHOW SLAVE HOSTS']);
-    if (!rows.length) return null;
-    return rows.length + ' replica(s) are connected to it (SHOW REPLICAS: ' + rows.map(function (r) {
-      return pick(r, ['Host']) + ':' + pick(r, ['Port']);
-    }).join(', ') + ')';
-  },
+  replicasConnected,
   function readOnly(host) {
     var on = ['read_only', 'super_read_only'].filter(function (v) { return globalVariable(host, v) === 'ON'; });
     return on.length ? on.join(' and ') + ' ' + (on.length > 1 ? 'are' : 'is') + ' ON' : null;
@@ -132,5 +135,22 @@ function checkRedoLogPrivilege(host, force) {
     'privilege (SHOW GRANTS). Ask an administrator to run: ' + grant + ' Or load with redoLog: "keep".');
 }
 
-module.exports = { servesOthers: servesOthers, checkServerSafety: checkServerSafety,
+// Why a server crash while the redo log is off would cost more than the load (MySQL will not start
+// the instance again): user schemas outside loadSchemas, or replicas connected. null when it would
+// not; a replica check that cannot run is left to checkServerSafety, which reports it.
+function redoOffRisk(host, loadSchemas) {
+  var others = host.sql.run('SELECT SCHEMA_NAME AS s FROM information_schema.SCHEMATA').rows.map(function (r) { return String(r.s); })
+    .filter(function (name) { return !isSystemSchema(name) && loadSchemas.indexOf(name) < 0; });
+  if (others.length) {
+    return 'the server holds ' + others.length + ' schema(s) outside this load (' + others.slice(0, 5).join(', ') +
+      (others.length > 5 ? ', …' : '') + ')';
+  }
+  try {
+    return replicasConnected(host);
+  } catch (e) {
+    return null;
+  }
+}
+
+module.exports = { redoOffRisk: redoOffRisk, servesOthers: servesOthers, checkServerSafety: checkServerSafety,
   checkRedoLogPrivilege: checkRedoLogPrivilege, currentAccount: currentAccount };

@@ -57,24 +57,22 @@ function same(a, b) { return String(a).toUpperCase() === String(b).toUpperCase()
 // {redoOff: the load disables the redo log, keep: names to leave alone}.
 function planTuning(host, ctx) {
   var c = ctx || {};
-  var when = { redoOff: !!c.redoOff };
   var vars = readVariables(host, TUNABLE.map(function (t) { return t.name; }));
   var plan = [];
   TUNABLE.forEach(function (t) {
-    if (vars[t.name] === undefined || (t.when && !t.when(when)) || (c.keep || []).indexOf(t.name) >= 0) return;
+    if (vars[t.name] === undefined || (t.when && !t.when(c)) || (c.keep || []).indexOf(t.name) >= 0) return;
     var value = t.target(vars[t.name]);
     if (!same(value, vars[t.name])) plan.push({ name: t.name, original: vars[t.name], value: value, why: t.why });
   });
   return plan;
 }
 
-// [[line, comment]] for my.cnf; loadOptions: the util.loadDump options of the load (skipBinlog);
-// tuned: the names planTuning changes at runtime (no advice to restart for those).
-function restartAdvice(host, loadOptions, tuned) {
+// [[line, comment]] for my.cnf; loadOptions: the util.loadDump options of the load (skipBinlog).
+function restartAdvice(host, loadOptions) {
   var vars = readVariables(host, RESTART_ONLY.map(function (t) { return t.name; }).concat(['innodb_redo_log_capacity']));
   var out = [];
   RESTART_ONLY.forEach(function (t) {
-    if (vars[t.name] === undefined || (tuned || []).indexOf(t.name) >= 0) return;
+    if (vars[t.name] === undefined) return;
     var a = t.advice(vars[t.name], vars, loadOptions);
     if (a) out.push(a);
   });
@@ -148,19 +146,18 @@ function revertSettings(host, state, by) {
     if (by && s.by !== by) return;
     try {
       var was = readVariables(host, [s.name])[s.name];
-      if (was === undefined) {
-        removeSetting(state, s);
-        restoreState.saveState(host, state);
-        result.unknown.push({ name: s.name, original: s.original });
-        return;
+      var restored = null; // stays null for a variable this server does not have: nothing to run
+      if (was !== undefined) {
+        var already = same(was, s.original);
+        if (!already) setGlobal(host, s.name, s.original);
+        var now = already ? was : readVariables(host, [s.name])[s.name];
+        if (!same(now, s.original)) throw new Error('SET GLOBAL ran, but the server reads back ' + now);
+        restored = { name: s.name, original: s.original, value: s.value, was: was, now: now, already: already };
       }
-      var already = same(was, s.original);
-      if (!already) setGlobal(host, s.name, s.original);
-      var now = already ? was : readVariables(host, [s.name])[s.name];
-      if (!same(now, s.original)) throw new Error('SET GLOBAL ran, but the server reads back ' + now);
       removeSetting(state, s);
       restoreState.saveState(host, state);
-      result.restored.push({ name: s.name, original: s.original, value: s.value, was: was, now: now, already: already });
+      if (restored) result.restored.push(restored);
+      else result.unknown.push({ name: s.name, original: s.original });
     } catch (e) {
       result.failed.push({ name: s.name, original: s.original, error: e.message });
     }

@@ -17,6 +17,7 @@ import json as _json
 import os as _os
 import re as _re
 import shutil as _shutil
+import stat as _statmod
 import subprocess as _subprocess
 import zlib as _zlib
 from concurrent.futures import ThreadPoolExecutor as _Pool
@@ -100,7 +101,7 @@ def _stat(paths_json):
             sizes.append(None)
             errors.append([at, _why(err)])
             continue
-        if _os.path.isdir(path):
+        if _statmod.S_ISDIR(st.st_mode):
             sizes.append(0)
             dirs.append(at)
             continue

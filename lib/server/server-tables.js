@@ -1,0 +1,33 @@
+// The server's tables as the plugin looks them up after a load (drops, analyze, row counts, the
+// redo log check): with lower_case_table_names 1 or 2 a dump's `Orders` is the server's `orders`
+// (1 stores it lowercased, 2 compares without case), so every lookup goes through one key.
+
+// Schemas of the server itself: never loaded, analyzed or counted as a user's.
+var SYSTEM_SCHEMAS = ['mysql', 'sys', 'information_schema', 'performance_schema'];
+
+function isSystemSchema(name) { return SYSTEM_SCHEMAS.indexOf(String(name).toLowerCase()) >= 0; }
+
+// name -> the key two names of one table share on this server.
+function tableNameKey(host) {
+  var fold = String(host.sql.run('SELECT @@lower_case_table_names AS l').rows[0].l) !== '0';
+  return function (name) { return fold ? String(name).toLowerCase() : String(name); };
+}
+
+// (schema, table) -> the server's {name, est (TABLE_ROWS), bytes (DATA_LENGTH)} of that base
+// table, or null: one query per schema, names matched by tableNameKey.
+function baseTables(host) {
+  var key = null;
+  var bySchema = new Map();
+  return function (schema, table) {
+    key = key || tableNameKey(host);
+    if (!bySchema.has(schema)) {
+      var found = new Map();
+      host.sql.run('SELECT TABLE_NAME AS name, TABLE_ROWS AS est, DATA_LENGTH AS bytes FROM information_schema.TABLES ' +
+        "WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE'", [schema]).rows.forEach(function (r) { found.set(key(r.name), r); });
+      bySchema.set(schema, found);
+    }
+    return bySchema.get(schema).get(key(table)) || null;
+  };
+}
+
+module.exports = { isSystemSchema: isSystemSchema, tableNameKey: tableNameKey, baseTables: baseTables };
