@@ -26,6 +26,7 @@
 //     viewAdd(dir, entries)     -> number made; entries [{name, link: target} | {name, data}], all new
 //     viewStubs(dir, names, data) -> number made: entries that all hold data (a few bytes): one file in
 //                                  the view holds it, each name is a symbolic link to that file
+//     viewAppend(dir, name, text) -> bytes added at the end of a file the view holds (never the marker)
 //     viewRemove(dir)           -> number of entries removed (only a directory holding the marker)
 //     rsync(args, {timeout, input}) -> {status, stdout, stderr}: the rsync program (never with deletions;
 //                                  input: its standard input, e.g. a --files-from=- list);
@@ -49,7 +50,7 @@
 // }
 
 const REQUIRED = {
-  files: ['list', 'stat', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewRemove', 'rsync', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
+  files: ['list', 'stat', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewRemove', 'rsync', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables'],

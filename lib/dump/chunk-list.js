@@ -8,6 +8,8 @@ var UserError = require('../core/user-error.js').UserError;
 var names = require('./chunk-names.js');
 var makeProblem = require('./dump-problems.js').makeProblem;
 var displayTable = require('../report/display-name.js').displayTable;
+var chunkTable = require('./chunk-table.js');
+var eachChunkEntry = require('./done-file.js').eachChunkEntry;
 
 // A larger chunk number comes from a damaged name or listing, not from a real dump; enumerating
 // up to it would only exhaust memory.
@@ -16,15 +18,14 @@ var PLAIN = 1;
 var LAST = 2;
 
 // What the names of one source say about one table or partition. Chunk numbers are dense
-// (0..N), so plain arrays indexed by chunk number hold the flags, the recorded bytes (from
-// chunkFileBytes only) and the names as found (reusing them spares rebuilding and rehashing
-// hundreds of thousands of strings).
+// (0..N), so plain arrays indexed by chunk number hold the flags and the recorded bytes (from
+// chunkFileBytes only); a name found is always the one chunk-names.js makes from its number.
 function newCollection() {
-  return { whole: false, wholeBytes: null, flags: [], bytes: [], plainNames: [], lastNames: [], count: 0, entries: 0,
+  return { whole: false, wholeBytes: null, flags: [], bytes: [], count: 0, entries: 0,
     lasts: [], max: -1, files: false, listing: false, target: null, far: [] };
 }
 
-function addName(collection, m, bytes, name) {
+function addName(collection, m, bytes) {
   var known = typeof bytes === 'number';
   if (m.whole) {
     collection.whole = true;
@@ -42,7 +43,6 @@ function addName(collection, m, bytes, name) {
   if (!bits) collection.count++;
   if (m.last && !(bits & LAST)) collection.lasts.push(m.index);
   collection.flags[m.index] = bits | (m.last ? LAST : PLAIN);
-  (m.last ? collection.lastNames : collection.plainNames)[m.index] = name;
   if (known) collection.bytes[m.index] = bytes;
   if (m.index > collection.max) collection.max = m.index;
 }
@@ -67,8 +67,9 @@ function parseListing(text) {
   return out;
 }
 
-// targets: from dump-catalog; sources: {chunkFileBytes: object|null, fileNames: [name] or () -> [name],
-// listingNames: [name]|null}. Sets on each target: chunks [{index, last, file}], lastChunkKnown,
+// targets: from dump-catalog; sources: {chunkList: @.done.json from done-file.js when it has
+// chunkFileBytes, else null; fileNames: [name] or () -> [name], listingNames: [name]|null}. Sets on
+// each target: chunks (a chunk table, chunk-table.js), lastChunkKnown,
 // chunkSource ('chunkFileBytes' | 'files' | 'listing' | 'files+listing' | 'metadata' | null).
 // Returns the problems found.
 function buildChunkLists(targets, sources) {
@@ -90,12 +91,10 @@ function buildChunkLists(targets, sources) {
       c.far.push([m.index, name]);
       return;
     }
-    addName(c, m, bytes, name);
+    addName(c, m, bytes);
     if (flag) c[flag] = true;
   }
-  var recorded = sources.chunkFileBytes;
-  var keys = recorded ? Object.keys(recorded) : [];
-  for (var i = 0; i < keys.length; i++) collect(fromDone, keys[i], null, recorded[keys[i]]);
+  if (sources.chunkList) eachChunkEntry(sources.chunkList, function (name, bytes) { collect(fromDone, name, null, bytes); });
   var problems = [];
   fromDone.forEach(function (c) { dropAbsurd(c, problems); });
   // Files and listing only matter for tables chunkFileBytes says nothing about (usually none).
@@ -106,7 +105,7 @@ function buildChunkLists(targets, sources) {
   }
 
   targets.forEach(function (t) {
-    t.chunks = [];
+    t.chunks = chunkTable.emptyChunkTable();
     t.lastChunkKnown = t.ext !== null;
     t.chunkSource = null;
     if (t.ext === null || !t.includesData) return;
@@ -129,8 +128,6 @@ function buildChunkLists(targets, sources) {
 function forgetChunk(c, i) {
   delete c.flags[i];
   delete c.bytes[i];
-  delete c.plainNames[i];
-  delete c.lastNames[i];
   c.count--;
 }
 
@@ -149,10 +146,11 @@ function dropAbsurd(c, problems) {
   }
   c.far.forEach(function (e) { report(e[0], e[1]); });
   if (c.max < n) return;
+  var t = c.target;
   for (var i = n; i <= c.max; i++) {
     if (!c.flags[i]) continue;
-    report(i, c.plainNames[i]);
-    report(i, c.lastNames[i]);
+    if (c.flags[i] & PLAIN) report(i, names.chunkFileName(t.base, t.ext, i, false));
+    if (c.flags[i] & LAST) report(i, names.chunkFileName(t.base, t.ext, i, true));
     forgetChunk(c, i);
   }
   c.lasts = c.lasts.filter(function (x) { return x < n; });
@@ -174,10 +172,11 @@ function dropFar(t, c, problems) {
   while (present.length > 1) {
     var top = present[present.length - 1];
     if (c.flags[top] !== PLAIN || top <= lastAt || top - present[present.length - 2] <= MAX_GAP) break;
+    var stray = names.chunkFileName(t.base, t.ext, top, false);
     problems.push(makeProblem('chunks-conflict', displayTable(t.schema, t.table, t.partition) + ': the data file ' +
-      c.plainNames[top] + ' is numbered ' + (top - present[present.length - 2]) + ' past the next one found' +
+      stray + ' is numbered ' + (top - present[present.length - 2]) + ' past the next one found' +
       (lastAt >= 0 ? ' and past the last chunk @@' + lastAt : '') + ': a stray or damaged name, left out. Remove it ' +
-      'from the dump directory (or the listing).', c.plainNames[top], t));
+      'from the dump directory (or the listing).', stray, t));
     forgetChunk(c, top);
     present.pop();
   }
@@ -187,9 +186,9 @@ function dropFar(t, c, problems) {
 function unknownLastChunk(t, sources) {
   var name = displayTable(t.schema, t.table, t.partition);
   var found = t.chunks.length
-    ? 'the highest chunk found is ' + t.chunks[t.chunks.length - 1].file + ' and no last chunk (@@N)'
+    ? 'the highest chunk found is ' + chunkTable.fileOf(t.chunks, t.chunks.length - 1) + ' and no last chunk (@@N)'
     : 'no data file or .idx file of it was found';
-  var why = sources.chunkFileBytes ? '@.done.json lists none of its data files'
+  var why = sources.chunkList ? '@.done.json lists none of its data files'
     : 'the dump does not record its data files';
   return makeProblem('last-chunk-unknown', name + ': ' + found + (sources.listingNames ? ', not even in the listing' : '') +
     ', and ' + why + ', so the number of chunks cannot be known.', t.info.metadataFile, t);
@@ -216,21 +215,15 @@ function wrongChunkFiles(t, c) {
   return wrong.length > 3 ? wrong.slice(0, 3).concat(['…']) : wrong;
 }
 
-// A chunk with every field the survey sets (chunk-survey.js) already there: one allocation per
-// chunk, where adding them later costs a second one (a dump may have 100,000 chunks).
-function newChunk(index, last, file, dataBytes) {
-  return { index: index, last: last, file: file, dataBytes: dataBytes, fileBytes: null, state: null, unchecked: false,
-    unreadable: false, problem: null };
-}
-
-// Fills t.chunks [{index, last, file, dataBytes}] from a collection; returns true when it
-// reported conflicting chunk files.
+// Makes t.chunks (a chunk table) from a collection; returns true when it reported conflicting
+// chunk files.
 function placeChunks(t, c, source, problems) {
   var whole = names.wholeFileName(t.base, t.ext);
   t.chunkSource = source;
   // Whole-table file: the loader takes it as chunk 0 and last, and looks no further.
   if (c.whole || !t.chunking) {
-    t.chunks = [newChunk(0, true, whole, c.wholeBytes)];
+    t.chunks = chunkTable.newChunkTable(t.base, t.ext, 1, 0, true);
+    chunkTable.setDataBytes(t.chunks, 0, c.wholeBytes);
     if (!c.whole) t.chunkSource = 'metadata';
     if (c.whole && c.count && t.chunking) {
       problems.push(makeProblem('whole-and-chunked', displayTable(t.schema, t.table, t.partition) + ': both the ' +
@@ -241,17 +234,17 @@ function placeChunks(t, c, source, problems) {
   var conflicts = wrongChunkFiles(t, c);
   var lastAt = highest(c.lasts);
   t.lastChunkKnown = lastAt >= 0 && !conflicts.length;
-  var end = Math.max(lastAt, c.max);
-  for (var i = 0; i <= end; i++) {
+  var ct = chunkTable.newChunkTable(t.base, t.ext, Math.max(lastAt, c.max) + 1, lastAt, false);
+  for (var i = 0; i < ct.length; i++) {
     var bytes = c.bytes[i];
+    if (typeof bytes === 'number') chunkTable.setDataBytes(ct, i, bytes);
     // With conflicting files, show the file that exists (an extra @@N keeps its last mark).
-    var last = i === lastAt || (!c.plainNames[i] && !!c.lastNames[i]);
-    var file = (last ? c.lastNames : c.plainNames)[i] || names.chunkFileName(t.base, t.ext, i, last);
-    t.chunks.push(newChunk(i, last, file, bytes === undefined ? null : bytes));
+    if (i !== lastAt && c.flags[i] === LAST) chunkTable.markLast(ct, i);
   }
+  t.chunks = ct;
   if (conflicts.length) {
     problems.push(makeProblem('chunks-conflict', displayTable(t.schema, t.table, t.partition) + ': ' +
-      conflicts.join('; ') + '.', t.chunks[t.chunks.length - 1].file, t));
+      conflicts.join('; ') + '.', chunkTable.fileOf(ct, ct.length - 1), t));
   }
   return conflicts.length > 0;
 }

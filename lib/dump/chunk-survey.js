@@ -10,148 +10,198 @@ var frames = require('./zstd-frames.js');
 var toBytes = require('../core/bytes.js').toBytes;
 var startProgress = require('../report/progress.js').startProgress;
 var verifyData = require('./data-verify.js').verifyData;
+var chunkTable = require('./chunk-table.js');
 
 var MAX_IDX_BYTES = 1048576; // an .idx of 1 MiB describes a 128 GiB chunk
 // The structural check reads block headers only: a small window, so most of a block's payload
 // is skipped rather than read (zstd blocks are up to 128 KiB).
 var CHECK_WINDOW = 4096;
 
-function readBatch(host, paths, n) {
-  return paths.length ? host.files.readHeads(paths, n) : [];
+// Files are read in batches of this many: the first bytes of 100,000 files in one call would
+// hold them all at once, twice (Python's list and JavaScript's).
+var BATCH = 2000;
+
+// Calls fn(start, end) for consecutive slices [start, end) of n items.
+function inBatches(n, fn) {
+  for (var at = 0; at < n; at += BATCH) fn(at, Math.min(n, at + BATCH));
 }
 
-// Sets on each chunk: fileBytes (null when absent), dataBytes (when chunkFileBytes did not:
-// from the .idx file or the table's total; else null) and state. Sets on each target: counts
-// {present, empty, stub, missing, corrupt}, fileBytes, dataBytes (null when a chunk's is
-// unknown) and usableDataBytes (the same over present and empty chunks).
+// A list of (target, chunk number) pairs as two arrays of numbers: no object per chunk.
+function chunkRefs() {
+  return { t: [], i: [], push: function (ti, i) { this.t.push(ti); this.i.push(i); } };
+}
+
+// Sets per chunk (chunk-table.js): fileBytes (null when absent), dataBytes (when chunkFileBytes
+// did not: from the .idx file or the table's total; else null) and state. Sets on each target:
+// counts {present, empty, stub, missing, corrupt, unchecked}, fileBytes, dataBytes (null when a
+// chunk's is unknown) and usableDataBytes (the same over present and empty chunks).
 // ctx: {sizes: Map name -> size, pathOf(name), tableBytes(target) -> number|null, unreadable: Map
 // name -> why (such files are not read; their chunks are corrupt with that reason), verify: null or
 // {threads}: then every present file is also decompressed in full (lib/dump/data-verify.js)}.
-// ctx.surveyed(target, chunk) -> bool, when given, limits the reading to those chunks: the others
-// are 'missing' or, when present, 'unchecked' (a load view stubs them whatever they hold).
+// ctx.surveyedFrom(target) -> chunk number, when given, limits the reading to the chunks from that
+// number on: the others are 'unchecked' (a load view stubs them whatever they hold; they are not
+// even looked up).
 // Returns null, or what verify did: {files, fileBytes}.
 function assignStates(host, targets, ctx) {
-  var heads = new Map(); // keyed by file name: objects from another file's context make poor keys (GraalJS)
-  var headChunks = [];
-  var headPaths = [];
-  var idxChunks = [];
-  var idxPaths = [];
+  var heads = chunkRefs();
+  var idx = chunkRefs();
   var idxLongest = 0;
-  targets.forEach(function (t) {
-    t.chunks.forEach(function (c) {
-      var size = ctx.sizes.get(c.file);
-      c.fileBytes = size === undefined ? null : size;
-      var unreadable = ctx.unreadable.has(c.file);
-      if (ctx.surveyed && !ctx.surveyed(t, c)) {
-        c.unchecked = true;
-        return;
+  targets.forEach(function (t, ti) {
+    var ct = t.chunks;
+    chunkTable.startSurvey(ct);
+    var from = ctx.surveyedFrom ? Math.min(ctx.surveyedFrom(t), ct.length) : 0;
+    for (var i = from; i < ct.length; i++) {
+      var file = chunkTable.fileOf(ct, i);
+      var size = ctx.sizes.get(file);
+      chunkTable.setFileBytes(ct, i, size);
+      if (size !== undefined && size !== null && !ctx.unreadable.has(file) && chunkState.needsHead(size, t.compression)) {
+        heads.push(ti, i);
       }
-      if (c.fileBytes !== null && !unreadable && chunkState.needsHead(c.fileBytes, t.compression)) {
-        headChunks.push(c);
-        headPaths.push(ctx.pathOf(c.file));
-      }
-      if (c.dataBytes !== null) return;
-      var idxSize = ctx.sizes.get(c.file + '.idx');
-      if (idxSize >= 8 && idxSize % 8 === 0 && idxSize <= MAX_IDX_BYTES && !ctx.unreadable.has(c.file + '.idx')) {
-        idxChunks.push(c);
-        idxPaths.push(ctx.pathOf(c.file + '.idx'));
+      if (chunkTable.dataBytesOf(ct, i) !== null) continue;
+      var idxSize = ctx.sizes.get(file + '.idx');
+      if (idxSize >= 8 && idxSize % 8 === 0 && idxSize <= MAX_IDX_BYTES && !ctx.unreadable.has(file + '.idx')) {
+        idx.push(ti, i);
         idxLongest = Math.max(idxLongest, idxSize);
       }
+    }
+  });
+  inBatches(idx.t.length, function (start, end) {
+    var paths = [];
+    for (var k = start; k < end; k++) paths.push(ctx.pathOf(chunkTable.fileOf(targets[idx.t[k]].chunks, idx.i[k]) + '.idx'));
+    host.files.readHeads(paths, idxLongest).forEach(function (content, j) {
+      chunkTable.setDataBytes(targets[idx.t[start + j]].chunks, idx.i[start + j], idxDataBytes(content));
     });
   });
-  readBatch(host, headPaths, chunkState.HEAD_BYTES).forEach(function (head, i) { heads.set(headChunks[i].file, head); });
-  readBatch(host, idxPaths, idxLongest).forEach(function (content, i) {
-    idxChunks[i].dataBytes = idxDataBytes(content);
+  targets.forEach(function (t) { beginCounts(t, ctx.tableBytes(t), ctx.surveyedFrom ? ctx.surveyedFrom(t) : 0); });
+  var headOf = new Map(); // "target:chunk" -> first bytes, for the batch at hand
+  inBatches(heads.t.length, function (start, end) {
+    var paths = [];
+    for (var k = start; k < end; k++) paths.push(ctx.pathOf(chunkTable.fileOf(targets[heads.t[k]].chunks, heads.i[k])));
+    host.files.readHeads(paths, chunkState.HEAD_BYTES).forEach(function (head, j) {
+      headOf.set(heads.t[start + j] + ':' + heads.i[start + j], head);
+    });
+    for (k = start; k < end; k++) classify(targets[heads.t[k]], heads.i[k], headOf.get(heads.t[k] + ':' + heads.i[k]));
+    headOf.clear();
   });
   targets.forEach(function (t) {
-    classifyChunks(t, heads, ctx.tableBytes(t));
-    t.chunks.forEach(function (c) {
-      if (c.unchecked || !ctx.unreadable.has(c.file)) return;
-      markCorrupt(t, c, 'cannot be read: ' + ctx.unreadable.get(c.file));
-      c.unreadable = true;
-    });
+    var ct = t.chunks;
+    for (var i = surveyStart(t, ctx); i < ct.length; i++) {
+      if (chunkTable.stateOf(ct, i) === null) classify(t, i, null);
+      var file = ctx.unreadable.size ? chunkTable.fileOf(ct, i) : null;
+      if (file === null || !ctx.unreadable.has(file)) continue;
+      markCorrupt(t, i, 'cannot be read: ' + ctx.unreadable.get(file));
+      chunkTable.isUnreadable(ct, i, true);
+    }
   });
   checkStructures(host, targets, ctx);
   findCopies(host, targets, ctx);
   return ctx.verify ? verifyData(host, targets, ctx, ctx.verify.threads, markCorrupt) : null;
 }
 
-function markCorrupt(t, c, problem) {
-  c.problem = problem;
-  if (c.state === 'corrupt') return;
-  if (c.state === 'present' || c.state === 'empty') {
-    t.usableDataBytes = c.dataBytes === null || t.usableDataBytes === null ? null : t.usableDataBytes - c.dataBytes;
+function surveyStart(t, ctx) {
+  return ctx.surveyedFrom ? Math.min(ctx.surveyedFrom(t), t.chunks.length) : 0;
+}
+
+function markCorrupt(t, i, problem) {
+  var ct = t.chunks;
+  chunkTable.setProblem(ct, i, problem);
+  var state = chunkTable.stateOf(ct, i);
+  if (state === 'corrupt') return;
+  var bytes = chunkTable.dataBytesOf(ct, i);
+  if (state === 'present' || state === 'empty') {
+    t.usableDataBytes = bytes === null || t.usableDataBytes === null ? null : t.usableDataBytes - bytes;
   }
-  t.counts[c.state]--;
+  t.counts[state]--;
   t.counts.corrupt++;
-  c.state = 'corrupt';
+  chunkTable.setState(ct, i, 'corrupt');
 }
 
 // Walks the frames and blocks of every present zstd / gzip file without decompressing it
 // (lib/dump/zstd-frames.js): a truncated file, or garbage after a valid header, becomes corrupt
 // here instead of failing util.loadDump hours into the load.
 function checkStructures(host, targets, ctx) {
-  var todo = [];
-  targets.forEach(function (t) {
+  var todo = chunkRefs();
+  targets.forEach(function (t, ti) {
     if (t.compression !== 'zstd' && t.compression !== 'gzip') return;
-    t.chunks.forEach(function (c) { if (c.state === 'present') todo.push({ t: t, c: c }); });
+    chunkTable.indexesIn(t.chunks, 'present').forEach(function (i) { todo.push(ti, i); });
   });
-  var progress = startProgress(host, 'Checking data files', todo.length, { unit: 'files' });
-  todo.forEach(function (item, i) {
-    var t = item.t;
-    var c = item.c;
-    var path = ctx.pathOf(c.file);
-    var reader = frames.windowReader(function (offset, length) {
-      var got = host.files.readRanges([{ path: path, offset: offset, length: length }])[0];
-      return got === null ? new Uint8Array(0) : toBytes(got, 'file content');
-    }, c.fileBytes, CHECK_WINDOW);
-    var r = frames.checkStructure(reader, t.compression, t.compression === 'zstd' ? c.dataBytes : null);
-    if (!r.ok) markCorrupt(t, c, r.problem);
-    progress.update(i + 1);
-  });
+  var progress = startProgress(host, 'Checking data files', todo.t.length, { unit: 'files' });
+  for (var k = 0; k < todo.t.length; k++) {
+    var t = targets[todo.t[k]];
+    var i = todo.i[k];
+    var path = ctx.pathOf(chunkTable.fileOf(t.chunks, i));
+    var r = frames.checkStructure(fileWindow(host, path, chunkTable.fileBytesOf(t.chunks, i)), t.compression,
+      t.compression === 'zstd' ? chunkTable.dataBytesOf(t.chunks, i) : null);
+    if (!r.ok) markCorrupt(t, i, r.problem);
+    progress.update(k + 1);
+  }
   progress.done();
+}
+
+function fileWindow(host, path, size) {
+  return frames.windowReader(function (offset, length) {
+    var got = host.files.readRanges([{ path: path, offset: offset, length: length }])[0];
+    return got === null ? new Uint8Array(0) : toBytes(got, 'file content');
+  }, size, CHECK_WINDOW);
 }
 
 // util.loadDump loads chunks with LOAD DATA … REPLACE: a chunk file that is a copy of another
 // chunk of the same table (a botched rsync or copy script) loads fewer rows without a word, and
 // is valid zstd. Cheap: only files of equal size are compared, by their first COPY_WINDOW bytes.
 var COPY_WINDOW = 65536;
+var COPY_BATCH_BYTES = 64 * 1024 * 1024;
 
 function findCopies(host, targets, ctx) {
-  var candidates = [];
   targets.forEach(function (t) {
+    var ct = t.chunks;
     var bySize = new Map();
-    t.chunks.forEach(function (c) {
-      if (c.state !== 'present' || !c.fileBytes) return;
-      if (!bySize.has(c.fileBytes)) bySize.set(c.fileBytes, []);
-      bySize.get(c.fileBytes).push(c);
+    chunkTable.indexesIn(ct, 'present').forEach(function (i) {
+      var size = chunkTable.fileBytesOf(ct, i);
+      if (!size) return;
+      if (!bySize.has(size)) bySize.set(size, []);
+      bySize.get(size).push(i);
     });
-    bySize.forEach(function (same) { if (same.length > 1) candidates.push({ t: t, chunks: same }); });
+    var groups = [];
+    bySize.forEach(function (same) { if (same.length > 1) groups.push(same); });
+    // Groups are compared a batch of bytes at a time; a group is never split.
+    while (groups.length) {
+      var batch = [];
+      var bytes = 0;
+      while (groups.length && (!batch.length || bytes < COPY_BATCH_BYTES)) {
+        var g = groups.shift();
+        batch.push(g);
+        g.forEach(function (i) { bytes += Math.min(COPY_WINDOW, chunkTable.fileBytesOf(ct, i)); });
+      }
+      compareGroups(host, t, batch, ctx);
+    }
   });
-  if (!candidates.length) return;
+}
+
+function compareGroups(host, t, groups, ctx) {
+  var ct = t.chunks;
   var requests = [];
-  candidates.forEach(function (g) {
-    g.chunks.forEach(function (c) { requests.push({ path: ctx.pathOf(c.file), offset: 0, length: COPY_WINDOW }); });
+  groups.forEach(function (g) {
+    g.forEach(function (i) { requests.push({ path: ctx.pathOf(chunkTable.fileOf(ct, i)), offset: 0, length: COPY_WINDOW }); });
   });
   var got = host.files.readRanges(requests);
   var at = 0;
-  candidates.forEach(function (g) {
+  groups.forEach(function (g) {
     var byContent = new Map();
-    g.chunks.forEach(function (c) {
+    g.forEach(function (i) {
       var data = got[at++];
       var key = data === null ? null : contentKey(toBytes(data, 'file content'));
       if (key === null) return;
       if (!byContent.has(key)) byContent.set(key, []);
-      byContent.get(key).push(c);
+      byContent.get(key).push(i);
     });
     byContent.forEach(function (same) {
       if (same.length < 2) return;
-      same.forEach(function (c) {
-        var others = same.filter(function (o) { return o.file !== c.file; }).map(function (o) { return o.file; });
-        c.copy = true;
-        markCorrupt(g.t, c, 'has the same size and first ' + Math.min(COPY_WINDOW, c.fileBytes) + ' bytes as ' +
-          others.slice(0, 3).join(', ') + (others.length > 3 ? ', …' : '') + ': a copy of another chunk (a botched copy ' +
-          'or rsync?), whose rows would load in place of its own');
+      same.forEach(function (i) {
+        var others = same.filter(function (o) { return o !== i; }).slice(0, 4).map(function (o) { return chunkTable.fileOf(ct, o); });
+        chunkTable.isCopy(ct, i, true);
+        markCorrupt(t, i, 'has the same size and first ' + Math.min(COPY_WINDOW, chunkTable.fileBytesOf(ct, i)) +
+          ' bytes as ' + others.slice(0, 3).join(', ') + (others.length > 3 ? ', …' : '') + ': a copy of another chunk ' +
+          '(a botched copy or rsync?), whose rows would load in place of its own');
       });
     });
   });
@@ -168,52 +218,52 @@ function contentKey(bytes) {
   return bytes.length + ':' + h1 + ':' + h2;
 }
 
-function classifyChunks(t, heads, tableBytes) {
+// Sizes known only from the table's record, the table's totals, and the chunks not surveyed.
+function beginCounts(t, tableBytes, from) {
+  var ct = t.chunks;
   t.counts = { present: 0, empty: 0, stub: 0, missing: 0, corrupt: 0, unchecked: 0 };
   t.fileBytes = 0;
   t.dataBytes = 0;
   t.usableDataBytes = 0;
-  t.chunks.forEach(function (c) {
-    // Last resort: a table's recorded total is the size of its only chunk, and a total of 0
-    // means every chunk was empty.
-    var onlyChunk = t.chunks.length === 1 && t.lastChunkKnown;
-    if (c.dataBytes === null && tableBytes !== null && (tableBytes === 0 || onlyChunk)) c.dataBytes = tableBytes;
-    var head = heads.get(c.file);
-    if (c.unchecked) c.state = c.fileBytes === null ? 'missing' : 'unchecked';
-    else c.state = chunkState.chunkState(c.fileBytes, head === undefined ? null : head, t.compression, c.dataBytes);
-    t.counts[c.state]++;
-    t.fileBytes += c.fileBytes || 0;
-    t.dataBytes = addKnown(t.dataBytes, c.dataBytes);
-    if (c.state === 'present' || c.state === 'empty') t.usableDataBytes = addKnown(t.usableDataBytes, c.dataBytes);
-  });
+  // Last resort: a table's recorded total is the size of its only chunk, and a total of 0
+  // means every chunk was empty.
+  var onlyChunk = ct.length === 1 && t.lastChunkKnown;
+  for (var i = 0; i < ct.length; i++) {
+    if (chunkTable.dataBytesOf(ct, i) === null && tableBytes !== null && (tableBytes === 0 || onlyChunk)) {
+      chunkTable.setDataBytes(ct, i, tableBytes);
+    }
+    t.dataBytes = addKnown(t.dataBytes, chunkTable.dataBytesOf(ct, i));
+  }
+  for (i = 0; i < Math.min(from, ct.length); i++) chunkTable.setState(ct, i, 'unchecked');
+  t.counts.unchecked = Math.min(from, ct.length);
   if (tableBytes !== null) t.dataBytes = tableBytes; // what the dumper recorded for the whole table
+}
+
+// head: the file's first bytes, or null when not read.
+function classify(t, i, head) {
+  var ct = t.chunks;
+  var size = chunkTable.fileBytesOf(ct, i);
+  var bytes = chunkTable.dataBytesOf(ct, i);
+  var state = chunkState.chunkState(size, head === undefined ? null : head, t.compression, bytes);
+  chunkTable.setState(ct, i, state);
+  t.counts[state]++;
+  t.fileBytes += size || 0;
+  if (state === 'present' || state === 'empty') t.usableDataBytes = addKnown(t.usableDataBytes, bytes);
 }
 
 function addKnown(total, n) {
   return total === null || n === null ? null : total + n;
 }
 
-// "chunks 0-3, 7, 9-12" (at most `limit` ranges). chunks are in index order.
-function describeIndexes(chunks, limit) {
-  var ranges = [];
-  var more = false;
-  for (var i = 0; i < chunks.length; i++) {
-    var start = chunks[i].index;
-    while (i + 1 < chunks.length && chunks[i + 1].index === chunks[i].index + 1) i++;
-    if (ranges.length === limit) { more = true; break; }
-    ranges.push(start === chunks[i].index ? String(start) : start + '-' + chunks[i].index);
-  }
-  return (chunks.length === 1 ? 'chunk ' : 'chunks ') + ranges.join(', ') + (more ? ', …' : '');
-}
-
-// The subject of a sentence about some of a table's data files.
-function filesPhrase(affected, total) {
+// The subject of a sentence about some of a table's data files (indexes in order).
+function filesPhrase(ct, affected) {
+  var total = ct.length;
   if (affected.length === 1) {
-    if (total === 1) return 'its data file ' + affected[0].file;
-    return 'the data file ' + affected[0].file + ' (1 of ' + total + ')';
+    if (total === 1) return 'its data file ' + chunkTable.fileOf(ct, affected[0]);
+    return 'the data file ' + chunkTable.fileOf(ct, affected[0]) + ' (1 of ' + total + ')';
   }
-  return affected.length + ' of ' + total + ' data files (' + describeIndexes(affected, 8) + '; first ' +
-    affected[0].file + ')';
+  return affected.length + ' of ' + total + ' data files (chunks ' + chunkTable.describeRanges(affected, 8) + '; first ' +
+    chunkTable.fileOf(ct, affected[0]) + ')';
 }
 
 // One problem per table or partition and kind, naming the first file: a partial dump can miss
@@ -221,24 +271,28 @@ function filesPhrase(affected, total) {
 function stateProblems(targets) {
   var out = [];
   targets.forEach(function (t) {
+    var ct = t.chunks;
     var name = displayTable(t.schema, t.table, t.partition);
-    var missing = t.chunks.filter(function (c) { return c.state === 'missing'; });
-    var corrupt = t.chunks.filter(function (c) { return c.state === 'corrupt' && !c.unreadable && !c.copy; }); // file-unreadable names those
-    var copies = t.chunks.filter(function (c) { return c.state === 'corrupt' && c.copy; });
+    var missing = chunkTable.indexesIn(ct, 'missing');
+    var bad = chunkTable.indexesIn(ct, 'corrupt');
+    // file-unreadable names the unreadable ones
+    var corrupt = bad.filter(function (i) { return !chunkTable.isUnreadable(ct, i) && !chunkTable.isCopy(ct, i); });
+    var copies = bad.filter(function (i) { return chunkTable.isCopy(ct, i); });
     if (missing.length) {
-      out.push(makeProblem('chunk-missing', name + ': ' + filesPhrase(missing, t.chunks.length) + ' ' +
-        (missing.length === 1 ? 'is' : 'are') + ' missing.', missing[0].file));
+      out.push(makeProblem('chunk-missing', name + ': ' + filesPhrase(ct, missing) + ' ' +
+        (missing.length === 1 ? 'is' : 'are') + ' missing.', chunkTable.fileOf(ct, missing[0])));
     }
     if (copies.length) {
-      out.push(makeProblem('chunk-corrupt', name + ': ' + filesPhrase(copies, t.chunks.length) + ' look like copies of ' +
-        'each other (' + copies[0].file + ' ' + copies[0].problem + ').', copies[0].file, t));
+      var copy = chunkTable.fileOf(ct, copies[0]);
+      out.push(makeProblem('chunk-corrupt', name + ': ' + filesPhrase(ct, copies) + ' look like copies of ' +
+        'each other (' + copy + ' ' + chunkTable.problemOf(ct, copies[0]) + ').', copy, t));
     }
     if (corrupt.length) {
-      var walked = corrupt.filter(function (c) { return c.problem; });
-      out.push(makeProblem('chunk-corrupt', name + ': ' + filesPhrase(corrupt, t.chunks.length) + ' ' +
+      var walked = corrupt.filter(function (i) { return chunkTable.problemOf(ct, i); });
+      out.push(makeProblem('chunk-corrupt', name + ': ' + filesPhrase(ct, corrupt) + ' ' +
         (corrupt.length === 1 ? 'is' : 'are') + ' not valid ' + t.compression + ' data (' +
-        (walked.length ? walked[0].file + ': ' + walked[0].problem : 'not the start of a ' + t.compression +
-          ' frame, or shorter than any') + ').', corrupt[0].file));
+        (walked.length ? chunkTable.fileOf(ct, walked[0]) + ': ' + chunkTable.problemOf(ct, walked[0]) : 'not the start of a ' +
+          t.compression + ' frame, or shorter than any') + ').', chunkTable.fileOf(ct, corrupt[0])));
     }
   });
   return out;

@@ -6,6 +6,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var startProgress = require('../report/progress.js').startProgress;
 var formatBytes = require('../report/text-table.js').formatBytes;
+var chunkTable = require('./chunk-table.js');
 
 // One call to the companion decompresses about this much (or this many files): progress moves
 // between calls, and a call never holds more than a few paths per thread.
@@ -24,10 +25,10 @@ function verifyData(host, targets, ctx, threads, markCorrupt) {
   var totalBytes = 0;
   targets.forEach(function (t) {
     if (t.compression !== 'zstd' && t.compression !== 'gzip') return;
-    t.chunks.forEach(function (c) {
-      if (c.state !== 'present') return;
-      todo.push({ t: t, c: c });
-      totalBytes += c.fileBytes || 0;
+    chunkTable.indexesIn(t.chunks, 'present').forEach(function (i) {
+      var bytes = chunkTable.fileBytesOf(t.chunks, i) || 0;
+      todo.push({ t: t, i: i, fileBytes: bytes });
+      totalBytes += bytes;
     });
   });
   var progress = startProgress(host, 'Verifying data files', totalBytes, { format: formatBytes });
@@ -38,17 +39,18 @@ function verifyData(host, targets, ctx, threads, markCorrupt) {
     var batchBytes = 0;
     while (start < todo.length && batch.length < perBatch && (batch.length === 0 || batchBytes < BATCH_BYTES)) {
       batch.push(todo[start]);
-      batchBytes += todo[start].c.fileBytes || 0;
+      batchBytes += todo[start].fileBytes;
       start++;
     }
     var answer = host.files.decompressedSizes(batch.map(function (item) {
-      return { path: ctx.pathOf(item.c.file), compression: item.t.compression };
+      return { path: ctx.pathOf(chunkTable.fileOf(item.t.chunks, item.i)), compression: item.t.compression };
     }), threads);
     if (answer.error) throw new UserError(answer.error);
-    answer.sizes.forEach(function (r, i) {
-      var c = batch[i].c;
-      if (r.error) markCorrupt(batch[i].t, c, r.error);
-      else if (c.dataBytes !== null && r.bytes !== c.dataBytes) markCorrupt(batch[i].t, c, sizeProblem(r.bytes, c.dataBytes));
+    answer.sizes.forEach(function (r, k) {
+      var item = batch[k];
+      var recorded = chunkTable.dataBytesOf(item.t.chunks, item.i);
+      if (r.error) markCorrupt(item.t, item.i, r.error);
+      else if (recorded !== null && r.bytes !== recorded) markCorrupt(item.t, item.i, sizeProblem(r.bytes, recorded));
     });
     doneBytes += batchBytes;
     progress.update(doneBytes);

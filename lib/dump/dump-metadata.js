@@ -7,27 +7,38 @@ var UserError = require('../core/user-error.js').UserError;
 // warning; a new major means a layout this code does not know.
 var NEWEST_FORMAT = '2.0.1';
 
-function readJsonFile(host, path) {
-  var text;
+function readText(host, path) {
   try {
-    text = host.files.loadText(path);
+    return host.files.loadText(path);
   } catch (e) {
     var why = String((e && e.message) || e);
     if (why.indexOf(path + ': ') === 0) why = why.slice(path.length + 2); // os.loadTextFile names the path too
     throw new UserError('Cannot read ' + path + ': ' + why + '. Check that the file exists and that the user ' +
       'running mysqlsh may read it.');
   }
-  var value;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new UserError(path + ' is not valid JSON (' + e.message + '): the file is truncated or damaged. If the ' +
-      'dump is still being written, wait for it to finish; otherwise copy this file again from the original dump.');
-  }
+}
+
+function invalidJson(path, why) {
+  return new UserError(path + ' is not valid JSON (' + why + '): the file is truncated or damaged. If the ' +
+    'dump is still being written, wait for it to finish; otherwise copy this file again from the original dump.');
+}
+
+function checkObject(value, path) {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw new UserError(path + ' does not hold a JSON object: it is not MySQL Shell dump metadata, or it is damaged.');
   }
   return value;
+}
+
+function readJsonFile(host, path) {
+  var text = readText(host, path);
+  var value;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw invalidJson(path, e.message);
+  }
+  return checkObject(value, path);
 }
 
 function parseFormat(version, path) {
@@ -73,15 +84,16 @@ function nestedNumber(map) {
   };
 }
 
-// The parts of `@.done.json` inspect uses; done may be null (unfinished dump).
+// The parts of `@.done.json` inspect uses. done: from done-file.js readDoneFile, or null
+// (unfinished dump).
 function doneFacts(done) {
-  var chunkBytes = done && done.chunkFileBytes && typeof done.chunkFileBytes === 'object' ? done.chunkFileBytes : null;
+  var json = done ? done.json : null;
   return {
-    dataBytes: done && typeof done.dataBytes === 'number' ? done.dataBytes : null,
-    tableDataBytes: nestedNumber(done && done.tableDataBytes),
-    tableRows: nestedNumber(done && done.tableRows),
+    dataBytes: json && typeof json.dataBytes === 'number' ? json.dataBytes : null,
+    tableDataBytes: nestedNumber(json && json.tableDataBytes),
+    tableRows: nestedNumber(json && json.tableRows),
     // chunkFileBytes exists from format 1.0.1 (Shell 8.0.22): then it lists every data file written.
-    chunkFileBytes: chunkBytes,
+    chunkList: done && done.chunks ? done : null,
   };
 }
 
@@ -89,5 +101,5 @@ function ownValue(map, key) {
   return map && typeof map === 'object' && Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
 }
 
-module.exports = { readJsonFile: readJsonFile, checkFormat: checkFormat, dumpOrigin: dumpOrigin,
+module.exports = { readJsonFile: readJsonFile, readText: readText, invalidJson: invalidJson, checkObject: checkObject, checkFormat: checkFormat, dumpOrigin: dumpOrigin,
   doneFacts: doneFacts, ownValue: ownValue, NEWEST_FORMAT: NEWEST_FORMAT };

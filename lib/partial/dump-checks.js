@@ -7,22 +7,32 @@
 // allowIncomplete.
 var isBlocking = require('../dump/dump-problems.js').isBlocking;
 var selection = require('./selection.js');
+var makeNameMatcher = require('../dump/chunk-names.js').makeNameMatcher;
+var chunkTable = require('../dump/chunk-table.js');
 
 var JUDGED_PER_CHUNK = { 'chunk-missing': true, 'chunk-corrupt': true, 'dump-incomplete': true, 'unlisted-files': true };
 
-// file name -> {schema, table} for every file that belongs to one table (metadata, DDL, data).
+// Which table a file belongs to (metadata, DDL, data): {get(name) -> {schema, table} or undefined,
+// isChunk(name)}. Data files are recognised by name (chunk-names.js), not listed: a dump may
+// have a million.
 function tableFiles(model) {
   var byFile = new Map();
-  byFile.chunks = new Set();
   model.tables.forEach(function (t) {
     var where = { schema: t.schema, table: t.table };
     [t.basename + '.json', t.basename + '.sql', t.basename + '.triggers.sql'].forEach(function (f) { byFile.set(f, where); });
   });
-  model.targets.forEach(function (t) {
-    var where = { schema: t.schema, table: t.table };
-    t.chunks.forEach(function (c) { byFile.set(c.file, where); byFile.chunks.add(c.file); });
-  });
-  return byFile;
+  var match = makeNameMatcher(model.targets.filter(function (t) { return t.ext !== null; }));
+  function chunk(name) {
+    var m = typeof name === 'string' ? match(name) : null;
+    return m && m.index < m.target.chunks.length && chunkTable.fileOf(m.target.chunks, m.index) === name ? m.target : null;
+  }
+  return {
+    get: function (name) {
+      var t = chunk(name);
+      return t ? { schema: t.schema, table: t.table } : byFile.get(name);
+    },
+    isChunk: function (name) { return chunk(name) !== null; },
+  };
 }
 
 // The schema a schema-level file (schema.json, schema.sql, a view's DDL …) belongs to, or null.
@@ -42,7 +52,7 @@ function selectionProblems(model, sel) {
   model.problems.forEach(function (p) {
     if (JUDGED_PER_CHUNK[p.code]) return;
     byFile = byFile || tableFiles(model);
-    if (p.code === 'file-unreadable' && byFile.chunks.has(p.file)) return;
+    if (p.code === 'file-unreadable' && byFile.isChunk(p.file)) return;
     var where = p.table || (p.file !== null && byFile.get(p.file)) || null;
     // With latest, the plan says itself that the newest chunks cannot be found.
     if (p.code === 'last-chunk-unknown' && where && selection.latestCount(sel, where.schema, where.table, null) !== null) return;

@@ -14,6 +14,8 @@ var pathMaker = require('../dump/dump-paths.js').pathMaker;
 var stubWriter = require('./stub-writer.js');
 var viewMetadata = require('./view-metadata.js');
 var startProgress = require('../report/progress.js').startProgress;
+var partialPlan = require('./partial-plan.js');
+var chunkTable = require('../dump/chunk-table.js');
 
 var MARK = '.restore-view.json';
 var COMPLETE = '.restore-view-complete';
@@ -84,28 +86,22 @@ function placeState(host, place) {
   return f.isFile(f.join(place.dir, COMPLETE)) ? 'reuse' : 'stale';
 }
 
-function stubbedSet(plan) {
-  var s = new Set();
-  plan.targets.forEach(function (t) { t.stubbed.forEach(function (name) { s.add(name); }); });
-  return s;
-}
-
 // Whether the view links the dump's file `name`: not a file the view writes itself, nor a stubbed
-// chunk or its .idx.
+// chunk or its .idx. stubbed: partialPlan.stubbedNames(plan).
 function isLinked(name, stubbed) {
   if (WRITTEN[name] || /^load-progress/.test(name)) return false;
-  return !stubbed.has(/\.idx$/.test(name) ? name.slice(0, -4) : name);
+  return !stubbed(/\.idx$/.test(name) ? name.slice(0, -4) : name);
 }
 
 // Format 1.0.0 records no chunk sizes: its loader reads them from .idx files, so stubs get one too.
-function needsIdxStubs(model) { return !model.doneJson || !model.doneJson.chunkFileBytes; }
+function needsIdxStubs(model) { return !model.done || !model.done.chunks; }
 
 // Counts for the plan, before anything is made: {links, stubs}.
 function viewCounts(model, plan) {
-  var stubbed = stubbedSet(plan);
+  var stubbed = partialPlan.stubbedNames(plan);
   var links = 0;
   model.files.forEach(function (size, name) { if (isLinked(name, stubbed)) links++; });
-  return { links: links, stubs: stubbed.size * (needsIdxStubs(model) ? 2 : 1) };
+  return { links: links, stubs: partialPlan.stubCount(plan) * (needsIdxStubs(model) ? 2 : 1) };
 }
 
 // Builds the view at place (state 'new' or 'stale'); returns what it holds. Links go in batches of
@@ -116,11 +112,11 @@ function buildView(host, model, plan, place, mark) {
   var state = placeState(host, place);
   if (state === 'reuse') return null;
   if (state === 'stale') f.viewRemove(place.dir);
-  var stubbed = stubbedSet(plan);
+  var stubbed = partialPlan.stubbedNames(plan);
   var pathOf = pathMaker(host, model.dir);
   var stubIdx = needsIdxStubs(model);
   var made = { links: 0, stubs: 0, written: [] };
-  var total = model.files.size + stubbed.size * (stubIdx ? 2 : 1);
+  var total = model.files.size + partialPlan.stubCount(plan) * (stubIdx ? 2 : 1);
   var progress = startProgress(host, 'Building the load view', total, { unit: 'entries' });
   var count = 0;
   function advance(n) {
@@ -134,12 +130,22 @@ function buildView(host, model, plan, place, mark) {
     advance(links.length);
     links = [];
   }
-  function addStubs(names, data) {
-    for (var at = 0; at < names.length; at += BATCH) {
-      var part = names.slice(at, at + BATCH);
-      f.viewStubs(place.dir, part, data);
-      advance(part.length);
+  // Stub names are made BATCH at a time (chunk-table.js), never all at once.
+  function addStubs(entries, suffix, data) {
+    var names = [];
+    function flush() {
+      if (!names.length) return;
+      f.viewStubs(place.dir, names, data);
+      advance(names.length);
+      names = [];
     }
+    entries.forEach(function (e) {
+      e.stubbed.forEach(function (i) {
+        names.push(chunkTable.fileOf(e.target.chunks, i) + suffix);
+        if (names.length >= BATCH) flush();
+      });
+    });
+    flush();
   }
   f.viewCreate(place.dir, JSON.stringify(mark));
   model.files.forEach(function (size, name) {
@@ -150,25 +156,32 @@ function buildView(host, model, plan, place, mark) {
   });
   flushLinks();
   var byCompression = new Map();
-  plan.targets.forEach(function (t) {
-    if (!byCompression.has(t.compression)) byCompression.set(t.compression, []);
-    var names = byCompression.get(t.compression);
-    t.stubbed.forEach(function (name) { names.push(name); });
+  plan.targets.forEach(function (e) {
+    if (!byCompression.has(e.compression)) byCompression.set(e.compression, []);
+    byCompression.get(e.compression).push(e);
   });
-  byCompression.forEach(function (names, compression) {
-    addStubs(names, stubWriter.stubContent(compression));
-    made.stubs += names.length;
-    if (stubIdx) addStubs(names.map(function (n) { return n + '.idx'; }), stubWriter.idxStubContent());
+  byCompression.forEach(function (entries, compression) {
+    addStubs(entries, '', stubWriter.stubContent(compression));
+    made.stubs += partialPlan.stubCount({ targets: entries });
+    if (stubIdx) addStubs(entries, '.idx', stubWriter.idxStubContent());
   });
   var written = [];
-  if (model.doneJson) {
-    var done = viewMetadata.viewDone(model, stubbed);
-    written.push({ name: '@.done.json', data: done.text });
-    made.done = done;
+  if (model.done) {
+    // Written in pieces of about a megabyte: a million chunks' entries are never one string.
+    f.viewAdd(place.dir, [{ name: '@.done.json', data: '' }]);
+    var pending = [];
+    var size = 0;
+    var emit = function (text) {
+      pending.push(text);
+      size += text.length;
+      if (size >= 1048576) { f.viewAppend(place.dir, '@.done.json', pending.join('')); pending = []; size = 0; }
+    };
+    made.done = viewMetadata.viewDone(model, plan, stubbed, emit);
+    f.viewAppend(place.dir, '@.done.json', pending.join(''));
     made.written.push('@.done.json');
   }
   if (model.files.has('@.checksums.json')) {
-    var sums = viewMetadata.viewChecksums(f.loadText(pathOf('@.checksums.json')), model.targets, stubbed);
+    var sums = viewMetadata.viewChecksums(f.loadText(pathOf('@.checksums.json')), plan);
     written.push({ name: '@.checksums.json', data: sums.text });
     made.checksums = { kept: sums.kept, dropped: sums.dropped };
     made.written.push('@.checksums.json');

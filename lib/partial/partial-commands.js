@@ -10,6 +10,7 @@ var UserError = require('../core/user-error.js').UserError;
 var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var text = require('../report/text-table.js');
 var displayTable = require('../report/display-name.js').displayTable;
+var describeRanges = require('../dump/chunk-table.js').describeRanges;
 
 var MAX_ROWS = 40;
 
@@ -22,14 +23,13 @@ function modelAndPlan(host, dumpDir, options, how) {
   var sel = selection.parseSelection(o);
   var sizes = how && how.source ? how.source.sizes : null;
   var model = readDumpModel(host, dumpDir, { listing: o.listing, listingNames: sizes ? Array.from(sizes.keys()) : null,
-    surveyed: inPlace || !selection.isPartial(sel) ? null : partialPlan.chosenOnly(sel) });
+    surveyedFrom: inPlace || !selection.isPartial(sel) ? null : partialPlan.chosenOnly(sel) });
   var plan = partialPlan.planPartial(model, sel, { inPlace: inPlace });
   return { sel: sel, model: model, plan: plan };
 }
 
 function stubCount(plan) {
-  if (plan.inPlace) return plan.stub.length;
-  return plan.targets.reduce(function (n, t) { return n + t.stubbed.length; }, 0);
+  return plan.inPlace ? plan.stubFiles : partialPlan.stubCount(plan);
 }
 
 function tableRows(plan) {
@@ -67,11 +67,12 @@ function facts(plan) {
   return {
     dumpDir: plan.dir,
     fetch: plan.fetch.slice(),
-    stub: plan.stub.map(function (s) { return s.chunk.file; }),
+    stubs: stubCount(plan),
     skippedTables: plan.skippedTables.map(function (t) { return t.schema + '.' + t.table; }),
     tables: plan.targets.map(function (t) {
+      // Stubbed chunks by number ("0-97"): a dump may have a million of them.
       var o = { schema: t.schema, table: t.table, latest: t.latest, chosen: t.chosen.slice(), fetch: t.fetch.slice(),
-        stubbed: t.stubbed.slice() };
+        stubbed: t.stubbed.length, stubbedChunks: describeRanges(t.stubbed) };
       if (t.partition !== null) o.partition = t.partition;
       return o;
     }),
@@ -143,18 +144,11 @@ function planCommand(host, dumpDir, options) {
 
 // Before anything is written or changed: the stubs need a dump directory this user can write.
 function refuseReadOnly(host, plan) {
-  if (!plan.stub.length || host.files.canWrite(plan.dir)) return;
+  if (!plan.stubFiles || host.files.canWrite(plan.dir)) return;
   throw new UserError('The dump directory ' + plan.dir + ' cannot be written by the user running mysqlsh, and ' +
-    plan.stub.length + ' missing chunk(s) need a stub there (' + plan.stub[0].chunk.file + (plan.stub.length > 1 ? ', …' : '') +
+    plan.stubFiles + ' missing chunk(s) need a stub there (' + plan.firstStub + (plan.stubFiles > 1 ? ', …' : '') +
     '). Make it writable for this user, or copy the metadata and the chosen chunks to a directory of your own. ' +
     'Nothing was changed.');
-}
-
-// Writes the stubs of a plan already checked (refuseBlocked, refuseReadOnly: restore.load checks
-// in its preflight); returns {written, skipped}. Shared by restore.stub and restore.load.
-function stubFromPlan(host, plan) {
-  var w = writeStubs(host, plan);
-  return { written: w.written, skipped: w.skipped };
 }
 
 function stubCommand(host, dumpDir, options) {
@@ -167,15 +161,17 @@ function stubCommand(host, dumpDir, options) {
   if (!r.model.complete && !(options && options.allowIncomplete)) refuseIncomplete(host, r.model.dir, 'restore.stub');
   partialPlan.refuseBlocked(r.plan);
   refuseReadOnly(host, r.plan);
-  var w = stubFromPlan(host, r.plan);
+  var w = writeStubs(host, r.plan);
   printPlan(host, r.plan);
-  host.out.print('Stubs written: ' + w.written.length + ' file(s)' +
-    (w.skipped.length ? '; ' + w.skipped.length + ' already existed and were left as they are' : '') + '.');
+  host.out.print('Stubs written: ' + w.written + ' file(s)' +
+    (w.skipped ? '; ' + w.skipped + ' already existed and were left as they are (' + w.skippedFiles.join(', ') +
+      (w.skipped > w.skippedFiles.length ? ', …' : '') + ')' : '') + '.');
   var result = facts(r.plan);
   result.written = w.written;
   result.skipped = w.skipped;
+  result.skippedFiles = w.skippedFiles;
   return result;
 }
 
-module.exports = { planCommand: planCommand, stubCommand: stubCommand, modelAndPlan: modelAndPlan,
-  stubFromPlan: stubFromPlan, refuseReadOnly: refuseReadOnly, printPlan: printPlan, planFacts: facts };
+module.exports = { planCommand: planCommand, stubCommand: stubCommand, modelAndPlan: modelAndPlan, printPlan: printPlan,
+  planFacts: facts };

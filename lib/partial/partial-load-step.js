@@ -32,7 +32,7 @@ function readModel(ctx, sel, partial) {
   var src = ctx.source;
   return readDumpModel(ctx.host, ctx.dumpDir, { listing: ctx.options.listing, verify: ctx.own.verify,
     listingNames: src && src.sizes ? Array.from(src.sizes.keys()) : null,
-    surveyed: partial ? partialPlan.chosenOnly(sel) : null });
+    surveyedFrom: partial ? partialPlan.chosenOnly(sel) : null });
 }
 
 function planAgainst(ctx, sel, partial) {

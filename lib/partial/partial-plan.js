@@ -6,6 +6,8 @@ var selection = require('./selection.js');
 var displayTable = require('../report/display-name.js').displayTable;
 var closestName = require('../options/closest-name.js').closestName;
 var dumpChecks = require('./dump-checks.js');
+var chunkTable = require('../dump/chunk-table.js');
+var makeNameMatcher = require('../dump/chunk-names.js').makeNameMatcher;
 
 var HOLDS_DATA = { present: true, corrupt: true };
 
@@ -13,43 +15,43 @@ function hasUsableKey(t) {
   return !(Array.isArray(t.primaryIndex) && t.primaryIndex.length === 0);
 }
 
-// The chunks of t the selection chooses: all of them, or the newest n by chunk number. A table
-// without a usable key always ends with an empty @@N: it does not count as one of the n.
-function chosenChunks(t, n) {
-  if (n === null || !t.chunking) return t.chunks.slice();
-  var end = t.chunks.length;
-  var last = t.chunks[end - 1];
-  if (!hasUsableKey(t) && last && last.last && last.dataBytes === 0) end--;
-  return t.chunks.slice(Math.max(0, end - n));
+// The chunks of t the selection chooses, numbers [from, to): all of them, or the newest n by
+// chunk number. A table without a usable key always ends with an empty @@N: it is chosen, but
+// does not count as one of the n.
+function chosenRange(t, n) {
+  var ct = t.chunks;
+  var end = ct.length;
+  if (n === null || !t.chunking) return { from: 0, to: end };
+  if (!hasUsableKey(t) && end > 0 && chunkTable.isLast(ct, end - 1) && chunkTable.dataBytesOf(ct, end - 1) === 0) end--;
+  return { from: Math.max(0, end - n), to: ct.length };
 }
 
 function tableKey(t) { return t.schema + '\u0000' + t.table; }
 
 // Which data files a plan reads: the chosen chunks of chosen tables (every chunk of a table without
-// a usable key: its empty last chunk is only known once read). For readDumpModel's `surveyed`.
+// a usable key: its empty last chunk is only known once read). For readDumpModel's
+// `surveyedFrom`: the first chunk number read.
 function chosenOnly(sel) {
-  var firstChosen = new Map(); // by base name: objects from another file's context make poor keys (GraalJS)
-  return function (t, c) {
-    if (!selection.isTableChosen(sel, t.schema, t.table)) return false;
-    if (!hasUsableKey(t)) return true;
-    var from = firstChosen.get(t.base);
-    if (from === undefined) {
-      var chosen = chosenChunks(t, selection.latestCount(sel, t.schema, t.table, t.partition));
-      from = chosen.length ? chosen[0].index : Infinity;
-      firstChosen.set(t.base, from);
-    }
-    return c.index >= from;
+  return function (t) {
+    if (!selection.isTableChosen(sel, t.schema, t.table)) return Infinity;
+    if (!hasUsableKey(t)) return 0;
+    var range = chosenRange(t, selection.latestCount(sel, t.schema, t.table, t.partition));
+    return range.from < range.to ? range.from : Infinity;
   };
 }
 
 // model: from lib/dump-model.js readDumpModel; sel: from lib/selection.js parseSelection.
 // how.inPlace: the stubs go into the dump directory itself (restore.stub), so every file present
 // is loaded too and is checked; otherwise a load view holds only the chosen files.
+// Per table: chosen and fetch are file names (few); stubbed lists chunk numbers (a dump may have
+// a million chunks: names are made when needed, chunk-table.js), and in place `write` the numbers
+// of the missing ones, which get a stub file.
 function planPartial(model, sel, how) {
   var inPlace = !!(how && how.inPlace);
   var plan = {
-    dir: model.dir, files: model.files, inPlace: inPlace, targets: [], fetch: [], stub: [], idxStub: [], presentUnchosen: [],
-    skippedTables: [], warnings: [], blockers: [], bytesChosen: 0, bytesTotal: 0, bytesUnknown: false,
+    dir: model.dir, files: model.files, inPlace: inPlace, targets: [], fetch: [], stubFiles: 0, firstStub: null,
+    presentUnchosen: 0, firstPresentUnchosen: null, skippedTables: [], warnings: [], blockers: [], bytesChosen: 0,
+    bytesTotal: 0, bytesUnknown: false,
   };
   var skipped = new Set();
   var warnedKeyless = new Set();
@@ -77,46 +79,83 @@ function planPartial(model, sel, how) {
         'Fetch its .idx files, or pass options.listing (a listing of the complete dump).');
       return;
     }
-    var chosen = chosenChunks(t, n);
-    var chosenSet = new Set(chosen.map(function (c) { return c.file; }));
-    var entry = { schema: t.schema, table: t.table, partition: t.partition, latest: n, compression: t.compression, chosen: [],
-      stubbed: [], fetch: [] };
-    t.chunks.forEach(function (c) {
-      if (c.dataBytes === null || c.dataBytes === undefined) plan.bytesUnknown = true;
-      else plan.bytesTotal += c.dataBytes;
+    var ct = t.chunks;
+    var range = chosenRange(t, n);
+    var entry = { schema: t.schema, table: t.table, partition: t.partition, latest: n, compression: t.compression,
+      target: t, from: range.from, to: range.to, chosen: [], stubbed: [], write: [], fetch: [] };
+    plan.bytesTotal += chunkTable.sumDataBytes(ct, 0, ct.length);
+    if (chunkTable.someUnknown(ct, 0, ct.length)) plan.bytesUnknown = true;
+    for (var i = range.from; i < range.to; i++) {
+      var file = chunkTable.fileOf(ct, i);
+      var state = chunkTable.stateOf(ct, i);
       // util.loadDump reads every file present, chosen or not: a corrupt one fails the load or,
       // cut short, loads fewer rows without a word.
-      if (!inPlace && !chosenSet.has(c.file)) {
-        // A load view stubs it, whatever the dump holds there.
-      } else if (c.unreadable) {
-        plan.blockers.push(c.file + ' (' + name + ') ' + c.problem + ': let the user running mysqlsh read it ' +
-          '(owner, mode, ACLs).');
-      } else if (c.state === 'corrupt') {
-        plan.blockers.push(c.file + ' (' + name + ') is corrupt' + (c.problem ? ' (' + c.problem + ')' : '') +
-          ': fetch it again' + (chosenSet.has(c.file) ? '.' : ', or delete it so that a stub takes its place.'));
+      refuseBad(plan, t, i, name, '.');
+      entry.chosen.push(file);
+      var bytes = chunkTable.dataBytesOf(ct, i);
+      if (bytes !== null) plan.bytesChosen += bytes;
+      // A stub standing where a chosen chunk belongs must be replaced by the real file.
+      if (state === 'missing' || state === 'stub') { entry.fetch.push(file); plan.fetch.push(file); }
+    }
+    for (i = 0; i < ct.length; i++) {
+      if (i === range.from) i = range.to;
+      if (i >= ct.length) break;
+      // A load view stubs every chunk not chosen, whatever the dump holds there.
+      if (!inPlace) { entry.stubbed.push(i); continue; }
+      // In place, a file present stays and is loaded.
+      state = chunkTable.stateOf(ct, i);
+      refuseBad(plan, t, i, name, ', or delete it so that a stub takes its place.');
+      if (state === 'missing' || state === 'stub') entry.stubbed.push(i);
+      if (state === 'missing') {
+        entry.write.push(i);
+        plan.stubFiles++;
+        if (plan.firstStub === null) plan.firstStub = chunkTable.fileOf(ct, i);
+      } else if (HOLDS_DATA[state] || state === 'unchecked') {
+        plan.presentUnchosen++;
+        if (plan.firstPresentUnchosen === null) plan.firstPresentUnchosen = chunkTable.fileOf(ct, i);
       }
-      if (chosenSet.has(c.file)) {
-        entry.chosen.push(c.file);
-        if (typeof c.dataBytes === 'number') plan.bytesChosen += c.dataBytes;
-        // A stub standing where a chosen chunk belongs must be replaced by the real file.
-        if (c.state === 'missing' || c.state === 'stub') { entry.fetch.push(c.file); plan.fetch.push(c.file); }
-        return;
-      }
-      // In place, a file present stays and is loaded; in a load view every unchosen chunk is a stub.
-      if (!inPlace || c.state === 'missing' || c.state === 'stub') entry.stubbed.push(c.file);
-      if (c.state === 'missing') plan.stub.push({ target: t, chunk: c });
-      else if (HOLDS_DATA[c.state] || c.state === 'unchecked') plan.presentUnchosen.push(c.file);
-    });
+    }
     plan.targets.push(entry);
   });
-  if (inPlace && plan.presentUnchosen.length) {
-    plan.warnings.push(plan.presentUnchosen.length + ' data file(s) outside the selection are present and will be ' +
-      'loaded too (the plugin never deletes or overwrites a real data file), e.g. ' + plan.presentUnchosen[0] + '.');
+  if (inPlace && plan.presentUnchosen) {
+    plan.warnings.push(plan.presentUnchosen + ' data file(s) outside the selection are present and will be ' +
+      'loaded too (the plugin never deletes or overwrites a real data file), e.g. ' + plan.firstPresentUnchosen + '.');
   }
   if (!plan.targets.length) {
     plan.warnings.push('The selection chooses no table of the dump: nothing would be loaded.');
   }
   return plan;
+}
+
+// A chunk util.loadDump would read that cannot load (unreadable, corrupt) is a blocker.
+function refuseBad(plan, t, i, name, fix) {
+  var ct = t.chunks;
+  var file = chunkTable.fileOf(ct, i);
+  var problem = chunkTable.problemOf(ct, i);
+  if (chunkTable.isUnreadable(ct, i)) {
+    plan.blockers.push(file + ' (' + name + ') ' + problem + ': let the user running mysqlsh read it (owner, mode, ACLs).');
+  } else if (chunkTable.stateOf(ct, i) === 'corrupt') {
+    plan.blockers.push(file + ' (' + name + ') is corrupt' + (problem ? ' (' + problem + ')' : '') + ': fetch it again' + fix);
+  }
+}
+
+// For a load view, where every chunk not chosen is stubbed: name -> whether it is the data file
+// of a stubbed chunk. Matched by name (chunk-names.js), not by a set of 100,000 names.
+function stubbedNames(plan) {
+  var byBase = new Map(); // by base name: objects from another file's context make poor keys (GraalJS)
+  plan.targets.forEach(function (e) { byBase.set(e.target.base, e); });
+  var match = makeNameMatcher(plan.targets.map(function (e) { return e.target; }));
+  return function (name) {
+    var m = match(name);
+    if (!m || m.whole) return false;
+    var e = byBase.get(m.target.base);
+    var ct = e.target.chunks;
+    return (m.index < e.from || m.index >= e.to) && m.index < ct.length && chunkTable.fileOf(ct, m.index) === name;
+  };
+}
+
+function stubCount(plan) {
+  return plan.targets.reduce(function (n, e) { return n + e.stubbed.length; }, 0);
 }
 
 // A name without wildcards that names nothing in the dump is a typo, not a pattern that happened to
@@ -164,4 +203,5 @@ function refuseBlocked(plan, what) {
   }
 }
 
-module.exports = { planPartial: planPartial, refuseBlocked: refuseBlocked, chosenOnly: chosenOnly };
+module.exports = { planPartial: planPartial, refuseBlocked: refuseBlocked, chosenOnly: chosenOnly,
+  stubbedNames: stubbedNames, stubCount: stubCount };

@@ -5,41 +5,34 @@
 //                     Shell's progress and ETA then count only what is loaded.
 //   @.checksums.json  only the entries of the chunks loaded, so that checksum: true verifies a
 //                     partial import instead of failing on every stubbed chunk.
+var chunkTable = require('../dump/chunk-table.js');
+var rewriteDone = require('../dump/done-file.js').rewriteDone;
 
-// stubbed: Set of the data file names the view stubs; model: lib/dump/dump-model.js.
-// Returns {text, bytesBefore, bytesAfter} for the view's @.done.json.
-function viewDone(model, stubbed) {
-  var done = model.doneJson;
-  var removed = {}; // schema -> table -> [bytes removed, bytes recorded in chunks]
-  model.targets.forEach(function (t) {
-    t.chunks.forEach(function (c) {
-      if (!stubbed.has(c.file) || typeof c.dataBytes !== 'number') return;
-      var s = removed[t.schema] || (removed[t.schema] = {});
-      s[t.table] = (s[t.table] || 0) + c.dataBytes;
-    });
+// plan: the partial plan (every chunk not chosen is stubbed); stubbed: name -> whether the view
+// stubs that data file (partialPlan.stubbedNames). The view's @.done.json goes to emit(text) piece
+// by piece; returns {bytesBefore, bytesAfter}.
+function viewDone(model, plan, stubbed, emit) {
+  var done = model.done.json;
+  var removed = {}; // schema -> table -> bytes removed
+  plan.targets.forEach(function (e) {
+    var ct = e.target.chunks;
+    var gone = chunkTable.sumDataBytes(ct, 0, e.from) + chunkTable.sumDataBytes(ct, e.to, ct.length);
+    if (!gone) return;
+    var s = removed[e.schema] || (removed[e.schema] = {});
+    s[e.table] = (s[e.table] || 0) + gone;
   });
-  var cfb = done.chunkFileBytes && typeof done.chunkFileBytes === 'object' ? done.chunkFileBytes : null;
   var before = typeof done.dataBytes === 'number' ? done.dataBytes : null;
   var after = before === null ? null : Math.max(0, before - sumAll(removed));
-  // Written piece by piece, not through a modified copy: chunkFileBytes may hold 100,000 entries,
-  // and objects made in another file's context have no identity a replacer could test (GraalJS).
-  var parts = Object.keys(done).map(function (key) {
-    var value = done[key];
-    var text;
-    if (key === 'chunkFileBytes' && cfb) {
-      text = '{' + Object.keys(cfb).map(function (name) {
-        return JSON.stringify(name) + ':' + (stubbed.has(name) ? '0' : JSON.stringify(cfb[name]));
-      }).join(',') + '}';
-    } else if (key === 'dataBytes' && after !== null) {
-      text = String(after);
-    } else if (key === 'tableDataBytes' || key === 'tableRows') {
-      text = JSON.stringify(scaled(value, removed, done.tableDataBytes, key));
-    } else {
-      text = JSON.stringify(value);
-    }
-    return JSON.stringify(key) + ':' + text;
-  });
-  return { text: '{' + parts.join(',') + '}', bytesBefore: before, bytesAfter: after };
+  var replaced = {
+    tableDataBytes: scaled(done.tableDataBytes, removed, done.tableDataBytes, 'tableDataBytes'),
+    tableRows: scaled(done.tableRows, removed, done.tableDataBytes, 'tableRows'),
+  };
+  if (after !== null) replaced.dataBytes = after;
+  // The dump's own text with the stubbed entries' sizes made 0 (done-file.js): chunkFileBytes may
+  // hold a million entries, never parsed into an object.
+  rewriteDone(model.done, function (name, bytes) { return bytes !== null && stubbed(name) ? 0 : undefined; },
+    replaced, emit);
+  return { bytesBefore: before, bytesAfter: after };
 }
 
 function sumAll(removed) {
@@ -75,20 +68,15 @@ function scaled(map, removed, tableBytes, key) {
 
 // The dump's @.checksums.json text with the entries of stubbed chunks left out. Entries live under
 // data.<schema>.<table>.partitions.<partition or "">.<chunk id>; a chunk id is the data file's chunk
-// number, -1 for a table dumped in one piece. targets: the model's; stubbed: Set of file names.
-// Returns {text, kept, dropped}.
-function viewChecksums(text, targets, stubbed) {
+// number, -1 for a table dumped in one piece. plan: the partial plan of the view (chunks outside
+// each table's chosen range are stubbed). Returns {text, kept, dropped}.
+function viewChecksums(text, plan) {
   var doc = JSON.parse(text);
   var kept = 0;
   var dropped = 0;
-  var gone = new Map(); // "schema\0table\0partition" -> Set of chunk ids (strings)
-  targets.forEach(function (t) {
-    t.chunks.forEach(function (c) {
-      if (!stubbed.has(c.file)) return;
-      var key = t.schema + '\u0000' + t.table + '\u0000' + (t.partition === null ? '' : t.partition);
-      if (!gone.has(key)) gone.set(key, new Set());
-      gone.get(key).add(t.chunking ? String(c.index) : '-1');
-    });
+  var entryOf = new Map(); // "schema\0table\0partition" -> plan entry
+  plan.targets.forEach(function (e) {
+    entryOf.set(e.schema + '\u0000' + e.table + '\u0000' + (e.partition === null ? '' : e.partition), e);
   });
   var data = doc && doc.data && typeof doc.data === 'object' ? doc.data : {};
   Object.keys(data).forEach(function (s) {
@@ -96,11 +84,13 @@ function viewChecksums(text, targets, stubbed) {
       var parts = data[s][t] && data[s][t].partitions;
       if (!parts || typeof parts !== 'object') return;
       Object.keys(parts).forEach(function (p) {
-        var ids = gone.get(s + '\u0000' + t + '\u0000' + p);
+        var e = entryOf.get(s + '\u0000' + t + '\u0000' + p);
+        var some = e && e.stubbed.length > 0;
         var entries = parts[p] || {};
         Object.keys(entries).forEach(function (id) {
+          var i = Number(id);
           // A table without a usable key has one entry (-1) for all its chunks: it cannot match a part.
-          if (ids && (ids.has(id) || id === '-1')) { delete entries[id]; dropped++; } else kept++;
+          if (some && (id === '-1' || i < e.from || i >= e.to)) { delete entries[id]; dropped++; } else kept++;
         });
       });
     });

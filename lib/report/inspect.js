@@ -6,6 +6,7 @@ var isBlocking = require('../dump/dump-problems.js').isBlocking;
 var adviceFor = require('../dump/dump-problems.js').adviceFor;
 var textTable = require('./text-table.js');
 var displayTable = require('./display-name.js').displayTable;
+var chunkTable = require('../dump/chunk-table.js');
 
 var SHOWN_PER_CODE = 10;
 var STATES = ['present', 'empty', 'stub', 'missing', 'corrupt'];
@@ -35,9 +36,11 @@ function tableFacts(t) {
   e.dataBytes = t.dataBytes;
   e.chunkSource = t.chunkSource;
   e.lastChunkKnown = t.lastChunkKnown;
-  e.chunks = t.chunks.map(function (c) {
-    return { index: c.index, last: c.last, file: c.file, state: c.state, dataBytes: c.dataBytes };
-  });
+  e.chunks = [];
+  for (var i = 0; i < t.chunks.length; i++) {
+    e.chunks.push({ index: i, last: chunkTable.isLast(t.chunks, i), file: chunkTable.fileOf(t.chunks, i),
+      state: chunkTable.stateOf(t.chunks, i), dataBytes: chunkTable.dataBytesOf(t.chunks, i) });
+  }
   return e;
 }
 
@@ -51,7 +54,9 @@ function totalsOf(model) {
   };
   STATES.forEach(function (s) { totals[s] = sum(model.targets, function (t) { return t.counts[s]; }); });
   // Unreadable data files count as corrupt (they cannot load) but are named as unreadable.
-  totals.unreadable = sum(model.targets, function (t) { return t.chunks.filter(function (c) { return c.unreadable; }).length; });
+  totals.unreadable = sum(model.targets, function (t) {
+    return chunkTable.indexesIn(t.chunks, 'corrupt').filter(function (i) { return chunkTable.isUnreadable(t.chunks, i); }).length;
+  });
   totals.dataBytes = model.recordedDataBytes !== null ? model.recordedDataBytes
     : sumKnown(model.targets, function (t) { return t.dataBytes; });
   totals.dataBytesPresent = sumKnown(model.targets, function (t) { return t.usableDataBytes; });

@@ -122,6 +122,7 @@ function makeFiles(restore) {
     viewStubs: function (dir, names, data) {
       return Number(companion(restore, 'viewStubs')(dir, names.join('\n'), [asBinary(data)]));
     },
+    viewAppend: function (dir, name, text) { return Number(companion(restore, 'viewAppend')(dir, name, text)); },
     viewRemove: function (dir) { return Number(companion(restore, 'viewRemove')(dir)); },
     rsync: function (args, opts) {
       var o = opts || {};

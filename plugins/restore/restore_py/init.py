@@ -405,6 +405,31 @@ def _view_stubs(path, names_text, contents):
                          lambda name: _plain_name(name) and not _STUB_NAME.match(name))
 
 
+def _view_append(path, name, text):
+    # More text at the end of a file this view holds (its @.done.json, written piece by piece so
+    # that 100,000 entries are never one string): only a regular file already in the view, opened
+    # without following a link; never the marker or a stub.
+    if not _plain_name(name) or _STUB_NAME.match(name):
+        _refuse(path, "refusing the view entry name %r" % (name,))
+    data = text.encode("utf-8")
+    dfd = _view_dir(path)
+    try:
+        fd = _os.open(name, _os.O_WRONLY | _os.O_APPEND | getattr(_os, "O_NOFOLLOW", 0), dir_fd=dfd)
+    except OSError as err:
+        _os.close(dfd)
+        _refuse(_os.path.join(path, name), "cannot add to it (%s)" % _why(err))
+    try:
+        if not _statmod.S_ISREG(_os.fstat(fd).st_mode):
+            _refuse(_os.path.join(path, name), "not a file of the view")
+        view = memoryview(data)
+        while view:
+            view = view[_os.write(fd, view):]
+    finally:
+        _os.close(fd)
+        _os.close(dfd)
+    return len(data)
+
+
 def _view_remove(path):
     # Only a directory holding the marker, and only its direct entries (links and files): a
     # sub-directory means it is not what the plugin made, and nothing is removed.
@@ -506,6 +531,10 @@ _member("viewStubs", _view_stubs, "Adds entries of one small content to a load v
     {"name": "path", "type": "string", "brief": "The load view."},
     {"name": "namesText", "type": "string", "brief": "The entry names, one per line."},
     {"name": "contents", "type": "array", "brief": "[their content] (string or bytes)."}])
+_member("viewAppend", _view_append, "Adds text at the end of a file of a load view; returns its bytes.", [
+    {"name": "path", "type": "string", "brief": "The load view."},
+    {"name": "name", "type": "string", "brief": "A file the view holds."},
+    {"name": "text", "type": "string", "brief": "The text to add."}])
 _member("viewRemove", _view_remove, "Removes a load view the plugin made; returns how many entries it held.", [
     {"name": "path", "type": "string", "brief": "The load view."}])
 _member("rsync", _rsync, "Runs rsync (never with deletions): JSON text {status, stdout, stderr} or {error}.", [

@@ -1,0 +1,124 @@
+// The data files of one table or partition, without an object per file: a dump may hold a
+// million chunks, and util.loadDump's names are fixed by the base name, the extension and the
+// chunk number (contract §2), so a name is made when it is needed and every per-chunk fact lives
+// in one typed array per fact. Typed arrays are only touched here: other files call these
+// functions (values crossing files are wrapped anew under GraalJS).
+var names = require('./chunk-names.js');
+
+var STATES = ['', 'present', 'empty', 'stub', 'missing', 'corrupt', 'unchecked'];
+var STATE_CODE = {};
+STATES.forEach(function (s, i) { STATE_CODE[s] = i; });
+var UNREADABLE = 1;
+var COPY = 2;
+
+// count chunks, numbered 0..count-1; lastIndex: the chunk marked last (@@N), -1 when none is;
+// whole: the table was dumped as one file (<base>.<ext>), its only chunk 0.
+function newChunkTable(base, ext, count, lastIndex, whole) {
+  var dataBytes = new Float64Array(count);
+  dataBytes.fill(NaN);
+  return { base: base, ext: ext, length: count, lastIndex: lastIndex, whole: !!whole, extraLast: null,
+    dataBytes: dataBytes, fileBytes: null, states: null, flags: null, problems: null };
+}
+
+function emptyChunkTable() { return newChunkTable('', '', 0, -1, false); }
+
+// Marks chunk i last as well (conflicting files: only its @@ file exists).
+function markLast(ct, i) {
+  if (!ct.extraLast) ct.extraLast = new Set();
+  ct.extraLast.add(i);
+}
+
+function isLast(ct, i) {
+  return ct.whole || i === ct.lastIndex || (ct.extraLast !== null && ct.extraLast.has(i));
+}
+
+function fileOf(ct, i) {
+  return ct.whole ? names.wholeFileName(ct.base, ct.ext) : names.chunkFileName(ct.base, ct.ext, i, isLast(ct, i));
+}
+
+function dataBytesOf(ct, i) {
+  var v = ct.dataBytes[i];
+  return v === v ? v : null; // NaN: not recorded
+}
+
+function setDataBytes(ct, i, bytes) { ct.dataBytes[i] = bytes === null || bytes === undefined ? NaN : bytes; }
+
+// The survey's arrays, made once it starts.
+function startSurvey(ct) {
+  var n = ct.length;
+  ct.fileBytes = new Float64Array(n);
+  ct.fileBytes.fill(NaN);
+  ct.states = new Uint8Array(n);
+  ct.flags = new Uint8Array(n);
+  ct.problems = new Map();
+}
+
+// Bytes of the file on disk; null when it is not there (or was not looked up).
+function fileBytesOf(ct, i) {
+  var v = ct.fileBytes ? ct.fileBytes[i] : NaN;
+  return v === v ? v : null;
+}
+
+function setFileBytes(ct, i, bytes) { ct.fileBytes[i] = bytes === null || bytes === undefined ? NaN : bytes; }
+
+function stateOf(ct, i) { return ct.states ? STATES[ct.states[i]] || null : null; }
+
+function setState(ct, i, state) { ct.states[i] = STATE_CODE[state]; }
+
+function flag(ct, i, bit, on) {
+  if (on === undefined) return !!(ct.flags && ct.flags[i] & bit);
+  ct.flags[i] = on ? ct.flags[i] | bit : ct.flags[i] & ~bit;
+  return on;
+}
+
+function isUnreadable(ct, i, on) { return flag(ct, i, UNREADABLE, on); }
+function isCopy(ct, i, on) { return flag(ct, i, COPY, on); }
+
+function problemOf(ct, i) { return ct.problems && ct.problems.has(i) ? ct.problems.get(i) : null; }
+function setProblem(ct, i, text) { ct.problems.set(i, text); }
+
+// Indexes of the chunks in state s, in order.
+function indexesIn(ct, s) {
+  var out = [];
+  if (!ct.states) return out;
+  var code = STATE_CODE[s];
+  for (var i = 0; i < ct.length; i++) if (ct.states[i] === code) out.push(i);
+  return out;
+}
+
+// A plain object for one chunk, for reports and the few chunks handled one by one.
+function chunkAt(ct, i) {
+  return { index: i, last: isLast(ct, i), file: fileOf(ct, i), dataBytes: dataBytesOf(ct, i), fileBytes: fileBytesOf(ct, i),
+    state: stateOf(ct, i), problem: problemOf(ct, i), unreadable: isUnreadable(ct, i), copy: isCopy(ct, i) };
+}
+
+// Sum of the recorded sizes of chunks [from, to) (unknown ones count 0: see someUnknown).
+function sumDataBytes(ct, from, to) {
+  var n = 0;
+  for (var i = from; i < to; i++) { var v = ct.dataBytes[i]; if (v === v) n += v; }
+  return n;
+}
+
+// Whether some chunk in [from, to) has no recorded size.
+function someUnknown(ct, from, to) {
+  for (var i = from; i < to; i++) if (ct.dataBytes[i] !== ct.dataBytes[i]) return true;
+  return false;
+}
+
+// "0-3, 7, 9-12" for sorted indexes (at most `limit` ranges, then "…").
+function describeRanges(indexes, limit) {
+  var ranges = [];
+  for (var i = 0; i < indexes.length; i++) {
+    var start = indexes[i];
+    while (i + 1 < indexes.length && indexes[i + 1] === indexes[i] + 1) i++;
+    if (limit !== undefined && ranges.length === limit) return ranges.join(', ') + ', …';
+    ranges.push(start === indexes[i] ? String(start) : start + '-' + indexes[i]);
+  }
+  return ranges.join(', ');
+}
+
+module.exports = { newChunkTable: newChunkTable, emptyChunkTable: emptyChunkTable, markLast: markLast, isLast: isLast,
+  fileOf: fileOf, dataBytesOf: dataBytesOf, setDataBytes: setDataBytes, startSurvey: startSurvey, fileBytesOf: fileBytesOf,
+  setFileBytes: setFileBytes, stateOf: stateOf, setState: setState, isUnreadable: isUnreadable, isCopy: isCopy,
+  problemOf: problemOf, setProblem: setProblem, indexesIn: indexesIn, chunkAt: chunkAt, sumDataBytes: sumDataBytes,
+  someUnknown: someUnknown, describeRanges: describeRanges };
