@@ -9,6 +9,7 @@
 //   view  — restore view with the same selection: links to the chosen files and the metadata, a
 //           stub for every other chunk, the view's own @.done.json
 //   floor — a plain Python loop creating one 9-byte file per chunk name in a fresh directory
+//   inspect — restore inspect of the whole dump (reads the first bytes of every data file)
 // Times: wall time of each process; the view's work is its time less idle mysqlsh's (start-up).
 // Memory: peak resident memory of the mysqlsh process (bench/measure.js), not of node.
 const fs = require('fs');
@@ -144,6 +145,7 @@ function main() {
           fs.rmSync(dir, { recursive: true, force: true });
           return { seconds: Number(r.stdout.trim()), peakMB: r.peakMB };
         } },
+        { name: 'inspect', run: shell(['--', 'restore', 'inspect', dump]) },
       ]);
       const col = (v, k) => results[v].map((x) => x[k]);
       const idle = stats(col('idle', 'seconds')).median;
@@ -152,11 +154,13 @@ function main() {
       const above = stats(col('view', 'peakMB')).median - stats(col('idle', 'peakMB')).median;
       console.log(`\n${files} chunk files (the view: ${results.view[0].entries} entries)`);
       console.log('  variant  seconds               peak MB');
-      for (const v of ['idle', 'plan', 'view', 'floor']) {
+      for (const v of ['idle', 'plan', 'view', 'floor', 'inspect']) {
         console.log(`  ${v.padEnd(7)}  ${fmt(col(v, 'seconds')).padEnd(20)}  ${fmt(col(v, 'peakMB'), 0)}`);
       }
       console.log(`  view work (view less idle mysqlsh): ${fmt(work)} s = ${ratio.toFixed(2)}x the floor`);
-      console.log(`  view peak above idle mysqlsh: ${above.toFixed(0)} MB`);
+      const idleMB = stats(col('idle', 'peakMB')).median;
+      console.log(`  peak above idle mysqlsh: view ${above.toFixed(0)} MB, plan ${(stats(col('plan', 'peakMB')).median - idleMB).toFixed(0)} MB, ` +
+        `inspect ${(stats(col('inspect', 'peakMB')).median - idleMB).toFixed(0)} MB`);
       // The targets are set for 100,000 chunks (1,000 tables); smaller dumps show how the cost scales
       // (at 10,000 the fixed cost of reading 1,000 tables' metadata weighs more than the floor's files).
       const judged = files >= 100000;

@@ -24,8 +24,9 @@
 //                                  only with opts.fresh: exactly one new directory
 //     viewCreate(dir, markText) -> undefined: a new directory holding the load view marker
 //     viewAdd(dir, entries)     -> number made; entries [{name, link: target} | {name, data}], all new
-//     viewStubs(dir, names, data) -> number made: entries that all hold data (a few bytes): one file in
-//                                  the view holds it, each name is a symbolic link to that file
+//     viewStubs(dir, runs, data) -> number made: entries that all hold data (a few bytes): one file in
+//                                  the view holds it, each name is a symbolic link to that file;
+//                                  runs [[prefix, from, to, suffix]]: names prefix + n + suffix, n in [from, to)
 //     viewAppend(dir, name, text) -> bytes added at the end of a file the view holds (never the marker)
 //     viewRemove(dir)           -> number of entries removed (only a directory holding the marker)
 //     rsync(args, {timeout, input}) -> {status, stdout, stderr}: the rsync program (never with deletions;

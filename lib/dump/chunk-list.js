@@ -74,34 +74,40 @@ function parseListing(text) {
 // Returns the problems found.
 function buildChunkLists(targets, sources) {
   var loadable = targets.filter(function (t) { return t.ext !== null && t.includesData; });
-  var match = names.makeNameMatcher(loadable);
+  var matcher = names.makeNameMatcher(loadable);
   // Keyed by file base name, never by target object: GraalJS wraps objects from another file's
   // context anew on each access, so object keys miss.
   var fromDone = new Map();
   var fromFiles = new Map();
-  function collect(into, name, flag, bytes) {
-    var m = match(name);
-    if (!m) return;
+  var m = {}; // one match at a time (chunk-names.js matchAt): no object per name
+  // The name is text[start, end) (a listed name whole, or a chunkFileBytes key in @.done.json).
+  function collect(into, text, start, end, flag, bytes) {
+    if (!matcher.matchAt(text, start, end, m)) return;
     var c = into.get(m.target.base);
     if (!c) { c = newCollection(); into.set(m.target.base, c); }
     // A recorded name numbered past any real dump: an absurd entry (dropAbsurd), not a reason to stop.
     if (into === fromDone && !m.whole && m.index >= MAX_CHUNKS) {
       c.entries++;
       c.target = m.target;
-      c.far.push([m.index, name]);
+      c.far.push([m.index, text.slice(start, end)]);
       return;
     }
     addName(c, m, bytes);
     if (flag) c[flag] = true;
   }
-  if (sources.chunkList) eachChunkEntry(sources.chunkList, function (name, bytes) { collect(fromDone, name, null, bytes); });
+  if (sources.chunkList) {
+    eachChunkEntry(sources.chunkList, function (text, start, end, decoded, bytes) {
+      if (decoded === null) collect(fromDone, text, start, end, null, bytes);
+      else collect(fromDone, decoded, 0, decoded.length, null, bytes);
+    });
+  }
   var problems = [];
   fromDone.forEach(function (c) { dropAbsurd(c, problems); });
   // Files and listing only matter for tables chunkFileBytes says nothing about (usually none).
   if (loadable.some(function (t) { return !fromDone.has(t.base); })) {
     var fileNames = typeof sources.fileNames === 'function' ? sources.fileNames() : sources.fileNames;
-    fileNames.forEach(function (n) { collect(fromFiles, dataNameOf(n), 'files'); });
-    (sources.listingNames || []).forEach(function (n) { collect(fromFiles, dataNameOf(n), 'listing'); });
+    fileNames.forEach(function (n) { var d = dataNameOf(n); collect(fromFiles, d, 0, d.length, 'files'); });
+    (sources.listingNames || []).forEach(function (n) { var d = dataNameOf(n); collect(fromFiles, d, 0, d.length, 'listing'); });
   }
 
   targets.forEach(function (t) {

@@ -7,6 +7,12 @@ function chunkFileName(base, ext, index, last) {
   return base + (last ? '@@' : '@') + index + '.' + ext;
 }
 
+// A chunk's name as [prefix, suffix] around its number: names of consecutive chunks are made from
+// one pair (a load view's stubs: chunk-table.js nameRuns).
+function chunkNameParts(base, ext, last) {
+  return [base + (last ? '@@' : '@'), '.' + ext];
+}
+
 function wholeFileName(base, ext) {
   return base + '.' + ext;
 }
@@ -15,51 +21,79 @@ var AT = 64;
 var ZERO = 48;
 var NINE = 57;
 
-// Reads `<base>@<N>` or `<base>@@<N>` from name[0, end) → {baseEnd, index, last}, or null.
-// Character by character: it runs once per file of the dump, so no regex and no substrings.
-// The Shell writes chunk numbers without leading zeros; the loader probes only those names.
-function readChunkSuffix(name, end) {
-  var start = end;
-  while (start > 0 && name.charCodeAt(start - 1) >= ZERO && name.charCodeAt(start - 1) <= NINE) start--;
-  if (start === end || start === 0 || name.charCodeAt(start - 1) !== AT) return null;
-  if (end - start > 1 && name.charCodeAt(start) === ZERO) return null;
-  var last = start >= 2 && name.charCodeAt(start - 2) === AT;
-  var baseEnd = start - (last ? 2 : 1);
-  if (baseEnd <= 0) return null;
-  return { baseEnd: baseEnd, index: Number(name.slice(start, end)), last: last };
+// Hash of text[start, end) (FNV-1a over the code units): a base name is looked up without
+// making a substring. It runs once per file of the dump (a million, in a big one).
+function hashRange(text, start, end) {
+  var h = 0x811c9dc5;
+  for (var i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
 }
 
 // Recognises data file names of known tables. targets: [{base, ext, ...}]. match(name) returns
-// {target, index, last, whole} or null. Built once, then O(1) per name (a dump may hold
-// hundreds of thousands of files).
+// {target, index, last, whole} or null; matchAt(text, start, end, out) does the same for the
+// name text[start, end) without allocating (a dump's 100,000 names are read in place from
+// @.done.json), filling out and returning true. The Shell writes chunk numbers without leading
+// zeros; the loader probes only those names.
 function makeNameMatcher(targets) {
-  var whole = new Map();
-  var byBase = new Map();
+  var byHash = new Map(); // hash of a base name -> [target]
   var exts = [];
   targets.forEach(function (t) {
-    whole.set(wholeFileName(t.base, t.ext), t);
-    byBase.set(t.base, t);
+    var h = hashRange(t.base, 0, t.base.length);
+    if (!byHash.has(h)) byHash.set(h, []);
+    byHash.get(h).push(t);
     if (exts.indexOf(t.ext) < 0) exts.push(t.ext);
   });
-  var previous = null; // names come grouped by table: reuse the last base found
-  function targetFor(name, baseEnd) {
-    if (previous && previous.base.length === baseEnd && name.startsWith(previous.base)) return previous;
-    var t = byBase.get(name.slice(0, baseEnd));
-    if (t) previous = t;
-    return t;
-  }
-  return function match(name) {
-    var t = whole.get(name);
-    if (t) return { target: t, index: 0, last: true, whole: true };
-    for (var i = 0; i < exts.length; i++) {
-      var suffix = '.' + exts[i];
-      if (name.length <= suffix.length || !name.endsWith(suffix)) continue;
-      var parts = readChunkSuffix(name, name.length - suffix.length);
-      if (!parts) continue;
-      t = targetFor(name, parts.baseEnd);
-      if (t && t.ext === exts[i]) return { target: t, index: parts.index, last: parts.last, whole: false };
+  var suffixes = exts.map(function (e) { return '.' + e; });
+  function findBase(text, start, end, ext) {
+    var list = byHash.get(hashRange(text, start, end));
+    if (!list) return null;
+    for (var i = 0; i < list.length; i++) {
+      var t = list[i];
+      if (t.ext === ext && t.base.length === end - start && text.startsWith(t.base, start)) return t;
     }
     return null;
+  }
+  function set(out, t, index, last, whole) {
+    out.target = t;
+    out.index = index;
+    out.last = last;
+    out.whole = whole;
+    return true;
+  }
+  function matchAt(text, start, end, out) {
+    var i;
+    var stop;
+    var t;
+    for (i = 0; i < suffixes.length; i++) { // <base>.<ext>: the whole-table file
+      stop = end - suffixes[i].length;
+      if (stop <= start || !text.startsWith(suffixes[i], stop)) continue;
+      t = findBase(text, start, stop, exts[i]);
+      if (t) return set(out, t, 0, true, true);
+    }
+    for (i = 0; i < suffixes.length; i++) { // <base>@<N>.<ext> or <base>@@<N>.<ext>
+      stop = end - suffixes[i].length;
+      if (stop <= start || !text.startsWith(suffixes[i], stop)) continue;
+      var digits = stop;
+      while (digits > start && text.charCodeAt(digits - 1) >= ZERO && text.charCodeAt(digits - 1) <= NINE) digits--;
+      if (digits === stop || digits === start || text.charCodeAt(digits - 1) !== AT) continue;
+      if (stop - digits > 1 && text.charCodeAt(digits) === ZERO) continue;
+      var last = digits - start >= 2 && text.charCodeAt(digits - 2) === AT;
+      var baseEnd = digits - (last ? 2 : 1);
+      if (baseEnd <= start) continue;
+      t = findBase(text, start, baseEnd, exts[i]);
+      if (!t) continue;
+      var index = 0;
+      for (var k = digits; k < stop; k++) index = index * 10 + (text.charCodeAt(k) - ZERO);
+      return set(out, t, index, last, false);
+    }
+    return false;
+  }
+  return {
+    matchAt: matchAt,
+    match: function (name) {
+      var out = {};
+      return matchAt(name, 0, name.length, out) ? out : null;
+    },
   };
 }
 
@@ -68,5 +102,7 @@ function makeNameMatcher(targets) {
 // Python: a listing can leave such names out when only a few of them are needed (a load view).
 // A few other names may look alike (a partition named 2024 dumped whole): callers check those.
 var CHUNK_LIKE = '@.*@[0-9]+\\.[^@]+$';
+// The .idx file of such a name.
+var CHUNK_IDX_LIKE = '@.*@[0-9]+\\.[^@]+\\.idx$';
 
-module.exports = { CHUNK_LIKE: CHUNK_LIKE, chunkFileName: chunkFileName, wholeFileName: wholeFileName, makeNameMatcher: makeNameMatcher };
+module.exports = { CHUNK_LIKE: CHUNK_LIKE, CHUNK_IDX_LIKE: CHUNK_IDX_LIKE, chunkFileName: chunkFileName, chunkNameParts: chunkNameParts, wholeFileName: wholeFileName, makeNameMatcher: makeNameMatcher };

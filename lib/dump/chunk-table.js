@@ -105,6 +105,22 @@ function someUnknown(ct, from, to) {
   return false;
 }
 
+// The names of chunks `indexes` (sorted) of a chunked table, each plus `suffix`, as runs
+// [prefix, from, to, suffix]: every name prefix + n + suffix for n in [from, to).
+function nameRuns(ct, indexes, suffix) {
+  var runs = [];
+  for (var k = 0; k < indexes.length;) {
+    var from = indexes[k];
+    var last = isLast(ct, from);
+    var to = from + 1;
+    k++;
+    while (k < indexes.length && indexes[k] === to && isLast(ct, to) === last) { to++; k++; }
+    var parts = names.chunkNameParts(ct.base, ct.ext, last);
+    runs.push([parts[0], from, to, parts[1] + suffix]);
+  }
+  return runs;
+}
+
 // "0-3, 7, 9-12" for sorted indexes (at most `limit` ranges, then "…").
 function describeRanges(indexes, limit) {
   var ranges = [];
@@ -121,4 +137,4 @@ module.exports = { newChunkTable: newChunkTable, emptyChunkTable: emptyChunkTabl
   fileOf: fileOf, dataBytesOf: dataBytesOf, setDataBytes: setDataBytes, startSurvey: startSurvey, fileBytesOf: fileBytesOf,
   setFileBytes: setFileBytes, stateOf: stateOf, setState: setState, isUnreadable: isUnreadable, isCopy: isCopy,
   problemOf: problemOf, setProblem: setProblem, indexesIn: indexesIn, chunkAt: chunkAt, sumDataBytes: sumDataBytes,
-  someUnknown: someUnknown, describeRanges: describeRanges };
+  someUnknown: someUnknown, describeRanges: describeRanges, nameRuns: nameRuns };

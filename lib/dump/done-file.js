@@ -28,8 +28,10 @@ function walker(text) {
     if (text.charCodeAt(pos) !== ch.charCodeAt(0)) fail('expected ' + ch);
     pos++;
   }
-  // Returns the string's text: its raw content when it has no escape, else decoded.
-  function string() {
+  var raw = { start: 0, end: 0, decoded: null }; // the last string read: its content's place
+  // Reads a string; returns its text (as = 'text') or nothing: raw then says where its content
+  // lies and, only when it holds an escape, its decoded text.
+  function string(as) {
     ws();
     if (text.charCodeAt(pos) !== QUOTE) fail('expected a string');
     var start = ++pos;
@@ -43,12 +45,35 @@ function walker(text) {
       pos++;
     }
     pos++;
-    if (!escaped) return text.slice(start, pos - 1);
-    try {
-      return JSON.parse(text.slice(start - 1, pos));
-    } catch (e) {
-      return fail('bad escape in a string');
+    raw.start = start;
+    raw.end = pos - 1;
+    raw.decoded = null;
+    if (escaped) {
+      try {
+        raw.decoded = JSON.parse(text.slice(start - 1, pos));
+      } catch (e) {
+        fail('bad escape in a string');
+      }
     }
+    if (as !== 'text') return null;
+    return escaped ? raw.decoded : text.slice(start, pos - 1);
+  }
+  // A plain integer, read without making a substring; null when the text there is another number.
+  function integer() {
+    var start = pos;
+    var n = 0;
+    while (pos < len) {
+      var c = text.charCodeAt(pos);
+      if (c < 48 || c > 57) break;
+      n = n * 10 + (c - 48);
+      pos++;
+    }
+    var c2 = pos < len ? text.charCodeAt(pos) : 44;
+    var digits = pos - start;
+    if (digits && digits < 16 && !(digits > 1 && text.charCodeAt(start) === 48) &&
+        (c2 === 44 || c2 === 125 || c2 === 93 || c2 === 32 || c2 === 9 || c2 === 10 || c2 === 13)) return n;
+    pos = start;
+    return null;
   }
   // A number's value, or null (after skipping it) for any other value.
   function value() {
@@ -56,6 +81,8 @@ function walker(text) {
     var c = text.charCodeAt(pos);
     if (c === QUOTE) { string(); return null; }
     if (c === 123 || c === 91) { container(c === 123 ? 125 : 93); return null; }
+    var n = integer();
+    if (n !== null) return n;
     var start = pos;
     while (pos < len) {
       c = text.charCodeAt(pos);
@@ -82,18 +109,19 @@ function walker(text) {
       pos++;
     }
   }
-  // Calls fn(key, number or null, valueStart, valueEnd) for each member of the object at pos.
-  function members(fn) {
+  // Calls fn(key, number or null, valueStart, valueEnd) for each member of the object at pos;
+  // with inPlace, fn(raw, number or null, valueStart, valueEnd): raw as string() leaves it.
+  function members(fn, inPlace) {
     expect('{');
     ws();
     if (text.charCodeAt(pos) === 125) { pos++; return; }
     for (;;) {
-      var key = string();
+      var key = string(inPlace ? null : 'text');
       expect(':');
       ws();
       var start = pos;
       var v = value();
-      fn(key, v, start, pos);
+      fn(inPlace ? raw : key, v, start, pos);
       ws();
       var c = text.charCodeAt(pos++);
       if (c === 125) return;
@@ -139,19 +167,23 @@ function readDoneFile(host, path) {
   return { json: json, text: text, chunks: span, path: path };
 }
 
-// Calls fn(name, bytes) for every chunkFileBytes entry (bytes: null when not a number).
+// Calls fn(text, start, end, decoded, bytes) for every chunkFileBytes entry, whose name is
+// text[start, end) (decoded: the name when it holds a JSON escape, else null), without making a
+// string per entry; bytes: null when not a number.
 function eachChunkEntry(done, fn) {
   if (!done.chunks) return;
+  var text = done.text;
   wrap(done.path, function () {
-    var w = walker(done.text);
+    var w = walker(text);
     w.at(done.chunks.start);
-    w.members(function (name, v) { fn(name, v); });
+    w.members(function (key, v) { fn(text, key.start, key.end, key.decoded, v); }, true);
   });
 }
 
 // The document with chunkFileBytes entries rewritten, given piece by piece to emit(text) (a
-// million entries are never one string): bytesFor(name, bytes) returns the new number, or
-// undefined to keep the entry as written; other members from `replaced` {key: value}.
+// million entries are never one string): bytesFor(text, start, end, decoded, bytes), called as
+// eachChunkEntry's fn, returns the new number, or null to keep the entry as written; other
+// members from `replaced` {key: value}.
 function rewriteDone(done, bytesFor, replaced, emit) {
   var text = done.text;
   var keys = Object.keys(done.json);
@@ -166,13 +198,14 @@ function rewriteDone(done, bytesFor, replaced, emit) {
     var at = done.chunks.start;
     var w = walker(text);
     w.at(at);
-    w.members(function (name, v, start, end) {
-      var now = bytesFor(name, v);
-      if (now === undefined || now === v) return;
+    w.members(function (key, v, start, end) {
+      var now = bytesFor(text, key.start, key.end, key.decoded, v);
+      // undefined from another file arrives as null under GraalJS: both mean "as written".
+      if (now === undefined || now === null || now === v) return;
       parts.push(text.slice(at, start), String(now));
       at = end;
       if (parts.length >= 4000) { emit(parts.join('')); parts = []; }
-    });
+    }, true);
     parts.push(text.slice(at, done.chunks.end));
     emit(parts.join(''));
   });

@@ -21,9 +21,9 @@ function tableFiles(model) {
     var where = { schema: t.schema, table: t.table };
     [t.basename + '.json', t.basename + '.sql', t.basename + '.triggers.sql'].forEach(function (f) { byFile.set(f, where); });
   });
-  var match = makeNameMatcher(model.targets.filter(function (t) { return t.ext !== null; }));
+  var matcher = makeNameMatcher(model.targets.filter(function (t) { return t.ext !== null; }));
   function chunk(name) {
-    var m = typeof name === 'string' ? match(name) : null;
+    var m = typeof name === 'string' ? matcher.match(name) : null;
     return m && m.index < m.target.chunks.length && chunkTable.fileOf(m.target.chunks, m.index) === name ? m.target : null;
   }
   return {

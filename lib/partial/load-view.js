@@ -90,7 +90,7 @@ function placeState(host, place) {
 // chunk or its .idx. stubbed: partialPlan.stubbedNames(plan).
 function isLinked(name, stubbed) {
   if (WRITTEN[name] || /^load-progress/.test(name)) return false;
-  return !stubbed(/\.idx$/.test(name) ? name.slice(0, -4) : name);
+  return !stubbed(name, 0, /\.idx$/.test(name) ? name.length - 4 : name.length);
 }
 
 // Format 1.0.0 records no chunk sizes: its loader reads them from .idx files, so stubs get one too.
@@ -130,19 +130,27 @@ function buildView(host, model, plan, place, mark) {
     advance(links.length);
     links = [];
   }
-  // Stub names are made BATCH at a time (chunk-table.js), never all at once.
+  // Stub names go as runs (a prefix, a range of chunk numbers, a suffix: chunk-table.js), at most
+  // BATCH names a call: 100,000 names are never made here.
   function addStubs(entries, suffix, data) {
-    var names = [];
+    var runs = [];
+    var count = 0;
     function flush() {
-      if (!names.length) return;
-      f.viewStubs(place.dir, names, data);
-      advance(names.length);
-      names = [];
+      if (!runs.length) return;
+      f.viewStubs(place.dir, runs, data);
+      advance(count);
+      runs = [];
+      count = 0;
     }
     entries.forEach(function (e) {
-      e.stubbed.forEach(function (i) {
-        names.push(chunkTable.fileOf(e.target.chunks, i) + suffix);
-        if (names.length >= BATCH) flush();
+      chunkTable.nameRuns(e.target.chunks, e.stubbed, suffix).forEach(function (r) {
+        for (var from = r[1]; from < r[2];) {
+          var to = Math.min(r[2], from + BATCH - count);
+          runs.push([r[0], from, to, r[3]]);
+          count += to - from;
+          from = to;
+          if (count >= BATCH) flush();
+        }
       });
     });
     flush();

@@ -139,18 +139,19 @@ function refuseBad(plan, t, i, name, fix) {
   }
 }
 
-// For a load view, where every chunk not chosen is stubbed: name -> whether it is the data file
-// of a stubbed chunk. Matched by name (chunk-names.js), not by a set of 100,000 names.
+// For a load view, where every chunk not chosen is stubbed: (text, start, end) -> whether the
+// name text[start, end) is the data file of a stubbed chunk; a whole string: (name, 0, name.length).
+// Matched in place (chunk-names.js), not looked up in a set of 100,000 names.
 function stubbedNames(plan) {
   var byBase = new Map(); // by base name: objects from another file's context make poor keys (GraalJS)
   plan.targets.forEach(function (e) { byBase.set(e.target.base, e); });
-  var match = makeNameMatcher(plan.targets.map(function (e) { return e.target; }));
-  return function (name) {
-    var m = match(name);
-    if (!m || m.whole) return false;
+  var matcher = makeNameMatcher(plan.targets.map(function (e) { return e.target; }));
+  var m = {};
+  return function (text, start, end) {
+    if (!matcher.matchAt(text, start, end, m) || m.whole) return false;
     var e = byBase.get(m.target.base);
     var ct = e.target.chunks;
-    return (m.index < e.from || m.index >= e.to) && m.index < ct.length && chunkTable.fileOf(ct, m.index) === name;
+    return (m.index < e.from || m.index >= e.to) && m.index < ct.length && chunkTable.isLast(ct, m.index) === m.last;
   };
 }
 

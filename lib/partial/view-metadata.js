@@ -30,8 +30,10 @@ function viewDone(model, plan, stubbed, emit) {
   if (after !== null) replaced.dataBytes = after;
   // The dump's own text with the stubbed entries' sizes made 0 (done-file.js): chunkFileBytes may
   // hold a million entries, never parsed into an object.
-  rewriteDone(model.done, function (name, bytes) { return bytes !== null && stubbed(name) ? 0 : undefined; },
-    replaced, emit);
+  rewriteDone(model.done, function (text, start, end, decoded, bytes) {
+    if (bytes === null) return null;
+    return (decoded === null ? stubbed(text, start, end) : stubbed(decoded, 0, decoded.length)) ? 0 : null;
+  }, replaced, emit);
   return { bytesBefore: before, bytesAfter: after };
 }
 

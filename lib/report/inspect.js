@@ -64,7 +64,7 @@ function totalsOf(model) {
   return totals;
 }
 
-function inspectFacts(model) {
+function inspectFacts(model, totals) {
   return {
     format: model.format,
     dumper: model.dumper,
@@ -72,7 +72,7 @@ function inspectFacts(model) {
     complete: model.complete,
     schemas: model.schemas.map(function (s) { return { schema: s.schema, tables: s.tables, views: s.views }; }),
     tables: model.targets.map(tableFacts),
-    totals: totalsOf(model),
+    totals: totals,
     loadable: model.loadable,
     dataCheck: dataCheck(model),
     problems: model.problems.map(function (p) { return { code: p.code, message: p.message, file: p.file }; }),
@@ -193,9 +193,10 @@ function printReport(host, model, totals) {
 
 function inspectDump(host, dumpDir, options) {
   var model = readDumpModel(host, dumpDir, options || {});
-  var facts = inspectFacts(model);
-  printReport(host, model, facts.totals);
-  return facts;
+  var totals = totalsOf(model);
+  printReport(host, model, totals);
+  // The facts list every chunk: made only when asked for (lib/report/output.js).
+  return function () { return inspectFacts(model, totals); };
 }
 
 module.exports = { inspectDump: inspectDump };

@@ -73,7 +73,9 @@ function withWarnings(facts, warnings) {
   return out;
 }
 
-// Runs fn(host, options) -> facts in the format options.outputFormat asks for.
+// Runs fn(host, options) -> facts in the format options.outputFormat asks for. fn may return a
+// function that makes the facts: it is called only when they are wanted (a dump's facts list
+// every chunk, which the text report does not need).
 function runWithOutput(host, options, fn) {
   var format = chooseFormat(options);
   var rest = withoutOutputFormat(options);
@@ -82,7 +84,8 @@ function runWithOutput(host, options, fn) {
     return undefined;
   }
   var warnings = [];
-  var facts = withWarnings(fn(quietHost(host, warnings), rest), warnings);
+  var made = fn(quietHost(host, warnings), rest);
+  var facts = withWarnings(typeof made === 'function' ? made() : made, warnings);
   if (format === 'none') return facts;
   host.out.print(JSON.stringify(facts, null, 2));
   return undefined;

@@ -119,8 +119,8 @@ function makeFiles(restore) {
       var list = entries.map(function (e) { return [e.name, typeof e.link === 'string' ? e.link : at(e.data)]; });
       return Number(companion(restore, 'viewAdd')(dir, JSON.stringify(list), contents));
     },
-    viewStubs: function (dir, names, data) {
-      return Number(companion(restore, 'viewStubs')(dir, names.join('\n'), [asBinary(data)]));
+    viewStubs: function (dir, runs, data) {
+      return Number(companion(restore, 'viewStubs')(dir, JSON.stringify(runs), [asBinary(data)]));
     },
     viewAppend: function (dir, name, text) { return Number(companion(restore, 'viewAppend')(dir, name, text)); },
     viewRemove: function (dir) { return Number(companion(restore, 'viewRemove')(dir)); },

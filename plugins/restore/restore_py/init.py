@@ -386,10 +386,18 @@ _STUB_PREFIX = ".restore-stub-"
 _STUB_NAME = _re.compile(r"^\.restore-stub-[0-9a-f]{16}$")
 
 
-def _view_stubs(path, names_text, contents):
+def _run_names(runs_json):
+    # [[prefix, from, to, suffix]]: the names prefix + n + suffix for n in [from, to), one at a time.
+    for prefix, start, stop, suffix in _json.loads(runs_json):
+        for n in range(int(start), int(stop)):
+            yield "%s%d%s" % (prefix, n, suffix)
+
+
+def _view_stubs(path, runs_json, contents):
     # Many entries with one small content (the chunks a view does not load): the content is
     # written once in the view as a hidden file, and each entry is a symbolic link to it: one
-    # system call per entry instead of three.
+    # system call per entry instead of three. Names come as runs of numbers (a view of a million
+    # chunks sends no million names).
     content = contents[0]
     data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
     source = _STUB_PREFIX + _hashlib.sha256(data).hexdigest()[:16]
@@ -400,7 +408,7 @@ def _view_stubs(path, names_text, contents):
         pass  # an earlier batch of this view wrote it
     finally:
         _os.close(dfd)
-    return _make_entries(path, ((name, source) for name in names_text.split("\n")),
+    return _make_entries(path, ((name, source) for name in _run_names(runs_json)),
                          lambda dfd, name, target: _os.symlink(target, name, dir_fd=dfd),
                          lambda name: _plain_name(name) and not _STUB_NAME.match(name))
 
@@ -529,7 +537,7 @@ _member("viewAdd", _view_add, "Adds new links and files to a load view; returns 
     {"name": "contents", "type": "array", "brief": "The distinct file contents (string or bytes)."}])
 _member("viewStubs", _view_stubs, "Adds entries of one small content to a load view (links to one file in it).", [
     {"name": "path", "type": "string", "brief": "The load view."},
-    {"name": "namesText", "type": "string", "brief": "The entry names, one per line."},
+    {"name": "runsJson", "type": "string", "brief": "JSON text [[prefix, from, to, suffix], ...]: names prefix+n+suffix."},
     {"name": "contents", "type": "array", "brief": "[their content] (string or bytes)."}])
 _member("viewAppend", _view_append, "Adds text at the end of a file of a load view; returns its bytes.", [
     {"name": "path", "type": "string", "brief": "The load view."},
