@@ -1,0 +1,88 @@
+'use strict';
+// @.done.json read without parsing chunkFileBytes into an object (lib/dump/done-file.js), and data
+// file names matched in place (lib/dump/chunk-names.js): the same answers as JSON.parse and as
+// names taken one by one, on text a dumper writes and on text it does not.
+const { expect } = require('chai');
+const { readDoneFile, eachChunkEntry, rewriteDone } = require('../../lib/dump/done-file.js');
+const { makeNameMatcher } = require('../../lib/dump/chunk-names.js');
+
+const hostWith = (text) => ({ files: { loadText: () => text } });
+
+const DONE = {
+  end: '2026-01-01 01:00:00',
+  dataBytes: 300,
+  tableDataBytes: { shop: { orders: 300 } },
+  chunkFileBytes: {
+    'shop@orders@0.tsv.zst': 100,
+    'shop@orders@1.tsv.zst': 1.5e2,
+    'shop@orders@@2.tsv.zst': 50,
+    'shop@\u00e9t\u00e9@0.tsv.zst': 7,
+    'odd\\"name': 'not a number',
+  },
+  tableRows: { shop: { orders: 3 } },
+};
+
+function entries(done) {
+  const out = [];
+  eachChunkEntry(done, (text, start, end, decoded, bytes) => out.push([decoded === null ? text.slice(start, end) : decoded, bytes]));
+  return out;
+}
+
+describe('@.done.json walked in place (done-file.js)', function () {
+  for (const [what, text] of [['compact', JSON.stringify(DONE)], ['indented', JSON.stringify(DONE, null, 4)]]) {
+    it(`${what} text: the entries, the rest of the document and a rewrite agree with JSON.parse`, function () {
+      const done = readDoneFile(hostWith(text), '/d/@.done.json');
+      expect(done.json.chunkFileBytes).to.deep.equal({});
+      expect(done.json.tableRows).to.deep.equal(DONE.tableRows);
+      expect(entries(done)).to.deep.equal(Object.entries(DONE.chunkFileBytes).map(([k, v]) => [k, typeof v === 'number' ? v : null]));
+      let out = '';
+      rewriteDone(done, (t, s, e, decoded, bytes) => (bytes !== null && t.slice(s, e).indexOf('@@') < 0 ? 0 : null),
+        { dataBytes: 50 }, (piece) => { out += piece; });
+      const want = JSON.parse(text);
+      want.dataBytes = 50;
+      for (const k of Object.keys(want.chunkFileBytes)) {
+        if (typeof want.chunkFileBytes[k] === 'number' && k.indexOf('@@') < 0) want.chunkFileBytes[k] = 0;
+      }
+      expect(JSON.parse(out)).to.deep.equal(want);
+    });
+  }
+
+  it('damaged text is refused as JSON.parse would, naming the file', function () {
+    for (const bad of ['{"chunkFileBytes": {"a": 1,}}', '{"chunkFileBytes": {"a": 01}}', '{"chunkFileBytes": {"a": 1}',
+      '{"chunkFileBytes": {"a\u0001": 1}}', '{"end": "x"} trailing', '[1]']) {
+      expect(() => readDoneFile(hostWith(bad), '/d/@.done.json'), bad).to.throw(/\/d\/@\.done\.json (is not valid JSON|does not hold a JSON object)/);
+    }
+  });
+
+  it('a document without chunkFileBytes (format 1.0.0) has no chunk list', function () {
+    const done = readDoneFile(hostWith('{"end": "x", "dataBytes": 5}'), '/d/@.done.json');
+    expect(done.chunks).to.equal(null);
+    expect(entries(done)).to.deep.equal([]);
+  });
+});
+
+describe('data file names matched in place (chunk-names.js)', function () {
+  const targets = [{ base: 'shop@orders', ext: 'tsv.zst' }, { base: 'shop@orders@2024', ext: 'tsv.zst' },
+    { base: 'shop@log', ext: 'csv' }];
+  const { match, matchAt } = makeNameMatcher(targets);
+  const cases = {
+    'shop@orders@0.tsv.zst': ['shop@orders', 0, false, false],
+    'shop@orders@@12.tsv.zst': ['shop@orders', 12, true, false],
+    'shop@orders@2024.tsv.zst': ['shop@orders@2024', 0, true, true], // a partition dumped whole wins
+    'shop@log.csv': ['shop@log', 0, true, true],
+    'shop@orders@01.tsv.zst': null, // the Shell writes no leading zeros
+    'shop@orders@3.csv': null,
+    'shop@other@3.tsv.zst': null,
+    '@3.tsv.zst': null,
+  };
+  for (const [name, want] of Object.entries(cases)) {
+    it(`${name}: ${want ? `${want[0]} chunk ${want[1]}` : 'no data file of a known table'}`, function () {
+      const m = match(name);
+      expect(m && [m.target.base, m.index, m.last, m.whole]).to.deep.equal(want);
+      // The same inside a longer text.
+      const text = `xx"${name}"yy`;
+      const out = {};
+      expect(matchAt(text, 3, 3 + name.length, out)).to.equal(!!want);
+    });
+  }
+});
