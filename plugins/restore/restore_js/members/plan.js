@@ -13,7 +13,9 @@ module.exports = {
       'missing here, one per line relative to the dump directory, for rsync --files-from.',
       selectionOptions.SELECTION_DETAILS,
       selectionOptions.SOURCE_DETAILS,
-      'The facts: fetch, stub, skippedTables, tables, bytesChosen, bytesTotal and warnings.',
+      'The facts: fetch (file names), stubs (how many chunks are stubbed), skippedTables, tables (each with ' +
+      'chosen and fetch file names, stubbed: how many, and stubbedChunks: their numbers as ranges, e.g. "0-97"), ' +
+      'bytesChosen, bytesTotal and warnings.',
       output.OUTPUT_FORMAT_DETAILS,
       'Example: restore.plan("./dump", {latest: {"shop.orders": 2}}), or from the command line: mysqlsh -- ' +
       'restore plan ./dump --latest=shop.orders:2 --fetch-list-file=fetch.txt',

@@ -15,6 +15,8 @@ module.exports = {
       'where the .idx is missing. It never writes over an existing file, never outside the dump directory, and ' +
       'never creates a file name util.loadDump would misread. Running it twice changes nothing the second time; ' +
       'when the real file arrives later (rsync), restore.inspect shows it as present again.',
+      'The facts: the plan (as restore.plan\'s), written and skipped (how many files), skippedFiles (the first 20 ' +
+      'names skipped because they existed).',
       selectionOptions.SELECTION_DETAILS,
       output.OUTPUT_FORMAT_DETAILS,
       'Example: restore.stub("./dump", {latest: {"shop.orders": 2}}), or from the command line: mysqlsh -- ' +
