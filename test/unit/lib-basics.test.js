@@ -20,7 +20,7 @@ describe('lib basics (no Shell needed)', function () {
 
   it('recognises chunk, last-chunk and whole data file names of known tables only', function () {
     const t = { base: 'shop@orders', ext: 'tsv.zst' };
-    const match = names.makeNameMatcher([t]);
+    const { match } = names.makeNameMatcher([t]);
     expect(match('shop@orders@3.tsv.zst')).to.include({ index: 3, last: false, whole: false });
     expect(match('shop@orders@@11.tsv.zst')).to.include({ index: 11, last: true });
     expect(match('shop@orders.tsv.zst')).to.include({ whole: true });
