@@ -4,12 +4,18 @@
 // table, secondary indexes), made by the real MySQL Shell's util.dumpSchemas from a seeded
 // throwaway MySQL; then, each on a fresh server, loaded with plain util.loadDump defaults and with
 // a hand-tuned util.loadDump, `restore load --preset=fastest`, and fastest without each of its
-// newer levers (--keep-settings). Each variant BENCH_RUNS (3) times, interleaved; median (min–max),
-// ratios from medians, and the peak memory of the mysqlsh process (bench/measure.js).
-// BENCH_ROWS (rows of the big table, default 2,000,000) scales it. Not a test: no assertions
-// beyond "every row arrived". (MySQL 9.7 has no MD5() or SHA1(): SHA2 makes the text.)
+// newer levers (--keep-settings), fastest with a candidate lever added, and the floor: the same
+// data with the best plan the hardware allows, without util.loadDump (bench/load-floor.js). Each
+// variant BENCH_RUNS (3) times, interleaved; median (min–max), ratios from medians (to the
+// defaults and to the floor), the peak memory of the mysqlsh process (bench/measure.js), and the
+// verdict of issue 21: fastest at least as fast as the hand-tuned load and within 1.2x the floor.
+// BENCH_ROWS (rows of the big table, default 2,000,000) scales it. Not a test, but every variant
+// must load every row of every table and build every index, or the run fails.
+// (MySQL 9.7 has no MD5() or SHA1(): SHA2 makes the text.)
 const fs = require('fs');
 const path = require('path');
+const os = require('os');
+const { floorPlan, floorLoad } = require('./load-floor');
 const { startServer } = require('../test/support/server');
 const { mysqlsh, cli, tempDir, cleanTemp } = require('../test/support/shell');
 
@@ -54,10 +60,20 @@ function timed(fn) {
   return { r, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
 }
 
+// {table: rows} and {table: [index names]} of the bench's schema: what every variant must end with.
+async function contents(server) {
+  const rows = {};
+  for (const t of TABLES) rows[t] = Number(await server.value(`SELECT COUNT(*) FROM ${SCHEMA}.${t}`));
+  const indexes = {};
+  for (const r of await server.query(`SELECT TABLE_NAME AS t, INDEX_NAME AS i FROM information_schema.STATISTICS
+    WHERE TABLE_SCHEMA = ? GROUP BY 1, 2 ORDER BY 1, 2`, [SCHEMA])) (indexes[r.t] = indexes[r.t] || []).push(r.i);
+  return { rows, indexes };
+}
+const TABLES = ['customers', 'products', 'orders', 'events'];
+
 async function countRows(server) {
-  let n = 0;
-  for (const t of ['customers', 'products', 'orders', 'events']) n += Number(await server.value(`SELECT COUNT(*) FROM ${SCHEMA}.${t}`));
-  return n;
+  const { rows } = await contents(server);
+  return TABLES.reduce((n, t) => n + rows[t], 0);
 }
 
 async function main() {
@@ -67,7 +83,8 @@ async function main() {
   process.stdout.write(`Seeding ${SCHEMA} (big table: ${ROWS} rows) on MySQL ${await server.value('SELECT VERSION()')}…\n`);
   const seedTime = Date.now();
   await seed(server);
-  const rows = await countRows(server);
+  const expected = await contents(server);
+  const rows = TABLES.reduce((n, t) => n + expected.rows[t], 0);
   process.stdout.write(`  ${rows} rows in ${((Date.now() - seedTime) / 1000).toFixed(1)} s\n`);
   const d = timed(() => mysqlsh([server.uri, '--js', '-e', `util.dumpSchemas(['${SCHEMA}'], '${dump}', {bytesPerChunk: '32M', showProgress: false})`],
     { env: { MYSQLSH_ALLOW_NEWER_SERVER: '1' } }));
@@ -84,53 +101,95 @@ async function main() {
   const { runMeasured, stats, fmt, machineLine, settle } = require('./measure');
   const { MYSQLSH } = require('../test/support/real');
   const { shellEnv } = require('../test/support/shell');
-  const threads = 4; // what fastest chooses here (the server's innodb_read_io_threads); the hand-tuned load uses the same
+  const threads = 4; // what fastest chooses here (the server's innodb_read_io_threads); the hand-tuned load and the floor use the same
+  const ddlThreads = os.cpus().length; // the candidate lever: index-build threads = the CPUs (the server's default is 4)
   const shell = (args) => runMeasured(MYSQLSH, args, { env: shellEnv({}) });
   const load = (s, extra) => shell([s.uri, '--', 'restore', 'load', dump, '--preset=fastest', '--force', ...extra]);
   // A DBA following the Shell's documentation: more threads, indexes after the data, no binary log,
   // the redo log disabled by hand for the load and enabled again.
   const handTuned = `session.runSql("ALTER INSTANCE DISABLE INNODB REDO_LOG"); util.loadDump('${dump}', {threads: ${threads}, ` +
     `deferTableIndexes: "all", skipBinlog: true, showProgress: false}); session.runSql("ALTER INSTANCE ENABLE INNODB REDO_LOG")`;
+  // innodb_ddl_threads in every loader session (sessionInitSql, after the preset's own
+  // innodb_ddl_buffer_size) and on the Shell's own session, where util.loadDump reads
+  // GREATEST(@@innodb_parallel_read_threads, @@innodb_ddl_threads) to weigh index builds.
+  const ddlSet = `SET SESSION innodb_ddl_threads = ${ddlThreads}`;
+  const withDdlThreads = `session.runSql('${ddlSet}'); restore.load('${dump}', {preset: 'fastest', force: true, ` +
+    `sessionInitSql: ['${ddlSet}']})`;
+  const plan = floorPlan(dump); // reads the dump's DDL and lists its chunks: outside the timing
+  const FLOOR = 'floor: LOAD DATA, then indexes';
   const variants = [
     { name: 'util.loadDump defaults', run: (s) => shell([s.uri, '--js', '-e', `util.loadDump('${dump}', {showProgress: false})`]) },
     { name: 'hand-tuned util.loadDump', run: (s) => shell([s.uri, '--js', '-e', handTuned]) },
     { name: 'restore load --preset=fastest', run: (s) => load(s, []) },
     { name: 'fastest, innodb_ddl_buffer_size kept', run: (s) => load(s, ['--keep-settings=innodb_ddl_buffer_size']) },
+    { name: `fastest + innodb_ddl_threads=${ddlThreads}`, run: (s) => shell([s.uri, '--js', '-e', withDdlThreads]) },
+    { name: FLOOR, floor: true, run: async (s) => {
+      const pool = Number(await s.value('SELECT @@GLOBAL.innodb_buffer_pool_size'));
+      // The index-build sort buffer fastest would give each of `threads` sessions on this server.
+      const ddlBuffer = Math.min(2 ** 30, Math.max(2 ** 20, Math.floor(pool / 4 / threads / 2 ** 20) * 2 ** 20));
+      return { seconds: await floorLoad(s.client, plan, { threads, ddlBuffer }), peakMB: NaN, status: 0, stdout: '', stderr: '' };
+    } },
   ];
   const runs = Number(process.env.BENCH_RUNS || 3);
   const results = {};
   variants.forEach((v) => { results[v.name] = []; });
+  let floorRows = null;
   for (let i = 0; i < runs; i++) {
     for (const v of variants) {
       server = await startServer();
-      settle();
-      const t = v.run(server);
-      const loaded = await countRows(server);
-      const redo = await server.redoLog();
-      await server.stop();
+      let t, got, redo;
+      try {
+        settle();
+        t = await v.run(server);
+        got = t.status === 0 ? await contents(server) : null;
+        redo = await server.redoLog();
+      } finally {
+        await server.stop();
+      }
       if (t.status !== 0) throw new Error(`${v.name} failed: ${t.stdout}${t.stderr}`);
-      if (loaded !== rows) throw new Error(`${v.name}: ${loaded} rows loaded, ${rows} expected`);
+      const wrong = TABLES.filter((x) => got.rows[x] !== expected.rows[x] ||
+        JSON.stringify(got.indexes[x]) !== JSON.stringify(expected.indexes[x]));
+      if (wrong.length) {
+        throw new Error(`${v.name} did not load what the other variants load: ` + wrong.map((x) => `${x}: ${got.rows[x]} rows ` +
+          `(expected ${expected.rows[x]}), indexes ${got.indexes[x]} (expected ${expected.indexes[x]})`).join('; '));
+      }
       if (redo !== 'ON') throw new Error(`${v.name}: the redo log is ${redo} afterwards`);
+      if (v.floor) floorRows = got.rows;
       results[v.name].push(t);
-      process.stdout.write(`  run ${i + 1}: ${v.name}: ${t.seconds.toFixed(1)} s, mysqlsh peak ${t.peakMB.toFixed(0)} MB\n`);
+      process.stdout.write(`  run ${i + 1}: ${v.name}: ${t.seconds.toFixed(1)} s` +
+        (Number.isFinite(t.peakMB) ? `, mysqlsh peak ${t.peakMB.toFixed(0)} MB` : '') + '\n');
     }
   }
   const med = (name) => stats(results[name].map((x) => x.seconds)).median;
   const base = med(variants[0].name);
+  const floor = med(FLOOR);
   process.stdout.write(`\n${machineLine(MYSQLSH)}\n${runs} runs of each, interleaved, each on a fresh server; median (min–max)\n\n`);
   process.stdout.write(['variant'.padEnd(38), 'seconds'.padEnd(20), 'MB/s'.padStart(7), 'vs defaults'.padStart(12),
-    'mysqlsh peak MB'.padStart(18)].join(' ') + '\n');
+    'vs floor'.padStart(9), 'mysqlsh peak MB'.padStart(18)].join(' ') + '\n');
   for (const v of variants) {
     const list = results[v.name];
     const m = med(v.name);
+    const peaks = list.map((x) => x.peakMB);
     process.stdout.write([v.name.padEnd(38), fmt(list.map((x) => x.seconds), 1).padEnd(20), (dataMB / m).toFixed(1).padStart(7),
-      `${(base / m).toFixed(2)}x`.padStart(12), fmt(list.map((x) => x.peakMB), 0).padStart(18)].join(' ') + '\n');
+      `${(base / m).toFixed(2)}x`.padStart(12), `${(m / floor).toFixed(2)}x`.padStart(9),
+      (peaks.every(Number.isFinite) ? fmt(peaks, 0) : '-').padStart(18)].join(' ') + '\n');
   }
   const fastest = med('restore load --preset=fastest');
-  process.stdout.write(`\nfastest vs hand-tuned: ${(med('hand-tuned util.loadDump') / fastest).toFixed(2)}x; ` +
-    `without the index-build buffer: ${(med('fastest, innodb_ddl_buffer_size kept') / fastest).toFixed(2)}x the time\n`);
-  process.stdout.write(`(wall time of the whole mysqlsh process, ~0.5 s of it Shell start; MB = uncompressed data of the dump)\n`);
+  const hand = med('hand-tuned util.loadDump');
+  process.stdout.write(`\nfastest vs hand-tuned: ${(hand / fastest).toFixed(2)}x; ` +
+    `without the index-build buffer: ${(med('fastest, innodb_ddl_buffer_size kept') / fastest).toFixed(2)}x the time; ` +
+    `with innodb_ddl_threads=${ddlThreads}: ${(med(`fastest + innodb_ddl_threads=${ddlThreads}`) / fastest).toFixed(2)}x the time\n`);
+  process.stdout.write(`floor: ${threads} streams of zstd -d | mysql LOAD DATA LOCAL INFILE (decompression in the load path, timed), ` +
+    `redo log off, no binlog/unique/foreign key checks, then one ALTER TABLE … ADD per table; rows loaded: ` +
+    `${TABLES.map((x) => `${x} ${floorRows[x]}`).join(', ')} (the same as every other variant's)\n`);
+  const pass = fastest <= hand && fastest <= 1.2 * floor;
+  process.stdout.write(`verdict: ${pass ? 'PASS' : 'FAIL'}: fastest ${fastest.toFixed(1)} s ${fastest <= hand ? '<=' : '>'} ` +
+    `hand-tuned ${hand.toFixed(1)} s; fastest ${(fastest / floor).toFixed(2)}x the floor (${floor.toFixed(1)} s) ` +
+    `${fastest <= 1.2 * floor ? '<=' : '>'} 1.2x\n`);
+  process.stdout.write(`(wall time of the whole mysqlsh process, ~0.5 s of it Shell start; the floor has no mysqlsh; ` +
+    `MB = uncompressed data of the dump)\n`);
   cleanTemp();
 }
 
-main().catch((e) => { process.stderr.write((e && e.stack) || String(e)); cleanTemp(); process.exit(1); });
+if (require.main === module) main().catch((e) => { process.stderr.write((e && e.stack) || String(e)); cleanTemp(); process.exit(1); });
+module.exports = { seed, countRows, SCHEMA };

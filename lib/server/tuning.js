@@ -84,6 +84,11 @@ var MiB = 1024 * 1024;
 // Index builds after deferTableIndexes (util.loadDump's ALTER TABLE … ADD INDEX): a sort buffer per
 // build of a quarter of the buffer pool shared by the load's threads (1 MiB to 1 GiB; the server's
 // default is 1 MiB), set in every loader session through sessionInitSql. null when it does not apply.
+// innodb_ddl_threads was measured and not kept: = the client's 2 CPUs (its default 4 = the load's
+// threads) in sessionInitSql and on the Shell's session, fastest 9.4 s (9.0–9.5) against 9.3 s
+// (9.1–9.3) without it (npm run bench:load, 3 interleaved runs, issue 21). util.loadDump weighs an
+// index build by GREATEST(@@innodb_parallel_read_threads, @@innodb_ddl_threads) of the Shell's
+// session, so ddl_threads alone changes nothing there.
 function planIndexBuilds(host, threads, keep) {
   if ((keep || []).indexOf('innodb_ddl_buffer_size') >= 0) return null;
   var vars = readVariables(host, ['innodb_ddl_buffer_size', 'innodb_buffer_pool_size']);
