@@ -28,6 +28,10 @@
 //                                  the view holds it, each name is a symbolic link to that file;
 //                                  runs [[prefix, from, to, suffix]]: names prefix + n + suffix, n in [from, to)
 //     viewAppend(dir, name, text) -> bytes added at the end of a file the view holds (never the marker)
+//     viewAppendFrom(dir, name, source, sourceBytes, ops) -> bytes added the same way, from the file
+//                                  source (only read; refused unless it still has sourceBytes):
+//                                  ops [['t', text] | ['c', start, end] (its bytes as they are) |
+//                                  ['z', start, end] (@.done.json entries with every size 0)]
 //     viewRemove(dir)           -> number of entries removed (only a directory holding the marker)
 //     rsync(args, {timeout, input}) -> {status, stdout, stderr}: the rsync program (never with deletions;
 //                                  input: its standard input, e.g. a --files-from=- list);
@@ -51,7 +55,7 @@
 // }
 
 const REQUIRED = {
-  files: ['list', 'stat', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewRemove', 'rsync', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
+  files: ['list', 'stat', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables'],

@@ -16,6 +16,7 @@ var MAX_IDX_BYTES = 1048576; // an .idx of 1 MiB describes a 128 GiB chunk
 // The structural check reads block headers only: a small window, so most of a block's payload
 // is skipped rather than read (zstd blocks are up to 128 KiB).
 var CHECK_WINDOW = 4096;
+var WINDOW_BATCH_BYTES = 1048576;
 
 // Files are read in batches of this many: the first bytes of 100,000 files in one call would
 // hold them all at once, twice (Python's list and JavaScript's).
@@ -73,16 +74,7 @@ function assignStates(host, targets, ctx) {
     });
   });
   targets.forEach(function (t) { beginCounts(t, ctx.tableBytes(t), ctx.surveyedFrom ? ctx.surveyedFrom(t) : 0); });
-  var headOf = new Map(); // "target:chunk" -> first bytes, for the batch at hand
-  inBatches(heads.t.length, function (start, end) {
-    var paths = [];
-    for (var k = start; k < end; k++) paths.push(ctx.pathOf(chunkTable.fileOf(targets[heads.t[k]].chunks, heads.i[k])));
-    host.files.readHeads(paths, chunkState.HEAD_BYTES).forEach(function (head, j) {
-      headOf.set(heads.t[start + j] + ':' + heads.i[start + j], head);
-    });
-    for (k = start; k < end; k++) classify(targets[heads.t[k]], heads.i[k], headOf.get(heads.t[k] + ':' + heads.i[k]));
-    headOf.clear();
-  });
+  readAndCheck(host, targets, heads, ctx);
   targets.forEach(function (t) {
     var ct = t.chunks;
     for (var i = surveyStart(t, ctx); i < ct.length; i++) {
@@ -93,7 +85,6 @@ function assignStates(host, targets, ctx) {
       chunkTable.isUnreadable(ct, i, true);
     }
   });
-  checkStructures(host, targets, ctx);
   findCopies(host, targets, ctx);
   return ctx.verify ? verifyData(host, targets, ctx, ctx.verify.threads, markCorrupt) : null;
 }
@@ -116,33 +107,54 @@ function markCorrupt(t, i, problem) {
   chunkTable.setState(ct, i, 'corrupt');
 }
 
-// Walks the frames and blocks of every present zstd / gzip file without decompressing it
+// Reads the first bytes of every file in `refs` (for zstd and gzip, the first window of the
+// structure walk: one read per file, no separate read of its head), classifies each, and walks
+// the frames and blocks of every present zstd / gzip file without decompressing it
 // (lib/dump/zstd-frames.js): a truncated file, or garbage after a valid header, becomes corrupt
-// here instead of failing util.loadDump hours into the load.
-function checkStructures(host, targets, ctx) {
-  var todo = chunkRefs();
-  targets.forEach(function (t, ti) {
-    if (t.compression !== 'zstd' && t.compression !== 'gzip') return;
-    chunkTable.indexesIn(t.chunks, 'present').forEach(function (i) { todo.push(ti, i); });
-  });
-  var progress = startProgress(host, 'Checking data files', todo.t.length, { unit: 'files' });
-  for (var k = 0; k < todo.t.length; k++) {
-    var t = targets[todo.t[k]];
-    var i = todo.i[k];
-    var path = ctx.pathOf(chunkTable.fileOf(t.chunks, i));
-    var r = frames.checkStructure(fileWindow(host, path, chunkTable.fileBytesOf(t.chunks, i)), t.compression,
-      t.compression === 'zstd' ? chunkTable.dataBytesOf(t.chunks, i) : null);
-    if (!r.ok) markCorrupt(t, i, r.problem);
-    progress.update(k + 1);
+// here instead of failing util.loadDump hours into the load. Files go to the host in batches of
+// at most BATCH files and WINDOW_BATCH_BYTES bytes; a file walked past its first window is read
+// further on its own.
+function readAndCheck(host, targets, refs, ctx) {
+  var progress = startProgress(host, 'Checking data files', refs.t.length, { unit: 'files' });
+  var at = 0;
+  while (at < refs.t.length) {
+    var start = at;
+    var requests = [];
+    var bytes = 0;
+    while (at < refs.t.length && requests.length < BATCH && bytes < WINDOW_BATCH_BYTES) {
+      var t = targets[refs.t[at]];
+      var length = Math.min(CHECK_WINDOW, chunkTable.fileBytesOf(t.chunks, refs.i[at]));
+      requests.push({ path: ctx.pathOf(chunkTable.fileOf(t.chunks, refs.i[at])), offset: 0, length: length });
+      bytes += length;
+      at++;
+    }
+    var got = host.files.readRanges(requests);
+    for (var k = start; k < at; k++) {
+      var target = targets[refs.t[k]];
+      var i = refs.i[k];
+      var first = toBytes(got[k - start], 'file content');
+      classify(target, i, first === null ? null : first.subarray(0, chunkState.HEAD_BYTES));
+      if (chunkTable.stateOf(target.chunks, i) === 'present') checkOne(host, target, i, requests[k - start].path, first);
+      progress.update(k + 1);
+    }
   }
   progress.done();
 }
 
-function fileWindow(host, path, size) {
+function checkOne(host, t, i, path, first) {
+  if (t.compression !== 'zstd' && t.compression !== 'gzip') return;
+  var ct = t.chunks;
+  var r = frames.checkStructure(fileWindow(host, path, chunkTable.fileBytesOf(ct, i), first), t.compression,
+    t.compression === 'zstd' ? chunkTable.dataBytesOf(ct, i) : null);
+  if (!r.ok) markCorrupt(t, i, r.problem);
+}
+
+// first: the file's first bytes, already read.
+function fileWindow(host, path, size, first) {
   return frames.windowReader(function (offset, length) {
     var got = host.files.readRanges([{ path: path, offset: offset, length: length }])[0];
     return got === null ? new Uint8Array(0) : toBytes(got, 'file content');
-  }, size, CHECK_WINDOW);
+  }, size, CHECK_WINDOW, first);
 }
 
 // util.loadDump loads chunks with LOAD DATA … REPLACE: a chunk file that is a copy of another

@@ -186,36 +186,69 @@ function eachChunkEntry(done, fn) {
   });
 }
 
-// The document with chunkFileBytes entries rewritten, given piece by piece to emit(text) (a
-// million entries are never one string): bytesFor(text, start, end, decoded, bytes), called as
-// eachChunkEntry's fn, returns the new number, or null to keep the entry as written; other
-// members from `replaced` {key: value}.
-function rewriteDone(done, bytesFor, replaced, emit) {
+// A chunkFileBytes span is cut between entries once it holds this many characters.
+var SPAN = 262144;
+// An entry "name": number, the number apart (a zero span's entries all have numbers).
+var ENTRY = /("[^"\\]*(?:\\.[^"\\]*)*"\s*:\s*)-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/g;
+
+// The entries of text[start, end) with every size made 0 (the text of a zero span).
+function zeroSizes(text) { return text.replace(ENTRY, '$10'); }
+
+// The document with the sizes of some chunkFileBytes entries made 0, given to `sink` piece by
+// piece (a million entries are never one string, nor an edit each): sink.text(string), then for
+// chunkFileBytes spans of the dump's own text, sink.copy(start, end) (as written) or
+// sink.zero(start, end) (every entry's size 0: zeroSizes). zeroed(text, start, end, decoded),
+// called with an entry's name as eachChunkEntry gives it, says whether its size is made 0.
+// Other members are written from `replaced` {key: value} or as the dump has them.
+function rewriteDone(done, zeroed, replaced, sink) {
   var text = done.text;
   var keys = Object.keys(done.json);
-  emit('{');
+  sink.text('{');
   keys.forEach(function (key, k) {
-    emit((k ? ',' : '') + JSON.stringify(key) + ':');
+    sink.text((k ? ',' : '') + JSON.stringify(key) + ':');
     if (key !== 'chunkFileBytes' || !done.chunks) {
-      emit(JSON.stringify(Object.prototype.hasOwnProperty.call(replaced, key) ? replaced[key] : done.json[key]));
+      sink.text(JSON.stringify(Object.prototype.hasOwnProperty.call(replaced, key) ? replaced[key] : done.json[key]));
       return;
     }
-    var parts = [];
-    var at = done.chunks.start;
+    var from = done.chunks.start;
+    var zeroing = false;
+    var flush = function (to) {
+      if (to > from) { if (zeroing) sink.zero(from, to); else sink.copy(from, to); }
+      from = to;
+    };
     var w = walker(text);
-    w.at(at);
-    w.members(function (key, v, start, end) {
-      var now = bytesFor(text, key.start, key.end, key.decoded, v);
-      // undefined from another file arrives as null under GraalJS: both mean "as written".
-      if (now === undefined || now === null || now === v) return;
-      parts.push(text.slice(at, start), String(now));
-      at = end;
-      if (parts.length >= 4000) { emit(parts.join('')); parts = []; }
+    w.at(from);
+    w.members(function (name, v) {
+      // true from another file stays true under GraalJS (undefined would arrive as null).
+      var zero = v !== null && v !== 0 && zeroed(text, name.start, name.end, name.decoded) === true;
+      var entry = name.start - 1; // its opening quote
+      if (zero !== zeroing || entry - from >= SPAN) {
+        flush(entry);
+        zeroing = zero;
+      }
     }, true);
-    parts.push(text.slice(at, done.chunks.end));
-    emit(parts.join(''));
+    flush(done.chunks.end);
   });
-  emit('}');
+  sink.text('}');
 }
 
-module.exports = { readDoneFile: readDoneFile, eachChunkEntry: eachChunkEntry, rewriteDone: rewriteDone };
+// A sink for rewriteDone writing the document as text, given to emit(text) in pieces of about
+// `piece` characters.
+function textSink(done, emit, piece) {
+  var pending = [];
+  var size = 0;
+  function add(t) {
+    pending.push(t);
+    size += t.length;
+    if (size >= piece) { emit(pending.join('')); pending = []; size = 0; }
+  }
+  return {
+    text: add,
+    copy: function (start, end) { add(done.text.slice(start, end)); },
+    zero: function (start, end) { add(zeroSizes(done.text.slice(start, end))); },
+    end: function () { if (pending.length) emit(pending.join('')); pending = []; },
+  };
+}
+
+module.exports = { readDoneFile: readDoneFile, eachChunkEntry: eachChunkEntry, rewriteDone: rewriteDone,
+  textSink: textSink, zeroSizes: zeroSizes };

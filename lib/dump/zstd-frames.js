@@ -16,11 +16,12 @@ function bytesReader(u8) {
   return { size: u8.length, read: function (offset, length) { return u8.subarray(offset, Math.min(offset + length, u8.length)); } };
 }
 
-// readAt(offset, length) -> Uint8Array (fewer bytes at the end of the file); size: the file's size.
-function windowReader(readAt, size, window) {
+// readAt(offset, length) -> Uint8Array (fewer bytes at the end of the file); size: the file's size;
+// first: the file's first bytes when they were read already, else nothing.
+function windowReader(readAt, size, window, first) {
   var w = window || 1024 * 1024;
   var start = 0;
-  var buf = new Uint8Array(0);
+  var buf = first || new Uint8Array(0);
   return {
     size: size,
     read: function (offset, length) {

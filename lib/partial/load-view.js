@@ -16,6 +16,7 @@ var viewMetadata = require('./view-metadata.js');
 var startProgress = require('../report/progress.js').startProgress;
 var partialPlan = require('./partial-plan.js');
 var chunkTable = require('../dump/chunk-table.js');
+var doneFile = require('../dump/done-file.js');
 
 var MARK = '.restore-view.json';
 var COMPLETE = '.restore-view-complete';
@@ -175,17 +176,10 @@ function buildView(host, model, plan, place, mark) {
   });
   var written = [];
   if (model.done) {
-    // Written in pieces of about a megabyte: a million chunks' entries are never one string.
     f.viewAdd(place.dir, [{ name: '@.done.json', data: '' }]);
-    var pending = [];
-    var size = 0;
-    var emit = function (text) {
-      pending.push(text);
-      size += text.length;
-      if (size >= 1048576) { f.viewAppend(place.dir, '@.done.json', pending.join('')); pending = []; size = 0; }
-    };
-    made.done = viewMetadata.viewDone(model, plan, stubbed, emit);
-    f.viewAppend(place.dir, '@.done.json', pending.join(''));
+    var sink = doneSink(host, place.dir, pathOf('@.done.json'), model);
+    made.done = viewMetadata.viewDone(model, plan, stubbed, sink);
+    sink.end();
     made.written.push('@.done.json');
   }
   if (model.files.has('@.checksums.json')) {
@@ -198,6 +192,31 @@ function buildView(host, model, plan, place, mark) {
   f.viewAdd(place.dir, written);
   progress.done(made.links + ' links, ' + made.stubs + ' stubs');
   return made;
+}
+
+// Where the view's @.done.json goes. When the dump's text is ASCII (as long as the file is in bytes),
+// the companion copies its unchanged spans from the dump file itself and zeroes the sizes of the
+// stubbed ones, told by a few hundred edits (one per run of entries): mysqlsh never holds the
+// rewritten text. Otherwise the text is sent in pieces of about a megabyte.
+var OPS_PER_CALL = 2000;
+function doneSink(host, dir, source, model) {
+  var f = host.files;
+  var sourceBytes = model.files.get('@.done.json');
+  if (sourceBytes !== model.done.text.length) {
+    return doneFile.textSink(model.done, function (text) { f.viewAppend(dir, '@.done.json', text); }, 1048576);
+  }
+  var ops = [];
+  var flush = function () {
+    if (ops.length) f.viewAppendFrom(dir, '@.done.json', source, sourceBytes, ops);
+    ops = [];
+  };
+  var add = function (op) { ops.push(op); if (ops.length >= OPS_PER_CALL) flush(); };
+  return {
+    text: function (t) { add(['t', t]); },
+    copy: function (start, end) { add(['c', start, end]); },
+    zero: function (start, end) { add(['z', start, end]); },
+    end: flush,
+  };
 }
 
 function makeMark(model, place, source, sel) {

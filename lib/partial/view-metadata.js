@@ -9,9 +9,9 @@ var chunkTable = require('../dump/chunk-table.js');
 var rewriteDone = require('../dump/done-file.js').rewriteDone;
 
 // plan: the partial plan (every chunk not chosen is stubbed); stubbed: name -> whether the view
-// stubs that data file (partialPlan.stubbedNames). The view's @.done.json goes to emit(text) piece
-// by piece; returns {bytesBefore, bytesAfter}.
-function viewDone(model, plan, stubbed, emit) {
+// stubs that data file (partialPlan.stubbedNames). The view's @.done.json goes to sink piece by
+// piece (done-file.js rewriteDone); returns {bytesBefore, bytesAfter}.
+function viewDone(model, plan, stubbed, sink) {
   var done = model.done.json;
   var removed = {}; // schema -> table -> bytes removed
   plan.targets.forEach(function (e) {
@@ -28,12 +28,11 @@ function viewDone(model, plan, stubbed, emit) {
     tableRows: scaled(done.tableRows, removed, done.tableDataBytes, 'tableRows'),
   };
   if (after !== null) replaced.dataBytes = after;
-  // The dump's own text with the stubbed entries' sizes made 0 (done-file.js): chunkFileBytes may
-  // hold a million entries, never parsed into an object.
-  rewriteDone(model.done, function (text, start, end, decoded, bytes) {
-    if (bytes === null) return null;
-    return (decoded === null ? stubbed(text, start, end) : stubbed(decoded, 0, decoded.length)) ? 0 : null;
-  }, replaced, emit);
+  // The dump's own text with the stubbed entries' sizes made 0: chunkFileBytes may hold a million
+  // entries, never parsed into an object.
+  rewriteDone(model.done, function (text, start, end, decoded) {
+    return decoded === null ? stubbed(text, start, end) : stubbed(decoded, 0, decoded.length);
+  }, replaced, sink);
   return { bytesBefore: before, bytesAfter: after };
 }
 

@@ -3,7 +3,7 @@
 // file names matched in place (lib/dump/chunk-names.js): the same answers as JSON.parse and as
 // names taken one by one, on text a dumper writes and on text it does not.
 const { expect } = require('chai');
-const { readDoneFile, eachChunkEntry, rewriteDone } = require('../../lib/dump/done-file.js');
+const { readDoneFile, eachChunkEntry, rewriteDone, textSink, zeroSizes } = require('../../lib/dump/done-file.js');
 const { makeNameMatcher } = require('../../lib/dump/chunk-names.js');
 
 const hostWith = (text) => ({ files: { loadText: () => text } });
@@ -35,9 +35,16 @@ describe('@.done.json walked in place (done-file.js)', function () {
       expect(done.json.chunkFileBytes).to.deep.equal({});
       expect(done.json.tableRows).to.deep.equal(DONE.tableRows);
       expect(entries(done)).to.deep.equal(Object.entries(DONE.chunkFileBytes).map(([k, v]) => [k, typeof v === 'number' ? v : null]));
+      // As text (any dump), and as edits of the dump's own text (what the companion applies).
+      const zeroed = (t, s, e, decoded) => (decoded === null ? t.slice(s, e) : decoded).indexOf('@@') < 0;
       let out = '';
-      rewriteDone(done, (t, s, e, decoded, bytes) => (bytes !== null && t.slice(s, e).indexOf('@@') < 0 ? 0 : null),
-        { dataBytes: 50 }, (piece) => { out += piece; });
+      const sink = textSink(done, (piece) => { out += piece; }, 16);
+      rewriteDone(done, zeroed, { dataBytes: 50 }, sink);
+      sink.end();
+      let edited = '';
+      rewriteDone(done, zeroed, { dataBytes: 50 }, { text: (t) => { edited += t; },
+        copy: (a, b) => { edited += text.slice(a, b); }, zero: (a, b) => { edited += zeroSizes(text.slice(a, b)); } });
+      expect(edited).to.equal(out);
       const want = JSON.parse(text);
       want.dataBytes = 50;
       for (const k of Object.keys(want.chunkFileBytes)) {
@@ -46,6 +53,20 @@ describe('@.done.json walked in place (done-file.js)', function () {
       expect(JSON.parse(out)).to.deep.equal(want);
     });
   }
+
+  it('a rewrite of 20,000 entries goes out as a few spans, cut between entries', function () {
+    const big = { end: 'x', chunkFileBytes: {} };
+    for (let i = 0; i < 20000; i++) big.chunkFileBytes[`s@t@${i}.tsv.zst`] = 1000 + i;
+    const text = JSON.stringify(big, null, 2);
+    const done = readDoneFile(hostWith(text), '/d/@.done.json');
+    const ops = [];
+    let edited = '';
+    rewriteDone(done, (t, s, e) => /@1\d*\./.test(t.slice(s, e)), {}, { text: (t) => { edited += t; },
+      copy: (a, b) => { ops.push('c'); edited += text.slice(a, b); }, zero: (a, b) => { ops.push('z'); edited += zeroSizes(text.slice(a, b)); } });
+    const got = JSON.parse(edited).chunkFileBytes;
+    for (let i = 0; i < 20000; i++) expect(got[`s@t@${i}.tsv.zst`]).to.equal(/^1/.test(String(i)) ? 0 : 1000 + i);
+    expect(ops.length).to.be.below(40);
+  });
 
   it('damaged text is refused as JSON.parse would, naming the file', function () {
     for (const bad of ['{"chunkFileBytes": {"a": 1,}}', '{"chunkFileBytes": {"a": 01}}', '{"chunkFileBytes": {"a": 1}',

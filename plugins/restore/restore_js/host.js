@@ -123,6 +123,10 @@ function makeFiles(restore) {
       return Number(companion(restore, 'viewStubs')(dir, JSON.stringify(runs), [asBinary(data)]));
     },
     viewAppend: function (dir, name, text) { return Number(companion(restore, 'viewAppend')(dir, name, text)); },
+    viewAppendFrom: function (dir, name, source, sourceBytes, ops) {
+      var spec = JSON.stringify({ source: source, bytes: sourceBytes, ops: ops });
+      return Number(companion(restore, 'viewAppendFrom')(dir, name, spec));
+    },
     viewRemove: function (dir) { return Number(companion(restore, 'viewRemove')(dir)); },
     rsync: function (args, opts) {
       var o = opts || {};

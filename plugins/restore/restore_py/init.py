@@ -415,27 +415,63 @@ def _view_stubs(path, runs_json, contents):
 
 def _view_append(path, name, text):
     # More text at the end of a file this view holds (its @.done.json, written piece by piece so
-    # that 100,000 entries are never one string): only a regular file already in the view, opened
-    # without following a link; never the marker or a stub.
+    # that 100,000 entries are never one string).
+    return _append_to_view_file(path, name, [text.encode("utf-8")])
+
+
+# An entry "name": number of @.done.json's chunkFileBytes, the number apart.
+_DONE_ENTRY = _re.compile(rb'("[^"\\]*(?:\\.[^"\\]*)*"\s*:\s*)-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?')
+
+
+def _view_append_from(path, name, spec_json):
+    # The view's @.done.json from the dump's own file: spec {source, bytes, ops}, ops [["t", text]
+    # | ["c", start, end] (the source's bytes as they are) | ["z", start, end] (its entries with
+    # every size 0)]. The source is only read, and must still be as long as when it was read.
+    spec = _json.loads(spec_json)
+    source = spec["source"]
+    try:
+        src = open(source, "rb")
+    except OSError as err:
+        _refuse(source, "cannot read it (%s)" % _why(err))
+    with src:
+        if _os.fstat(src.fileno()).st_size != spec["bytes"]:
+            _refuse(source, "it changed while the load view was being made: run the command again")
+
+        def pieces():
+            for op in spec["ops"]:
+                if op[0] == "t":
+                    yield op[1].encode("utf-8")
+                    continue
+                src.seek(op[1])
+                data = src.read(op[2] - op[1])
+                yield _DONE_ENTRY.sub(rb"\g<1>0", data) if op[0] == "z" else data
+        return _append_to_view_file(path, name, pieces())
+
+
+def _append_to_view_file(path, name, pieces):
+    # Only a regular file already in the view, opened without following a link; never the marker
+    # or a stub. pieces: bytes, written one after the other.
     if not _plain_name(name) or _STUB_NAME.match(name):
         _refuse(path, "refusing the view entry name %r" % (name,))
-    data = text.encode("utf-8")
     dfd = _view_dir(path)
     try:
         fd = _os.open(name, _os.O_WRONLY | _os.O_APPEND | getattr(_os, "O_NOFOLLOW", 0), dir_fd=dfd)
     except OSError as err:
         _os.close(dfd)
         _refuse(_os.path.join(path, name), "cannot add to it (%s)" % _why(err))
+    total = 0
     try:
         if not _statmod.S_ISREG(_os.fstat(fd).st_mode):
             _refuse(_os.path.join(path, name), "not a file of the view")
-        view = memoryview(data)
-        while view:
-            view = view[_os.write(fd, view):]
+        for data in pieces:
+            view = memoryview(data)
+            while view:
+                view = view[_os.write(fd, view):]
+            total += len(data)
     finally:
         _os.close(fd)
         _os.close(dfd)
-    return len(data)
+    return total
 
 
 def _view_remove(path):
@@ -543,6 +579,10 @@ _member("viewAppend", _view_append, "Adds text at the end of a file of a load vi
     {"name": "path", "type": "string", "brief": "The load view."},
     {"name": "name", "type": "string", "brief": "A file the view holds."},
     {"name": "text", "type": "string", "brief": "The text to add."}])
+_member("viewAppendFrom", _view_append_from, "Adds a rewritten copy of parts of a dump file to a file of a load view.", [
+    {"name": "path", "type": "string", "brief": "The load view."},
+    {"name": "name", "type": "string", "brief": "A file the view holds."},
+    {"name": "specJson", "type": "string", "brief": "JSON text {source, bytes, ops}."}])
 _member("viewRemove", _view_remove, "Removes a load view the plugin made; returns how many entries it held.", [
     {"name": "path", "type": "string", "brief": "The load view."}])
 _member("rsync", _rsync, "Runs rsync (never with deletions): JSON text {status, stdout, stderr} or {error}.", [
