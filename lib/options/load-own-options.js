@@ -3,6 +3,8 @@
 // the load run, so the three never disagree.
 var UserError = require('../core/user-error.js').UserError;
 var maskSpec = require('../snapshot/mask-spec.js');
+var definersProblem = require('../rename/definers.js').definersProblem;
+var parseSchemaMap = require('../rename/schema-map.js').parseSchemaMap;
 
 var OWN_OPTIONS = {
   preset: { type: 'string', inPreset: false,
@@ -39,6 +41,15 @@ var OWN_OPTIONS = {
     brief: 'After the load, replace personal data: {"schema.table.column": kind} or schema.table.column:kind,… with ' +
       'the kinds ' + maskSpec.KIND_NAMES.join(', ') + ' (fixed:<value>). Equal values get equal masks (keyed hash), ' +
       'columns linked by foreign keys get the same mask, results fit the column' },
+  schemaMap: { default: null, inPreset: false, check: schemaMapProblem,
+    brief: 'Load schemas under other names: {"shop": "shop_copy", "billing": "billing_copy"} or shop:shop_copy,… ' +
+      'Views, triggers, routines and events are created in the new schemas, and their references to a mapped schema ' +
+      'qualified with its name are rewritten (names inside strings and dynamic SQL are reported, not rewritten). Other ' +
+      'options name schemas as the dump does' },
+  definers: { type: 'string', default: 'keep', inPreset: false, check: definersProblem,
+    brief: 'DEFINER of the loaded views, triggers, routines and events: keep (as dumped), strip (removed: the loading ' +
+      'account, as the Shell\'s strip_definers), current (DEFINER=CURRENT_USER) or an account user@host; SQL SECURITY ' +
+      'is kept' },
   maskKey: { type: 'string', default: null,
     brief: 'Key of the masks\' hash: the same key gives the same masks in every load; without it a random key per load' },
 };
@@ -48,6 +59,15 @@ function namesProblem(v) {
     return 'must be a list of server variable names, not ' + JSON.stringify(v);
   }
   return null;
+}
+
+function schemaMapProblem(v) {
+  try {
+    parseSchemaMap(v);
+    return null;
+  } catch (e) {
+    return e.message.replace(/^schemaMap:? /, '').replace(/\.$/, '');
+  }
 }
 
 var OWN_NAMES = Object.keys(OWN_OPTIONS);

@@ -30,9 +30,11 @@ function viewsRoot(host) {
 }
 
 // What makes two views the same: the dump (where, and when it was taken), the selection, the server.
-// source: the dump as the user named it (a remote one) or null; serverUuid: null without a session.
-function viewIdentity(model, sel, source, serverUuid) {
-  return JSON.stringify([source || model.dir, model.begin, model.end, model.recordedDataBytes, sel, serverUuid || null]);
+// source: the dump as the user named it (a remote one) or null; serverUuid: null without a session;
+// rewrite: what the view rewrites (schemaMap, definers: lib/rename/rename-plan.js) or null.
+function viewIdentity(model, sel, source, serverUuid, rewrite) {
+  var id = [source || model.dir, model.begin, model.end, model.recordedDataBytes, sel, serverUuid || null];
+  return JSON.stringify(rewrite ? id.concat([rewrite]) : id);
 }
 
 function safeName(text) {
@@ -108,7 +110,9 @@ function viewCounts(model, plan) {
 // Builds the view at place (state 'new' or 'stale'); returns what it holds. Links go in batches of
 // {name, link}; stubs in batches of names sharing one content (the companion writes it once in the
 // view and links each name to it: creating 100,000 stubs then costs a system call each).
-function buildView(host, model, plan, place, mark) {
+// rewrite (schemaMap, definers: lib/rename/): {files: [{name, data}] written instead of linked,
+// rename: schema -> new name or null}, or null.
+function buildView(host, model, plan, place, mark, rewrite) {
   var f = host.files;
   var state = placeState(host, place);
   if (state === 'reuse') return null;
@@ -117,6 +121,8 @@ function buildView(host, model, plan, place, mark) {
   var pathOf = pathMaker(host, model.dir);
   var stubIdx = needsIdxStubs(model);
   var made = { links: 0, stubs: 0, written: [] };
+  var own = new Set(rewrite ? rewrite.files.map(function (x) { return x.name; }) : []);
+  var rename = rewrite ? rewrite.rename : null;
   var total = model.files.size + partialPlan.stubCount(plan) * (stubIdx ? 2 : 1);
   var progress = startProgress(host, 'Building the load view', total, { unit: 'entries' });
   var count = 0;
@@ -158,7 +164,7 @@ function buildView(host, model, plan, place, mark) {
   }
   f.viewCreate(place.dir, JSON.stringify(mark));
   model.files.forEach(function (size, name) {
-    if (!isLinked(name, stubbed)) return;
+    if (own.has(name) || !isLinked(name, stubbed)) return;
     links.push({ name: name, link: pathOf(name) });
     made.links++;
     if (links.length >= BATCH) flushLinks();
@@ -178,15 +184,19 @@ function buildView(host, model, plan, place, mark) {
   if (model.done) {
     f.viewAdd(place.dir, [{ name: '@.done.json', data: '' }]);
     var sink = doneSink(host, place.dir, pathOf('@.done.json'), model);
-    made.done = viewMetadata.viewDone(model, plan, stubbed, sink);
+    made.done = viewMetadata.viewDone(model, plan, stubbed, sink, rename);
     sink.end();
     made.written.push('@.done.json');
   }
   if (model.files.has('@.checksums.json')) {
-    var sums = viewMetadata.viewChecksums(f.loadText(pathOf('@.checksums.json')), plan);
+    var sums = viewMetadata.viewChecksums(f.loadText(pathOf('@.checksums.json')), plan, rename);
     written.push({ name: '@.checksums.json', data: sums.text });
     made.checksums = { kept: sums.kept, dropped: sums.dropped };
     made.written.push('@.checksums.json');
+  }
+  if (rewrite) {
+    rewrite.files.forEach(function (x) { written.push(x); made.written.push(x.name); });
+    made.rewritten = rewrite.files.length;
   }
   written.push({ name: COMPLETE, data: '' });
   f.viewAdd(place.dir, written);
@@ -229,7 +239,7 @@ function viewLines(place, made, reused) {
   var lines = [];
   if (reused) return lines; // the plan said so
   lines.push('Load view: ' + place.dir + ' (' + made.links + ' links to the dump, ' + made.stubs + ' empty stubs for ' +
-    'chunks not chosen)');
+    'chunks not chosen' + (made.rewritten ? ', ' + made.rewritten + ' rewritten metadata/DDL files' : '') + ')');
   if (made.done && made.done.bytesBefore !== null) {
     lines.push('  @.done.json of the view: stubbed chunks recorded as 0 bytes, ' + made.done.bytesAfter + ' of ' +
       made.done.bytesBefore + ' data bytes to load (so the Shell\'s progress and ETA count only what is loaded)');

@@ -13,6 +13,7 @@ var partialPlan = require('./partial-plan.js');
 var loadView = require('./load-view.js');
 var dumpCache = require('../remote/dump-cache.js');
 var displayTable = require('../report/display-name.js').displayTable;
+var renamePlan = require('../rename/rename-plan.js');
 
 var MAX_LISTED = 5;
 
@@ -55,29 +56,36 @@ function refuseNotRemote(ctx, p) {
 function plan(ctx) {
   var sel = selection.parseSelection(ctx.options);
   var partial = selection.isPartial(sel);
-  if (ctx.options.viewDir !== undefined && !partial) {
-    throw new UserError('viewDir is for a partial import (latest): a full load reads the dump directory as it is.');
-  }
   var r = planAgainst(ctx, sel, partial);
   var p = r.plan;
   if (p.fetch.length && !ctx.source) throw new UserError(missingChosen(p));
   if (ctx.source) refuseNotRemote(ctx, p);
+  // schemaMap and definers (lib/rename/): a load view with rewritten metadata, also for a full load.
+  var rw = renamePlan.planRename(ctx, r.model, sel);
+  var viewed = partial || rw.needsView;
+  if (ctx.options.viewDir !== undefined && !viewed) {
+    throw new UserError('viewDir is for a partial import (latest) or a load with schemaMap or definers: a full load reads ' +
+      'the dump directory as it is.');
+  }
   var lines = [];
   var lo = {};
   var facts = partialCommands.planFacts(p);
-  if (!partial) {
+  var renameLines = rw.lines.concat(rw.warnings.map(function (w) { return 'WARNING: ' + w; }));
+  var base = { plan: p, model: r.model, sel: sel, partial: partial, viewed: viewed, rename: rw.rename, rewrite: rw };
+  if (!viewed) {
     // A local full load: only what the dump checks found outside the selection, if anything.
     if (!ctx.source) {
-      if (!p.warnings.length) return null;
-      return { loadOptions: lo, lines: p.warnings.map(function (w) { return 'WARNING: ' + w; }), facts: null, plan: p,
-        model: r.model, sel: sel, partial: false, local: true, loadDir: ctx.dumpDir };
+      if (!p.warnings.length && !renameLines.length) return null;
+      return Object.assign(base, { loadOptions: lo, lines: p.warnings.map(function (w) { return 'WARNING: ' + w; })
+        .concat(renameLines), facts: renameLines.length ? { rename: rw.facts } : null, local: true, loadDir: ctx.dumpDir });
     }
     lines.push('Remote dump ' + ctx.source.source.url + ': ' + p.fetch.length + ' data file(s) to fetch into ' + ctx.dumpDir + '.');
-    return { loadOptions: lo, lines: lines, facts: facts, plan: p, model: r.model, sel: sel, partial: false, loadDir: ctx.dumpDir };
+    facts.rename = rw.facts;
+    return Object.assign(base, { loadOptions: lo, lines: lines.concat(renameLines), facts: facts, loadDir: ctx.dumpDir });
   }
   var server = ctx.serverUuid !== undefined ? ctx.serverUuid : ctx.host.sql.serverInfo().uuid;
   var src = ctx.source ? ctx.source.source : null;
-  var place = loadView.viewPlace(ctx.host, r.model, loadView.viewIdentity(r.model, sel, src && src.url, server),
+  var place = loadView.viewPlace(ctx.host, r.model, loadView.viewIdentity(r.model, sel, src && src.url, server, rw.identity),
     ctx.options.viewDir, src && src.name);
   var state = loadView.placeState(ctx.host, place);
   if (ctx.loadOptions.progressFile === undefined) {
@@ -85,25 +93,31 @@ function plan(ctx) {
     // A view reused after a stopped load resumes, unless its tables are dropped first.
     if (ctx.own.dropExisting && ctx.loadOptions.resetProgress === undefined) lo.resetProgress = true;
   }
-  if (atLeast(ctx.shellVersion, '8.4.0') && ctx.loadOptions.disableBulkLoad === undefined) lo.disableBulkLoad = true;
-  partialCommands.printPlan(ctx.host, p, null, { print: function (l) { lines.push(l); },
-    warn: function (l) { lines.push('WARNING: ' + l); } });
+  if (partial && atLeast(ctx.shellVersion, '8.4.0') && ctx.loadOptions.disableBulkLoad === undefined) lo.disableBulkLoad = true;
+  if (partial) {
+    partialCommands.printPlan(ctx.host, p, null, { print: function (l) { lines.push(l); },
+      warn: function (l) { lines.push('WARNING: ' + l); } });
+  } else if (ctx.source) {
+    lines.push('Remote dump ' + ctx.source.source.url + ': ' + p.fetch.length + ' data file(s) to fetch into ' + ctx.dumpDir + '.');
+  }
+  lines = lines.concat(renameLines);
   if (state === 'reuse') {
     lines.push('Load view: ' + place.dir + ' (made by an earlier load of the same dump and selection that did not ' +
       'finish: util.loadDump resumes from its progress file' + (lo.resetProgress ? '; dropExisting starts it afresh' : '') + ')');
   } else {
     var n = loadView.viewCounts(r.model, p);
     lines.push('Load view: ' + place.dir + ' (to be made: links to the dump\'s ' + n.links + ' metadata and chosen ' +
-      'data files, ' + n.stubs + ' empty stub(s); nothing is written into the dump)');
+      'data files, ' + n.stubs + ' empty stub(s)' + (rw.needsView ? ', ' + rw.files.length + ' rewritten file(s)' : '') +
+      '; nothing is written into the dump)');
   }
-  if (ctx.options.progressFile !== undefined) {
+  if (ctx.options.progressFile !== undefined && partial) {
     lines.push('WARNING: progressFile ' + ctx.loadOptions.progressFile + ' will record the stubbed chunks as loaded: do not ' +
       'reuse it for a later full load.');
   }
   facts.view = { dir: place.dir, state: state };
   facts.progressFile = lo.progressFile || ctx.loadOptions.progressFile;
-  return { loadOptions: lo, lines: lines, facts: facts, plan: p, model: r.model, sel: sel, partial: true, place: place,
-    state: state, loadDir: place.dir };
+  facts.rename = rw.facts;
+  return Object.assign(base, { loadOptions: lo, lines: lines, facts: facts, place: place, state: state, loadDir: place.dir });
 }
 
 // Fetches what a remote plan chooses, then reads the model again with the files in place: they are
@@ -133,22 +147,31 @@ function prepare(ctx, planned) {
   var facts = {};
   var fetched = fetchChosen(ctx, planned);
   if (fetched) facts.fetched = fetched;
-  if (!planned.partial) return facts;
+  if (!planned.viewed) return facts;
   var src = ctx.source ? ctx.source.source : null;
+  var rw = planned.rewrite;
   var made = loadView.buildView(ctx.host, planned.model, planned.plan, planned.place,
-    loadView.makeMark(planned.model, planned.place, src && src.url, planned.sel));
+    loadView.makeMark(planned.model, planned.place, src && src.url, planned.sel),
+    rw.needsView ? { files: rw.files, rename: rw.rename } : null);
   loadView.viewLines(planned.place, made, made === null).forEach(ctx.host.out.print);
   facts.view = { dir: planned.place.dir, reused: made === null, links: made ? made.links : null, stubs: made ? made.stubs : null,
-    written: made ? made.written : [], checksums: made && made.checksums ? made.checksums : null };
+    written: made ? made.written : [], checksums: made && made.checksums ? made.checksums : null,
+    rewritten: made && made.rewritten ? made.rewritten : 0 };
   return facts;
 }
 
 // Replaces mysqlsh's bare "No data loaded." with the reason, says what was stubbed, and removes
 // the view once util.loadDump finished (kept after a failure: the same command resumes from it).
 function report(ctx, planned, outcome) {
-  if (planned.local) return { lines: [] };
-  var p = planned.plan;
   var lines = [];
+  // What could not be renamed with certainty, again at the end: the plan may have scrolled away.
+  var rw = planned.rewrite;
+  if (rw && rw.warnings.length) {
+    lines.push('Not rewritten (check these objects: they may still name the dump\'s schemas):');
+    rw.warnings.forEach(function (w) { lines.push('  WARNING: ' + w); });
+  }
+  if (planned.local) return { lines: lines };
+  var p = planned.plan;
   var stubbedTables = p.targets.filter(function (t) { return t.stubbed.length; });
   if (stubbedTables.length) {
     lines.push('Stubbed (not loaded): ' + stubbedTables.slice(0, 20).map(function (t) {
@@ -156,14 +179,14 @@ function report(ctx, planned, outcome) {
     }).join(', ') + (stubbedTables.length > 20 ? ', …' : '') + '.');
   }
   var rows = (outcome.tables || []).reduce(function (n, t) { return n + (t.rows || 0); }, 0);
-  if (!outcome.error && rows === 0) {
+  if (!outcome.error && rows === 0 && planned.partial) {
     var why = !p.targets.length ? 'the selection chooses no table of the dump'
       : p.bytesChosen === 0 ? 'the chunks chosen hold no data (latest: 0, or only empty chunks were chosen)'
         : 'the chosen chunks are empty on disk';
     lines.push('No data loaded, because ' + why + '. restore.plan(dir, {…}) shows what a selection chooses.');
   }
   var view = planned.place;
-  if (planned.partial && view && ctx.host.files.isDir(view.dir)) {
+  if (planned.viewed && view && ctx.host.files.isDir(view.dir)) {
     if (outcome.loaded) {
       try {
         ctx.host.files.viewRemove(view.dir);
@@ -181,6 +204,7 @@ function report(ctx, planned, outcome) {
 
 module.exports = {
   optionNames: ['latest', 'listing', 'viewDir', 'newest', 'cacheDir', 'rsh'],
+  // The options schemaMap and definers are restore.load's own (lib/options/load-own-options.js).
   plan: plan,
   prepare: prepare,
   report: report,

@@ -10,8 +10,9 @@ var rewriteDone = require('../dump/done-file.js').rewriteDone;
 
 // plan: the partial plan (every chunk not chosen is stubbed); stubbed: name -> whether the view
 // stubs that data file (partialPlan.stubbedNames). The view's @.done.json goes to sink piece by
-// piece (done-file.js rewriteDone); returns {bytesBefore, bytesAfter}.
-function viewDone(model, plan, stubbed, sink) {
+// piece (done-file.js rewriteDone); returns {bytesBefore, bytesAfter}. rename: schema -> its new
+// name or null (schemaMap; lib/rename/), for the schema keys of tableDataBytes and tableRows.
+function viewDone(model, plan, stubbed, sink, rename) {
   var done = model.done.json;
   var removed = {}; // schema -> table -> bytes removed
   plan.targets.forEach(function (e) {
@@ -24,8 +25,8 @@ function viewDone(model, plan, stubbed, sink) {
   var before = typeof done.dataBytes === 'number' ? done.dataBytes : null;
   var after = before === null ? null : Math.max(0, before - sumAll(removed));
   var replaced = {
-    tableDataBytes: scaled(done.tableDataBytes, removed, done.tableDataBytes, 'tableDataBytes'),
-    tableRows: scaled(done.tableRows, removed, done.tableDataBytes, 'tableRows'),
+    tableDataBytes: renamedKeys(scaled(done.tableDataBytes, removed, done.tableDataBytes, 'tableDataBytes'), rename),
+    tableRows: renamedKeys(scaled(done.tableRows, removed, done.tableDataBytes, 'tableRows'), rename),
   };
   if (after !== null) replaced.dataBytes = after;
   // The dump's own text with the stubbed entries' sizes made 0: chunkFileBytes may hold a million
@@ -34,6 +35,17 @@ function viewDone(model, plan, stubbed, sink) {
     return decoded === null ? stubbed(text, start, end) : stubbed(decoded, 0, decoded.length);
   }, replaced, sink);
   return { bytesBefore: before, bytesAfter: after };
+}
+
+// {schema: x} with the schemas renamed (rename: name -> new name or null).
+function renamedKeys(map, rename) {
+  if (!rename || !map || typeof map !== 'object') return map;
+  var out = {};
+  Object.keys(map).forEach(function (s) {
+    var to = rename(s);
+    out[to === null || to === undefined ? s : to] = map[s];
+  });
+  return out;
 }
 
 function sumAll(removed) {
@@ -70,8 +82,8 @@ function scaled(map, removed, tableBytes, key) {
 // The dump's @.checksums.json text with the entries of stubbed chunks left out. Entries live under
 // data.<schema>.<table>.partitions.<partition or "">.<chunk id>; a chunk id is the data file's chunk
 // number, -1 for a table dumped in one piece. plan: the partial plan of the view (chunks outside
-// each table's chosen range are stubbed). Returns {text, kept, dropped}.
-function viewChecksums(text, plan) {
+// each table's chosen range are stubbed); rename: as for viewDone. Returns {text, kept, dropped}.
+function viewChecksums(text, plan, rename) {
   var doc = JSON.parse(text);
   var kept = 0;
   var dropped = 0;
@@ -96,6 +108,7 @@ function viewChecksums(text, plan) {
       });
     });
   });
+  if (rename && doc && doc.data && typeof doc.data === 'object') doc.data = renamedKeys(doc.data, rename);
   return { text: JSON.stringify(doc), kept: kept, dropped: dropped };
 }
 

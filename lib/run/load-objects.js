@@ -52,9 +52,10 @@ function schemaChosen(sel, schema) {
 }
 
 // options: the util.loadDump options of the call. details: also read each table's JSON
-// (triggers, histograms). Returns {dir, format, ddl, schemas, tables, views, routines, events, triggers};
-// every object carries `schema` (where it is created: the `schema` option renames) and `dumpSchema`.
-function loadObjects(host, dumpDir, options, details) {
+// (triggers, histograms). rename: restore.load's schemaMap (dump name -> new name or null), or null.
+// Returns {dir, format, ddl, schemas, tables, views, routines, events, triggers}; every object
+// carries `schema` (where it is created: the `schema` option or schemaMap renames) and `dumpSchema`.
+function loadObjects(host, dumpDir, options, details, rename) {
   var o = options || {};
   var dir = paths.resolveDumpDir(host, dumpDir);
   var pathOf = paths.pathMaker(host, dir);
@@ -70,7 +71,9 @@ function loadObjects(host, dumpDir, options, details) {
 
   stringList(root.schemas).forEach(function (dumpSchema) {
     if (!schemaChosen(sel, dumpSchema)) return;
-    var schema = typeof o.schema === 'string' && o.schema !== '' ? o.schema : dumpSchema;
+    var renamed = rename ? rename(dumpSchema) : null;
+    var schema = renamed !== null && renamed !== undefined ? renamed
+      : typeof o.schema === 'string' && o.schema !== '' ? o.schema : dumpSchema;
     var sb = paths.checkFileNamePart(metadata.ownValue(root.basenames, dumpSchema) || dumpSchema,
       'schema ' + dumpSchema, '@.json');
     var sj = metadata.readJsonFile(host, pathOf(sb + '.json'));

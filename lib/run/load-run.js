@@ -48,6 +48,7 @@ var progressFilePlace = require('./progress-file-place.js');
 var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var loadReport = require('../report/load-report.js');
 var snapshotStep = require('../snapshot/snapshot-step.js');
+var translateFilters = require('../rename/schema-map.js').translateFilters;
 
 var BY = 'restore.load';
 
@@ -194,7 +195,11 @@ function preflight(host, dumpDir, options, partial) {
 function lockedPreflight(host, p) {
   var dir = p.dir, src = p.src, m = p.m, own = p.own, lo = p.lo, ctx = p.ctx, planned = p.planned;
   var dropNative = p.dropNative;
-  var objects = loadObjects(host, dir, lo, own.dropExisting || own.analyze === 'histogram');
+  // Objects under the names they are loaded as (schemaMap); the filters given name the dump's
+  // schemas, util.loadDump reads the view's renamed metadata: its filters get the new names.
+  var rename = planned && planned.rename ? planned.rename : null;
+  var objects = loadObjects(host, dir, lo, own.dropExisting || own.analyze === 'histogram', rename);
+  if (rename) Object.assign(lo, translateFilters(lo, rename));
   var existing = restoreState.readState(host);
   refuseLeftovers(host, existing, restoreState.statePath(host, host.sql.serverInfo().uuid));
   var redoPlan = planRedo(host, own, existing, objects, p.explicitRedo);

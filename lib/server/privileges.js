@@ -105,4 +105,4 @@ function cannotCheck(host, why, needs, force) {
   return [];
 }
 
-module.exports = { checkLoadPrivileges: checkLoadPrivileges, parseGrants: parseGrants };
+module.exports = { checkLoadPrivileges: checkLoadPrivileges, parseGrants: parseGrants, grants: grants, holds: holds };

@@ -1,0 +1,111 @@
+// restore.load's plan for a load under other names and owners (schemaMap, definers), made in the
+// preflight before anything changes: the options checked against the dump and the server, the
+// files the load view writes instead of linking (renamed-files.js), the DEFINER accounts checked
+// (definer-check.js), and the lines and facts for the plan and the report. The load view itself is
+// lib/partial/load-view.js's.
+var UserError = require('../core/user-error.js').UserError;
+var schemaMap = require('./schema-map.js');
+var parseDefiners = require('./definers.js').parseDefiners;
+var renamedFiles = require('./renamed-files.js').renamedFiles;
+var checkDefiners = require('./definer-check.js').checkDefiners;
+var metadata = require('../dump/dump-metadata.js');
+var paths = require('../dump/dump-paths.js');
+var selection = require('../partial/selection.js');
+var displayIdentifier = require('../report/display-name.js').displayIdentifier;
+
+var MAX_LISTED = 20;
+
+function foldsNames(host) {
+  try {
+    return Number(host.sql.run('SELECT @@lower_case_table_names AS l').rows[0].l) !== 0;
+  } catch (e) {
+    return false;
+  }
+}
+
+// Schemas that exist on the server, of these names.
+function existingSchemas(host, names) {
+  if (!names.length) return [];
+  return host.sql.run('SELECT SCHEMA_NAME AS s FROM information_schema.SCHEMATA WHERE SCHEMA_NAME IN (' +
+    names.map(function () { return '?'; }).join(', ') + ')', names).rows.map(function (r) { return String(r.s); });
+}
+
+function pairText(p) { return displayIdentifier(p.from) + ' -> ' + displayIdentifier(p.to); }
+
+// ctx: load-run's preflight context; model: the dump model; sel: the selection (dump names).
+// Returns {pairs, rename, definers, files, warnings, lines, facts, identity, needsView}.
+function planRename(ctx, model, sel) {
+  var host = ctx.host;
+  var own = ctx.own;
+  var pairs = schemaMap.parseSchemaMap(own.schemaMap);
+  var definers = parseDefiners(own.definers);
+  var lo = ctx.loadOptions;
+  var ddl = lo.loadDdl !== false;
+  // restore.view has no session: the server checks are restore.load's.
+  var online = ctx.serverUuid !== null;
+  if (pairs.length && typeof lo.schema === 'string' && lo.schema !== '') {
+    throw new UserError('schemaMap and util.loadDump\'s schema option both rename: use schemaMap alone (e.g. ' +
+      'schemaMap: {"' + pairs[0].from + '": "' + lo.schema + '"}).');
+  }
+  var root = metadata.readJsonFile(host, paths.pathMaker(host, model.dir)('@.json'));
+  var dumpSchemas = Array.isArray(root.schemas) ? root.schemas.filter(function (s) { return typeof s === 'string'; }) : [];
+  var loaded = dumpSchemas.filter(function (s) { return selection.isSchemaChosen(sel, s); });
+  schemaMap.checkAgainstDump(pairs, dumpSchemas, loaded, pairs.length && online ? foldsNames(host) : false);
+  var rename = schemaMap.renamer(pairs);
+  var lines = [];
+  var warnings = [];
+  var facts = { schemaMap: pairs.map(function (p) { return { from: p.from, to: p.to }; }), definers: definers.mode === 'account'
+    ? definers.sql : definers.mode };
+  var targets = pairs.filter(function (p) { return loaded.indexOf(p.from) >= 0; });
+  if (pairs.length) {
+    var exists = online ? existingSchemas(host, targets.map(function (p) { return p.to; })) : [];
+    if (exists.length && !own.dropExisting) {
+      throw new UserError('schemaMap loads into ' + exists.map(displayIdentifier).join(', ') + ', which exist' +
+        (exists.length === 1 ? 's' : '') + ' on this server already. Choose a new name, or pass dropExisting: true to ' +
+        'drop the objects the load creates there first (never the schema itself). Nothing was changed.');
+    }
+    lines.push('Schema map: ' + targets.map(pairText).join(', ') + (targets.length < pairs.length ? ' (' +
+      pairs.filter(function (p) { return targets.indexOf(p) < 0; }).map(function (p) { return p.from; }).join(', ') +
+      ' not loaded: left out by the filters)' : '') + '; other schemas keep their names. Options name schemas as the dump ' +
+      'does (latest, includeTables, mask…)' + (exists.length ? '; ' + exists.join(', ') + ' exist: dropExisting drops the ' +
+      'objects the load creates there' : ''));
+  }
+  var r = renamedFiles(host, model, { pairs: pairs, rename: rename, definers: definers }, sel);
+  r.warnings.forEach(function (w) { warnings.push((w.object ? w.object + ': ' : '') + w.message); });
+  if (definers.mode !== 'keep') {
+    var changed = r.definers.length;
+    lines.push('Definers: ' + (definers.mode === 'strip' ? 'DEFINER clauses removed from ' + changed + ' object(s): they ' +
+      'get the loading account' : definers.mode === 'current' ? changed + ' DEFINER clause(s) set to CURRENT_USER (the ' +
+      'loading account)' : changed + ' DEFINER clause(s) set to ' + definers.sql) + '; SQL SECURITY kept');
+  }
+  var check = ddl && online ? checkDefiners(host, definers.mode === 'keep' ? r.definers : [], definers, own.force)
+    : { lines: [], warnings: [], accounts: [] };
+  lines = lines.concat(check.lines);
+  warnings = warnings.concat(check.warnings);
+  facts.definerAccounts = check.accounts;
+  if (r.grants.length) {
+    var accounts = [];
+    r.grants.forEach(function (g) { if (accounts.indexOf(g.account) < 0) accounts.push(g.account); });
+    var loadUsers = lo.loadUsers === true;
+    lines.push('Accounts of the dump with grants on renamed schemas: ' + accounts.slice(0, MAX_LISTED).join(', ') +
+      (accounts.length > MAX_LISTED ? ', …' : '') + '. ' + (loadUsers ? 'loadUsers: their ' + r.grants.length + ' GRANT/' +
+      'REVOKE statement(s) on ' + targets.map(function (p) { return p.from; }).join(', ') + ' are loaded for the new names ' +
+      '(' + targets.map(function (p) { return p.to; }).join(', ') + ')' : 'Accounts are not loaded (loadUsers is off): ' +
+      'nobody gets grants on the new names; GRANT them yourself where needed'));
+    facts.grants = { accounts: accounts, statements: r.grants.length, loaded: loadUsers };
+  }
+  facts.rewrittenFiles = r.files.map(function (f) { return f.name; });
+  facts.warnings = warnings.slice();
+  var needsView = r.files.length > 0;
+  if (needsView) {
+    lines.push('The load view writes ' + r.files.length + ' rewritten metadata/DDL file(s) of its own; data files are ' +
+      'links to the dump\'s, under their own names (util.loadDump finds them by the base names in the metadata)');
+  }
+  return {
+    pairs: pairs, rename: pairs.length ? rename : null, definers: definers, files: r.files, warnings: warnings, lines: lines,
+    facts: facts, needsView: needsView,
+    identity: needsView ? JSON.stringify([pairs, definers.mode, definers.sql || null]) : null,
+  };
+}
+
+module.exports = { planRename: planRename };
