@@ -240,7 +240,7 @@ function viewLines(place, made, reused) {
   if (reused) return lines; // the plan said so
   lines.push('Load view: ' + place.dir + ' (' + made.links + ' links to the dump, ' + made.stubs + ' empty stubs for ' +
     'chunks not chosen' + (made.rewritten ? ', ' + made.rewritten + ' rewritten metadata/DDL files' : '') + ')');
-  if (made.done && made.done.bytesBefore !== null) {
+  if (made.done && made.done.bytesBefore !== null && made.stubs) {
     lines.push('  @.done.json of the view: stubbed chunks recorded as 0 bytes, ' + made.done.bytesAfter + ' of ' +
       made.done.bytesBefore + ' data bytes to load (so the Shell\'s progress and ETA count only what is loaded)');
   }

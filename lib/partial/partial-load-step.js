@@ -70,7 +70,7 @@ function plan(ctx) {
   var lines = [];
   var lo = {};
   var facts = partialCommands.planFacts(p);
-  var renameLines = rw.lines.concat(rw.warnings.map(function (w) { return 'WARNING: ' + w; }));
+  var renameLines = rw.lines.concat(rw.warnings.concat(rw.definerWarnings).map(function (w) { return 'WARNING: ' + w; }));
   var base = { plan: p, model: r.model, sel: sel, partial: partial, viewed: viewed, rename: rw.rename, rewrite: rw };
   if (!viewed) {
     // A local full load: only what the dump checks found outside the selection, if anything.
@@ -167,9 +167,10 @@ function report(ctx, planned, outcome) {
   // What could not be renamed with certainty, again at the end: the plan may have scrolled away.
   var rw = planned.rewrite;
   if (rw && rw.warnings.length) {
-    lines.push('Not rewritten (check these objects: they may still name the dump\'s schemas):');
+    lines.push('Not rewritten with certainty (check these objects: they may still name the dump\'s schemas):');
     rw.warnings.forEach(function (w) { lines.push('  WARNING: ' + w); });
   }
+  if (rw) rw.definerWarnings.forEach(function (w) { lines.push('WARNING: ' + w); });
   if (planned.local) return { lines: lines };
   var p = planned.plan;
   var stubbedTables = p.targets.filter(function (t) { return t.stubbed.length; });

@@ -30,6 +30,15 @@ function existingSchemas(host, names) {
     names.map(function () { return '?'; }).join(', ') + ')', names).rows.map(function (r) { return String(r.s); });
 }
 
+// "procedure billing.f" -> "procedure billing.f (loaded as billing_copy.f)" when billing is renamed.
+function loadedAs(object, rename) {
+  var m = /^(\w+(?: of)?) (`(?:[^`]|``)*`|[A-Za-z_$][A-Za-z0-9_$]*)\.(.*)$/.exec(object);
+  if (!m) return object;
+  var schema = m[2][0] === '`' ? m[2].slice(1, -1).replace(/``/g, '`') : m[2];
+  var to = rename(schema);
+  return to === null ? object : object + ' (loaded as ' + displayIdentifier(to) + '.' + m[3] + ')';
+}
+
 function pairText(p) { return displayIdentifier(p.from) + ' -> ' + displayIdentifier(p.to); }
 
 // ctx: load-run's preflight context; model: the dump model; sel: the selection (dump names).
@@ -71,7 +80,8 @@ function planRename(ctx, model, sel) {
       'objects the load creates there' : ''));
   }
   var r = renamedFiles(host, model, { pairs: pairs, rename: rename, definers: definers }, sel);
-  r.warnings.forEach(function (w) { warnings.push((w.object ? w.object + ': ' : '') + w.message); });
+  // Objects as the dump names them, with the name they are loaded as.
+  r.warnings.forEach(function (w) { warnings.push((w.object ? loadedAs(w.object, rename) + ': ' : '') + w.message); });
   if (definers.mode !== 'keep') {
     var changed = r.definers.length;
     lines.push('Definers: ' + (definers.mode === 'strip' ? 'DEFINER clauses removed from ' + changed + ' object(s): they ' +
@@ -81,7 +91,6 @@ function planRename(ctx, model, sel) {
   var check = ddl && online ? checkDefiners(host, definers.mode === 'keep' ? r.definers : [], definers, own.force)
     : { lines: [], warnings: [], accounts: [] };
   lines = lines.concat(check.lines);
-  warnings = warnings.concat(check.warnings);
   facts.definerAccounts = check.accounts;
   if (r.grants.length) {
     var accounts = [];
@@ -96,13 +105,15 @@ function planRename(ctx, model, sel) {
   }
   facts.rewrittenFiles = r.files.map(function (f) { return f.name; });
   facts.warnings = warnings.slice();
+  facts.definerWarnings = check.warnings.slice();
   var needsView = r.files.length > 0;
   if (needsView) {
     lines.push('The load view writes ' + r.files.length + ' rewritten metadata/DDL file(s) of its own; data files are ' +
       'links to the dump\'s, under their own names (util.loadDump finds them by the base names in the metadata)');
   }
   return {
-    pairs: pairs, rename: pairs.length ? rename : null, definers: definers, files: r.files, warnings: warnings, lines: lines,
+    pairs: pairs, rename: pairs.length ? rename : null, definers: definers, files: r.files, warnings: warnings,
+    definerWarnings: check.warnings, lines: lines,
     facts: facts, needsView: needsView,
     identity: needsView ? JSON.stringify([pairs, definers.mode, definers.sql || null]) : null,
   };

@@ -63,6 +63,19 @@ module.exports = {
       'the column, NULL stays NULL. Names and kinds are checked against the dump\'s CREATE TABLE before anything ' +
       'changes. The dev preset deletes orphans; no preset masks anything (column names differ from one schema to ' +
       'the next).',
+      'Under other names and owners: schemaMap: {"shop": "shop_copy", "billing": "billing_copy"} (command line: ' +
+      '--schema-map=shop:shop_copy,billing:billing_copy) loads each mapped schema under its new name (tables, data, ' +
+      'indexes, views, triggers, routines, events), beside the originals if they exist; references to a mapped schema ' +
+      'qualified with its name in view, trigger, routine and event bodies (and foreign keys) are rewritten, and what ' +
+      'cannot be rewritten with certainty (a name inside a string, dynamic SQL, an alias named like a schema) is listed ' +
+      'as a warning naming the object. Every other option (latest, includeSchemas, includeTables, mask, orphans) names ' +
+      'schemas as the dump does. Refused before anything changes: two schemas mapped to one name, a new name that ' +
+      'exists on the server (unless dropExisting). Accounts in the dump with grants on a mapped schema: with loadUsers ' +
+      'the grants are loaded for the new name; the report says which. definers: "strip" removes the DEFINER clauses ' +
+      '(the objects get the loading account), "current" sets DEFINER=CURRENT_USER, "user@host" names an account; SQL ' +
+      'SECURITY is kept; default "keep". When a DEFINER account is missing on the server and the loading account lacks ' +
+      'SET_ANY_DEFINER / ALLOW_NONEXISTENT_DEFINER, the preflight says so and names the option. Both work through a load ' +
+      'view (links to the dump\'s data files, rewritten copies of its metadata): nothing is written into the dump.',
       'Examples: restore.load("./dump", {preset: "fastest"}); restore.load("./dump", {preset: "dev", ' +
       'includeSchemas: ["shop"]}); the newest slice of last night\'s backup, straight from the backup host: ' +
       'restore.load("backup@backuphost:/backups", {newest: true, latest: {"shop.*": 2}, preset: "dev"}); from the ' +
