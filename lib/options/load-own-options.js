@@ -3,7 +3,7 @@
 // the load run, so the three never disagree.
 var UserError = require('../core/user-error.js').UserError;
 var maskSpec = require('../snapshot/mask-spec.js');
-var definersProblem = require('../rename/definers.js').definersProblem;
+var parseDefiners = require('../rename/definers.js').parseDefiners;
 var parseSchemaMap = require('../rename/schema-map.js').parseSchemaMap;
 
 var OWN_OPTIONS = {
@@ -41,12 +41,12 @@ var OWN_OPTIONS = {
     brief: 'After the load, replace personal data: {"schema.table.column": kind} or schema.table.column:kind,… with ' +
       'the kinds ' + maskSpec.KIND_NAMES.join(', ') + ' (fixed:<value>). Equal values get equal masks (keyed hash), ' +
       'columns linked by foreign keys get the same mask, results fit the column' },
-  schemaMap: { default: null, inPreset: false, check: schemaMapProblem,
+  schemaMap: { default: null, inPreset: false, check: parsedProblem(parseSchemaMap, 'schemaMap'),
     brief: 'Load schemas under other names: {"shop": "shop_copy", "billing": "billing_copy"} or shop:shop_copy,… ' +
       'Views, triggers, routines and events are created in the new schemas, and their references to a mapped schema ' +
       'qualified with its name are rewritten (names inside strings and dynamic SQL are reported, not rewritten). Other ' +
       'options name schemas as the dump does' },
-  definers: { type: 'string', default: 'keep', inPreset: false, check: definersProblem,
+  definers: { type: 'string', default: 'keep', inPreset: false, check: parsedProblem(parseDefiners, 'definers'),
     brief: 'DEFINER of the loaded views, triggers, routines and events: keep (as dumped), strip (removed: the loading ' +
       'account, as the Shell\'s strip_definers), current (DEFINER=CURRENT_USER) or an account user@host; SQL SECURITY ' +
       'is kept' },
@@ -61,13 +61,16 @@ function namesProblem(v) {
   return null;
 }
 
-function schemaMapProblem(v) {
-  try {
-    parseSchemaMap(v);
-    return null;
-  } catch (e) {
-    return e.message.replace(/^schemaMap:? /, '').replace(/\.$/, '');
-  }
+// A check made of the option's parser: null, or its message without the option's name.
+function parsedProblem(parse, name) {
+  return function (v) {
+    try {
+      parse(v);
+      return null;
+    } catch (e) {
+      return e.message.replace(new RegExp('^' + name + ':? '), '').replace(/\.$/, '');
+    }
+  };
 }
 
 var OWN_NAMES = Object.keys(OWN_OPTIONS);

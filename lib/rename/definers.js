@@ -39,14 +39,4 @@ function parseDefiners(value) {
   return { mode: 'account', user: user, host: host, sql: accountSql(user, host) };
 }
 
-// null, or what is wrong with the option's value (for the option table of load-own-options.js).
-function definersProblem(value) {
-  try {
-    parseDefiners(value);
-    return null;
-  } catch (e) {
-    return e.message.replace(/^definers:? /, '').replace(/\.$/, '');
-  }
-}
-
-module.exports = { parseDefiners: parseDefiners, definersProblem: definersProblem, accountSql: accountSql };
+module.exports = { parseDefiners: parseDefiners, accountSql: accountSql };

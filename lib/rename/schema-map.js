@@ -116,38 +116,26 @@ function renamer(pairs) {
   return function (name) { return Object.prototype.hasOwnProperty.call(m, name) ? m[name] : null; };
 }
 
-var SCHEMA_FILTERS = ['includeSchemas', 'excludeSchemas'];
-var OBJECT_FILTERS = ['includeTables', 'excludeTables', 'includeRoutines', 'excludeRoutines', 'includeEvents',
-  'excludeEvents', 'includeTriggers', 'excludeTriggers'];
+// Filter option -> how many name parts its entries have before the schema's (1: a schema name;
+// 2: schema.object or schema.table[.trigger]).
+var FILTERS = { includeSchemas: 1, excludeSchemas: 1, includeTables: 2, excludeTables: 2, includeRoutines: 2,
+  excludeRoutines: 2, includeEvents: 2, excludeEvents: 2, includeTriggers: 2, excludeTriggers: 2 };
 
 // util.loadDump's filters as given (dump names) → the same filters with the new names, for the
 // view: {option: list} for each filter that changes.
 function translateFilters(loadOptions, rename) {
   var out = {};
-  function list(v) { return typeof v === 'string' ? v.split(',').map(function (x) { return x.trim(); }).filter(Boolean) : v; }
-  SCHEMA_FILTERS.forEach(function (k) {
-    var v = list(loadOptions[k]);
-    if (!Array.isArray(v)) return;
-    var changed = false;
-    var next = v.map(function (s) {
-      var name = typeof s === 'string' ? splitName(s, k) : null;
-      var to = name && name.length === 1 ? rename(name[0]) : null;
-      if (to === null) return s;
-      changed = true;
-      return to;
-    });
-    if (changed) out[k] = next;
-  });
-  OBJECT_FILTERS.forEach(function (k) {
-    var v = list(loadOptions[k]);
+  Object.keys(FILTERS).forEach(function (k) {
+    var v = loadOptions[k];
+    if (typeof v === 'string') v = v.split(',').map(function (x) { return x.trim(); }).filter(Boolean);
     if (!Array.isArray(v)) return;
     var changed = false;
     var next = v.map(function (s) {
       var parts = typeof s === 'string' ? splitName(s, k) : null;
-      var to = parts && parts.length > 1 ? rename(parts[0]) : null;
+      var to = parts && (FILTERS[k] === 1 ? parts.length === 1 : parts.length > 1) ? rename(parts[0]) : null;
       if (to === null) return s;
       changed = true;
-      return [to].concat(parts.slice(1)).map(quoteIdentifier).join('.');
+      return FILTERS[k] === 1 ? to : [to].concat(parts.slice(1)).map(quoteIdentifier).join('.');
     });
     if (changed) out[k] = next;
   });
