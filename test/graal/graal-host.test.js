@@ -136,13 +136,14 @@ describe('GraalJS test host: same answers as the real mysqlsh', function () {
     expect(files.graal).to.deep.equal(files.real);
   });
 
-  function counts(engine) {
-    return run(engine, 'var s = shell.getSession(); var r = s.runSql("SELECT table_name AS t, table_rows AS n FROM information_schema.tables WHERE table_schema = ? ORDER BY 1", ["shop"]);' +
+  function counts(engine, schema) {
+    const name = q(schema || 'shop');
+    return run(engine, 'var s = shell.getSession(); var r = s.runSql("SELECT table_name AS t, table_rows AS n FROM information_schema.tables WHERE table_schema = ? ORDER BY 1", [' + name + ']);' +
       ' var names = []; var row; while ((row = r.fetchOne()) !== null) names.push(row[0]);' +
-      ' var out = {}; names.forEach(function (t) { out[t] = s.runSql("SELECT COUNT(*) FROM !.!", ["shop", t]).fetchOne()[0]; }); return out;').answer.value;
+      ' var out = {}; names.forEach(function (t) { out[t] = s.runSql("SELECT COUNT(*) FROM !.!", [' + name + ', t]).fetchOne()[0]; }); return out;').answer.value;
   }
 
-  function dropShop(engine) { run(engine, 'shell.getSession().runSql("DROP SCHEMA IF EXISTS shop"); return 1;'); }
+  function dropShop(engine, schema) { run(engine, 'shell.getSession().runSql("DROP SCHEMA IF EXISTS !", [' + q(schema || 'shop') + ']); return 1;'); }
 
   it('a full load and a partial latest load give the same rows', function () {
     const result = {};
@@ -164,6 +165,25 @@ describe('GraalJS test host: same answers as the real mysqlsh', function () {
     }
     expect(result.real.full.orders).to.be.above(result.real.partial.orders);
     expect(result.graal).to.deep.equal(result.real);
+  });
+
+  it('a load with schemaMap and definers (a view with rewritten metadata) agrees, with latest', function () {
+    const facts = {}; const rows = {};
+    for (const engine of ['real', 'graal']) {
+      dropShop(engine, 'shop_renamed');
+      const dir = copyDump(path.join(ROOT, 'sample-dumps', 'shop'), 'rename-' + engine);
+      const r = run(engine, 'return restore.load(' + q(dir) + ', {schemaMap: {shop: "shop_renamed"}, definers: "strip", ' +
+        'latest: {"shop.orders": 2}, outputFormat: "none"});');
+      expect(r.answer.error, engine + ' load\n' + r.out + r.stderr).to.equal(undefined);
+      facts[engine] = normal(r.answer.value.partial.rename);
+      rows[engine] = counts(engine, 'shop_renamed');
+      dropShop(engine, 'shop_renamed');
+    }
+    expect(facts.real.schemaMap).to.deep.equal([{ from: 'shop', to: 'shop_renamed' }]);
+    expect(facts.real.rewrittenFiles).to.include('@.json').and.to.include('shop.sql');
+    expect(Object.keys(rows.real)).to.have.length(6);
+    expect(facts.graal).to.deep.equal(facts.real);
+    expect(rows.graal).to.deep.equal(rows.real);
   });
 
   it('load views agree: restore.view of a full dump, a partial load through a view, a load from an rsync daemon', async function () {
