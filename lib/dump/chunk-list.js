@@ -7,7 +7,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var names = require('./chunk-names.js');
 var makeProblem = require('./dump-problems.js').makeProblem;
-var displayTable = require('../report/display-name.js').displayTable;
+var displayTable = require('../format/display-name.js').displayTable;
 var chunkTable = require('./chunk-table.js');
 var eachChunkEntry = require('./done-file.js').eachChunkEntry;
 

@@ -5,10 +5,10 @@
 var chunkState = require('./chunk-state.js');
 var idxDataBytes = require('./idx-file.js').idxDataBytes;
 var makeProblem = require('./dump-problems.js').makeProblem;
-var displayTable = require('../report/display-name.js').displayTable;
+var displayTable = require('../format/display-name.js').displayTable;
 var frames = require('./zstd-frames.js');
 var toBytes = require('../core/bytes.js').toBytes;
-var startProgress = require('../report/progress.js').startProgress;
+var startProgress = require('../format/progress.js').startProgress;
 var verifyData = require('./data-verify.js').verifyData;
 var chunkTable = require('./chunk-table.js');
 

@@ -4,8 +4,8 @@
 // a block, bad checksums, and a file cut exactly between two frames (Shell's reader loads such a
 // file without a word, short of rows). Costs a full read and decompression of the data: on request.
 var UserError = require('../core/user-error.js').UserError;
-var startProgress = require('../report/progress.js').startProgress;
-var formatBytes = require('../report/text-table.js').formatBytes;
+var startProgress = require('../format/progress.js').startProgress;
+var formatBytes = require('../format/text-table.js').formatBytes;
 var chunkTable = require('./chunk-table.js');
 
 // One call to the companion decompresses about this much (or this many files): progress moves

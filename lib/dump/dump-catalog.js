@@ -6,8 +6,8 @@ var checkFileNamePart = require('./dump-paths.js').checkFileNamePart;
 var readJsonFile = require('./dump-metadata.js').readJsonFile;
 var ownValue = require('./dump-metadata.js').ownValue;
 var makeProblem = require('./dump-problems.js').makeProblem;
-var displayTable = require('../report/display-name.js').displayTable;
-var displayIdentifier = require('../report/display-name.js').displayIdentifier;
+var displayTable = require('../format/display-name.js').displayTable;
+var displayIdentifier = require('../format/display-name.js').displayIdentifier;
 
 function stringList(v) {
   return Array.isArray(v) ? v.filter(function (x) { return typeof x === 'string'; }) : [];

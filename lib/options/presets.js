@@ -8,7 +8,7 @@ var loadOptions = require('./load-options.js');
 var ownOptions = require('./load-own-options.js');
 var dumpOptions = require('./dump-options.js');
 var closestName = require('./closest-name.js').closestName;
-var formatTable = require('../report/text-table.js').formatTable;
+var formatTable = require('../format/text-table.js').formatTable;
 var chooseThreads = require('./thread-choice.js').chooseThreads;
 
 // Stands for "as many as the client machine has CPUs"; resolved when the preset is used.

@@ -8,8 +8,8 @@ var partialPlan = require('./partial-plan.js');
 var writeStubs = require('./stub-writer.js').writeStubs;
 var UserError = require('../core/user-error.js').UserError;
 var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
-var text = require('../report/text-table.js');
-var displayTable = require('../report/display-name.js').displayTable;
+var text = require('../format/text-table.js');
+var displayTable = require('../format/display-name.js').displayTable;
 var describeRanges = require('../dump/chunk-table.js').describeRanges;
 
 var MAX_ROWS = 40;

@@ -12,7 +12,7 @@ var partialCommands = require('./partial-commands.js');
 var partialPlan = require('./partial-plan.js');
 var loadView = require('./load-view.js');
 var dumpCache = require('../remote/dump-cache.js');
-var displayTable = require('../report/display-name.js').displayTable;
+var displayTable = require('../format/display-name.js').displayTable;
 var renamePlan = require('../rename/rename-plan.js');
 
 var MAX_LISTED = 5;

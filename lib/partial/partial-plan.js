@@ -3,7 +3,7 @@
 // stubbed so util.loadDump accepts the directory, and which tables are skipped entirely.
 var UserError = require('../core/user-error.js').UserError;
 var selection = require('./selection.js');
-var displayTable = require('../report/display-name.js').displayTable;
+var displayTable = require('../format/display-name.js').displayTable;
 var closestName = require('../options/closest-name.js').closestName;
 var dumpChecks = require('./dump-checks.js');
 var chunkTable = require('../dump/chunk-table.js');

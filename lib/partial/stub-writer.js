@@ -4,7 +4,7 @@
 // API refuses), names come only from the dump model (made from its base names and chunk numbers,
 // checked to stay inside the dump directory), and files go out in large batches: one companion call per batch.
 var BATCH = 5000;
-var startProgress = require('../report/progress.js').startProgress;
+var startProgress = require('../format/progress.js').startProgress;
 var chunkTable = require('../dump/chunk-table.js');
 
 // The Shell's own empty chunk: the 9-byte zstd frame (contract §2).

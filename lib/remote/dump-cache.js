@@ -5,8 +5,8 @@
 var UserError = require('../core/user-error.js').UserError;
 var shortHash = require('../core/short-hash.js').shortHash;
 var rsync = require('./rsync.js');
-var startProgress = require('../report/progress.js').startProgress;
-var formatBytes = require('../report/text-table.js').formatBytes;
+var startProgress = require('../format/progress.js').startProgress;
+var formatBytes = require('../format/text-table.js').formatBytes;
 
 var MARK = '.restore-cache.json';
 var BATCHES = 10; // progress moves between rsync runs: about a tenth of the bytes each

@@ -11,7 +11,7 @@ var checkDefiners = require('./definer-check.js').checkDefiners;
 var metadata = require('../dump/dump-metadata.js');
 var paths = require('../dump/dump-paths.js');
 var selection = require('../partial/selection.js');
-var displayIdentifier = require('../report/display-name.js').displayIdentifier;
+var displayIdentifier = require('../format/display-name.js').displayIdentifier;
 
 var MAX_LISTED = 20;
 

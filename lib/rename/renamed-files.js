@@ -18,7 +18,7 @@ var metadata = require('../dump/dump-metadata.js');
 var rawObjectName = require('../run/load-objects.js').rawObjectName;
 var selection = require('../partial/selection.js');
 var rewriteSql = require('./sql-rewrite.js').rewriteSql;
-var displayTable = require('../report/display-name.js').displayTable;
+var displayTable = require('../format/display-name.js').displayTable;
 
 var GRANT = /^\s*(GRANT|REVOKE)\s[\s\S]*?\sON\s+(?:(?:TABLE|FUNCTION|PROCEDURE)\s+)?(`(?:[^`]|``)*`|\*)\.(`(?:[^`]|``)*`|\*)\s+(?:TO|FROM)\s+(\S+)/i;
 

@@ -8,7 +8,7 @@
 //     no object x in shop (an alias, or an object outside the dump).
 // Nothing else in the text changes: only the characters of the tokens rewritten.
 var tokens = require('./sql-tokens.js');
-var displayTable = require('../report/display-name.js').displayTable;
+var displayTable = require('../format/display-name.js').displayTable;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
 
 var KINDS = { VIEW: 1, TRIGGER: 1, EVENT: 1, PROCEDURE: 1, FUNCTION: 1, TABLE: 1, DATABASE: 1, SCHEMA: 1 };

@@ -4,8 +4,8 @@
 var readDumpModel = require('../dump/dump-model.js').readDumpModel;
 var isBlocking = require('../dump/dump-problems.js').isBlocking;
 var adviceFor = require('../dump/dump-problems.js').adviceFor;
-var textTable = require('./text-table.js');
-var displayTable = require('./display-name.js').displayTable;
+var textTable = require('../format/text-table.js');
+var displayTable = require('../format/display-name.js').displayTable;
 var chunkTable = require('../dump/chunk-table.js');
 
 var SHOWN_PER_CODE = 10;
@@ -195,7 +195,7 @@ function inspectDump(host, dumpDir, options) {
   var model = readDumpModel(host, dumpDir, options || {});
   var totals = totalsOf(model);
   printReport(host, model, totals);
-  // The facts list every chunk: made only when asked for (lib/report/output.js).
+  // The facts list every chunk: made only when asked for (lib/format/output.js).
   return function () { return inspectFacts(model, totals); };
 }
 

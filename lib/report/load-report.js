@@ -1,8 +1,8 @@
 // What restore.load prints: the plan (before anything changes, and all of a dry run) and the
 // report at the end (time per phase, rows per table, settings changed and put back, redo log
 // state before and after). Both are plain lines for println; the facts are returned as data.
-var textTable = require('./text-table.js');
-var displayTable = require('./display-name.js').displayTable;
+var textTable = require('../format/text-table.js');
+var displayTable = require('../format/display-name.js').displayTable;
 var describeDrops = require('../server/drop-existing.js').describeDrops;
 var adviceLines = require('../server/tuning.js').adviceLines;
 var snapshotLines = require('./snapshot-report.js').snapshotLines;

@@ -1,8 +1,8 @@
 // The load report's lines for the developer-snapshot phase (lib/snapshot/snapshot-step.js):
 // orphan rows per table and per foreign key, what could not be fixed, the masks and their times.
-var textTable = require('./text-table.js');
-var displayTable = require('./display-name.js').displayTable;
-var displayIdentifier = require('./display-name.js').displayIdentifier;
+var textTable = require('../format/text-table.js');
+var displayTable = require('../format/display-name.js').displayTable;
+var displayIdentifier = require('../format/display-name.js').displayIdentifier;
 
 function indent(lines) { return lines.map(function (l) { return '  ' + l; }); }
 

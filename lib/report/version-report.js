@@ -1,6 +1,6 @@
 // restore.version(): which plugin, which Shell, which JS engine.
 var PLUGIN_VERSION = require('../core/plugin-version.js').PLUGIN_VERSION;
-var formatPairs = require('./text-table.js').formatPairs;
+var formatPairs = require('../format/text-table.js').formatPairs;
 
 function versionReport(host) {
   var facts = { plugin: PLUGIN_VERSION, shell: host.shell.version, engine: host.shell.engine };

@@ -5,12 +5,12 @@
 var UserError = require('../core/user-error.js').UserError;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
-var displayTable = require('../report/display-name.js').displayTable;
+var displayTable = require('../format/display-name.js').displayTable;
 var selection = require('../partial/selection.js');
 var loadObjects = require('../run/load-objects.js').loadObjects;
 var requireConnection = require('./require-connection.js').requireConnection;
-var formatTable = require('../report/text-table.js').formatTable;
-var startProgress = require('../report/progress.js').startProgress;
+var formatTable = require('../format/text-table.js').formatTable;
+var startProgress = require('../format/progress.js').startProgress;
 
 var BATCH = 16;
 var QUERY_INTERRUPTED = 1317; // Ctrl-C: stop, do not go on with the next batch

@@ -4,8 +4,8 @@
 var tableNameKey = require('./server-tables.js').tableNameKey;
 var UserError = require('../core/user-error.js').UserError;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
-var displayTable = require('../report/display-name.js').displayTable;
-var startProgress = require('../report/progress.js').startProgress;
+var displayTable = require('../format/display-name.js').displayTable;
+var startProgress = require('../format/progress.js').startProgress;
 
 // Drop order: triggers and views first (they depend on tables), then tables, routines, events.
 var ORDER = ['TRIGGER', 'VIEW', 'TABLE', 'FUNCTION', 'PROCEDURE', 'EVENT'];

@@ -7,7 +7,7 @@ var redoLog = require('./redo-log.js');
 var tuning = require('./tuning.js');
 var restoreLock = require('./restore-lock.js');
 var requireConnection = require('./require-connection.js').requireConnection;
-var formatTable = require('../report/text-table.js').formatTable;
+var formatTable = require('../format/text-table.js').formatTable;
 
 // Reverts what `by` recorded (everything when by is null). Never throws for a failed step:
 // what could not be put back stays in the state file. Returns

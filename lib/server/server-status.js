@@ -1,5 +1,5 @@
 // restore.status(): what a DBA checks before and after a load on the connected server.
-var formatPairs = require('../report/text-table.js').formatPairs;
+var formatPairs = require('../format/text-table.js').formatPairs;
 var UserError = require('../core/user-error.js').UserError;
 var restoreState = require('./restore-state.js');
 var runtime = require('./runtime-changes.js');

@@ -8,7 +8,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
-var displayTable = require('../report/display-name.js').displayTable;
+var displayTable = require('../format/display-name.js').displayTable;
 var closestName = require('../options/closest-name.js').closestName;
 var tableDdl = require('./table-ddl.js');
 

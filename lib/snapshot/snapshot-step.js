@@ -7,7 +7,7 @@ var tableDdl = require('./table-ddl.js');
 var masking = require('./masking.js');
 var orphans = require('./orphans.js');
 var loadedForeignKeys = require('./foreign-keys.js').loadedForeignKeys;
-var displayTable = require('../report/display-name.js').displayTable;
+var displayTable = require('../format/display-name.js').displayTable;
 
 // ctx: lib/run/load-run.js's preflight context; objects: what the load creates (load-objects.js).
 // Returns {active, orphans, specs, maskKey, tables, lines}; throws a UserError for a wrong mask.

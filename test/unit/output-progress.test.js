@@ -1,11 +1,11 @@
 'use strict';
-// lib/report/output.js (outputFormat text / json / none) and lib/report/progress.js (bounded-rate
+// lib/format/output.js (outputFormat text / json / none) and lib/format/progress.js (bounded-rate
 // progress lines) are plain JS: checked here under Node, with a host whose out records what
 // would be printed. The real Shell's side is test/shell/output.test.js.
 const { expect } = require('chai');
-const { runWithOutput } = require('../../lib/report/output');
-const { startProgress, groupDigits } = require('../../lib/report/progress');
-const { formatBytes } = require('../../lib/report/text-table');
+const { runWithOutput } = require('../../lib/format/output');
+const { startProgress, groupDigits } = require('../../lib/format/progress');
+const { formatBytes } = require('../../lib/format/text-table');
 
 function recordingHost() {
   const printed = [];
@@ -28,7 +28,7 @@ function member(host, options) {
   return { answer: 42, got: options };
 }
 
-describe('outputFormat (lib/report/output.js)', function () {
+describe('outputFormat (lib/format/output.js)', function () {
   it('text (default) prints the report and returns nothing', function () {
     const host = recordingHost();
     expect(runWithOutput(host, undefined, member)).to.equal(undefined);
@@ -68,7 +68,7 @@ describe('outputFormat (lib/report/output.js)', function () {
   });
 });
 
-describe('progress lines (lib/report/progress.js)', function () {
+describe('progress lines (lib/format/progress.js)', function () {
   function run(total, steps) {
     const host = recordingHost();
     let t = 0;

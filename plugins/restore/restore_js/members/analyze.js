@@ -1,4 +1,4 @@
-var output = require('../../lib/report/output.js');
+var output = require('../../lib/format/output.js');
 var analyzeMember = require('../../lib/server/analyze.js').analyzeMember;
 
 function filterOption(name, example) {

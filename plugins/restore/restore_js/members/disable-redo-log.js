@@ -1,4 +1,4 @@
-var output = require('../../lib/report/output.js');
+var output = require('../../lib/format/output.js');
 var disableRedoLogMember = require('../../lib/server/redo-log.js').disableRedoLogMember;
 
 module.exports = {

@@ -1,4 +1,4 @@
-var output = require('../../lib/report/output.js');
+var output = require('../../lib/format/output.js');
 var dumpRun = require('../../lib/run/dump-run.js').dumpRun;
 var dumpMemberOptions = require('../../lib/options/dump-options.js').dumpMemberOptions;
 

@@ -1,4 +1,4 @@
-var output = require('../../lib/report/output.js');
+var output = require('../../lib/format/output.js');
 var inspectDump = require('../../lib/report/inspect.js').inspectDump;
 
 module.exports = {

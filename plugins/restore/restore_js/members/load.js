@@ -1,4 +1,4 @@
-var output = require('../../lib/report/output.js');
+var output = require('../../lib/format/output.js');
 var runLoad = require('../../lib/run/load-run.js').runLoad;
 var memberOptionDefinitions = require('../../lib/options/load-options.js').memberOptionDefinitions;
 var ownOptions = require('../../lib/options/load-own-options.js');

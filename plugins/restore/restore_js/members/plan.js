@@ -1,4 +1,4 @@
-var output = require('../../lib/report/output.js');
+var output = require('../../lib/format/output.js');
 var planCommand = require('../../lib/partial/partial-commands.js').planCommand;
 var selectionOptions = require('../selection-options.js');
 

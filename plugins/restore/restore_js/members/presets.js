@@ -1,4 +1,4 @@
-var output = require('../../lib/report/output.js');
+var output = require('../../lib/format/output.js');
 var presetsReport = require('../../lib/options/presets.js').presetsReport;
 
 module.exports = {

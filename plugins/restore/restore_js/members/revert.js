@@ -1,4 +1,4 @@
-var output = require('../../lib/report/output.js');
+var output = require('../../lib/format/output.js');
 var revertMember = require('../../lib/server/revert.js').revertMember;
 
 module.exports = {

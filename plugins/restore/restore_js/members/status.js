@@ -1,4 +1,4 @@
-var output = require('../../lib/report/output.js');
+var output = require('../../lib/format/output.js');
 var serverStatus = require('../../lib/server/server-status.js').serverStatus;
 
 module.exports = {

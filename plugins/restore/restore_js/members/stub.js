@@ -1,4 +1,4 @@
-var output = require('../../lib/report/output.js');
+var output = require('../../lib/format/output.js');
 var stubCommand = require('../../lib/partial/partial-commands.js').stubCommand;
 var selectionOptions = require('../selection-options.js');
 

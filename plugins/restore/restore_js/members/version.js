@@ -1,4 +1,4 @@
-var output = require('../../lib/report/output.js');
+var output = require('../../lib/format/output.js');
 var versionReport = require('../../lib/report/version-report.js').versionReport;
 
 module.exports = {

@@ -1,4 +1,4 @@
-var output = require('../../lib/report/output.js');
+var output = require('../../lib/format/output.js');
 var viewCommand = require('../../lib/partial/view-command.js').viewCommand;
 var selectionOptions = require('../selection-options.js');
 

@@ -3,7 +3,7 @@
 // plugin cannot tell whether stdout is a terminal, so these are plain lines at a bounded rate:
 // nothing during the first 2 s (a short step just reports its result), then one line when
 // another tenth is done or 2 s have passed, whichever comes first. Goes through
-// host.out.progress, so outputFormat "json" / "none" silence it (lib/report/output.js).
+// host.out.progress, so outputFormat "json" / "none" silence it (lib/format/output.js).
 //
 // Use: var p = startProgress(host, 'Checking chunks', total, {unit: 'files'});
 //      p.update(done) as work goes on (cheap: call it per item or per batch); p.done() at the end.
