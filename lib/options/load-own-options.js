@@ -2,7 +2,7 @@
 // name, type, allowed values, default, help text. Shared by the member definition, presets and
 // the load run, so the three never disagree.
 var UserError = require('../core/user-error.js').UserError;
-var maskSpec = require('../snapshot/mask-spec.js');
+var maskSpec = require('./mask-spec.js');
 var parseDefiners = require('../rename/definers.js').parseDefiners;
 var parseSchemaMap = require('../rename/schema-map.js').parseSchemaMap;
 

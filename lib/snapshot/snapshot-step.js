@@ -2,7 +2,7 @@
 // rows and mask personal data. planSnapshot runs in the preflight and checks the masks against
 // the dump's CREATE TABLE text before anything changes; runSnapshot runs after the load.
 var withSessionSwitchOff = require('../server/session-switch.js').withSessionSwitchOff;
-var parseMask = require('./mask-spec.js').parseMask;
+var parseMask = require('../options/mask-spec.js').parseMask;
 var tableDdl = require('./table-ddl.js');
 var masking = require('./masking.js');
 var orphans = require('./orphans.js');

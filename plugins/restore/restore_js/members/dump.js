@@ -1,5 +1,5 @@
 var output = require('../../lib/format/output.js');
-var dumpRun = require('../../lib/run/dump-run.js').dumpRun;
+var dumpRun = require('../../lib/commands/dump.js').dumpRun;
 var dumpMemberOptions = require('../../lib/options/dump-options.js').dumpMemberOptions;
 
 module.exports = {

@@ -1,5 +1,5 @@
 var output = require('../../lib/format/output.js');
-var inspectDump = require('../../lib/report/inspect.js').inspectDump;
+var inspectDump = require('../../lib/commands/inspect.js').inspectDump;
 
 module.exports = {
   name: 'inspect',

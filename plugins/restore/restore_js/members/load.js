@@ -1,5 +1,5 @@
 var output = require('../../lib/format/output.js');
-var runLoad = require('../../lib/run/load-run.js').runLoad;
+var runLoad = require('../../lib/commands/load.js').runLoad;
 var memberOptionDefinitions = require('../../lib/options/load-options.js').memberOptionDefinitions;
 var ownOptions = require('../../lib/options/load-own-options.js');
 

@@ -1,5 +1,5 @@
 var output = require('../../lib/format/output.js');
-var versionReport = require('../../lib/report/version-report.js').versionReport;
+var versionReport = require('../../lib/commands/version.js').versionReport;
 
 module.exports = {
   name: 'version',

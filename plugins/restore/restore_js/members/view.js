@@ -1,5 +1,5 @@
 var output = require('../../lib/format/output.js');
-var viewCommand = require('../../lib/partial/view-command.js').viewCommand;
+var viewCommand = require('../../lib/commands/view.js').viewCommand;
 var selectionOptions = require('../selection-options.js');
 
 module.exports = {

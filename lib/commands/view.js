@@ -4,9 +4,9 @@
 // into the dump, and nothing on any server is needed or changed.
 var UserError = require('../core/user-error.js').UserError;
 var openDumpSource = require('../remote/dump-source.js').openDumpSource;
-var selection = require('./selection.js');
+var selection = require('../partial/selection.js');
 var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
-var step = require('./partial-load-step.js');
+var step = require('../partial/partial-load-step.js');
 
 function viewCommand(host, dumpArg, options) {
   var o = {};
