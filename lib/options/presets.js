@@ -8,7 +8,6 @@ var loadOptions = require('./load-options.js');
 var ownOptions = require('./load-own-options.js');
 var dumpOptions = require('./dump-options.js');
 var closestName = require('./closest-name.js').closestName;
-var formatTable = require('../format/text-table.js').formatTable;
 var chooseThreads = require('./thread-choice.js').chooseThreads;
 
 // Stands for "as many as the client machine has CPUs"; resolved when the preset is used.
@@ -160,36 +159,5 @@ function resolvePreset(host, name, kind) {
   return { name: found.name, source: found.source, options: options, threadsWhy: threadsWhy };
 }
 
-function optionsText(options) {
-  return Object.keys(options).map(function (k) {
-    var v = options[k] === CLIENT_CPUS ? 'client CPUs' : JSON.stringify(options[k]);
-    return k + '=' + v;
-  }).join(', ');
-}
-
-// restore.presets(): prints every preset and returns them as {name: {kind, description, source, extends, options}}.
-function presetsReport(host) {
-  var all = allPresets(host);
-  ['load', 'dump'].forEach(function (kind) {
-    var rows = all.filter(function (p) { return p.kind === kind; }).map(function (p) {
-      return [p.name + (p.extends ? ' (extends ' + p.extends + ')' : ''), optionsText(p.options)];
-    });
-    host.out.print((kind === 'load' ? 'Load presets (restore.load)' : 'Dump presets (restore.dump)') + ':');
-    formatTable(['preset', 'options'], rows).forEach(function (l) { host.out.print('  ' + l); });
-    host.out.print('');
-  });
-  all.forEach(function (p) { host.out.print(p.name + ': ' + p.description); });
-  var users = all.filter(function (p) { return p.source !== 'built-in'; });
-  host.out.print('');
-  host.out.print(users.length ? 'User presets from ' + presetsFile(host) + '.'
-    : 'Add your own in ' + presetsFile(host) + ', e.g. {"nightly": {"extends": "fastest", "threads": 8}}.');
-  host.out.print('"client CPUs" is counted when the preset is used (' + host.shell.cpuCount() + ' here).');
-  var out = {};
-  all.forEach(function (p) {
-    out[p.name] = { kind: p.kind, description: p.description, source: p.source, extends: p.extends, options: p.options };
-  });
-  return out;
-}
-
 module.exports = { BUILT_IN: BUILT_IN, CLIENT_CPUS: CLIENT_CPUS, DEFAULT_LOAD_PRESET: DEFAULT_LOAD_PRESET,
-  presetsFile: presetsFile, allPresets: allPresets, resolvePreset: resolvePreset, presetsReport: presetsReport };
+  presetsFile: presetsFile, allPresets: allPresets, resolvePreset: resolvePreset };

@@ -1,13 +1,8 @@
-// restore.plan and restore.stub, and the partial-import step of restore.load: read the dump,
-// apply the selection, report what to fetch and what to stub, write the fetch list / stubs.
+// A partial plan read from a dump, and its lines and facts: what restore.plan, restore.stub
+// (lib/commands/) and the partial-import step of restore.load show.
 var readDumpModel = require('../dump/dump-model.js').readDumpModel;
-var openDumpSource = require('../remote/dump-source.js').openDumpSource;
-var parseSource = require('../remote/remote-source.js').parseSource;
 var selection = require('./selection.js');
 var partialPlan = require('./partial-plan.js');
-var writeStubs = require('./stub-writer.js').writeStubs;
-var UserError = require('../core/user-error.js').UserError;
-var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var text = require('../format/text-table.js');
 var displayTable = require('../format/display-name.js').displayTable;
 var describeRanges = require('../dump/chunk-table.js').describeRanges;
@@ -82,96 +77,5 @@ function facts(plan) {
   };
 }
 
-// A new file only: never over an existing one (it may be a chunk, @.json or anything the user
-// keeps), never inside the dump directory (nothing is written into a dump), never through a
-// symlink (the companion opens it O_EXCL|O_NOFOLLOW and reports it skipped).
-function writeFetchList(host, plan, file) {
-  var f = host.files;
-  if (typeof file !== 'string' || file.trim() === '') throw new UserError('fetchListFile must name a file.');
-  var full = f.normpath(f.isAbs(file) ? file : f.join(f.cwd(), file));
-  if (f.isDir(full)) throw new UserError('fetchListFile ' + full + ' is a directory: give a file name.');
-  var prefix = f.join(plan.dir, 'x').slice(0, -1);
-  if (full.indexOf(prefix) === 0) {
-    throw new UserError('Refusing fetchListFile ' + full + ': it is inside the dump directory ' + plan.dir + ', where the ' +
-      'plugin writes nothing (restore.stub alone writes stubs there, when asked). Write the list outside it, e.g. ' + f.join(f.dirname(plan.dir), 'fetch.txt') + '.');
-  }
-  if (f.isFile(full)) {
-    throw new UserError('Refusing fetchListFile ' + full + ': the file exists and the plugin never writes over a file. ' +
-      'Remove it first, or give a new name.');
-  }
-  var parent = f.dirname(full);
-  if (!f.isDir(parent)) {
-    throw new UserError('Cannot write fetchListFile ' + full + ': its directory ' + parent + ' does not exist. Create it first.');
-  }
-  var r;
-  try {
-    r = f.writeFiles([{ path: full, data: plan.fetch.join('\n') + (plan.fetch.length ? '\n' : '') }], { overwrite: false });
-  } catch (e) {
-    throw new UserError('Cannot write fetchListFile ' + full + ': ' + String(e.message).replace(/; 0 file\(s\) of this batch were written before it$/, '') + '. Nothing was written.');
-  }
-  if (r.skipped.length) {
-    throw new UserError('Refusing fetchListFile ' + full + ': something exists there already (a symbolic link, or a file ' +
-      'created meanwhile); nothing was written. Remove it first, or give a new name.');
-  }
-  return full;
-}
-
-// 'text' for a POSIX shell: single quotes, an embedded ' written as '\''.
-function shellQuote(text) {
-  return "'" + String(text).replace(/'/g, "'\\''") + "'";
-}
-
-// restore.plan(dump, selection): no file in the dump is touched; a remote dump's metadata is
-// fetched into its cache.
-function planCommand(host, dumpDir, options) {
-  var src = openDumpSource(host, dumpDir, options);
-  var r = modelAndPlan(host, src.dir, options, { source: src.source });
-  // What restore.load would refuse, the plan does not present as loadable.
-  if (!r.model.complete && !(options && options.allowIncomplete)) refuseIncomplete(host, r.model.dir, 'restore.plan');
-  partialPlan.refuseBlocked(r.plan);
-  var listFile = options && options.fetchListFile ? writeFetchList(host, r.plan, options.fetchListFile) : null;
-  printPlan(host, r.plan, { fetchListFile: listFile });
-  if (src.source && r.plan.fetch.length) {
-    host.out.print('restore.load of ' + src.source.source.url + ' with the same selection fetches them into ' + src.dir + '.');
-  } else if (listFile && r.plan.fetch.length) {
-    host.out.print('Fetch them with: rsync -a --files-from=' + shellQuote(listFile) + ' <backup-host>:<dump-dir>/ ' +
-      shellQuote(r.plan.dir + '/'));
-  }
-  var result = facts(r.plan);
-  result.fetchListFile = listFile;
-  return result;
-}
-
-// Before anything is written or changed: the stubs need a dump directory this user can write.
-function refuseReadOnly(host, plan) {
-  if (!plan.stubFiles || host.files.canWrite(plan.dir)) return;
-  throw new UserError('The dump directory ' + plan.dir + ' cannot be written by the user running mysqlsh, and ' +
-    plan.stubFiles + ' missing chunk(s) need a stub there (' + plan.firstStub + (plan.stubFiles > 1 ? ', …' : '') +
-    '). Make it writable for this user, or copy the metadata and the chosen chunks to a directory of your own. ' +
-    'Nothing was changed.');
-}
-
-function stubCommand(host, dumpDir, options) {
-  if (parseSource(dumpDir)) {
-    throw new UserError('restore.stub writes stubs into a directory you prepared yourself; ' + dumpDir + ' is on a backup ' +
-      'host. restore.load and restore.view load from there without touching it.');
-  }
-  var r = modelAndPlan(host, dumpDir, options, { inPlace: true });
-  // A missing chunk of an unfinished dump may just not be written yet: never stub it unasked.
-  if (!r.model.complete && !(options && options.allowIncomplete)) refuseIncomplete(host, r.model.dir, 'restore.stub');
-  partialPlan.refuseBlocked(r.plan);
-  refuseReadOnly(host, r.plan);
-  var w = writeStubs(host, r.plan);
-  printPlan(host, r.plan);
-  host.out.print('Stubs written: ' + w.written + ' file(s)' +
-    (w.skipped ? '; ' + w.skipped + ' already existed and were left as they are (' + w.skippedFiles.join(', ') +
-      (w.skipped > w.skippedFiles.length ? ', …' : '') + ')' : '') + '.');
-  var result = facts(r.plan);
-  result.written = w.written;
-  result.skipped = w.skipped;
-  result.skippedFiles = w.skippedFiles;
-  return result;
-}
-
-module.exports = { planCommand: planCommand, stubCommand: stubCommand, modelAndPlan: modelAndPlan, printPlan: printPlan,
+module.exports = { modelAndPlan: modelAndPlan, printPlan: printPlan,
   planFacts: facts };

@@ -1,13 +1,9 @@
 // Putting a server back as the state file says: the redo log enabled again first (crash safety
 // matters most), then every recorded setting at its original value. Used at the end of every
-// restore.load (success or failure) and by restore.revert() after a crash.
-var UserError = require('../core/user-error.js').UserError;
+// restore.load (success or failure) and by restore.revert() after a crash (lib/commands/revert.js).
 var restoreState = require('./restore-state.js');
 var redoLog = require('./redo-log.js');
 var tuning = require('./tuning.js');
-var restoreLock = require('./restore-lock.js');
-var requireConnection = require('./require-connection.js').requireConnection;
-var formatTable = require('../format/text-table.js').formatTable;
 
 // Reverts what `by` recorded (everything when by is null). Never throws for a failed step:
 // what could not be put back stays in the state file. Returns
@@ -53,50 +49,4 @@ function leftoverLines(result) {
   return lines;
 }
 
-// restore.revert()
-function revertMember(host) {
-  requireConnection(host, 'restore.revert()', 'revert');
-  var holder = restoreLock.lockHolder(host);
-  if (holder) {
-    throw new UserError('A restore is running on this server right now (' + restoreLock.describeHolder(holder) + '): it ' +
-      'puts back its own changes when it ends. Nothing was reverted. If that session hangs, end it first ' +
-      '(KILL ' + holder.connectionId + '), then run restore.revert().');
-  }
-  var state = restoreState.readState(host);
-  if (!state) {
-    var path = restoreState.statePath(host, host.sql.serverInfo().uuid);
-    host.out.print('Nothing to put back: there is no restore state file for this server (' + path + ').');
-    if (redoLog.redoLogSupport(host).state === 'OFF') {
-      host.out.warn('The InnoDB redo log is OFF, but not by a recorded restore. restore.enableRedoLog() enables it.');
-    }
-    return { reverted: false, redoLog: null, restored: [], failed: [], stateFile: null };
-  }
-  var live = restoreState.liveOwner(host, state);
-  if (live) {
-    throw new UserError('A restore is running on this server right now (' + restoreState.describeOwner(live) + '): it ' +
-      'puts back its own changes when it ends. Nothing was reverted. If that session hangs, end it first ' +
-      '(KILL ' + live.connectionId + '), then run restore.revert().');
-  }
-  host.out.print('Putting back what the restore state file records:');
-  restoreState.describeState(state).forEach(function (l) { host.out.print('  ' + l); });
-  var result = revertServer(host, state, null);
-  if (result.redoLog === 'enabled') host.out.print('InnoDB redo log: enabled again.');
-  if (result.restored.length) {
-    // Both values as the server reports them, before and after.
-    formatTable(['setting', 'was', 'now', ''], result.restored.map(function (r) {
-      return [r.name, r.was, r.now, r.already ? 'already as it was' : 'put back'];
-    })).forEach(function (l) { host.out.print(l); });
-  }
-  result.unknown.forEach(function (u) {
-    host.out.warn(u.name + ' (recorded original ' + u.original + ') is not a variable of this server: nothing was run ' +
-      'for it, and it was removed from the state file.');
-  });
-  var left = leftoverLines(result);
-  if (left.length) throw new UserError(left.join(' '));
-  host.out.print(result.unknown.length ? 'Every recorded setting this server has is back as it was; the state file was removed.'
-    : 'The server is back as it was; the state file was removed.');
-  return { reverted: true, redoLog: result.redoLog, restored: result.restored, unknown: result.unknown, failed: [],
-    stateFile: null };
-}
-
-module.exports = { revertServer: revertServer, leftoverLines: leftoverLines, revertMember: revertMember };
+module.exports = { revertServer: revertServer, leftoverLines: leftoverLines };

@@ -1,5 +1,5 @@
 var output = require('../../lib/format/output.js');
-var analyzeMember = require('../../lib/server/analyze.js').analyzeMember;
+var analyzeMember = require('../../lib/commands/analyze.js').analyzeMember;
 
 function filterOption(name, example) {
   return { name: name, type: 'array', brief: 'As util.loadDump\'s ' + name + ', e.g. ' + example + ' (default: ' +

@@ -1,5 +1,5 @@
 var output = require('../../lib/format/output.js');
-var disableRedoLogMember = require('../../lib/server/redo-log.js').disableRedoLogMember;
+var disableRedoLogMember = require('../../lib/commands/disable-redo-log.js').disableRedoLogMember;
 
 module.exports = {
   name: 'disableRedoLog',

@@ -1,5 +1,5 @@
 var output = require('../../lib/format/output.js');
-var enableRedoLogMember = require('../../lib/server/redo-log.js').enableRedoLogMember;
+var enableRedoLogMember = require('../../lib/commands/enable-redo-log.js').enableRedoLogMember;
 
 module.exports = {
   name: 'enableRedoLog',

@@ -1,5 +1,5 @@
 var output = require('../../lib/format/output.js');
-var planCommand = require('../../lib/partial/partial-commands.js').planCommand;
+var planCommand = require('../../lib/commands/plan.js').planCommand;
 var selectionOptions = require('../selection-options.js');
 
 module.exports = {

@@ -1,5 +1,5 @@
 var output = require('../../lib/format/output.js');
-var presetsReport = require('../../lib/options/presets.js').presetsReport;
+var presetsReport = require('../../lib/commands/presets.js').presetsReport;
 
 module.exports = {
   name: 'presets',

@@ -1,5 +1,5 @@
 var output = require('../../lib/format/output.js');
-var revertMember = require('../../lib/server/revert.js').revertMember;
+var revertMember = require('../../lib/commands/revert.js').revertMember;
 
 module.exports = {
   name: 'revert',

@@ -1,5 +1,5 @@
 var output = require('../../lib/format/output.js');
-var serverStatus = require('../../lib/server/server-status.js').serverStatus;
+var serverStatus = require('../../lib/commands/status.js').serverStatus;
 
 module.exports = {
   name: 'status',

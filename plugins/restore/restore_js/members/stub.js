@@ -1,5 +1,5 @@
 var output = require('../../lib/format/output.js');
-var stubCommand = require('../../lib/partial/partial-commands.js').stubCommand;
+var stubCommand = require('../../lib/commands/stub.js').stubCommand;
 var selectionOptions = require('../selection-options.js');
 
 module.exports = {

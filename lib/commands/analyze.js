@@ -1,0 +1,58 @@
+// restore.analyze(selection): ANALYZE TABLE (and histograms) for the tables of a dump
+// (what util.loadDump created from it, after its filters) or of chosen schemas on the server.
+var UserError = require('../core/user-error.js').UserError;
+var selection = require('../partial/selection.js');
+var loadObjects = require('../run/load-objects.js').loadObjects;
+var requireConnection = require('../server/require-connection.js').requireConnection;
+var analyzeTables = require('../server/analyze.js').analyzeTables;
+var onTheServer = require('../server/server-tables.js');
+var formatTable = require('../format/text-table.js').formatTable;
+
+// Tables of the server chosen by loadDump-style filters (restore.analyze without a dump).
+function serverTables(host, sel) {
+  var schemas = sel.includeSchemas.slice();
+  sel.includeTables.forEach(function (t) { if (schemas.indexOf(t.schema) < 0) schemas.push(t.schema); });
+  var tables = [];
+  schemas.forEach(function (schema) {
+    if (onTheServer.isSystemSchema(schema)) return;
+    host.sql.run("SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE'",
+      [schema]).rows.forEach(function (r) {
+      if (selection.isTableChosen(sel, schema, String(r.name))) tables.push({ schema: schema, table: String(r.name), histograms: [] });
+    });
+  });
+  return tables;
+}
+
+// restore.analyze(selection): {dumpDir?, includeSchemas, excludeSchemas, includeTables, excludeTables, mode}.
+function analyzeMember(host, options) {
+  requireConnection(host, 'restore.analyze()', 'analyze --include-schemas=shop');
+  var o = options || {};
+  var mode = o.mode === undefined || o.mode === null ? 'on' : o.mode;
+  if (mode !== 'on' && mode !== 'histogram') {
+    throw new UserError('Option \'mode\' must be "on" or "histogram", not ' + JSON.stringify(mode) + '.');
+  }
+  var tables;
+  if (o.dumpDir) {
+    tables = loadObjects(host, o.dumpDir, o, mode === 'histogram').tables;
+  } else {
+    if (mode === 'histogram') {
+      throw new UserError('mode "histogram" needs dumpDir: the histogram columns are listed in the dump\'s table metadata.');
+    }
+    var sel = selection.parseSelection(o);
+    if (!sel.includeSchemas.length && !sel.includeTables.length) {
+      throw new UserError('Say what to analyze: includeSchemas or includeTables (e.g. {includeSchemas: ["shop"]}), or ' +
+        'dumpDir to analyze the tables a dump holds.');
+    }
+    tables = serverTables(host, sel);
+  }
+  var result = analyzeTables(host, tables, mode, false);
+  host.out.print('Analyzed ' + result.tables + ' table(s)' + (mode === 'histogram' ? ', updated ' + result.histograms +
+    ' histogram set(s)' : '') + ' in ' + result.statements + ' statement(s).');
+  if (result.problems.length) {
+    formatTable(['table', 'problem'], result.problems.map(function (p) { return [p.table, p.message]; }))
+      .forEach(function (l) { host.out.print(l); });
+  }
+  return { tables: result.tables, histograms: result.histograms, statements: result.statements, problems: result.problems };
+}
+
+module.exports = { analyzeMember: analyzeMember };

@@ -1,0 +1,42 @@
+// restore.stub(dump, selection): writes empty stubs for the chunks a selection leaves out into a
+// dump directory the user prepared (a copy holding only the chosen chunks), so that util.loadDump
+// loads it as it is.
+var parseSource = require('../remote/remote-source.js').parseSource;
+var UserError = require('../core/user-error.js').UserError;
+var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
+var partialPlan = require('../partial/partial-plan.js');
+var writeStubs = require('../partial/stub-writer.js').writeStubs;
+var planReport = require('../partial/partial-commands.js');
+
+// Before anything is written or changed: the stubs need a dump directory this user can write.
+function refuseReadOnly(host, plan) {
+  if (!plan.stubFiles || host.files.canWrite(plan.dir)) return;
+  throw new UserError('The dump directory ' + plan.dir + ' cannot be written by the user running mysqlsh, and ' +
+    plan.stubFiles + ' missing chunk(s) need a stub there (' + plan.firstStub + (plan.stubFiles > 1 ? ', …' : '') +
+    '). Make it writable for this user, or copy the metadata and the chosen chunks to a directory of your own. ' +
+    'Nothing was changed.');
+}
+
+function stubCommand(host, dumpDir, options) {
+  if (parseSource(dumpDir)) {
+    throw new UserError('restore.stub writes stubs into a directory you prepared yourself; ' + dumpDir + ' is on a backup ' +
+      'host. restore.load and restore.view load from there without touching it.');
+  }
+  var r = planReport.modelAndPlan(host, dumpDir, options, { inPlace: true });
+  // A missing chunk of an unfinished dump may just not be written yet: never stub it unasked.
+  if (!r.model.complete && !(options && options.allowIncomplete)) refuseIncomplete(host, r.model.dir, 'restore.stub');
+  partialPlan.refuseBlocked(r.plan);
+  refuseReadOnly(host, r.plan);
+  var w = writeStubs(host, r.plan);
+  planReport.printPlan(host, r.plan);
+  host.out.print('Stubs written: ' + w.written + ' file(s)' +
+    (w.skipped ? '; ' + w.skipped + ' already existed and were left as they are (' + w.skippedFiles.join(', ') +
+      (w.skipped > w.skippedFiles.length ? ', …' : '') + ')' : '') + '.');
+  var result = planReport.planFacts(r.plan);
+  result.written = w.written;
+  result.skipped = w.skipped;
+  result.skippedFiles = w.skippedFiles;
+  return result;
+}
+
+module.exports = { stubCommand: stubCommand };
