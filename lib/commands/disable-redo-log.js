@@ -2,7 +2,7 @@
 // restore state file first (restore.status() shows it, restore.revert() undoes it).
 var UserError = require('../core/user-error.js').UserError;
 var redoLog = require('../server/redo-log.js');
-var redoLogState = require('../server/server-status.js').redoLogState;
+var redoLogState = require('../server/server-variables.js').redoLogState;
 var restoreState = require('../server/restore-state.js');
 var safety = require('../server/server-safety.js');
 var requireConnection = require('../server/require-connection.js').requireConnection;

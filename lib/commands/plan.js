@@ -4,7 +4,7 @@ var openDumpSource = require('../remote/dump-source.js').openDumpSource;
 var UserError = require('../core/user-error.js').UserError;
 var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var partialPlan = require('../partial/partial-plan.js');
-var planReport = require('../partial/partial-commands.js');
+var planReport = require('../partial/plan-report.js');
 
 // A new file only: never over an existing one (it may be a chunk, @.json or anything the user
 // keeps), never inside the dump directory (nothing is written into a dump), never through a

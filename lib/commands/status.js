@@ -3,8 +3,8 @@ var formatPairs = require('../format/text-table.js').formatPairs;
 var UserError = require('../core/user-error.js').UserError;
 var restoreState = require('../server/restore-state.js');
 var runtime = require('../server/runtime-changes.js');
-var globalVariable = require('../server/server-status.js').globalVariable;
-var redoLogState = require('../server/server-status.js').redoLogState;
+var globalVariable = require('../server/server-variables.js').globalVariable;
+var redoLogState = require('../server/server-variables.js').redoLogState;
 
 function serverStatus(host, extraChecks) {
   if (!host.sql.connected()) {

@@ -6,7 +6,7 @@ var UserError = require('../core/user-error.js').UserError;
 var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var partialPlan = require('../partial/partial-plan.js');
 var writeStubs = require('../partial/stub-writer.js').writeStubs;
-var planReport = require('../partial/partial-commands.js');
+var planReport = require('../partial/plan-report.js');
 
 // Before anything is written or changed: the stubs need a dump directory this user can write.
 function refuseReadOnly(host, plan) {

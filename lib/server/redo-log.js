@@ -2,7 +2,7 @@
 // state in the Innodb_redo_log_enabled status variable. Servers without the switch (MariaDB,
 // MySQL before 8.0.21) have no such variable: the feature is detected, not guessed from versions.
 // restore.disableRedoLog() / restore.enableRedoLog() are lib/commands/.
-var redoLogState = require('./server-status.js').redoLogState;
+var redoLogState = require('./server-variables.js').redoLogState;
 var restoreState = require('./restore-state.js');
 
 // {state: 'ON'|'OFF'|null, reason: null or why it cannot be switched here}.

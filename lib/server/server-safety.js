@@ -3,7 +3,7 @@
 // a Group Replication member must not lose crash safety behind its users' backs. Plus the
 // privilege check for ALTER INSTANCE … REDO_LOG, done up front with the GRANT to run.
 var UserError = require('../core/user-error.js').UserError;
-var globalVariable = require('./server-status.js').globalVariable;
+var globalVariable = require('./server-variables.js').globalVariable;
 var isSystemSchema = require('./server-tables.js').isSystemSchema;
 
 var PARSE_ERROR = 1064;
