@@ -2,7 +2,7 @@
 // (what util.loadDump created from it, after its filters) or of chosen schemas on the server.
 var UserError = require('../core/user-error.js').UserError;
 var selection = require('../partial/selection.js');
-var loadObjects = require('../run/load-objects.js').loadObjects;
+var loadObjects = require('../partial/load-objects.js').loadObjects;
 var requireConnection = require('../server/require-connection.js').requireConnection;
 var analyzeTables = require('../server/analyze.js').analyzeTables;
 var onTheServer = require('../server/server-tables.js');

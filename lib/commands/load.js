@@ -29,7 +29,7 @@ var presets = require('../options/presets.js');
 var loadOptions = require('../options/load-options.js');
 var checkLimits = require('../options/number-limits.js').checkLimits;
 var ownOptions = require('../options/load-own-options.js');
-var loadObjects = require('../run/load-objects.js').loadObjects;
+var loadObjects = require('../partial/load-objects.js').loadObjects;
 var dropExisting = require('../server/drop-existing.js');
 var redoLog = require('../server/redo-log.js');
 var tuning = require('../server/tuning.js');
@@ -48,7 +48,7 @@ var progressFilePlace = require('../run/progress-file-place.js');
 var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var loadReport = require('../run/load-report.js');
 var snapshotStep = require('../snapshot/snapshot-step.js');
-var translateFilters = require('../rename/schema-map.js').translateFilters;
+var translateFilters = require('../options/schema-map.js').translateFilters;
 
 var BY = 'restore.load';
 

@@ -6,7 +6,7 @@ var UserError = require('../core/user-error.js').UserError;
 var openDumpSource = require('../remote/dump-source.js').openDumpSource;
 var selection = require('../partial/selection.js');
 var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
-var step = require('../partial/partial-load-step.js');
+var step = require('../run/partial-step.js');
 
 function viewCommand(host, dumpArg, options) {
   var o = {};

@@ -3,8 +3,8 @@
 // the load run, so the three never disagree.
 var UserError = require('../core/user-error.js').UserError;
 var maskSpec = require('./mask-spec.js');
-var parseDefiners = require('../rename/definers.js').parseDefiners;
-var parseSchemaMap = require('../rename/schema-map.js').parseSchemaMap;
+var parseDefiners = require('./definers.js').parseDefiners;
+var parseSchemaMap = require('./schema-map.js').parseSchemaMap;
 
 var OWN_OPTIONS = {
   preset: { type: 'string', inPreset: false,

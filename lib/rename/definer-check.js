@@ -7,7 +7,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var privileges = require('../server/privileges.js');
 var atLeast = require('../options/shell-version.js').atLeast;
-var accountSql = require('./definers.js').accountSql;
+var accountSql = require('../options/definers.js').accountSql;
 
 var MAX_OBJECTS = 3;
 

@@ -4,8 +4,8 @@
 // (definer-check.js), and the lines and facts for the plan and the report. The load view itself is
 // lib/partial/load-view.js's.
 var UserError = require('../core/user-error.js').UserError;
-var schemaMap = require('./schema-map.js');
-var parseDefiners = require('./definers.js').parseDefiners;
+var schemaMap = require('../options/schema-map.js');
+var parseDefiners = require('../options/definers.js').parseDefiners;
 var renamedFiles = require('./renamed-files.js').renamedFiles;
 var checkDefiners = require('./definer-check.js').checkDefiners;
 var metadata = require('../dump/dump-metadata.js');

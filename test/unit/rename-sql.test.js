@@ -4,8 +4,8 @@
 // reported. The round trip through the real Shell is test/shell/rename.test.js.
 const { expect } = require('chai');
 const { rewriteSql } = require('../../lib/rename/sql-rewrite');
-const { parseSchemaMap, translateFilters, renamer, checkAgainstDump } = require('../../lib/rename/schema-map');
-const { parseDefiners } = require('../../lib/rename/definers');
+const { parseSchemaMap, translateFilters, renamer, checkAgainstDump } = require('../../lib/options/schema-map');
+const { parseDefiners } = require('../../lib/options/definers');
 
 const MAP = { shop: 'shop_copy', billing: 'billing_copy' };
 const OBJECTS = { shop: ['orders', 'audit', 'v'], billing: ['invoices', 'total_for'] };

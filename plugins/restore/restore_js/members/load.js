@@ -5,7 +5,7 @@ var ownOptions = require('../../lib/options/load-own-options.js');
 
 // Partial imports plug in here: the step object lib/load-run.js describes.
 var selectionOptions = require('../selection-options.js');
-var partialStep = require('../../lib/partial/partial-load-step.js');
+var partialStep = require('../../lib/run/partial-step.js');
 // The options the step owns (latest, listing, where the dump and the view are); the filters are
 // util.loadDump's own.
 var partialOptions = selectionOptions.SELECTION_OPTIONS.concat(selectionOptions.SOURCE_OPTIONS, selectionOptions.VIEW_OPTIONS)

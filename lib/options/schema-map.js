@@ -6,7 +6,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var splitName = require('../dump/object-names.js').splitName;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
-var closestName = require('../options/closest-name.js').closestName;
+var closestName = require('./closest-name.js').closestName;
 
 // Splits text at sep outside backticks.
 function splitOutside(text, sep) {

@@ -6,7 +6,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var paths = require('../dump/dump-paths.js');
 var metadata = require('../dump/dump-metadata.js');
-var selection = require('../partial/selection.js');
+var selection = require('./selection.js');
 var splitName = require('../dump/object-names.js').splitName;
 
 function stringList(v) {
