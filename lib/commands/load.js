@@ -5,7 +5,8 @@
 // plugin's own (lib/load-own-options.js); everything else goes to util.loadDump unchanged,
 // after a check against the options the running Shell knows.
 //
-// Extension point for partial imports: runLoad(host, dumpDir, options, {partial: step}) with
+// The partial-import step (lib/run/partial-step.js; a test may give another: runLoad(host, dumpDir,
+// options, {partial: step})):
 //   step.optionNames          names of the options the step owns (never passed to util.loadDump)
 //   step.plan(ctx)            preflight, writes nothing; null when the options ask for no partial
 //                             import, else {loadOptions, lines, facts, loadDir}: util.loadDump options
@@ -30,6 +31,7 @@ var loadOptions = require('../options/load-options.js');
 var checkLimits = require('../options/number-limits.js').checkLimits;
 var ownOptions = require('../options/load-own-options.js');
 var loadObjects = require('../partial/load-objects.js').loadObjects;
+var partialStep = require('../run/partial-step.js');
 var dropExisting = require('../server/drop-existing.js');
 var redoLog = require('../server/redo-log.js');
 var tuning = require('../server/tuning.js');
@@ -291,7 +293,7 @@ function droppedNote(host, pre, plan, report, phase) {
 }
 
 function runLoad(host, dumpDir, options, extensions) {
-  var partial = (extensions && extensions.partial) || null;
+  var partial = extensions && extensions.partial !== undefined ? extensions.partial : partialStep;
   var clock = phaseClock();
   var pre = clock.run('preflight', function () { return preflight(host, dumpDir, options, partial); });
   try {
@@ -417,4 +419,4 @@ function finishReport(host, report, pre, reverted, failure, partial) {
   }
 }
 
-module.exports = { runLoad: runLoad, mergeOptions: mergeOptions };
+module.exports = { runLoad: runLoad, mergeOptions: mergeOptions, partialOptionNames: partialStep.optionNames };

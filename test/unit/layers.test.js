@@ -105,7 +105,7 @@ describe('layers of lib/ (plain Node, no Shell)', function () {
   });
 
   it('the plugin reaches lib/ through lib/commands, lib/format, lib/options and lib/core only', function () {
-    const allowed = ['commands', 'format', 'options', 'core', 'partial'];
+    const allowed = ['commands', 'format', 'options', 'core'];
     const bad = [];
     edges.forEach((reqs, f) => {
       if (layerOf(f).name !== 'plugin') return;

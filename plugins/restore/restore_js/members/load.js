@@ -1,15 +1,13 @@
 var output = require('../../lib/format/output.js');
-var runLoad = require('../../lib/commands/load.js').runLoad;
+var load = require('../../lib/commands/load.js');
 var memberOptionDefinitions = require('../../lib/options/load-options.js').memberOptionDefinitions;
 var ownOptions = require('../../lib/options/load-own-options.js');
 
-// Partial imports plug in here: the step object lib/load-run.js describes.
 var selectionOptions = require('../selection-options.js');
-var partialStep = require('../../lib/run/partial-step.js');
 // The options the step owns (latest, listing, where the dump and the view are); the filters are
 // util.loadDump's own.
 var partialOptions = selectionOptions.SELECTION_OPTIONS.concat(selectionOptions.SOURCE_OPTIONS, selectionOptions.VIEW_OPTIONS)
-  .filter(function (o) { return partialStep.optionNames.indexOf(o.name) >= 0; });
+  .filter(function (o) { return load.partialOptionNames.indexOf(o.name) >= 0; });
 
 function optionDefinitions() {
   var own = ownOptions.memberOwnOptionDefinitions();
@@ -91,7 +89,7 @@ module.exports = {
   },
   run: function (host, args) {
     return output.runWithOutput(host, args[1], function (h, options) {
-      return runLoad(h, args[0], options, { partial: partialStep });
+      return load.runLoad(h, args[0], options);
     });
   },
 };
