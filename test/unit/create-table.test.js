@@ -1,0 +1,39 @@
+'use strict';
+// CREATE TABLE parsing (lib/snapshot/table-ddl.js): the columns masks are checked against.
+const { expect } = require('chai');
+const { fakeHost } = require('../support/fake-host.js');
+const tableDdl = require('../../lib/snapshot/table-ddl.js');
+
+describe('CREATE TABLE parsing (lib/snapshot/table-ddl.js)', function () {
+  it('reads columns (type, NULL, generated) and unique columns from SHOW CREATE TABLE text', function () {
+    const sql = 'CREATE TABLE IF NOT EXISTS `c``s` (\n' +
+      '  `id` int NOT NULL AUTO_INCREMENT,\n' +
+      '  `e mail` varchar(200) NOT NULL,\n' +
+      '  `note` text,\n' +
+      '  `lower_mail` varchar(200) GENERATED ALWAYS AS (lower(`e mail`)) VIRTUAL,\n' +
+      '  PRIMARY KEY (`id`),\n' +
+      '  UNIQUE KEY `m` (`e mail`,`note`(10)),\n' +
+      '  KEY `n` (`note`(20))\n' +
+      ') ENGINE=InnoDB;';
+    expect(tableDdl.parseCreateTable(sql)).to.deep.equal({
+      columns: {
+        id: { type: 'int', nullable: false, generated: false },
+        'e mail': { type: 'varchar', nullable: false, generated: false },
+        note: { type: 'text', nullable: true, generated: false },
+        lower_mail: { type: 'varchar', nullable: true, generated: true },
+      },
+      unique: { id: true, 'e mail': true, note: true },
+    });
+    expect(tableDdl.parseCreateTable('CREATE VIEW `v` AS SELECT 1')).to.equal(null);
+    expect(tableDdl.isStringType('varchar')).to.equal(true);
+    expect(tableDdl.isStringType('int')).to.equal(false);
+  });
+
+  it('reads the dump\'s table DDL for the tables asked about (the sample dump, in memory)', function () {
+    const host = fakeHost({ mount: { '/d': 'sample-dumps/shop' } });
+    const got = tableDdl.dumpTableColumns(host, '/d', [{ schema: 'shop', dumpSchema: 'shop', table: 'customers' }]);
+    const c = got[JSON.stringify(['shop', 'customers'])];
+    expect(Object.keys(c.columns)).to.deep.equal(['id', 'name', 'email', 'created_at']);
+    expect(c.unique).to.deep.equal({ id: true, email: true });
+  });
+});

@@ -1,0 +1,123 @@
+'use strict';
+// The dump model (lib/dump/: catalog, chunk lists, states) under plain Node, on dumps held in
+// memory by test/support/fake-host.js: the committed sample dump is copied in, never read in place
+// by a load, and every case changes its own copy.
+const { expect } = require('chai');
+const { fakeHost } = require('../support/fake-host.js');
+const { readDumpModel } = require('../../lib/dump/dump-model.js');
+const { readCatalog } = require('../../lib/dump/dump-catalog.js');
+const { buildChunkLists, parseListing } = require('../../lib/dump/chunk-list.js');
+const chunkTable = require('../../lib/dump/chunk-table.js');
+const metadata = require('../../lib/dump/dump-metadata.js');
+
+const SAMPLE = { '/d': 'sample-dumps/shop' };
+
+function sampleHost() { return fakeHost({ mount: SAMPLE }); }
+
+function target(model, table, partition) {
+  return model.targets.find((t) => t.table === table && t.partition === (partition === undefined ? null : partition));
+}
+
+function states(t) {
+  const out = [];
+  for (let i = 0; i < t.chunks.length; i++) out.push(chunkTable.stateOf(t.chunks, i));
+  return out;
+}
+
+describe('dump catalog (lib/dump/dump-catalog.js)', function () {
+  function catalogOf(host) {
+    const pathOf = (n) => '/d/' + n;
+    const root = metadata.readJsonFile(host, pathOf('@.json'));
+    return readCatalog({ host, pathOf, root, done: metadata.doneFacts(null), exists: (n) => host.files.isFile(pathOf(n)) });
+  }
+
+  it('lists schemas, tables and one target per partition, with base names from the basenames maps', function () {
+    const c = catalogOf(sampleHost());
+    expect(c.schemas.map((s) => s.schema)).to.deep.equal(['shop']);
+    expect(c.tables.map((t) => t.table).sort()).to.deep.equal(['audit_log', 'customers', 'events', 'order items', 'orders', 'products']);
+    expect(c.tables.find((t) => t.table === 'order items').basename).to.equal('shop@order%20items');
+    const events = c.targets.filter((t) => t.table === 'events').map((t) => t.partition);
+    expect(events).to.deep.equal(['p2026_01', 'p2026_02', 'p2026_03', 'pmax']);
+    expect(c.problems).to.deep.equal([]);
+  });
+
+  it('reports a table whose metadata file is missing, naming the file', function () {
+    const host = sampleHost();
+    host.files.remove(['/d/shop@products.json']);
+    const c = catalogOf(host);
+    expect(c.problems.map((p) => p.file)).to.include('shop@products.json');
+  });
+});
+
+describe('chunk lists (lib/dump/chunk-list.js)', function () {
+  it('takes each table\'s chunks from chunkFileBytes in @.done.json, last chunk known', function () {
+    const m = readDumpModel(sampleHost(), '/d', {});
+    const orders = target(m, 'orders');
+    expect(orders.chunkSource).to.equal('chunkFileBytes');
+    expect(orders.lastChunkKnown).to.equal(true);
+    expect(orders.chunks.length).to.equal(12);
+    expect(chunkTable.fileOf(orders.chunks, 11)).to.equal('shop@orders@@11.tsv.zst');
+  });
+
+  it('without chunkFileBytes, finds them from the files present, and says when the last one is unknown', function () {
+    const host = sampleHost();
+    const done = JSON.parse(host.fs.text('/d/@.done.json'));
+    delete done.chunkFileBytes;
+    host.fs.put('/d/@.done.json', JSON.stringify(done));
+    host.files.remove(['/d/shop@orders@@11.tsv.zst', '/d/shop@orders@@11.tsv.zst.idx']);
+    const m = readDumpModel(host, '/d', {});
+    const orders = target(m, 'orders');
+    expect(orders.chunkSource).to.equal('files');
+    expect(orders.lastChunkKnown).to.equal(false);
+    expect(m.problems.map((p) => p.code)).to.include.members(['last-chunk-unknown']);
+  });
+
+  it('a listing of the complete dump supplies what is not present, named as the dump names it', function () {
+    expect(parseListing('-rw-r--r-- 1 u g 10 Jan 1 00:00 shop@orders@@11.tsv.zst\nsub/shop@orders@3.tsv.zst\n\n'))
+      .to.deep.equal(['shop@orders@@11.tsv.zst', 'shop@orders@3.tsv.zst']);
+    const targets = [{ schema: 's', table: 't', partition: null, base: 's@t', ext: 'tsv.zst', chunking: true, includesData: true,
+      info: { dataBytes: null } }];
+    buildChunkLists(targets, { chunkList: null, fileNames: ['s@t@0.tsv.zst'], listingNames: ['s@t@0.tsv.zst', 's@t@1.tsv.zst', 's@t@@2.tsv.zst'] });
+    expect(targets[0].chunkSource).to.equal('files+listing');
+    expect(targets[0].lastChunkKnown).to.equal(true);
+    expect(targets[0].chunks.length).to.equal(3);
+  });
+});
+
+describe('dump model (lib/dump/dump-model.js)', function () {
+  it('reads the sample dump as complete and loadable, every chunk present', function () {
+    const m = readDumpModel(sampleHost(), '/d', {});
+    expect(m.format).to.equal('2.0.1');
+    expect(m.complete).to.equal(true);
+    expect(m.loadable).to.equal(true);
+    expect(m.problems).to.deep.equal([]);
+    expect(states(target(m, 'orders')).every((s) => s === 'present')).to.equal(true);
+  });
+
+  it('finds a missing chunk, a stub (an empty zstd frame) and a truncated zstd file, and says the dump does not load', function () {
+    const host = sampleHost();
+    host.files.remove(['/d/shop@orders@3.tsv.zst']);
+    host.fs.put('/d/shop@orders@4.tsv.zst', Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00])); // stub-writer.js's
+    const raw = host.files.readRanges([{ path: '/d/shop@orders@5.tsv.zst', offset: 0, length: 1 << 20 }])[0];
+    host.fs.put('/d/shop@orders@5.tsv.zst', Buffer.from(raw).subarray(0, Math.floor(raw.byteLength / 2)));
+    const m = readDumpModel(host, '/d', {});
+    const s = states(target(m, 'orders'));
+    expect(s[3]).to.equal('missing');
+    expect(s[5]).to.equal('corrupt');
+    expect(s[4]).to.equal('stub');
+    expect(m.loadable).to.equal(false);
+  });
+
+  it('a dump without @.done.json is incomplete, and not loadable', function () {
+    const host = sampleHost();
+    host.files.remove(['/d/@.done.json']);
+    const m = readDumpModel(host, '/d', {});
+    expect(m.complete).to.equal(false);
+    expect(m.loadable).to.equal(false);
+  });
+
+  it('refuses a directory that is not a dump, saying which file is missing', function () {
+    const host = fakeHost({ files: { '/x/readme.txt': 'hi' } });
+    expect(() => readDumpModel(host, '/x', {})).to.throw(/@\.json/);
+  });
+});
