@@ -19,6 +19,7 @@ const HAVE = {
   shell: has(MYSQLSH),
   server: has(WITH_MYSQL),
   dumps: fs.existsSync(REAL_DUMPS),
+  contract: fs.existsSync(path.join(SHARED, 'mysqlsh-contract', 'options.json')),
 };
 
 // Shell bundles to test against: every bundle in ../shared/mysqlsh (newest first).
