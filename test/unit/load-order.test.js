@@ -1,0 +1,172 @@
+'use strict';
+// restore.load's order under plain Node (lib/commands/load.js on test/support/fake-host.js):
+// preflight → prepare → server steps → drop existing → util.loadDump → analyze → revert, and
+// what a failure at each step leaves: the later steps never run, revert always does, and the
+// server's settings and redo log end as they began. The real-Shell end-to-end tests
+// (test/shell/server-steps.test.js, test/shell/faults.test.js) stay: these check the order in seconds.
+const { expect } = require('chai');
+const { fakeHost, sqlError } = require('../support/fake-host.js');
+const { runLoad } = require('../../lib/commands/load.js');
+
+const SETTINGS = { innodb_flush_log_at_trx_commit: '1', sync_binlog: '1', innodb_adaptive_hash_index: 'ON',
+  innodb_io_capacity: '200', innodb_io_capacity_max: '2000', local_infile: 'OFF', innodb_redo_log_capacity: '104857600' };
+
+// A server holding shop.orders and shop.customers; DROP removes a table, util.loadDump creates the dump's.
+function loadHost(faults, more) {
+  const f = faults || {};
+  const tables = new Set(['orders', 'customers']);
+  const script = [
+    [/FROM information_schema\.TABLES WHERE TABLE_SCHEMA = \?/, (s, a) => ({ rows: a[0] !== 'shop' ? []
+      : [...tables].map((n) => ({ name: n, type: 'BASE TABLE', est: 10, bytes: 16384 })) })],
+    [/^DROP TABLE IF EXISTS `shop`\.`(\w+)`$/, (s) => {
+      if (f.drop) throw sqlError(1051, 'drop refused by the test');
+      tables.delete(/`shop`\.`(\w+)`$/.exec(s)[1]);
+      return { rows: [] };
+    }],
+    [/^SET GLOBAL sync_binlog = 0$/, () => { if (f.tune) throw sqlError(1227, 'tuning refused by the test'); return null; }],
+    [/^ANALYZE /, () => { if (f.analyze) throw sqlError(1317, 'Query execution was interrupted'); return { rows: [] }; }],
+  ];
+  const host = fakeHost(Object.assign({
+    mount: { '/d': 'sample-dumps/shop' },
+    shell: { version: '8.4.0' }, // before 9.1: the plugin drops (util.loadDump's dropExistingObjects is 9.1+)
+    variables: Object.assign({}, SETTINGS),
+    grants: f.grants || undefined,
+    sql: script,
+    loadDump: () => {
+      if (f.loadDump) { const e = new Error('Util.loadDump: failed by the test'); e.isShellApiError = true; throw e; }
+      ['orders', 'customers', 'products'].forEach((t) => tables.add(t));
+    },
+  }, more || {}));
+  host.tables = tables;
+  return host;
+}
+
+// What happened, in order: the steps that change something.
+function events(host) {
+  return host.log.map((e) => {
+    if (e[0] === 'util.loadDump') return 'loadDump';
+    if (e[0] !== 'sql') return null;
+    if (/^SET GLOBAL/.test(e[1])) return 'set ' + e[1].split(' ')[2];
+    if (/^ALTER INSTANCE/.test(e[1])) return /DISABLE/.test(e[1]) ? 'redo off' : 'redo on';
+    if (/^DROP /.test(e[1])) return 'drop';
+    if (/^ANALYZE /.test(e[1])) return 'analyze';
+    return null;
+  }).filter(Boolean);
+}
+
+function phases(report) { return report.phases.map((p) => p.phase + ':' + p.status); }
+
+function run(host, options, step) {
+  const extensions = step === undefined ? undefined : { partial: step };
+  try {
+    return { report: runLoad(host, '/d', Object.assign({ preset: 'fastest', dropExisting: true }, options || {}), extensions), error: null };
+  } catch (e) {
+    return { report: null, error: e };
+  }
+}
+
+// A partial step that records when it runs (and fails in prepare when told).
+function recordingStep(host, failPrepare) {
+  return {
+    optionNames: [],
+    plan: () => ({ loadOptions: {}, lines: ['partial: planned'], facts: { planned: true }, loadDir: '/d' }),
+    prepare: () => {
+      host.log.push(['step.prepare']);
+      if (failPrepare) throw Object.assign(new Error('stubs could not be written (test)'), { isUserError: true });
+      return { prepared: true };
+    },
+    report: (ctx, planned, outcome) => ({ lines: ['partial: loaded=' + outcome.loaded] }),
+  };
+}
+
+function expectServerAsBefore(host) {
+  expect(host.server.variables).to.include(SETTINGS);
+  expect(host.server.status.Innodb_redo_log_enabled).to.equal('ON');
+  expect(host.server.locks.size, 'the restore lock is released').to.equal(0);
+  expect(host.fs.paths().filter((p) => p.indexOf('/restore/state/') >= 0), 'no state file left').to.deep.equal([]);
+}
+
+describe('restore.load order and failures (lib/commands/load.js, plain Node)', function () {
+  it('runs preflight, prepare, server steps, drop, util.loadDump, analyze, revert in that order', function () {
+    const host = loadHost();
+    const r = run(host, {}, recordingStep(host));
+    expect(r.error).to.equal(null);
+    expect(phases(r.report)).to.deep.equal(['preflight:ok', 'prepare:ok', 'server steps:ok', 'drop existing:ok',
+      'util.loadDump:ok', 'analyze:ok', 'revert:ok']);
+    const ev = events(host);
+    const prepareAt = host.log.findIndex((e) => e[0] === 'step.prepare');
+    const firstChange = host.log.findIndex((e) => e[0] === 'sql' && /^SET GLOBAL/.test(e[1]));
+    expect(prepareAt, 'prepare before any server change').to.be.below(firstChange);
+    const at = (x) => ev.indexOf(x);
+    expect(at('set sync_binlog')).to.be.below(at('redo off'));
+    expect(at('redo off')).to.be.below(at('drop'));
+    expect(at('drop')).to.be.below(at('loadDump'));
+    expect(at('loadDump')).to.be.below(at('analyze'));
+    expect(at('analyze')).to.be.below(at('redo on'));
+    expect(ev.lastIndexOf('set sync_binlog')).to.be.above(at('redo on'), 'settings put back after the redo log');
+    expect(r.report.ok).to.equal(true);
+    expect(r.report.partial).to.deep.equal({ planned: true, prepared: true });
+    expect(r.report.partialLines).to.deep.equal(['partial: loaded=true']);
+    expect([...host.tables].sort()).to.deep.equal(['customers', 'orders', 'products']);
+    expectServerAsBefore(host);
+  });
+
+  it('a dry run plans and changes nothing: no prepare, no server step, no drop, no util.loadDump', function () {
+    const host = loadHost();
+    const r = run(host, { dryRun: true }, recordingStep(host));
+    expect(r.error).to.equal(null);
+    expect(r.report.dryRun).to.equal(true);
+    expect(events(host)).to.deep.equal([]);
+    expect(host.log.some((e) => e[0] === 'step.prepare')).to.equal(false);
+    expect(host.printed).to.include('Dry run: nothing was dropped, changed or loaded.');
+    expectServerAsBefore(host);
+  });
+
+  const FAILURES = [
+    { at: 'preflight', faults: { grants: ['GRANT SELECT, INSERT ON `shop`.* TO `u`@`%`'] },
+      phases: ['preflight:failed'], message: /^This account cannot disable the InnoDB redo log: it lacks the INNODB_REDO_LOG_ENABLE privilege/, ran: [] },
+    { at: 'prepare', failPrepare: true, phases: ['preflight:ok', 'prepare:failed', 'revert:ok'],
+      message: /^restore\.load failed in the prepare phase: stubs could not be written \(test\)\. No server setting was changed\./, ran: [] },
+    { at: 'server steps', faults: { tune: true }, phases: ['preflight:ok', 'prepare:ok', 'server steps:failed', 'revert:ok'],
+      message: /failed in the server steps phase: tuning refused by the test\. The redo log and the server settings were put back/,
+      ran: ['set local_infile', 'set innodb_flush_log_at_trx_commit'] },
+    { at: 'drop existing', faults: { drop: true }, phases: ['preflight:ok', 'prepare:ok', 'server steps:ok', 'drop existing:failed', 'revert:ok'],
+      message: /failed in the drop existing phase: Dropping table shop\.orders failed: drop refused by the test\. The redo log and the server settings were put back as they were\. Nothing was dropped: the server still has all 2 object\(s\)\./,
+      ran: ['redo off', 'drop'] },
+    { at: 'util.loadDump', faults: { loadDump: true },
+      phases: ['preflight:ok', 'prepare:ok', 'server steps:ok', 'drop existing:ok', 'util.loadDump:failed', 'revert:ok'],
+      message: /^util\.loadDump failed: Util\.loadDump: failed by the test\..*put back.*2 existing object\(s\) were dropped/, ran: ['drop', 'loadDump'] },
+    { at: 'analyze', faults: { analyze: true },
+      phases: ['preflight:ok', 'prepare:ok', 'server steps:ok', 'drop existing:ok', 'util.loadDump:ok', 'analyze:failed', 'revert:ok'],
+      message: /failed in the analyze phase: Query execution was interrupted/, ran: ['loadDump', 'analyze'] },
+  ];
+
+  FAILURES.forEach((c) => {
+    it('a failure in ' + c.at + ': no later step runs, revert does, the server ends as it began', function () {
+      const host = loadHost(c.faults);
+      const r = run(host, {}, recordingStep(host, c.failPrepare));
+      expect(r.error, 'the load fails').to.not.equal(null);
+      expect(r.error.message).to.match(c.message);
+      expect(r.error.isUserError, 'a sentence, no stack').to.equal(true);
+      const report = host.printed.some((l) => /^restore\.load report for /.test(l));
+      expect(report, 'the report is printed once anything ran').to.equal(c.at !== 'preflight');
+      if (c.at !== 'preflight') {
+        const all = host.printed.join('\n');
+        const printed = all.slice(all.indexOf('restore.load report for '));
+        c.phases.forEach((p) => {
+          const [name, status] = p.split(':');
+          expect(printed).to.match(new RegExp('^  ' + name.replace('.', '\\.') + ' +[0-9.]+ +' + status + '$', 'm'));
+        });
+        const later = ['prepare', 'server steps', 'drop existing', 'util.loadDump', 'analyze'];
+        later.slice(later.indexOf(c.at) + 1).forEach((name) => expect(printed).to.not.match(new RegExp('^  ' + name.replace('.', '\\.') + ' ', 'm')));
+      }
+      const ev = events(host);
+      c.ran.forEach((x) => expect(ev, x).to.include(x));
+      const order = ['redo off', 'drop', 'loadDump', 'analyze'];
+      const failedIndex = { preflight: -1, prepare: -1, 'server steps': -1, 'drop existing': 1, 'util.loadDump': 2, analyze: 3 }[c.at];
+      order.slice(failedIndex + 1).forEach((x) => { if (x !== 'redo off' || c.at !== 'drop existing') expect(ev, x + ' after the failure').to.not.include(x); });
+      if (c.at === 'preflight' || c.at === 'prepare') expect(ev.filter((x) => /^set |^redo off/.test(x))).to.deep.equal([]);
+      expectServerAsBefore(host);
+    });
+  });
+});
