@@ -2,7 +2,7 @@
 // analyze, revert (ALWAYS, whatever failed before it), report.
 //
 // Options: a preset (restore.presets(); default "safe") overridden by explicit options; the
-// plugin's own (lib/load-own-options.js); everything else goes to util.loadDump unchanged,
+// plugin's own (lib/options/load-own-options.js); everything else goes to util.loadDump unchanged,
 // after a check against the options the running Shell knows.
 //
 // The partial-import step (lib/run/partial-step.js; a test may give another: runLoad(host, dumpDir,
@@ -21,7 +21,7 @@
 // ctx = {host, dumpDir (absolute; a remote dump's cache), source (null, or a remote dump's
 //        {source, sizes}: lib/remote/dump-source.js), serverUuid, options (preset + explicit), own
 //        (the plugin's settings), loadOptions (util.loadDump options so far), shellVersion, dryRun}.
-// The step's filters flow into what is dropped, analyzed and counted (lib/load-objects.js).
+// The step's filters flow into what is dropped, analyzed and counted (lib/partial/load-objects.js).
 var UserError = require('../core/user-error.js').UserError;
 var SqlError = require('../core/sql-error.js').SqlError;
 var atLeast = require('../options/shell-version.js').atLeast;

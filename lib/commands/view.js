@@ -1,6 +1,6 @@
 // restore.view(dump, selection): the load view of a partial import, made and left for the user's
 // own util.loadDump (restore.load makes one itself and removes it once loaded). The same step as
-// restore.load's (lib/partial/partial-load-step.js): a remote dump is fetched, nothing is written
+// restore.load's (lib/run/partial-step.js): a remote dump is fetched, nothing is written
 // into the dump, and nothing on any server is needed or changed.
 var UserError = require('../core/user-error.js').UserError;
 var openDumpSource = require('../remote/dump-source.js').openDumpSource;

@@ -44,7 +44,7 @@
 //   sql: {
 //     connected()               -> bool
 //     run(sql, args)            -> {columns: [name], rows: [{col: value}], affected, insertId}
-//                                  errors thrown as SqlError (lib/sql-error.js): {code, message}
+//                                  errors thrown as SqlError (lib/core/sql-error.js): {code, message}
 //     serverInfo()              -> {version, flavour: 'mysql'|'mariadb', uuid} (cached per session)
 //   },
 //   util: { loadDump(url, opts), dumpInstance(dir, opts), dumpSchemas(schemas, dir, opts),

@@ -1,7 +1,7 @@
 // util.dumpInstance / dumpSchemas / dumpTables options: type, the MySQL Shell version that
 // introduced each, and which of the three functions take it (i, s, t). A copy of the dump part of
 // ../shared/mysqlsh-contract/options.json (plugin code cannot read it at run time;
-// test/dump/dump-options.test.js keeps the two equal). ociParManifest and ociParExpireTime
+// test/unit/options-contract.test.js keeps the two equal). ociParManifest and ociParExpireTime
 // (8.0.22 to 8.3.x only) are left out: restore.dump does not offer them.
 var UserError = require('../core/user-error.js').UserError;
 var atLeast = require('./shell-version.js').atLeast;

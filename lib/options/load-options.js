@@ -1,6 +1,6 @@
 // util.loadDump's options: name, type and the MySQL Shell version that introduced each one.
 // A copy of the util.loadDump part of ../shared/mysqlsh-contract/options.json (plugin code cannot
-// read that file at run time; test/safety/load-options.test.js keeps the two equal). Used to
+// read that file at run time; test/unit/options-contract.test.js keeps the two equal). Used to
 // refuse, before anything happens, an option the running Shell does not know, with the nearest
 // valid name, instead of letting util.loadDump fail after the server was already changed.
 var UserError = require('../core/user-error.js').UserError;

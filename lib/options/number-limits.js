@@ -8,7 +8,7 @@ var TIB = KIB * KIB * KIB * KIB;
 var UNITS = { '': 1, k: KIB, m: KIB * KIB, g: KIB * KIB * KIB };
 
 // A thread per connection and per decompressing reader: 1,024 is past any client's cores and any
-// server's max_connections default (151). Byte minimums are the Shell's own (loader-internals.md);
+// server's max_connections default (151). Byte minimums are the Shell's own (../shared/mysqlsh-contract/loader-internals.md);
 // the 1 TiB maximum is a single chunk or transaction no server takes in one piece.
 var LIMITS = {
   threads: { min: 1, max: 1024, unit: 'threads' },

@@ -40,7 +40,7 @@ function chosenOnly(sel) {
   };
 }
 
-// model: from lib/dump-model.js readDumpModel; sel: from lib/selection.js parseSelection.
+// model: from lib/dump/dump-model.js readDumpModel; sel: from lib/partial/selection.js parseSelection.
 // how.inPlace: the stubs go into the dump directory itself (restore.stub), so every file present
 // is loaded too and is checked; otherwise a load view holds only the chosen files.
 // Per table: chosen and fetch are file names (few); stubbed lists chunk numbers (a dump may have

@@ -29,7 +29,7 @@ function stubContent(compression) {
 // An .idx file with no chunk offsets: a format 1.0.0 loader reads a stubbed chunk's size there.
 function idxStubContent() { return bytes(EMPTY_IDX); }
 
-// plan: from lib/partial-plan.js (plan.files: the model's listing of the dump directory), in place.
+// plan: from lib/partial/partial-plan.js (plan.files: the model's listing of the dump directory), in place.
 // Returns {written: count, skipped: count, skippedFiles: the first names skipped}, names
 // relative to the dump directory.
 function writeStubs(host, plan) {

@@ -1,4 +1,4 @@
-// The partial-import step of restore.load (the extension point of lib/run/load-run.js). With
+// The partial-import step of restore.load (the extension point of lib/commands/load.js). With
 // `latest`, util.loadDump loads a load view (lib/partial/load-view.js) built on the untouched
 // dump: links to the chosen data files and the metadata, empty stubs for every other chunk, the
 // view's own @.done.json / @.checksums.json, and its progress file. A remote dump (ctx.source) is

@@ -1,4 +1,4 @@
-// Drop before re-import: of the objects a load will create (lib/load-objects.js), those that
+// Drop before re-import: of the objects a load will create (lib/partial/load-objects.js), those that
 // already exist on the server, and nothing else: never a schema, never an object outside the
 // selection. Listed first; in interactive mode the user confirms (force skips the question).
 var tableNameKey = require('./server-tables.js').tableNameKey;

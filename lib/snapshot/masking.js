@@ -47,7 +47,7 @@ function columnProblem(spec, c) {
   return null;
 }
 
-// specs: lib/snapshot/mask-spec.js parseMask; tables: the loaded tables; columnsOf(table) → the
+// specs: lib/options/mask-spec.js parseMask; tables: the loaded tables; columnsOf(table) → the
 // lib/snapshot/table-ddl.js facts or null (unknown). Throws a UserError naming the first wrong
 // table, column or kind; returns the specs whose table's columns were unknown.
 function checkMasks(specs, tables, columnsOf) {

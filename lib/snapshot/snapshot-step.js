@@ -9,7 +9,7 @@ var orphans = require('./orphans.js');
 var loadedForeignKeys = require('./foreign-keys.js').loadedForeignKeys;
 var displayTable = require('../format/display-name.js').displayTable;
 
-// ctx: lib/run/load-run.js's preflight context; objects: what the load creates (load-objects.js).
+// ctx: lib/commands/load.js's preflight context; objects: what the load creates (load-objects.js).
 // Returns {active, orphans, specs, maskKey, tables, lines}; throws a UserError for a wrong mask.
 function planSnapshot(host, ctx, objects) {
   var own = ctx.own;
@@ -40,7 +40,7 @@ function outsideBinlog(host, skip, fn) {
   return skip ? withSessionSwitchOff(host, 'sql_log_bin', fn) : fn();
 }
 
-// After util.loadDump. Returns the facts the load report shows (lib/report/snapshot-report.js).
+// After util.loadDump. Returns the facts the load report shows (lib/run/snapshot-report.js).
 function runSnapshot(host, snap, loadDumpOptions) {
   return outsideBinlog(host, !!loadDumpOptions.skipBinlog, function () {
     var fks = loadedForeignKeys(host, snap.tables);

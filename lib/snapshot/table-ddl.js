@@ -32,7 +32,7 @@ function parseCreateTable(sql) {
   return out;
 }
 
-// tables: [{schema, dumpSchema, table}] (lib/run/load-objects.js) → {"schema.table" JSON key: parsed or null}.
+// tables: [{schema, dumpSchema, table}] (lib/partial/load-objects.js) → {"schema.table" JSON key: parsed or null}.
 function dumpTableColumns(host, dumpDir, tables) {
   var pathOf = paths.pathMaker(host, dumpDir);
   var root = metadata.readJsonFile(host, pathOf('@.json'));

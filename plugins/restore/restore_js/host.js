@@ -1,4 +1,4 @@
-// Builds the lib/ host (see ../lib/host.js) from what mysqlsh gives a JS plugin.
+// Builds the lib/ host (see ../lib/core/host.js) from what mysqlsh gives a JS plugin.
 // JS in mysqlsh cannot write or list files: host.files goes through the Python companion
 // members (restore.fsList & co., ../restore_py/init.py), registered after this file loads.
 var SqlError = require('../lib/core/sql-error.js').SqlError;

@@ -1,5 +1,5 @@
 // The module system of the GraalJS test host, run in the MAIN context (as MySQL Shell runs its
-// core.js there). Written for this project from the rules in ../../NOTES.md (mysqlshdk/scripts/core.js
+// core.js there). Written for this project from the rules in ../../../NOTES.md (mysqlshdk/scripts/core.js
 // behaviour: ModuleHandler.__require / __find_module / __load_module); not a copy.
 (function (global) {
   var cache = {};            // full path (or native name) -> module record; shared by every plugin
