@@ -15,6 +15,7 @@ const WITH_MYSQL = path.join(SHARED, 'bin', 'with-mysql');
 const REAL_DUMPS = path.join(SHARED, 'real-dumps');
 const HOST = path.join(ROOT, 'test', 'graal-host', 'run.sh');
 const MARK = '@@GRAAL-HOST-RESULT@@';
+const { skipBecause } = require('../support/real');
 
 function has(cmd) { return spawnSync('sh', ['-c', 'command -v ' + cmd], { stdio: 'ignore' }).status === 0; }
 
@@ -45,7 +46,7 @@ describe('GraalJS test host: same answers as the real mysqlsh', function () {
   let tmp; let server; let uri; let homes;
 
   before(async function () {
-    if (why) { console.log('      skipped: ' + why); this.skip(); }
+    if (why) skipBecause(this, why);
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'graal-host-test-'));
     execFileSync(path.join(ROOT, 'test', 'graal-host', 'build.sh'), { stdio: 'inherit' });
     homes = {};

@@ -4,7 +4,7 @@
 const fs = require('fs');
 const path = require('path');
 const { expect } = require('chai');
-const { needs, SAMPLE_SHOP, shellBundles } = require('../support/real');
+const { needs, skipBecause, SAMPLE_SHOP, shellBundles } = require('../support/real');
 const { cli, spawnShell, installPlugin, tempDir, copyDump } = require('../support/shell');
 const { suiteServer } = require('../support/root-hooks');
 const { startFaultProxy } = require('../support/fault-proxy');
@@ -74,7 +74,7 @@ describe('hostile 26: server faults told truthfully (real Shell, real MySQL)', f
     [/6 existing object\(s\) were dropped before the failure/, /The server no longer has 6 of them/]],
   ]) {
     it(`Shell 8.4, the plugin's own drops: ${what}: every object gone is named, never "Nothing was dropped"`, async function () {
-      if (!shell84) this.skip();
+      if (!shell84) skipBecause(this, 'they need a MySQL Shell 8.4 bundle in ../shared/mysqlsh');
       const home = installPlugin(tempDir('restore-cfg-'));
       const dump = copyDump(SAMPLE_SHOP);
       const first = cli(server.uri, ['load', dump, '--preset=safe'], { configHome: home });

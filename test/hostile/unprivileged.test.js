@@ -7,7 +7,7 @@
 const fs = require('fs');
 const path = require('path');
 const { expect } = require('chai');
-const { needs, SAMPLE_SHOP } = require('../support/real');
+const { needs, skipBecause, SAMPLE_SHOP } = require('../support/real');
 const { suiteServer } = require('../support/root-hooks');
 const { serverFingerprint } = require('../support/fingerprint');
 const { hashSandbox, diffSandbox, UNCHANGED } = require('../support/sandbox-hash');
@@ -25,7 +25,7 @@ describe('hostile 5: file permissions as an unprivileged user (mysqlsh as nobody
   let roots;
   beforeEach(async function () {
     needs(this, ['shell', 'server']);
-    if (!CAN.nobody) this.skip(); // needs root and setpriv to become nobody
+    if (!CAN.nobody) skipBecause(this, 'they need root and setpriv (to run mysqlsh as nobody)');
     server = suiteServer();
     sb = nobodySandbox(SAMPLE_SHOP);
     roots = [path.dirname(sb.dump), sb.stateDir];
@@ -121,7 +121,7 @@ describe('hostile 5: a full file system while the load view is built (tmpfs in a
   let server;
   beforeEach(async function () {
     needs(this, ['shell', 'server']);
-    if (!CAN.tmpfs) this.skip(); // needs unshare -rm (user and mount namespaces)
+    if (!CAN.tmpfs) skipBecause(this, 'they need unshare -rm (user and mount namespaces, for a small tmpfs)');
     server = suiteServer();
     await server.query('DROP SCHEMA IF EXISTS shop');
   });

@@ -6,7 +6,7 @@ const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const { expect } = require('chai');
-const { needs, MYSQLSH, SAMPLE_SHOP } = require('../support/real');
+const { needs, skipBecause, MYSQLSH, SAMPLE_SHOP } = require('../support/real');
 const { installPlugin, tempDir, copyDump } = require('../support/shell');
 const { suiteServer } = require('../support/root-hooks');
 
@@ -57,7 +57,7 @@ describe('restore at the interactive prompt (real Shell in a terminal)', functio
   let server;
   beforeEach(function () {
     needs(this, ['shell', 'server']);
-    if (!HAVE_TMUX) this.skip();
+    if (!HAVE_TMUX) skipBecause(this, 'they need tmux (an interactive terminal)');
     server = suiteServer();
   });
   afterEach(async function () {

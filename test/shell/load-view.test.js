@@ -137,7 +137,7 @@ describe('load view: partial imports from the untouched dump (real Shell, real M
 
   it('restore.view with filters prints them in the util.loadDump call (the view holds every table, as the dump does)', function () {
     const view = path.join(tempDir('restore-view-'), 'v');
-    const r = cli(null, ['view', SAMPLE_SHOP, '--latest=shop.orders:2', '--exclude-tables=shop.audit_log', `--view-dir=${view}`],
+    const r = cli(null, ['view', copyDump(SAMPLE_SHOP), '--latest=shop.orders:2', '--exclude-tables=shop.audit_log', `--view-dir=${view}`],
       { configHome: home });
     expect(r.status, r.out).to.equal(0);
     expect(r.out).to.include(`Load it with: util.loadDump("${view}", {progressFile: "${view}/load-progress.json", ` +

@@ -3,11 +3,15 @@
 // (nothing printed after it), one parseable JSON document with --output-format=json, and the
 // facts as a value with outputFormat "none".
 const { expect } = require('chai');
-const { needs, SAMPLE_SHOP } = require('../support/real');
-const { cli, runJs } = require('../support/shell');
+const { needs, SAMPLE_SHOP: COMMITTED_SHOP } = require('../support/real');
+const { cli, runJs, copyDump } = require('../support/shell');
 const { suiteServer } = require('../support/root-hooks');
 
+// A copy: no test points the Shell at the committed sample dump.
+let SAMPLE_SHOP = null;
+
 describe('restore output formats (real Shell)', function () {
+  before(function () { SAMPLE_SHOP = copyDump(COMMITTED_SHOP); });
   it('a one-liner prints the report and nothing after it', function () {
     needs(this, ['shell']);
     const r = cli(null, ['inspect', SAMPLE_SHOP]);

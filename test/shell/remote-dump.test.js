@@ -6,7 +6,7 @@
 const fs = require('fs');
 const path = require('path');
 const { expect } = require('chai');
-const { needs, SAMPLE_SHOP } = require('../support/real');
+const { needs, skipBecause, SAMPLE_SHOP } = require('../support/real');
 const { cli, tempDir, installPlugin } = require('../support/shell');
 const { suiteServer } = require('../support/root-hooks');
 const { serverFingerprint } = require('../support/fingerprint');
@@ -40,7 +40,7 @@ describe('a dump on a backup host: rsync over ssh and from an rsync daemon (real
   before(async function () {
     needs(this, ['shell', 'server']);
     const why = remoteMissing();
-    if (why) { console.log(`      skipped: ${why}`); this.skip(); }
+    if (why) skipBecause(this, why);
     server = suiteServer();
     folder = backups();
     ssh = await startSshHost();

@@ -32,14 +32,21 @@ function shellBundles() {
 
 function realDump(name) { return path.join(REAL_DUMPS, name); }
 
-// Skipped parts, collected for the summary at the end of the run.
+// Every skip of the suite goes through skipBecause: the reason is counted for the summary the
+// root hooks print at the end of the run (test/support/root-hooks.js), then mocha skips.
 const skipped = new Map();
-function needs(ctx, what) {
-  const missing = what.filter((w) => !HAVE[w]);
-  if (!missing.length) return;
-  const key = missing.join(' + ');
-  skipped.set(key, (skipped.get(key) || 0) + 1);
+function skipBecause(ctx, why) {
+  skipped.set(why, (skipped.get(why) || 0) + 1);
   ctx.skip();
 }
 
-module.exports = { ROOT, SHARED, MYSQLSH, WITH_MYSQL, REAL_DUMPS, SAMPLE_SHOP, HAVE, shellBundles, realDump, needs, skipped };
+// Skips unless ../shared has what = ['shell', 'server', 'dumps', 'contract'].
+function needs(ctx, what) {
+  const missing = what.filter((w) => !HAVE[w]);
+  if (missing.length) skipBecause(ctx, 'they need ' + missing.map((w) => SHARED_PARTS[w]).join(' + '));
+}
+
+const SHARED_PARTS = { shell: 'the real MySQL Shell (' + MYSQLSH + ')', server: 'a real MySQL server (' + WITH_MYSQL + ')',
+  dumps: 'the real dumps (' + REAL_DUMPS + ')', contract: 'the Shell\'s option tables (' + path.join(SHARED, 'mysqlsh-contract', 'options.json') + ')' };
+
+module.exports = { ROOT, SHARED, MYSQLSH, WITH_MYSQL, REAL_DUMPS, SAMPLE_SHOP, HAVE, shellBundles, realDump, needs, skipBecause, skipped };

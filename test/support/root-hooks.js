@@ -1,7 +1,7 @@
 'use strict';
 // Mocha root hooks: one throwaway real MySQL server for the whole run (../shared/bin/with-mysql),
 // the server's state recorded before and compared after (the suite must leave it as it found
-// it), temp files removed, and a summary of what was skipped for lack of ../shared.
+// it), temp files removed, and a summary of every skip and why (test/support/real.js skipBecause).
 const { HAVE, skipped } = require('./real');
 const { startServer } = require('./server');
 const { cleanTemp } = require('./shell');
@@ -38,8 +38,8 @@ exports.mochaHooks = {
     }
     if (skipped.size) {
       // Printed when the process ends, so it is the run's last word, after mocha's counts.
-      const lines = [...skipped].map(([what, n]) => `  ${n} test(s) skipped: they need ${what}`);
-      process.once('exit', () => process.stdout.write(`\nSkipped (no ../shared beside the checkout, or RESTORE_SHARED_DIR):\n${lines.join('\n')}\n` +
+      const lines = [...skipped].map(([why, n]) => `  ${n} test(s) skipped: ${why}`);
+      process.once('exit', () => process.stdout.write(`\nSkipped:\n${lines.join('\n')}\n` +
         'To run them, put the shared folder beside the checkout (bin/mysqlsh: MySQL Shell; bin/with-mysql: a ' +
         'throwaway MySQL server; real-dumps/) and install zstd (scripts/setup-dev.sh).\n'));
     }

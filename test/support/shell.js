@@ -43,8 +43,19 @@ function shellEnv({ configHome, env, bundle } = {}) {
   return e;
 }
 
+// The committed sample dumps are never given to the Shell in place (a load would write its progress
+// file there, a test could damage them): tests pass a copy (copyDump).
+const COMMITTED = path.join(ROOT, 'sample-dumps');
+function refuseCommitted(args) {
+  const text = args.map((a) => (fs.existsSync(a) && /\.js$/.test(a) ? fs.readFileSync(a, 'utf8') : String(a))).join('\n');
+  if (text.indexOf(COMMITTED) >= 0) {
+    throw new Error('A test gave mysqlsh the committed sample dumps (' + COMMITTED + '): pass copyDump(SAMPLE_SHOP) instead.');
+  }
+}
+
 // Runs mysqlsh with these arguments → {status, stdout, stderr, out (both)}.
 function mysqlsh(args, opts = {}) {
+  refuseCommitted(args);
   const r = spawnSync(MYSQLSH, args, {
     cwd: opts.cwd || ROOT, env: shellEnv(opts), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
     timeout: opts.timeout || 600000, maxBuffer: 256 * 1024 * 1024,
@@ -96,6 +107,7 @@ function runJs(uri, code, opts = {}) {
 
 // Starts mysqlsh in the background (for kill tests) → child process.
 function spawnShell(args, opts = {}) {
+  refuseCommitted(args);
   return spawn(MYSQLSH, args, { cwd: opts.cwd || ROOT, env: shellEnv(opts), stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
