@@ -63,9 +63,12 @@ function describe(fk) {
     cannotFix: null };
 }
 
-// mode: 'delete' | 'report'; fks from lib/snapshot/foreign-keys.js. Returns {mode, seconds, rounds,
-// keys: [per foreign key], tables: [{schema, table, deleted, by: [{key (index into keys), deleted}]}]}.
-function fixOrphans(host, fks, mode) {
+// mode: 'delete' | 'report'; fks from lib/snapshot/foreign-keys.js; opts.clean: indexes of keys known
+// to have no orphans now (orphans "parents" found all their parents): not looked at unless their
+// referenced table loses rows. Returns {mode, seconds, rounds, keys: [per foreign key], tables:
+// [{schema, table, deleted, by: [{key (index into keys), deleted}]}]}.
+function fixOrphans(host, fks, mode, opts) {
+  var clean = (opts && opts.clean) || [];
   var t0 = Date.now();
   var keys = fks.map(describe);
   var out = { mode: mode, seconds: 0, rounds: 0, keys: keys, tables: [] };
@@ -83,7 +86,7 @@ function fixOrphans(host, fks, mode) {
   } else {
     var perTable = {};
     withoutForeignKeyChecks(host, function () {
-      var pending = fixable;
+      var pending = fixable.filter(function (i) { return clean.indexOf(i) < 0; });
       while (pending.length && out.rounds < MAX_ROUNDS) {
         out.rounds++;
         var shrunk = {};
