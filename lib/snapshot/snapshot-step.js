@@ -78,37 +78,64 @@ function outsideBinlog(host, skip, fn) {
   return skip ? withSessionSwitchOff(host, 'sql_log_bin', fn) : fn();
 }
 
+// Runs fn with binlog_row_image = MINIMAL in the session where the binary log is written and the
+// account may set it: a masking UPDATE or an orphan DELETE then logs the primary key and the changed
+// columns instead of every column before and after (bench:snapshot, masking 1,000,000 orders: 11.5 s
+// with FULL, 5.2 s with MINIMAL, 3.0 s outside the binary log). Replicas apply row events by the
+// primary key (a table without one still logs every column). Without the privilege: as it is.
+function withMinimalRowImage(host, fn) {
+  var before = null;
+  try {
+    var r = host.sql.run('SELECT @@SESSION.binlog_row_image AS v, @@GLOBAL.log_bin AS b, @@SESSION.sql_log_bin AS s').rows[0];
+    if (Number(r.b) && Number(r.s) && String(r.v) !== 'MINIMAL') {
+      host.sql.run("SET SESSION binlog_row_image = 'MINIMAL'");
+      before = String(r.v);
+    }
+  } catch (e) {
+    if (!e || !e.isSqlError) throw e;
+  }
+  try {
+    return fn();
+  } finally {
+    if (before) host.sql.run('SET SESSION binlog_row_image = ?', [before]);
+  }
+}
+
 // After util.loadDump. Returns the facts the load report shows (lib/report/snapshot-report.js).
 function runSnapshot(host, snap, loadDumpOptions) {
   return outsideBinlog(host, !!loadDumpOptions.skipBinlog, function () {
-    var has = serverHas(host);
-    // Relations whose tables had no CREATE TABLE in the dump: checked now, before any row changes.
-    if (snap.lateRelations && snap.lateRelations.length) {
-      relations.checkRelations(snap.lateRelations, snap.tables, function (schema, table) {
-        return tableDdl.serverTableColumns(host, schema, table) || { columns: {} };
-      }, has);
-    }
-    var fks = loadedForeignKeys(host, snap.tables, relations.relationKeys(snap.relations || [], snap.tables, has));
-    // Masks first resolved (conflicts are refused before any row changes), applied after the orphans are gone.
-    var resolved = snap.specs.length ? masking.resolveMasks(host, snap.specs, snap.tables, fks) : null;
-    var out = { orphans: null, mask: null, notes: resolved ? resolved.notes : [] };
-    if (snap.orphans === 'parents') {
-      out.orphans = parents.completeParents(host, fks, chunkSources(host, snap.ctx, snap.planned, snap.tables),
-        { skipBinlog: !!loadDumpOptions.skipBinlog });
-    } else if (snap.orphans !== 'keep') out.orphans = orphans.fixOrphans(host, fks, snap.orphans);
-    if (resolved) {
-      out.mask = orphans.withoutForeignKeyChecks(host, function () {
-        return masking.applyMasks(host, resolved.masks, snap.maskKey);
-      });
-      out.mask.tables.forEach(function (t) {
-        if (t.updateTriggers) {
-          out.notes.push(displayTable(t.schema, t.table) + ' has ' + t.updateTriggers + ' UPDATE trigger(s): they ran for ' +
-            'every masked row');
-        }
-      });
-    }
-    return out;
+    return withMinimalRowImage(host, function () { return changeRows(host, snap, loadDumpOptions); });
   });
+}
+
+function changeRows(host, snap, loadDumpOptions) {
+  var has = serverHas(host);
+  // Relations whose tables had no CREATE TABLE in the dump: checked now, before any row changes.
+  if (snap.lateRelations && snap.lateRelations.length) {
+    relations.checkRelations(snap.lateRelations, snap.tables, function (schema, table) {
+      return tableDdl.serverTableColumns(host, schema, table) || { columns: {} };
+    }, has);
+  }
+  var fks = loadedForeignKeys(host, snap.tables, relations.relationKeys(snap.relations || [], snap.tables, has));
+  // Masks first resolved (conflicts are refused before any row changes), applied after the orphans are gone.
+  var resolved = snap.specs.length ? masking.resolveMasks(host, snap.specs, snap.tables, fks) : null;
+  var out = { orphans: null, mask: null, notes: resolved ? resolved.notes : [] };
+  if (snap.orphans === 'parents') {
+    out.orphans = parents.completeParents(host, fks, chunkSources(host, snap.ctx, snap.planned, snap.tables),
+      { skipBinlog: !!loadDumpOptions.skipBinlog });
+  } else if (snap.orphans !== 'keep') out.orphans = orphans.fixOrphans(host, fks, snap.orphans);
+  if (resolved) {
+    out.mask = orphans.withoutForeignKeyChecks(host, function () {
+      return masking.applyMasks(host, resolved.masks, snap.maskKey);
+    });
+    out.mask.tables.forEach(function (t) {
+      if (t.updateTriggers) {
+        out.notes.push(displayTable(t.schema, t.table) + ' has ' + t.updateTriggers + ' UPDATE trigger(s): they ran for ' +
+          'every masked row');
+      }
+    });
+  }
+  return out;
 }
 
 module.exports = { planSnapshot: planSnapshot, runSnapshot: runSnapshot };
