@@ -8,6 +8,7 @@ var UserError = require('../core/user-error.js').UserError;
 var splitName = require('../dump/object-names.js').splitName;
 var displayTable = require('../report/display-name.js').displayTable;
 var closestName = require('../options/closest-name.js').closestName;
+var optionProblem = require('./mask-spec.js').optionProblem;
 
 var EXAMPLE = 'e.g. {"shop.orders.customer_id": "shop.customers.id"} or shop.orders.customer_id:shop.customers.id';
 
@@ -104,15 +105,7 @@ function parseRelations(value) {
 }
 
 // For the option table: null, or what is wrong with the value.
-function relationsProblem(value) {
-  try {
-    parseRelations(value);
-    return null;
-  } catch (e) {
-    if (e && e.isUserError) return 'is wrong: ' + e.message.replace(/^relations:? ?/, '').replace(/\.$/, '');
-    throw e;
-  }
-}
+var relationsProblem = optionProblem(parseRelations, 'relations');
 
 // The table a relation side names: a table of this load (by the schema it is loaded into, or its
 // name in the dump), else one the server already has (known(schema, table) → true), else an error.

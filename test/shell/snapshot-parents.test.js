@@ -16,14 +16,9 @@ const PK = { customers: ['id'], orders: ['id'], order_items: ['id'], shipments: 
 // [child, columns, parent, referenced columns]: a self-reference whose chains cross chunks, a key
 // on the parent's chunking index and one on another unique column, a chain of three tables, a
 // two-column key (not the chunking index) and a child without a primary key.
-const KEYS = [
-  ['customers', ['referred_by'], 'customers', ['id']],
-  ['orders', ['customer_id'], 'customers', ['id']],
-  ['orders', ['customer_code'], 'customers', ['code']],
-  ['order_items', ['order_id'], 'orders', ['id']],
-  ['shipments', ['order_id', 'line'], 'order_items', ['order_id', 'line']],
-  ['notes', ['customer_id'], 'customers', ['id']],
-];
+const KEYS = ['customers.referred_by>customers.id', 'orders.customer_id>customers.id', 'orders.customer_code>customers.code',
+  'order_items.order_id>orders.id', 'shipments.order_id,line>order_items.order_id,line', 'notes.customer_id>customers.id']
+  .map((k) => k.split('>').map((side) => side.split('.'))).map(([[c, cc], [p, pc]]) => [c, cc.split(','), p, pc.split(',')]);
 
 function q(name) { return '`' + name.replace(/`/g, '``') + '`'; }
 
