@@ -5,7 +5,7 @@ var UserError = require('../core/user-error.js').UserError;
 var maskSpec = require('../snapshot/mask-spec.js');
 var parseDefiners = require('../rename/definers.js').parseDefiners;
 var parseSchemaMap = require('../rename/schema-map.js').parseSchemaMap;
-var relationsProblem = require('../snapshot/relations.js').relationsProblem;
+var parseRelations = require('../snapshot/relations.js').parseRelations;
 
 var OWN_OPTIONS = {
   preset: { type: 'string', inPreset: false,
@@ -40,7 +40,7 @@ var OWN_OPTIONS = {
       'fetched), up the keys until nothing is missing; what no chunk holds is then deleted as with delete. delete: ' +
       'delete them, and the rows that then lose theirs, until none is left. report: count them per foreign key. ' +
       'keep: do nothing' },
-  relations: { default: null, check: relationsProblem,
+  relations: { default: null, check: parsedProblem(parseRelations, 'relations'),
     brief: 'Foreign keys the schema does not declare, used by orphans and mask like declared ones: ' +
       '{"shop.orders.customer_id": "shop.customers.id", "shop.x.(a, b)": "shop.y.(c, d)"} or ' +
       'shop.orders.customer_id:shop.customers.id,… (tables and columns are checked before anything changes)' },

@@ -86,22 +86,15 @@ function parseMask(value) {
   });
 }
 
-// For the option table: a function value → null, or what is wrong with it (parse's UserError
-// without its "name:" prefix).
-function optionProblem(parse, name) {
-  var prefix = new RegExp('^' + name + ':? ?');
-  return function (value) {
-    try {
-      parse(value);
-      return null;
-    } catch (e) {
-      if (e && e.isUserError) return 'is wrong: ' + e.message.replace(prefix, '').replace(/\.$/, '');
-      throw e;
-    }
-  };
+// For the option table: null, or what is wrong with the value.
+function maskProblem(value) {
+  try {
+    parseMask(value);
+    return null;
+  } catch (e) {
+    if (e && e.isUserError) return 'is wrong: ' + e.message.replace(/^mask:? ?/, '').replace(/\.$/, '');
+    throw e;
+  }
 }
 
-var maskProblem = optionProblem(parseMask, 'mask');
-
-module.exports = { KINDS: KINDS, KIND_NAMES: KIND_NAMES, parseMask: parseMask, maskProblem: maskProblem,
-  optionProblem: optionProblem };
+module.exports = { KINDS: KINDS, KIND_NAMES: KIND_NAMES, parseMask: parseMask, maskProblem: maskProblem };

@@ -8,7 +8,6 @@ var UserError = require('../core/user-error.js').UserError;
 var splitName = require('../dump/object-names.js').splitName;
 var displayTable = require('../report/display-name.js').displayTable;
 var closestName = require('../options/closest-name.js').closestName;
-var optionProblem = require('./mask-spec.js').optionProblem;
 
 var EXAMPLE = 'e.g. {"shop.orders.customer_id": "shop.customers.id"} or shop.orders.customer_id:shop.customers.id';
 
@@ -104,9 +103,6 @@ function parseRelations(value) {
   });
 }
 
-// For the option table: null, or what is wrong with the value.
-var relationsProblem = optionProblem(parseRelations, 'relations');
-
 // The table a relation side names: a table of this load (by the schema it is loaded into, or its
 // name in the dump), else one the server already has (known(schema, table) → true), else an error.
 // Returns {schema, table, loaded} with the schema the table is in on the server.
@@ -163,5 +159,4 @@ function relationKeys(rels, tables, known) {
   });
 }
 
-module.exports = { parseRelations: parseRelations, relationsProblem: relationsProblem, checkRelations: checkRelations,
-  relationKeys: relationKeys };
+module.exports = { parseRelations: parseRelations, checkRelations: checkRelations, relationKeys: relationKeys };
