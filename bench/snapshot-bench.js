@@ -1,20 +1,24 @@
 #!/usr/bin/env node
 'use strict';
-// npm run bench:snapshot: the cost of a developer snapshot's orphan removal and masking, as a
+// npm run bench:snapshot: the cost of a developer snapshot's orphan handling and masking, as a
 // ratio to the load itself. A throwaway MySQL (../shared/bin/with-mysql) gets orders (1,000,000
 // rows, generated in the server) referencing customers (100,000 rows); the real util.dumpSchemas
-// dumps them; a copy keeps only the newest half of the customers' chunks (a partial import),
-// so about half the orders lose their customer. Then, in the real mysqlsh:
-//   A  restore.load --orphans=delete --mask=(orders.email email, orders.note text, customers.name name)
-//   B  restore.load --orphans=report
-//   C  A with --preset=fastest (skipBinlog, redo log off: the snapshot phase also stays out of the binlog)
-// and the times of util.loadDump, orphan removal/counting and masking from the load report.
+// dumps them; each load takes the newest half of the customers' chunks (latest: a partial import)
+// and every order, so about two thirds of the orders reference a customer left out. Then, in the
+// real mysqlsh, interleaved (A B C D A B C D …):
+//   A  restore.load --orphans=parents --mask=(orders.email email, orders.note text, customers.name name)
+//   B  restore.load --orphans=delete --mask=(the same)
+//   C  restore.load --orphans=report
+//   D  A with --preset=fastest (skipBinlog, tuned: the snapshot phase also stays out of the binlog)
+// and the times of util.loadDump, the orphan step and masking from the load report, each as a
+// ratio to the same run's util.loadDump, plus the rows each mode leaves.
 const fs = require('fs');
 const path = require('path');
 const { startServer } = require('../test/support/server');
 const { runMeasured, stats, fmt, machineLine, settle } = require('./measure');
 const { MYSQLSH } = require('../test/support/real');
 const { runJs, tempDir, cleanTemp, shellEnv } = require('../test/support/shell');
+const { DUMP_ENV, withShellDumper } = require('../test/support/shell-dumper');
 
 const ORDERS = Number(process.env.BENCH_ROWS || 1000000);
 const CUSTOMERS = Math.max(10, Math.floor(ORDERS / 10));
@@ -52,8 +56,7 @@ function load(server, dir, schema, keep, extra) {
 }
 
 function customerChunks(dir) {
-  return fs.readdirSync(dir).filter((f) => new RegExp(`^${SRC}@customers@@?\\d+\\.tsv\\.zst$`).test(f))
-    .sort((a, b) => Number(/(\d+)\.tsv/.exec(a)[1]) - Number(/(\d+)\.tsv/.exec(b)[1]));
+  return fs.readdirSync(dir).filter((f) => new RegExp(`^${SRC}@customers@@?\\d+\\.tsv\\.zst$`).test(f)).length;
 }
 
 async function main() {
@@ -62,53 +65,66 @@ async function main() {
   try {
     await server.query(SEED);
     const dumpDir = path.join(tempDir('snapshot-bench-'), 'dump');
-    const d = runJs(server.uri, `util.dumpSchemas(['${SRC}'], ${JSON.stringify(dumpDir)}, {bytesPerChunk: '1M', ` +
-      `threads: 2, showProgress: false}); 'ok'`, { env: { MYSQLSH_ALLOW_NEWER_SERVER: '1' } });
+    const d = await withShellDumper(server, () => runJs(server.uri, `util.dumpSchemas(['${SRC}'], ${JSON.stringify(dumpDir)}, ` +
+      `{bytesPerChunk: '1M', threads: 2, showProgress: false}); 'ok'`, { env: DUMP_ENV }));
     if (d.error) throw new Error(`dump failed: ${d.error.message}\n${d.out}`);
-    // The partial import: only the newest half of the customers' chunks were fetched.
+    // The partial import: the newest half of the customers' chunks, every order.
     const chunks = customerChunks(dumpDir);
-    const keepCustomers = Math.max(1, Math.floor(chunks.length / 2));
-    for (const f of chunks.slice(0, chunks.length - keepCustomers)) {
-      fs.rmSync(path.join(dumpDir, f));
-      fs.rmSync(path.join(dumpDir, f + '.idx'), { force: true });
-    }
-    console.log(`Data: ${ORDERS} orders, ${CUSTOMERS} customers; customers' chunks kept: ${keepCustomers} of ${chunks.length} ` +
+    const keepCustomers = Math.max(1, Math.floor(chunks / 2));
+    console.log(`Data: ${ORDERS} orders, ${CUSTOMERS} customers; customers' chunks chosen: ${keepCustomers} of ${chunks} ` +
       `(setup ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 
     const masks = `--mask=${SRC}.orders.email:email,${SRC}.orders.note:text,${SRC}.customers.name:name`;
     const runs = Number(process.env.BENCH_RUNS || 3);
     const got = {};
     const add = (k, v) => { (got[k] = got[k] || []).push(v); };
-    let removed = 0;
-    let maskedRows = 0;
-    for (let i = 0; i < runs; i++) {
-      const a = load(server, dumpDir, `bench_a${i}`, keepCustomers, ['--orphans=delete', masks]);
-      const b = load(server, dumpDir, `bench_b${i}`, keepCustomers, ['--orphans=report']);
-      const c = load(server, dumpDir, `bench_c${i}`, keepCustomers, ['--preset=fastest', '--force', '--orphans=delete', masks]);
-      const loadA = seconds(/^\s+util\.loadDump\s+([\d.]+)/m, a.stdout, 'util.loadDump time');
-      const loadB = seconds(/^\s+util\.loadDump\s+([\d.]+)/m, b.stdout, 'util.loadDump time');
-      const loadC = seconds(/^\s+util\.loadDump\s+([\d.]+)/m, c.stdout, 'util.loadDump time');
-      removed = seconds(/Orphan rows removed: (\d+)/, a.stdout, 'orphan count');
-      maskedRows = Number(await server.value(`SELECT COUNT(*) FROM bench_a${i}.orders`)) +
-        Number(await server.value(`SELECT COUNT(*) FROM bench_a${i}.customers`));
-      add('A: util.loadDump', [loadA, loadA]);
-      add('A: orphans delete', [seconds(/Orphan rows removed: \d+ in ([\d.]+) s/, a.stdout, 'orphan removal time'), loadA]);
-      add('A: masking (3 columns)', [seconds(/Masked in ([\d.]+) s/, a.stdout, 'masking time'), loadA]);
-      add('B: util.loadDump', [loadB, loadB]);
-      add('B: orphans report', [seconds(/Orphan rows \(counted[^)]*\), ([\d.]+) s/, b.stdout, 'orphan count time'), loadB]);
-      add('C (preset fastest: no binlog, tuned; redo log kept on: other schemas here)', [loadC, loadC]);
-      add('C: orphans delete', [seconds(/Orphan rows removed: \d+ in ([\d.]+) s/, c.stdout, 'orphan removal time'), loadC]);
-      add('C: masking', [seconds(/Masked in ([\d.]+) s/, c.stdout, 'masking time'), loadC]);
-      add('peak MB of mysqlsh (A, B, C)', [Math.max(a.peakMB, b.peakMB, c.peakMB), 1]);
-      if (i === 0) console.log('\nLoad A report (tail):\n' + a.stdout.slice(a.stdout.indexOf('Orphan rows removed')).split('\n').slice(0, 12).join('\n'));
-      for (const x of ['a', 'b', 'c']) await server.query(`DROP SCHEMA IF EXISTS bench_${x}${i}`);
+    const left = {};
+    const loadTime = (r) => seconds(/^\s+util\.loadDump\s+([\d.]+)/m, r.stdout, 'util.loadDump time');
+    const parentsTime = (r) => seconds(/^Parents added: \d+ row\(s\)[^\n]* in ([\d.]+) s/m, r.stdout, 'parents time');
+    const deleteTime = (r) => seconds(/^Orphan rows removed: \d+ in ([\d.]+) s/m, r.stdout, 'orphan removal time');
+    const maskTime = (r) => seconds(/^Masked in ([\d.]+) s/m, r.stdout, 'masking time');
+    async function rows(schema) {
+      const o = Number(await server.value(`SELECT COUNT(*) FROM ${schema}.orders`));
+      const c = Number(await server.value(`SELECT COUNT(*) FROM ${schema}.customers`));
+      const orphans = Number(await server.value(`SELECT COUNT(*) FROM ${schema}.orders o LEFT JOIN ${schema}.customers c ` +
+        'ON c.id = o.customer_id WHERE c.id IS NULL'));
+      return `${o} orders, ${c} customers, ${orphans} orphans`;
     }
-    console.log(`\n${machineLine(MYSQLSH)}\n${runs} runs, interleaved (A B C A B C …); ${removed} orphan rows removed, ` +
-      `${maskedRows} rows masked per run; median (min–max)`);
-    console.log('step'.padEnd(52) + 'seconds'.padEnd(22) + 'ratio to its load (median)');
+    for (let i = 0; i < runs; i++) {
+      const a = load(server, dumpDir, `bench_a${i}`, keepCustomers, ['--orphans=parents', masks]);
+      const b = load(server, dumpDir, `bench_b${i}`, keepCustomers, ['--orphans=delete', masks]);
+      const c = load(server, dumpDir, `bench_c${i}`, keepCustomers, ['--orphans=report']);
+      const d = load(server, dumpDir, `bench_d${i}`, keepCustomers, ['--preset=fastest', '--force', '--orphans=parents', masks]);
+      const [la, lb, lc, ld] = [a, b, c, d].map(loadTime);
+      add('A: util.loadDump', [la, la]);
+      add('A: orphans parents', [parentsTime(a), la]);
+      add('A: masking (3 columns)', [maskTime(a), la]);
+      add('B: util.loadDump', [lb, lb]);
+      add('B: orphans delete', [deleteTime(b), lb]);
+      add('B: masking (3 columns)', [maskTime(b), lb]);
+      add('C: util.loadDump', [lc, lc]);
+      add('C: orphans report', [seconds(/Orphan rows \(counted[^)]*\), ([\d.]+) s/, c.stdout, 'orphan count time'), lc]);
+      add('D (preset fastest: no binlog, tuned; redo log kept on: other schemas here)', [ld, ld]);
+      add('D: orphans parents', [parentsTime(d), ld]);
+      add('D: masking', [maskTime(d), ld]);
+      add('peak MB of mysqlsh (A, B, C, D)', [Math.max(a.peakMB, b.peakMB, c.peakMB, d.peakMB), 1]);
+      if (i === 0) {
+        console.log('\nLoad A report (tail):\n' + a.stdout.slice(a.stdout.indexOf('Parents added')).split('\n').slice(0, 12).join('\n'));
+        console.log('\nLoad B report (tail):\n' + b.stdout.slice(b.stdout.indexOf('Orphan rows removed')).split('\n').slice(0, 8).join('\n'));
+        for (const [k, x] of [['A (parents)', 'a'], ['B (delete)', 'b'], ['C (report)', 'c'], ['D (parents, fastest)', 'd']]) {
+          left[k] = await rows(`bench_${x}${i}`);
+        }
+      }
+      for (const x of ['a', 'b', 'c', 'd']) await server.query(`DROP SCHEMA IF EXISTS bench_${x}${i}`);
+    }
+    console.log(`\n${machineLine(MYSQLSH)}\n${runs} runs, interleaved (A B C D A B C D …); median (min–max)`);
+    console.log('Rows each mode leaves:');
+    for (const [k, v] of Object.entries(left)) console.log(`  ${k.padEnd(22)}${v}`);
+    console.log('step'.padEnd(52) + 'seconds'.padEnd(22) + 'ratio to its load: median (min–max)');
     for (const [name, list] of Object.entries(got)) {
       const ratios = list.map((x) => x[0] / x[1]);
-      console.log(name.padEnd(52) + fmt(list.map((x) => x[0])).padEnd(22) + (name.startsWith('peak') ? '' : stats(ratios).median.toFixed(2)));
+      console.log(name.padEnd(52) + fmt(list.map((x) => x[0])).padEnd(22) + (name.startsWith('peak') || name.endsWith('loadDump') ||
+        name.startsWith('D (') ? '' : fmt(ratios)));
     }
   } finally {
     await server.stop();

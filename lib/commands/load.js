@@ -219,7 +219,7 @@ function lockedPreflight(host, p) {
     redo: redoPlan, tune: own.tune, tuning: tuned, sessionTuning: indexBuilds ? [indexBuilds] : [],
     analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + objects.tables.length + ' table(s))',
     advice: own.tune ? tuning.restartAdvice(host, lo) : [], partialLines: planned && planned.lines ? planned.lines : [],
-    warnings: [], blockers: [], snapshot: snapshotStep.planSnapshot(host, ctx, objects),
+    warnings: [], blockers: [], snapshot: snapshotStep.planSnapshot(host, ctx, objects, planned),
   };
   if (plan.redo.warning) plan.warnings.push(plan.redo.warning);
   if (own.tune) {
@@ -250,7 +250,8 @@ function lockedPreflight(host, p) {
   // Every privilege a planned step needs, before anything is dropped or changed.
   var snap = plan.snapshot;
   privileges.checkLoadPrivileges(host, { tune: plan.tuning.length > 0, redo: plan.redo.action === 'disable',
-    drops: plan.drops, deletes: snap.active && snap.orphans === 'delete' ? objects.tables : [],
+    drops: plan.drops, deletes: snap.active && (snap.orphans === 'delete' || snap.orphans === 'parents') ? objects.tables : [],
+    inserts: snap.active && snap.orphans === 'parents' ? objects.tables : [],
     updates: snap.active ? snap.specs : [], binlogSwitch: snap.active && !!lo.skipBinlog && !lo.dryRun }, own.force);
   return { ctx: ctx, own: own, objects: objects, plan: plan, planned: planned, existing: existing };
 }

@@ -48,7 +48,7 @@
 //     serverInfo()              -> {version, flavour: 'mysql'|'mariadb', uuid} (cached per session)
 //   },
 //   util: { loadDump(url, opts), dumpInstance(dir, opts), dumpSchemas(schemas, dir, opts),
-//           dumpTables(schema, tables, dir, opts) }   (errors thrown as ShellApiError)
+//           dumpTables(schema, tables, dir, opts), importTable(file, opts) }   (errors thrown as ShellApiError)
 //   out: { print(line), warn(line), progress(line) }
 //   shell: { version: 'X.Y.Z', longVersion, engine: 'V8'|'GraalJS', interactive: bool, cpuCount() -> int,
 //            configHome: string, getenv(name), prompt(question, defaultValue) -> string }
@@ -58,7 +58,7 @@ const REQUIRED = {
   files: ['list', 'stat', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo'],
-  util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables'],
+  util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables', 'importTable'],
   out: ['print', 'warn', 'progress'],
   shell: ['getenv', 'prompt', 'cpuCount'],
 };

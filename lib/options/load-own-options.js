@@ -5,6 +5,7 @@ var UserError = require('../core/user-error.js').UserError;
 var maskSpec = require('./mask-spec.js');
 var parseDefiners = require('./definers.js').parseDefiners;
 var parseSchemaMap = require('./schema-map.js').parseSchemaMap;
+var parseRelations = require('./relations.js').parseRelations;
 
 var OWN_OPTIONS = {
   preset: { type: 'string', inPreset: false,
@@ -33,10 +34,16 @@ var OWN_OPTIONS = {
     brief: 'Load (or stub) a dump without @.done.json, i.e. one still being written or cut off' },
   force: { type: 'bool', default: false, inPreset: false,
     brief: 'Go ahead although the server looks like it serves others, and drop without asking' },
-  orphans: { type: 'string', values: ['keep', 'report', 'delete'], default: 'keep',
-    brief: 'After the load, rows whose referenced row is missing (foreign keys of the loaded tables; NULL keys are ' +
-      'no orphans): delete them, and the rows that then lose theirs, until none is left; report: count them per ' +
-      'foreign key; keep: do nothing' },
+  orphans: { type: 'string', values: ['keep', 'report', 'delete', 'parents'], default: 'keep',
+    brief: 'After the load, rows whose referenced row is missing (foreign keys of the loaded tables and relations; NULL ' +
+      'keys are no orphans). parents: add the referenced rows from the chunks latest left out (a remote dump\'s are ' +
+      'fetched), up the keys until nothing is missing; what no chunk holds is then deleted as with delete. delete: ' +
+      'delete them, and the rows that then lose theirs, until none is left. report: count them per foreign key. ' +
+      'keep: do nothing' },
+  relations: { default: null, check: parsedProblem(parseRelations, 'relations'),
+    brief: 'Foreign keys the schema does not declare, used by orphans and mask like declared ones: ' +
+      '{"shop.orders.customer_id": "shop.customers.id", "shop.x.(a, b)": "shop.y.(c, d)"} or ' +
+      'shop.orders.customer_id:shop.customers.id,… (tables and columns are checked before anything changes)' },
   mask: { default: null, check: maskSpec.maskProblem,
     brief: 'After the load, replace personal data: {"schema.table.column": kind} or schema.table.column:kind,… with ' +
       'the kinds ' + maskSpec.KIND_NAMES.join(', ') + ' (fixed:<value>). Equal values get equal masks (keyed hash), ' +
@@ -118,7 +125,7 @@ function memberOwnOptionDefinitions() {
   return OWN_NAMES.map(function (name) {
     var spec = OWN_OPTIONS[name];
     var d = { name: name, brief: spec.brief + defaultText(name, spec) };
-    if (spec.type) d.type = spec.type; // untyped (mask): a dictionary, or the command line's text
+    if (spec.type) d.type = spec.type; // untyped (mask, relations): a dictionary, or the command line's text
     if (spec.itemtype) d.itemtype = spec.itemtype;
     if (spec.values) d.values = spec.values.slice();
     return d;

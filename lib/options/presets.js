@@ -31,8 +31,9 @@ var BUILT_IN = [
     options: { redoLog: 'keep', tune: false, dropExisting: false, analyze: 'off' } },
   { name: 'dev', kind: 'load',
     description: 'Re-import into a developer database (partial imports): drop what the load creates, a fresh ' +
-      'progress file every run, delete the orphan rows a partial import leaves, then ANALYZE TABLE.',
-    options: { dropExisting: true, freshProgress: true, orphans: 'delete', analyze: 'on' } },
+      'progress file every run, add the parent rows the loaded rows reference from the chunks left out (what no ' +
+      'chunk holds is deleted), then ANALYZE TABLE.',
+    options: { dropExisting: true, freshProgress: true, orphans: 'parents', analyze: 'on' } },
 ];
 
 var DEFAULT_LOAD_PRESET = 'safe';

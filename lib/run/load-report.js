@@ -91,7 +91,7 @@ function reportLines(report) {
       (report.analyze.mode === 'histogram' ? ', ' + report.analyze.histograms + ' histogram set(s)' : '') +
       (report.analyze.problems.length ? ', ' + report.analyze.problems.length + ' problem(s)' : ''));
   }
-  return lines.concat(snapshotLines(report.snapshot || null)).concat(report.partialLines || []);
+  return lines.concat(snapshotLines(report.snapshot || null, report.tables)).concat(report.partialLines || []);
 }
 
 module.exports = { planLines: planLines, reportLines: reportLines };

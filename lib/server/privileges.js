@@ -35,8 +35,9 @@ function holds(list, privs, schema, table) {
   });
 }
 
-// needs: {tune: bool, redo: bool, drops: [{kind, schema, name}], deletes / updates: [{schema, table}] (rows the
-// orphan and mask steps change), binlogSwitch: bool (they set sql_log_bin)}. Throws one UserError listing every
+// needs: {tune: bool, redo: bool, drops: [{kind, schema, name}], deletes / updates / inserts: [{schema, table}]
+// (rows the orphan and mask steps change; inserts: orphans "parents", which also makes a staging table
+// in each of their schemas), binlogSwitch: bool (they set sql_log_bin)}. Throws one UserError listing every
 // missing privilege and the GRANT to run (or warns and goes on under force).
 function checkLoadPrivileges(host, needs, force) {
   var list;
@@ -66,6 +67,11 @@ function checkLoadPrivileges(host, needs, force) {
   });
   rowChanges(list, needs.deletes, 'DELETE', 'orphans: "delete" deletes rows of ', missing);
   rowChanges(list, needs.updates, 'UPDATE', 'mask changes rows of ', missing);
+  rowChanges(list, needs.inserts, 'INSERT', 'orphans: "parents" adds rows to ', missing);
+  ['CREATE', 'ALTER', 'DROP'].forEach(function (priv) {
+    rowChanges(list, (needs.inserts || []).map(function (t) { return { schema: t.schema, table: null }; }), priv,
+      'orphans: "parents" makes, fills and drops a staging table in ', missing);
+  });
   if (needs.binlogSwitch && !holds(list, ['SYSTEM_VARIABLES_ADMIN', 'SESSION_VARIABLES_ADMIN', 'SUPER'], '*')) {
     missing.push({ priv: 'SESSION_VARIABLES_ADMIN', on: '*.*', why: 'with skipBinlog, the orphan and mask steps keep ' +
       'their changes out of the binary log with SET SESSION sql_log_bin = 0, as util.loadDump does' });
@@ -89,9 +95,11 @@ function rowChanges(list, tables, priv, why, missing) {
   var seen = {};
   (tables || []).forEach(function (t) {
     var key = t.schema + '\u0000' + t.table;
-    if (seen[key] || holds(list, [priv], t.schema, t.table)) return;
+    // table null: the schema itself (a table the step makes), held by a grant on the schema or all.
+    if (seen[key] || holds(list, [priv], t.schema, t.table === null ? undefined : t.table)) return;
     seen[key] = true;
-    missing.push({ priv: priv, on: '`' + t.schema.replace(/`/g, '``') + '`.*', why: why + '`' + t.schema + '`.`' + t.table + '`' });
+    missing.push({ priv: priv, on: '`' + t.schema.replace(/`/g, '``') + '`.*', why: why + '`' + t.schema + '`' +
+      (t.table === null ? '' : '.`' + t.table + '`') });
   });
 }
 

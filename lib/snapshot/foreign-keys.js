@@ -1,14 +1,15 @@
 // The foreign keys of the loaded tables, read from the server's catalog after the load (the
 // DDL the server actually created, whatever Shell version wrote the dump): multi-column keys in
 // column order, self-references, and keys whose referenced table is not on the server (excluded
-// from the load, or never dumped): those cannot be checked, only reported. Also each child's
-// primary key, by which its orphans are deleted.
+// from the load, or never dumped): those cannot be checked, only reported. The `relations`
+// option's virtual keys (lib/options/relations.js) join them, unless a declared key says the same.
 
 function tableKey(schema, table) { return JSON.stringify([schema, table]); }
 
-// tables: [{schema, table}] that were loaded → [{name, schema, table, columns, refSchema, refTable,
-// refColumns, refExists, refLoaded, childKey}], in a stable order.
-function loadedForeignKeys(host, tables) {
+// tables: [{schema, table}] that were loaded; virtual: keys from relations.relationKeys (or none) →
+// [{name, schema, table, columns, refSchema, refTable, refColumns, refExists, refLoaded, virtual}],
+// declared keys first, in a stable order.
+function loadedForeignKeys(host, tables, virtual) {
   var loaded = {};
   var schemas = [];
   tables.forEach(function (t) {
@@ -16,6 +17,23 @@ function loadedForeignKeys(host, tables) {
     if (schemas.indexOf(t.schema) < 0) schemas.push(t.schema);
   });
   if (!schemas.length) return [];
+  var out = declaredKeys(host, schemas, loaded);
+  var said = {};
+  out.forEach(function (fk) { said[sameKey(fk)] = true; });
+  (virtual || []).forEach(function (fk) {
+    if (said[sameKey(fk)]) return;
+    said[sameKey(fk)] = true;
+    out.push(Object.assign({}, fk, { refExists: null, refLoaded: loaded[tableKey(fk.refSchema, fk.refTable)] === true }));
+  });
+  markExisting(host, out);
+  return out;
+}
+
+function sameKey(fk) {
+  return JSON.stringify([fk.schema, fk.table, fk.columns, fk.refSchema, fk.refTable, fk.refColumns]);
+}
+
+function declaredKeys(host, schemas, loaded) {
   var rows = host.sql.run('SELECT rc.CONSTRAINT_SCHEMA AS s, rc.TABLE_NAME AS t, rc.CONSTRAINT_NAME AS name, ' +
     'k.COLUMN_NAME AS col, k.REFERENCED_TABLE_SCHEMA AS rs, k.REFERENCED_TABLE_NAME AS rt, ' +
     'k.REFERENCED_COLUMN_NAME AS rcol, k.ORDINAL_POSITION AS pos ' +
@@ -33,30 +51,14 @@ function loadedForeignKeys(host, tables) {
     var fk = byName[id];
     if (!fk) {
       fk = byName[id] = { name: String(r.name), schema: s, table: t, columns: [], refSchema: String(r.rs),
-        refTable: String(r.rt), refColumns: [], refExists: null, refLoaded: loaded[tableKey(String(r.rs), String(r.rt))] === true };
+        refTable: String(r.rt), refColumns: [], refExists: null, refLoaded: loaded[tableKey(String(r.rs), String(r.rt))] === true,
+        virtual: false };
       out.push(fk);
     }
     fk.columns.push(String(r.col));
     fk.refColumns.push(String(r.rcol));
   });
-  markExisting(host, out);
-  markPrimaryKeys(host, out);
   return out;
-}
-
-// childKey: the child's primary key columns ([] without one), for deleting orphans in key order.
-function markPrimaryKeys(host, fks) {
-  var asked = {};
-  fks.forEach(function (fk) {
-    var k = tableKey(fk.schema, fk.table);
-    if (!asked[k]) {
-      asked[k] = host.sql.run("SELECT COLUMN_NAME AS c FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND " +
-        "TABLE_NAME = ? AND INDEX_NAME = 'PRIMARY' ORDER BY SEQ_IN_INDEX", [fk.schema, fk.table]).rows.map(function (r) {
-        return String(r.c);
-      });
-    }
-    fk.childKey = asked[k];
-  });
 }
 
 // refExists: whether the referenced table is on the server at all (FOREIGN_KEY_CHECKS=0 lets a

@@ -212,6 +212,7 @@ function makeUtil() {
     dumpInstance: shellApi(function (dir, opts) { return util.dumpInstance(dir, opts); }),
     dumpSchemas: shellApi(function (schemas, dir, opts) { return util.dumpSchemas(schemas, dir, opts); }),
     dumpTables: shellApi(function (schema, tables, dir, opts) { return util.dumpTables(schema, tables, dir, opts); }),
+    importTable: shellApi(function (file, opts) { return util.importTable(file, opts); }),
   };
 }
 

@@ -51,15 +51,25 @@ module.exports = {
       'report) when it failed. A full load also writes nothing into the dump: util.loadDump\'s progress file goes to ' +
       '<config home>/restore/progress.',
       output.OUTPUT_FORMAT_DETAILS,
-      'Developer snapshots, after the data is in and before analyze: orphans: "delete" removes the rows whose ' +
-      'referenced row is missing (foreign keys of the loaded tables, from the server\'s catalog; repeated until none ' +
-      'is left; a NULL key is no orphan), "report" counts them per foreign key; keys to a table that is not on the ' +
-      'server are reported, never fixed. mask: {"shop.customers.email": "email"} (command line: ' +
+      'Developer snapshots, after the data is in and before analyze: orphans: "parents" keeps a partial import ' +
+      'consistent AND complete: the rows the loaded rows reference through a foreign key (from the server\'s ' +
+      'catalog) or a relation are added from the chunks latest left out (read with util.importTable into a ' +
+      'staging table, dropped afterwards; a remote dump\'s chunks are fetched, only those that can hold the keys ' +
+      'when the key is the chunking index), then theirs, until nothing is missing; what no chunk holds (a key ' +
+      'absent from the dump, a table left out of the load) is deleted as with "delete" and listed. "delete" ' +
+      'removes the rows whose referenced row is missing (repeated until none is left; a NULL key is no orphan), ' +
+      '"report" counts them per foreign key; keys to a table that is not on the server are reported, never fixed. ' +
+      'The report gives per table the rows loaded from the chosen chunks, added as parents (and from which ' +
+      'chunks) and deleted as orphans (by which key). relations: {"shop.orders.customer_id": "shop.customers.id", ' +
+      '"shop.shipments.(order_id, line)": "shop.order_items.(order_id, line)"} (command line: ' +
+      '--relations=shop.orders.customer_id:shop.customers.id) declares keys the schema lacks; they count like ' +
+      'declared ones for orphans and masks, and a table or column they name that does not exist stops the load ' +
+      'before anything changes. A user preset may carry them. mask: {"shop.customers.email": "email"} (command line: ' +
       '--mask=shop.customers.email:email,shop.customers.name:name) replaces columns in the server with the kinds ' +
       'email, name, phone, text, digits, fixed:<value>, null and hash: equal values get equal masks (keyed hash; ' +
       'maskKey makes the key stable across loads), columns linked by foreign keys get the same mask, results fit ' +
       'the column, NULL stays NULL. Names and kinds are checked against the dump\'s CREATE TABLE before anything ' +
-      'changes. The dev preset deletes orphans; no preset masks anything (column names differ from one schema to ' +
+      'changes. The dev preset completes parents; no preset masks anything (column names differ from one schema to ' +
       'the next).',
       'Under other names and owners: schemaMap: {"shop": "shop_copy", "billing": "billing_copy"} (command line: ' +
       '--schema-map=shop:shop_copy,billing:billing_copy) loads each mapped schema under its new name (tables, data, ' +

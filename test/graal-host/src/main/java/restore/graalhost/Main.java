@@ -35,7 +35,7 @@ public final class Main {
   static final PrintStream OUT = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
   static final PrintStream ERR = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
   static final String VERSION = "Ver 9.2.0 for Linux on x86_64 - for MySQL 9.2.0 (GraalJS test host, GraalJS 24.1.1; "
-      + "util.loadDump/dump* delegated to a real mysqlsh)";
+      + "util.loadDump/dump*/importTable delegated to a real mysqlsh)";
 
   static Engine engine;
   static Context main;
@@ -319,6 +319,7 @@ public final class Main {
       fn("dumpInstance", a -> delegate("dumpInstance", a));
       fn("dumpSchemas", a -> delegate("dumpSchemas", a));
       fn("dumpTables", a -> delegate("dumpTables", a));
+      fn("importTable", a -> delegate("importTable", a));
     }
     @Override public String className() { return "Util"; }
   }
