@@ -6,6 +6,8 @@ const fs = require('fs');
 const path = require('path');
 const { expect } = require('chai');
 const { needs, ROOT, SAMPLE_SHOP, shellBundles } = require('../support/real');
+let shopCopyDir = null; // the sample dump, copied once: never given to the Shell in place
+const shopCopy = () => (shopCopyDir && require('fs').existsSync(shopCopyDir) ? shopCopyDir : (shopCopyDir = require('../support/shell').copyDump(SAMPLE_SHOP)));
 const { cli, runJs, tempDir, copyDump } = require('../support/shell');
 const { suiteServer } = require('../support/root-hooks');
 const { serverFingerprint } = require('../support/fingerprint');
@@ -81,10 +83,10 @@ describe('the main flow under every Shell bundle in ../shared/mysqlsh', function
       const before = await serverFingerprint(server);
       const version = runJs(null, 'restore.version({outputFormat: "none"})', { bundle });
       expect(version.error, version.out).to.equal(null);
-      const inspect = cli(null, ['inspect', SAMPLE_SHOP], { bundle });
+      const inspect = cli(null, ['inspect', shopCopy()], { bundle });
       expect(inspect.status, inspect.out).to.equal(0);
       expect(inspect.stdout).to.match(/Verdict: util\.loadDump would load this dump\./);
-      const dump = copyDump(SAMPLE_SHOP);
+      const dump = copyDump(shopCopy());
       // Only the newest two chunks of orders were fetched (@10 and @@11).
       for (const f of fs.readdirSync(dump)) if (/^shop@orders@\d+\.tsv\.zst$/.test(f) && !/@10\./.test(f)) fs.rmSync(path.join(dump, f));
       const load = cli(server.uri, ['load', dump, '--latest=shop.orders:2', '--preset=fastest', '--force'], { bundle });

@@ -6,6 +6,8 @@ const fs = require('fs');
 const path = require('path');
 const { expect } = require('chai');
 const { needs, SAMPLE_SHOP } = require('../support/real');
+let shopCopyDir = null; // the sample dump, copied once: never given to the Shell in place
+const shopCopy = () => (shopCopyDir && require('fs').existsSync(shopCopyDir) ? shopCopyDir : (shopCopyDir = require('../support/shell').copyDump(SAMPLE_SHOP)));
 const { cli, installPlugin, tempDir } = require('../support/shell');
 const { suiteServer } = require('../support/root-hooks');
 const { serverFingerprint } = require('../support/fingerprint');
@@ -31,21 +33,21 @@ describe('restore load server steps (real Shell, real MySQL)', function () {
   it('fastest with the redo log off: a larger index-build buffer in the loader sessions; no redo capacity change; ' +
     'keepSettings leaves it alone; with the redo log kept on, the redo capacity grows', async function () {
     const before = await serverFingerprint(server);
-    const r = cli(server.uri, ['load', SAMPLE_SHOP, '--preset=fastest', '--force']);
+    const r = cli(server.uri, ['load', shopCopy(), '--preset=fastest', '--force']);
     expect(r.status, r.out).to.equal(0);
     expect(r.stdout).to.match(/^ {4}innodb_ddl_buffer_size \(session\) +1048576 +\d+ +index builds after the data/m);
     expect(r.stdout).to.match(/"sessionInitSql":\["SET SESSION innodb_ddl_buffer_size = \d+"\]/);
     expect(r.stdout).to.not.match(/^ {4}innodb_redo_log_capacity/m); // does nothing while the redo log is off
     expect(await serverFingerprint(server)).to.deep.equal(before);
     await server.query('DROP SCHEMA shop');
-    const kept = cli(server.uri, ['load', SAMPLE_SHOP, '--preset=fastest', '--force', '--keep-settings=innodb_ddl_buffer_size,sync_binlog']);
+    const kept = cli(server.uri, ['load', shopCopy(), '--preset=fastest', '--force', '--keep-settings=innodb_ddl_buffer_size,sync_binlog']);
     expect(kept.status, kept.out).to.equal(0);
     expect(kept.stdout).to.not.match(/innodb_ddl_buffer_size|^ {4}sync_binlog/m);
     // Another schema on the server: the redo log stays on, so the redo capacity grows.
     await server.query('DROP SCHEMA shop');
     await server.query('CREATE SCHEMA keepme');
     try {
-      const on = cli(server.uri, ['load', SAMPLE_SHOP, '--preset=fastest', '--force']);
+      const on = cli(server.uri, ['load', shopCopy(), '--preset=fastest', '--force']);
       expect(on.status, on.out).to.equal(0);
       expect(on.stdout).to.match(/^ {4}innodb_redo_log_capacity /m);
     } finally {
@@ -109,7 +111,7 @@ describe('restore load server steps (real Shell, real MySQL)', function () {
     fs.mkdirSync(path.join(home, 'restore'), { recursive: true });
     const file = path.join(home, 'restore', 'presets.json');
     fs.writeFileSync(file, JSON.stringify({ nightly: { extends: 'safe', threads: 3, analyze: 'on' } }));
-    const r = cli(server.uri, ['load', SAMPLE_SHOP, '--preset=nightly'], { configHome: home });
+    const r = cli(server.uri, ['load', shopCopy(), '--preset=nightly'], { configHome: home });
     expect(r.status, r.out).to.equal(0);
     expect(r.stdout).to.include(`(preset nightly from ${file})`);
     expect(r.stdout).to.include('"threads":3');
@@ -119,7 +121,7 @@ describe('restore load server steps (real Shell, real MySQL)', function () {
     await server.query(`CREATE TABLE shop.stray SELECT * FROM shop.customers LIMIT 1; UPDATE shop.stray SET id = 99999, email = 'stray@example.com';
       INSERT INTO shop.customers SELECT * FROM shop.stray; DROP TABLE shop.stray;
       CREATE TABLE shop.keepme (id INT PRIMARY KEY); INSERT INTO shop.keepme VALUES (7);`);
-    const again = cli(server.uri, ['load', SAMPLE_SHOP, '--drop-existing=true', '--force']);
+    const again = cli(server.uri, ['load', shopCopy(), '--drop-existing=true', '--force']);
     expect(again.status, again.out).to.equal(0);
     expect(Number(await server.value('SELECT COUNT(*) FROM shop.customers'))).to.equal(1000);
     expect(Number(await server.value('SELECT COUNT(*) FROM shop.customers WHERE id = 99999'))).to.equal(0);
