@@ -141,8 +141,8 @@ function readAndCheck(host, targets, refs, ctx) {
   progress.done();
 }
 
+// Only zstd and gzip files are read here (chunkState.needsHead).
 function checkOne(host, t, i, path, first) {
-  if (t.compression !== 'zstd' && t.compression !== 'gzip') return;
   var ct = t.chunks;
   var r = frames.checkStructure(fileWindow(host, path, chunkTable.fileBytesOf(ct, i), first), t.compression,
     t.compression === 'zstd' ? chunkTable.dataBytesOf(ct, i) : null);

@@ -35,6 +35,20 @@ function primaryIndexOf(tj) {
   return null;
 }
 
+// What util.loadDump passes to LOAD DATA from the table JSON's options (contract §2), under
+// util.importTable's option names (the same names, characterSet for defaultCharacterSet).
+var LOAD_DIALECT = ['columns', 'decodeColumns', 'fieldsTerminatedBy', 'fieldsEnclosedBy', 'fieldsOptionallyEnclosed',
+  'fieldsEscapedBy', 'linesTerminatedBy'];
+
+function loadDialect(options) {
+  var out = {};
+  LOAD_DIALECT.forEach(function (k) { if (options[k] !== undefined && options[k] !== null) out[k] = options[k]; });
+  if (typeof options.defaultCharacterSet === 'string' && options.defaultCharacterSet !== '') {
+    out.characterSet = options.defaultCharacterSet;
+  }
+  return out;
+}
+
 function tableSettings(tj, what, source) {
   // Every Shell version writes `extension`; tsv.zst is its default, should one ever lack it.
   var ext = checkFileNamePart(typeof tj.extension === 'string' ? tj.extension : 'tsv.zst',
@@ -51,6 +65,7 @@ function tableSettings(tj, what, source) {
     triggers: stringList(tj.triggers),
     partitions: stringList(tj.partitions),
     partitionBasenames: tj.basenames,
+    loadDialect: loadDialect(options),
   };
 }
 

@@ -1,26 +1,13 @@
 // For orphans: "parents": where the rows a partial import left out are. Per loaded table, the
 // data files of the chunks `latest` did not choose (lib/partial/partial-plan.js: every chunk not
 // chosen is stubbed in the load view), newest first, with what util.importTable needs to read them
-// as util.loadDump would (the table JSON's columns, decodeColumns, field and line terminators,
-// character set). A remote dump's files are fetched into its cache only when they are needed.
+// as util.loadDump would (the dump model's loadDialect: the table JSON's columns, decodeColumns,
+// field and line terminators, character set). A remote dump's files are fetched into its cache
+// only when they are needed.
 var chunkTable = require('../dump/chunk-table.js');
 var pathMaker = require('../dump/dump-paths.js').pathMaker;
-var readJsonFile = require('../dump/dump-metadata.js').readJsonFile;
 var dumpCache = require('../remote/dump-cache.js');
 var tableKey = require('./foreign-keys.js').tableKey;
-
-// What util.loadDump passes to LOAD DATA from the table JSON's options (contract §2), as
-// util.importTable option names (the same names).
-var DIALECT = ['columns', 'decodeColumns', 'fieldsTerminatedBy', 'fieldsEnclosedBy', 'fieldsOptionallyEnclosed',
-  'fieldsEscapedBy', 'linesTerminatedBy'];
-
-function importOptions(tableJson) {
-  var o = tableJson.options && typeof tableJson.options === 'object' ? tableJson.options : {};
-  var out = {};
-  DIALECT.forEach(function (k) { if (o[k] !== undefined && o[k] !== null) out[k] = o[k]; });
-  if (typeof o.defaultCharacterSet === 'string' && o.defaultCharacterSet !== '') out.characterSet = o.defaultCharacterSet;
-  return out;
-}
 
 // ctx: the load's preflight context (dumpDir: the dump, or a remote dump's cache; source);
 // planned: the partial step's plan (null for a full load: nothing was left out); tables: the
@@ -35,7 +22,6 @@ function chunkSources(host, ctx, planned, tables) {
   tables.forEach(function (t) { byDumpName[tableKey(t.dumpSchema, t.table)] = t; });
   var dir = planned.model.dir;
   var pathOf = pathMaker(host, dir);
-  var jsonCache = {};
   planned.plan.targets.forEach(function (e) {
     var t = byDumpName[tableKey(e.schema, e.table)];
     if (!t || !e.stubbed.length) return;
@@ -43,10 +29,8 @@ function chunkSources(host, ctx, planned, tables) {
     var target = e.target;
     var src = out[k];
     if (!src) {
-      var file = target.info.metadataFile;
-      if (!jsonCache[file]) jsonCache[file] = readJsonFile(host, pathOf(file));
       src = out[k] = { schema: t.schema, table: t.table, dumpSchema: t.dumpSchema, chunkKey: target.primaryIndex,
-        partitioned: e.partition !== null, chunkCount: 0, files: [], options: importOptions(jsonCache[file]),
+        partitioned: e.partition !== null, chunkCount: 0, files: [], options: target.info.settings.loadDialect,
         path: pathOf, fetch: fetcher(host, ctx, dir) };
     }
     src.chunkCount += target.chunks.length;
@@ -72,4 +56,4 @@ function fetcher(host, ctx, dir) {
   };
 }
 
-module.exports = { chunkSources: chunkSources, importOptions: importOptions };
+module.exports = { chunkSources: chunkSources };
