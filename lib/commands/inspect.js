@@ -192,7 +192,9 @@ function printReport(host, model, totals) {
 }
 
 function inspectDump(host, dumpDir, options) {
-  var model = readDumpModel(host, dumpDir, options || {});
+  var o = options || {};
+  // The report needs no chunk file's name in the model's listing: chunks are looked up as runs.
+  var model = readDumpModel(host, dumpDir, { listing: o.listing, verify: o.verify, chunksInFiles: false });
   var totals = totalsOf(model);
   printReport(host, model, totals);
   // The facts list every chunk: made only when asked for (lib/format/output.js).

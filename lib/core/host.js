@@ -8,10 +8,18 @@
 //                                  in columns (a big dump has hundreds of thousands of files; throws if
 //                                  dir is not a directory); opts.noSizeFor: name endings whose size is
 //                                  not needed (size null); opts.omitMatching: a regular expression (source
-//                                  text): names it finds are left out and only counted ({omitted: n}).
+//                                  text): names it finds are left out and only counted ({omitted: n,
+//                                  omittedIdx: how many of them end in .idx}).
 //                                  lib/core/listing.js reads it.
 //     stat(paths)               -> {sizes, dirs, errors}: the same columns as list, for these files only
 //                                  (a missing file: size null, no error)
+//     statRuns(dir, runs)       -> {sizes: ArrayBuffer, dirs, errors}: stat for the files of dir named by
+//                                  runs [[prefix, from, to, suffix] | [name]] (names prefix + n + suffix,
+//                                  n in [from, to)): a native float64 per name, NaN where no file is
+//                                  (missing, a directory, an error); dirs and errors index the names
+//     readRuns(dir, runs, n)    -> {data: ArrayBuffer, lengths: ArrayBuffer}: the first n bytes of each
+//                                  file named by runs, one after the other; lengths: a native int32 per
+//                                  name, -1 for a missing file
 //     readHeads(paths, n)       -> [ArrayBuffer|null]      first n bytes of each file, null if missing
 //     readRanges([{path, offset, length}]) -> [ArrayBuffer|null]  bytes at each place (shorter at
 //                                  the end of a file), null if missing: one step of a walk over many files
@@ -55,7 +63,7 @@
 // }
 
 const REQUIRED = {
-  files: ['list', 'stat', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
+  files: ['list', 'stat', 'statRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables', 'importTable'],

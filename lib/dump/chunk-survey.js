@@ -39,6 +39,7 @@ function chunkRefs() {
 // ctx: {sizes: Map name -> size, pathOf(name), tableBytes(target) -> number|null, unreadable: Map
 // name -> why (such files are not read; their chunks are corrupt with that reason), verify: null or
 // {threads}: then every present file is also decompressed in full (lib/dump/data-verify.js)}.
+// ctx.presized: the chunks' fileBytes are already set (statChunkFiles); ctx.sizes then holds no chunk file.
 // ctx.surveyedFrom(target) -> chunk number, when given, limits the reading to the chunks from that
 // number on: the others are 'unchecked' (a load view stubs them whatever they hold; they are not
 // even looked up).
@@ -49,16 +50,25 @@ function assignStates(host, targets, ctx) {
   var idxLongest = 0;
   targets.forEach(function (t, ti) {
     var ct = t.chunks;
-    chunkTable.startSurvey(ct);
+    if (!ctx.presized) chunkTable.startSurvey(ct);
     var from = ctx.surveyedFrom ? Math.min(ctx.surveyedFrom(t), ct.length) : 0;
     for (var i = from; i < ct.length; i++) {
-      var file = chunkTable.fileOf(ct, i);
-      var size = ctx.sizes.get(file);
-      chunkTable.setFileBytes(ct, i, size);
-      if (size !== undefined && size !== null && !ctx.unreadable.has(file) && chunkState.needsHead(size, t.compression)) {
+      // Names are made only where a lookup needs one (a million chunks).
+      var file = null;
+      var size;
+      if (ctx.presized) {
+        size = chunkTable.fileBytesOf(ct, i);
+      } else {
+        file = chunkTable.fileOf(ct, i);
+        size = ctx.sizes.get(file);
+        chunkTable.setFileBytes(ct, i, size);
+      }
+      if (size !== undefined && size !== null && chunkState.needsHead(size, t.compression) &&
+          !(ctx.unreadable.size && ctx.unreadable.has(file || (file = chunkTable.fileOf(ct, i))))) {
         heads.push(ti, i);
       }
       if (chunkTable.dataBytesOf(ct, i) !== null) continue;
+      if (file === null) file = chunkTable.fileOf(ct, i);
       var idxSize = ctx.sizes.get(file + '.idx');
       if (idxSize >= 8 && idxSize % 8 === 0 && idxSize <= MAX_IDX_BYTES && !ctx.unreadable.has(file + '.idx')) {
         idx.push(ti, i);
@@ -87,6 +97,56 @@ function assignStates(host, targets, ctx) {
   });
   findCopies(host, targets, ctx);
   return ctx.verify ? verifyData(host, targets, ctx, ctx.verify.threads, markCorrupt) : null;
+}
+
+// The size of every chunk file of every target, looked up by name as runs of chunk numbers (no
+// name made here): sets each chunk table's fileBytes (chunkTable.startSurvey) and adds what cannot
+// be read to broken ({name, size, isDir, error}, as the directory listing gives them). Returns
+// how many of the names exist (files, directories and unreadable entries).
+function statChunkFiles(host, dir, targets, broken) {
+  var runs = [];
+  var starts = []; // the flat index of each target's chunk 0
+  var n = 0;
+  targets.forEach(function (t) {
+    var ct = t.chunks;
+    starts.push(n);
+    chunkTable.startSurvey(ct);
+    if (!ct.length) return;
+    runsOf(ct, indexesTo(ct.length)).forEach(function (r) { runs.push(r); });
+    n += ct.length;
+  });
+  if (!n) return 0;
+  var got = host.files.statRuns(dir, runs);
+  var sizes = new Float64Array(n);
+  new Uint8Array(sizes.buffer).set(toBytes(got.sizes, 'file sizes'));
+  var found = 0;
+  targets.forEach(function (t, ti) {
+    var ct = t.chunks;
+    for (var i = 0; i < ct.length; i++) {
+      var size = sizes[starts[ti] + i];
+      if (size === size) { chunkTable.setFileBytes(ct, i, size); found++; }
+    }
+  });
+  found += got.dirs.length;
+  // An entry is found by its flat index: the last target starting at or before it.
+  function place(k) {
+    var ti = 0;
+    while (ti + 1 < starts.length && starts[ti + 1] <= k) ti++;
+    return { t: targets[ti], i: k - starts[ti] };
+  }
+  got.errors.forEach(function (e) {
+    var at = place(e[0]);
+    var size = chunkTable.fileBytesOf(at.t.chunks, at.i);
+    if (size === null) found++; // a dangling link or an entry that cannot be stat'ed: there, not a file
+    broken.push({ name: chunkTable.fileOf(at.t.chunks, at.i), size: size, isDir: false, error: e[1] });
+  });
+  return found;
+}
+
+function indexesTo(n) {
+  var out = new Array(n);
+  for (var i = 0; i < n; i++) out[i] = i;
+  return out;
 }
 
 function surveyStart(t, ctx) {
@@ -119,49 +179,70 @@ function readAndCheck(host, targets, refs, ctx) {
   var at = 0;
   while (at < refs.t.length) {
     var start = at;
-    var requests = [];
     var bytes = 0;
-    while (at < refs.t.length && requests.length < BATCH && bytes < WINDOW_BATCH_BYTES) {
-      var t = targets[refs.t[at]];
-      var length = Math.min(CHECK_WINDOW, chunkTable.fileBytesOf(t.chunks, refs.i[at]));
-      requests.push({ path: ctx.pathOf(chunkTable.fileOf(t.chunks, refs.i[at])), offset: 0, length: length });
-      bytes += length;
+    while (at < refs.t.length && at - start < BATCH && bytes < WINDOW_BATCH_BYTES) {
+      bytes += Math.min(CHECK_WINDOW, chunkTable.fileBytesOf(targets[refs.t[at]].chunks, refs.i[at]));
       at++;
     }
-    var got = host.files.readRanges(requests);
+    var got = host.files.readRuns(ctx.dir, refRuns(targets, refs, start, at), CHECK_WINDOW);
+    var data = toBytes(got.data, 'file content');
+    var lengths = new Int32Array(at - start);
+    new Uint8Array(lengths.buffer).set(toBytes(got.lengths, 'file lengths'));
+    var offset = 0;
     for (var k = start; k < at; k++) {
       var target = targets[refs.t[k]];
       var i = refs.i[k];
-      var first = toBytes(got[k - start], 'file content');
+      var length = lengths[k - start];
+      var first = length < 0 ? null : data.subarray(offset, offset + length);
+      offset += Math.max(0, length);
       classify(target, i, first === null ? null : first.subarray(0, chunkState.HEAD_BYTES));
-      if (chunkTable.stateOf(target.chunks, i) === 'present') checkOne(host, target, i, requests[k - start].path, first);
+      if (first !== null) chunkTable.setHeadKey(target.chunks, i, contentKey(first, 0, Math.min(HEAD_KEY_BYTES, first.length)));
+      if (chunkTable.stateOf(target.chunks, i) === 'present') checkOne(host, target, i, ctx, first);
       progress.update(k + 1);
     }
   }
   progress.done();
 }
 
-// Only zstd and gzip files are read here (chunkState.needsHead).
-function checkOne(host, t, i, path, first) {
-  var ct = t.chunks;
-  var r = frames.checkStructure(fileWindow(host, path, chunkTable.fileBytesOf(ct, i), first), t.compression,
-    t.compression === 'zstd' ? chunkTable.dataBytesOf(ct, i) : null);
-  if (!r.ok) markCorrupt(t, i, r.problem);
+// The names of refs [start, end) as host.files runs (refs come in order, a target's chunks together).
+function refRuns(targets, refs, start, end) {
+  var runs = [];
+  for (var k = start; k < end;) {
+    var ti = refs.t[k];
+    var indexes = [];
+    while (k < end && refs.t[k] === ti) indexes.push(refs.i[k++]);
+    runsOf(targets[ti].chunks, indexes).forEach(function (r) { runs.push(r); });
+  }
+  return runs;
 }
 
-// first: the file's first bytes, already read.
-function fileWindow(host, path, size, first) {
-  return frames.windowReader(function (offset, length) {
+// Chunks `indexes` (in order) of one chunk table as host.files runs.
+function runsOf(ct, indexes) {
+  return ct.whole ? [[chunkTable.fileOf(ct, 0)]] : chunkTable.nameRuns(ct, indexes, '');
+}
+
+// Only zstd and gzip files are read here (chunkState.needsHead). first: the file's first bytes.
+function checkOne(host, t, i, ctx, first) {
+  var ct = t.chunks;
+  var path = null; // made only for a file walked past its first bytes
+  var read = function (offset, length) {
+    if (path === null) path = ctx.pathOf(chunkTable.fileOf(ct, i));
     var got = host.files.readRanges([{ path: path, offset: offset, length: length }])[0];
     return got === null ? new Uint8Array(0) : toBytes(got, 'file content');
-  }, size, CHECK_WINDOW, first);
+  };
+  var r = frames.checkStructure(frames.windowReader(read, chunkTable.fileBytesOf(ct, i), CHECK_WINDOW, first),
+    t.compression, t.compression === 'zstd' ? chunkTable.dataBytesOf(ct, i) : null);
+  if (!r.ok) markCorrupt(t, i, r.problem);
 }
 
 // util.loadDump loads chunks with LOAD DATA … REPLACE: a chunk file that is a copy of another
 // chunk of the same table (a botched rsync or copy script) loads fewer rows without a word, and
-// is valid zstd. Cheap: only files of equal size are compared, by their first COPY_WINDOW bytes.
+// is valid zstd. Cheap: only files of equal size are compared, by their first COPY_WINDOW bytes,
+// and first by a key of their first HEAD_KEY_BYTES taken while they were checked (readAndCheck):
+// files that small are settled by it, larger ones are read again only when size and key agree.
 var COPY_WINDOW = 65536;
 var COPY_BATCH_BYTES = 64 * 1024 * 1024;
+var HEAD_KEY_BYTES = 256;
 
 function findCopies(host, targets, ctx) {
   targets.forEach(function (t) {
@@ -174,7 +255,14 @@ function findCopies(host, targets, ctx) {
       bySize.get(size).push(i);
     });
     var groups = [];
-    bySize.forEach(function (same) { if (same.length > 1) groups.push(same); });
+    bySize.forEach(function (same, size) {
+      if (same.length < 2) return;
+      groupBy(same, function (i) { return chunkTable.headKeyOf(ct, i); }).forEach(function (g, key) {
+        if (g.length < 2) return;
+        if (key !== null && size <= HEAD_KEY_BYTES) markCopies(t, g);
+        else groups.push(g);
+      });
+    });
     // Groups are compared a batch of bytes at a time; a group is never split.
     while (groups.length) {
       var batch = [];
@@ -189,45 +277,62 @@ function findCopies(host, targets, ctx) {
   });
 }
 
+// Map key -> [item] in order (null keys together).
+function groupBy(items, keyOf) {
+  var out = new Map();
+  items.forEach(function (x) {
+    var k = keyOf(x);
+    if (!out.has(k)) out.set(k, []);
+    out.get(k).push(x);
+  });
+  return out;
+}
+
 function compareGroups(host, t, groups, ctx) {
   var ct = t.chunks;
-  var requests = [];
+  var runs = [];
+  var count = 0;
   groups.forEach(function (g) {
-    g.forEach(function (i) { requests.push({ path: ctx.pathOf(chunkTable.fileOf(ct, i)), offset: 0, length: COPY_WINDOW }); });
+    runsOf(ct, g).forEach(function (r) { runs.push(r); });
+    count += g.length;
   });
-  var got = host.files.readRanges(requests);
+  var got = host.files.readRuns(ctx.dir, runs, COPY_WINDOW);
+  var data = toBytes(got.data, 'file content');
+  var lengths = new Int32Array(count);
+  new Uint8Array(lengths.buffer).set(toBytes(got.lengths, 'file lengths'));
   var at = 0;
+  var offset = 0;
   groups.forEach(function (g) {
-    var byContent = new Map();
-    g.forEach(function (i) {
-      var data = got[at++];
-      var key = data === null ? null : contentKey(toBytes(data, 'file content'));
-      if (key === null) return;
-      if (!byContent.has(key)) byContent.set(key, []);
-      byContent.get(key).push(i);
-    });
-    byContent.forEach(function (same) {
-      if (same.length < 2) return;
-      same.forEach(function (i) {
-        var others = same.filter(function (o) { return o !== i; }).slice(0, 4).map(function (o) { return chunkTable.fileOf(ct, o); });
-        chunkTable.isCopy(ct, i, true);
-        markCorrupt(t, i, 'has the same size and first ' + Math.min(COPY_WINDOW, chunkTable.fileBytesOf(ct, i)) +
-          ' bytes as ' + others.slice(0, 3).join(', ') + (others.length > 3 ? ', …' : '') + ': a copy of another chunk ' +
-          '(a botched copy or rsync?), whose rows would load in place of its own');
-      });
-    });
+    groupBy(g, function (i) {
+      var length = lengths[at++];
+      if (length < 0) return null;
+      offset += length;
+      return contentKey(data, offset - length, offset);
+    }).forEach(function (same, key) { if (key !== null && same.length > 1) markCopies(t, same); });
   });
 }
 
-// A string standing for the bytes (compared only among files of one size).
-function contentKey(bytes) {
+function markCopies(t, same) {
+  var ct = t.chunks;
+  same.forEach(function (i) {
+    var others = same.filter(function (o) { return o !== i; }).slice(0, 4).map(function (o) { return chunkTable.fileOf(ct, o); });
+    chunkTable.isCopy(ct, i, true);
+    markCorrupt(t, i, 'has the same size and first ' + Math.min(COPY_WINDOW, chunkTable.fileBytesOf(ct, i)) +
+      ' bytes as ' + others.slice(0, 3).join(', ') + (others.length > 3 ? ', …' : '') + ': a copy of another chunk ' +
+      '(a botched copy or rsync?), whose rows would load in place of its own');
+  });
+}
+
+// A number standing for bytes[start, end) (compared only among files of one size): two 32-bit
+// hashes, 53 bits of them kept (a number key: no string per file).
+function contentKey(bytes, start, end) {
   var h1 = 0x811c9dc5;
   var h2 = 0x01000193;
-  for (var i = 0; i < bytes.length; i++) {
+  for (var i = start; i < end; i++) {
     h1 = Math.imul(h1 ^ bytes[i], 16777619) >>> 0;
     h2 = Math.imul(h2 + bytes[i], 2246822519) >>> 0;
   }
-  return bytes.length + ':' + h1 + ':' + h2;
+  return h1 * 2097152 + (h2 & 0x1fffff);
 }
 
 // Sizes known only from the table's record, the table's totals, and the chunks not surveyed.
@@ -310,4 +415,4 @@ function stateProblems(targets) {
   return out;
 }
 
-module.exports = { assignStates: assignStates, stateProblems: stateProblems };
+module.exports = { assignStates: assignStates, stateProblems: stateProblems, statChunkFiles: statChunkFiles };

@@ -17,7 +17,7 @@ function newChunkTable(base, ext, count, lastIndex, whole) {
   var dataBytes = new Float64Array(count);
   dataBytes.fill(NaN);
   return { base: base, ext: ext, length: count, lastIndex: lastIndex, whole: !!whole, extraLast: null,
-    dataBytes: dataBytes, fileBytes: null, states: null, flags: null, problems: null };
+    dataBytes: dataBytes, fileBytes: null, states: null, flags: null, problems: null, headKeys: null };
 }
 
 function emptyChunkTable() { return newChunkTable('', '', 0, -1, false); }
@@ -51,6 +51,18 @@ function startSurvey(ct) {
   ct.states = new Uint8Array(n);
   ct.flags = new Uint8Array(n);
   ct.problems = new Map();
+  ct.headKeys = null; // made when a first key is set
+}
+
+// A number standing for a file's first bytes (chunk-survey.js), or null when they were not read.
+function headKeyOf(ct, i) {
+  var v = ct.headKeys ? ct.headKeys[i] : NaN;
+  return v === v ? v : null;
+}
+
+function setHeadKey(ct, i, key) {
+  if (!ct.headKeys) { ct.headKeys = new Float64Array(ct.length); ct.headKeys.fill(NaN); }
+  ct.headKeys[i] = key;
 }
 
 // Bytes of the file on disk; null when it is not there (or was not looked up).
@@ -135,6 +147,6 @@ function describeRanges(indexes, limit) {
 
 module.exports = { newChunkTable: newChunkTable, emptyChunkTable: emptyChunkTable, markLast: markLast, isLast: isLast,
   fileOf: fileOf, dataBytesOf: dataBytesOf, setDataBytes: setDataBytes, startSurvey: startSurvey, fileBytesOf: fileBytesOf,
-  setFileBytes: setFileBytes, stateOf: stateOf, setState: setState, isUnreadable: isUnreadable, isCopy: isCopy,
+  setFileBytes: setFileBytes, headKeyOf: headKeyOf, setHeadKey: setHeadKey, stateOf: stateOf, setState: setState, isUnreadable: isUnreadable, isCopy: isCopy,
   problemOf: problemOf, setProblem: setProblem, indexesIn: indexesIn, chunkAt: chunkAt, sumDataBytes: sumDataBytes,
   someUnknown: someUnknown, describeRanges: describeRanges, nameRuns: nameRuns };

@@ -48,7 +48,9 @@ function checkDumpDir(host, dumpDir) {
 // omit: 'chunks' leaves chunk files out (see chunkNames.CHUNK_LIKE), the ones needed are then
 // looked up one by one (addFiles); 'idx' leaves out the chunks' .idx files, which say nothing
 // chunkFileBytes does not (half of a big dump's names: 100,000 names cost mysqlsh 15 MB).
-function listFiles(host, dir, done, broken, omit) {
+// counts (when given) gets {omitted, omittedIdx}: how many names the listing left out, and how
+// many of them are .idx files.
+function listFiles(host, dir, done, broken, omit, counts) {
   var sizes = new Map();
   var opts = { noSizeFor: done.chunkList ? ['.sql', '.idx'] : ['.sql'] };
   if (omit === 'chunks') opts.omitMatching = chunkNames.CHUNK_LIKE;
@@ -60,6 +62,7 @@ function listFiles(host, dir, done, broken, omit) {
     throw new UserError('Cannot list the dump directory ' + dir + ': ' + ((e && e.message) || e) + '.');
   }
   eachEntry(entries, function (name, size, isDir, error) { addEntry(sizes, broken, name, size, isDir, error); });
+  if (counts) { counts.omitted = entries.omitted || 0; counts.omittedIdx = entries.omittedIdx || 0; }
   return sizes;
 }
 
@@ -123,7 +126,9 @@ function newerFormatProblem(format) {
     ', the newest this plugin knows; it was read as ' + newest + '.', '@.json');
 }
 
-// options: {listing: path or undefined, listingNames: names of the complete dump (a remote listing), verify: true to decompress every present data file,
+// options: {listing: path or undefined, chunksInFiles: false when the caller never needs the chunk
+// files in `files` (restore.inspect: their sizes are in the chunk tables, and a million names cost
+// memory), listingNames: names of the complete dump (a remote listing), verify: true to decompress every present data file,
 // surveyedFrom: target -> the first chunk number to read, to read only the newest chunks (see chunk-survey.js),
 // idxFiles: list the chunks' .idx files although chunkFileBytes records the sizes}.
 function readDumpModel(host, dumpDir, options) {
@@ -139,13 +144,18 @@ function readDumpModel(host, dumpDir, options) {
   var surveyedFrom = options && options.surveyedFrom ? options.surveyedFrom : null;
   var lean = !!(surveyedFrom && done.chunkList);
   // restore.stub (idxFiles) writes the .idx files a chunk lacks: it must see them.
-  var omit = lean ? 'chunks' : done.chunkList && !(options && options.idxFiles) ? 'idx' : null;
-  var sizes = listFiles(host, opened.dir, done, broken, omit);
+  var idxNeeded = !!(options && options.idxFiles);
+  // Without chunk files in `files`, every chunk named by chunkFileBytes is looked up by name
+  // afterwards (chunk-survey.js statChunkFiles), as runs of numbers.
+  var byRuns = !lean && !!done.chunkList && !idxNeeded && !!options && options.chunksInFiles === false;
+  var omit = lean || byRuns ? 'chunks' : done.chunkList && !idxNeeded ? 'idx' : null;
+  var listed = {};
+  var sizes = listFiles(host, opened.dir, done, broken, omit, listed);
   var chunkLike = new RegExp(chunkNames.CHUNK_LIKE);
   var catalog = readCatalog({ host: host, pathOf: pathOf, root: root, done: done,
     exists: function (name) {
       if (sizes.has(name)) return true;
-      if (!lean || !chunkLike.test(name)) return false;
+      if (!(lean || byRuns) || !chunkLike.test(name)) return false;
       addFiles(host, pathOf, [name], sizes, broken); // a metadata file whose name looks like a chunk's
       return sizes.has(name);
     } });
@@ -154,16 +164,26 @@ function readDumpModel(host, dumpDir, options) {
 
   var fileNames = function () {
     // The rare table chunkFileBytes says nothing about is found by its files: list them all.
-    if (lean) { lean = false; sizes = listFiles(host, opened.dir, done, broken = [], null); }
+    if (lean || byRuns) { lean = byRuns = false; sizes = listFiles(host, opened.dir, done, broken = [], null); }
     return Array.from(sizes.keys());
   };
   var listProblems = chunkList.buildChunkLists(catalog.targets,
     { chunkList: done.chunkList, fileNames: fileNames, listingNames: listingNames });
   if (lean) surveyedFiles(host, pathOf, catalog.targets, surveyedFrom, sizes, broken);
+  if (byRuns) {
+    var found = chunkSurvey.statChunkFiles(host, opened.dir, catalog.targets, broken);
+    // Chunk-like files no chunk list names (leftovers of another dump): listed the usual way, to be reported.
+    if (found < listed.omitted - listed.omittedIdx) {
+      byRuns = false;
+      sizes = listFiles(host, opened.dir, done, broken = [], 'idx');
+    }
+  }
   var unreadable = new Map(broken.map(function (e) { return [e.name, e.error]; }));
-  var verified = chunkSurvey.assignStates(host, catalog.targets, { sizes: sizes, pathOf: pathOf, unreadable: unreadable,
+  var verified = chunkSurvey.assignStates(host, catalog.targets, { sizes: sizes, dir: opened.dir, pathOf: pathOf,
+    unreadable: unreadable,
     tableBytes: function (t) { return t.partition === null ? t.info.dataBytes : null; },
     surveyedFrom: surveyedFrom,
+    presized: byRuns,
     verify: options && options.verify ? { threads: Number(host.shell.cpuCount()) || 1 } : null });
   var problems = [];
   if (!complete) problems.push(incompleteProblem());
@@ -190,7 +210,8 @@ function readDumpModel(host, dumpDir, options) {
     problems: problems,
     loadable: !problems.some(problemsOf.isBlocking),
     files: sizes, // name -> size (null where not needed) of every file, from the one listing
-    // (with a survey, of the chunk files only those surveyed: a load view stubs the others)
+    // (with a survey, of the chunk files only those surveyed: a load view stubs the others;
+    // with chunksInFiles false, usually none of them)
     verified: verified, // null, or {files, fileBytes} decompressed in full
   };
 }

@@ -26,6 +26,16 @@ function toBuffer(data) {
   throw new Error('fake host: file data must be a string, Buffer or ArrayBuffer');
 }
 
+// Names of host.files runs: [prefix, from, to, suffix] or [name].
+function runNames(runs) {
+  const out = [];
+  runs.forEach((r) => {
+    if (r.length === 1) out.push(r[0]);
+    else for (let i = r[1]; i < r[2]; i++) out.push(r[0] + i + r[3]);
+  });
+  return out;
+}
+
 function toArrayBuffer(buf) {
   return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
 }
@@ -85,14 +95,15 @@ function memoryFiles(log, initial, mounts) {
       const omit = opts && opts.omitMatching ? new RegExp(opts.omitMatching) : null;
       const out = { names: [], sizes: [], dirs: [], errors: [] };
       let omitted = 0;
+      let omittedIdx = 0;
       children(dir).forEach((name) => {
-        if (omit && omit.test(name)) { omitted++; return; }
+        if (omit && omit.test(name)) { omitted++; if (name.endsWith('.idx')) omittedIdx++; return; }
         const full = posix.join(dir, name);
         if (isDir(full)) out.dirs.push(out.names.length);
         out.names.push(name);
         out.sizes.push(isFile(full) ? content(full).length : null);
       });
-      if (omit) out.omitted = omitted;
+      if (omit) { out.omitted = omitted; out.omittedIdx = omittedIdx; }
       return out;
     },
     stat(paths) {
@@ -102,6 +113,28 @@ function memoryFiles(log, initial, mounts) {
         if (isDir(p)) out.dirs.push(i);
       });
       return out;
+    },
+    statRuns(dir, runs) {
+      const names = runNames(runs);
+      const sizes = new Float64Array(names.length);
+      const out = { sizes: sizes.buffer, dirs: [], errors: [] };
+      names.forEach((name, i) => {
+        const p = posix.join(dir, name);
+        sizes[i] = isFile(p) ? content(posix.normalize(p)).length : NaN;
+        if (isDir(p)) out.dirs.push(i);
+      });
+      return out;
+    },
+    readRuns(dir, runs, n) {
+      const names = runNames(runs);
+      const lengths = new Int32Array(names.length);
+      const parts = names.map((name, i) => {
+        const p = posix.join(dir, name);
+        const got = isFile(p) ? content(posix.normalize(p)).subarray(0, n) : null;
+        lengths[i] = got ? got.length : -1;
+        return got || Buffer.alloc(0);
+      });
+      return { data: toArrayBuffer(Buffer.concat(parts)), lengths: lengths.buffer };
     },
     readHeads(paths, n) {
       return paths.map((p) => (isFile(p) ? toArrayBuffer(content(posix.normalize(p)).subarray(0, n)) : null));
@@ -152,7 +185,7 @@ function memoryFiles(log, initial, mounts) {
     },
     viewStubs(dir, runs, data) {
       let n = 0;
-      runs.forEach((r) => { for (let i = r[1]; i < r[2]; i++) { put(posix.join(dir, r[0] + i + r[3]), data); n++; } });
+      runNames(runs).forEach((name) => { put(posix.join(dir, name), data); n++; });
       return n;
     },
     viewAppend(dir, name, text) {
@@ -204,6 +237,7 @@ function memoryFiles(log, initial, mounts) {
   // For tests: the bytes of a file, every path held, a directory made read-only.
   const inspect = {
     text(p) { const b = content(posix.normalize(p)); return b === undefined ? null : b.toString('utf8'); },
+    bytes(p) { const b = content(posix.normalize(p)); return b === undefined ? null : Buffer.from(b); },
     paths() { return Array.from(files.keys()).concat(Array.from(links.keys())).sort(); },
     put(p, data) { put(posix.normalize(p), data); },
     readOnly(dir) { readOnly.add(posix.normalize(dir)); },

@@ -116,6 +116,82 @@ describe('dump model (lib/dump/dump-model.js)', function () {
     expect(m.loadable).to.equal(false);
   });
 
+  // restore.inspect's way: chunk files left out of the listing, looked up as runs of numbers.
+  const RUNS = { chunksInFiles: false };
+
+  function damaged() {
+    const host = sampleHost();
+    host.files.remove(['/d/shop@orders@3.tsv.zst']);
+    host.fs.put('/d/shop@orders@4.tsv.zst', Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00]));
+    const raw = host.fs.bytes('/d/shop@orders@5.tsv.zst');
+    host.fs.put('/d/shop@orders@5.tsv.zst', raw.subarray(0, Math.floor(raw.length / 2)));
+    return host;
+  }
+
+  it('with chunk files left out of the listing (inspect), sizes, states and problems are those of the full listing', function () {
+    const listed = readDumpModel(damaged(), '/d', {});
+    const host = damaged();
+    const byRuns = readDumpModel(host, '/d', RUNS);
+    expect(byRuns.targets.length).to.equal(listed.targets.length);
+    byRuns.targets.forEach((t, k) => {
+      const u = listed.targets[k];
+      expect(states(t), t.table).to.deep.equal(states(u));
+      for (let i = 0; i < t.chunks.length; i++) {
+        expect(chunkTable.fileBytesOf(t.chunks, i)).to.equal(chunkTable.fileBytesOf(u.chunks, i));
+      }
+    });
+    expect(byRuns.problems).to.deep.equal(listed.problems);
+    expect(Array.from(byRuns.files.keys()).filter((n) => /@@?\d+\.tsv\.zst$/.test(n))).to.deep.equal([]);
+    expect(host.log.filter((e) => e[0] === 'files.list')).to.have.length(1);
+  });
+
+  it('a chunk-like file no chunk list names (a leftover of another dump) is still reported without chunk files listed', function () {
+    const host = sampleHost();
+    host.fs.put('/d/old@t@0.tsv.zst', Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00]));
+    const m = readDumpModel(host, '/d', RUNS);
+    expect(m.problems.map((p) => p.code)).to.include('unlisted-files');
+    expect(m.problems.find((p) => p.code === 'unlisted-files').file).to.equal('old@t@0.tsv.zst');
+  });
+
+  // A zstd frame of one raw block (no content size, a 16 KiB window): valid, its bytes chosen here.
+  function rawFrame(payload) {
+    const block = (payload.length << 3) | 1;
+    return Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x20, block & 0xff, (block >> 8) & 0xff, block >> 16]), payload]);
+  }
+
+  function withChunks(frames) {
+    const host = sampleHost();
+    const done = JSON.parse(host.fs.text('/d/@.done.json'));
+    Object.keys(frames).forEach((i) => {
+      host.fs.put('/d/shop@orders@' + i + '.tsv.zst', rawFrame(frames[i]));
+      done.chunkFileBytes['shop@orders@' + i + '.tsv.zst'] = frames[i].length;
+    });
+    host.fs.put('/d/@.done.json', JSON.stringify(done));
+    return host;
+  }
+
+  function copies(m) {
+    const ct = target(m, 'orders').chunks;
+    const out = [];
+    for (let i = 0; i < ct.length; i++) if (chunkTable.isCopy(ct, i)) out.push(i);
+    return out;
+  }
+
+  it('finds chunks copied over each other, small (settled by their first bytes) or large (read again), and no others', function () {
+    const small = Buffer.from('1\tsame row\n');
+    const big = Buffer.alloc(5000, 'x');
+    const bigOther = Buffer.from(big);
+    bigOther[4000] = 0x79; // same size, same first bytes: differs further in
+    const smallOther = Buffer.from('1\tsome row\n'); // same size, other bytes
+    for (const options of [{}, RUNS]) {
+      expect(copies(readDumpModel(withChunks({ 1: small, 2: small, 3: smallOther }), '/d', options))).to.deep.equal([1, 2]);
+      expect(copies(readDumpModel(withChunks({ 1: big, 2: bigOther, 3: big }), '/d', options))).to.deep.equal([1, 3]);
+    }
+    const m = readDumpModel(withChunks({ 1: big, 2: big }), '/d', RUNS);
+    expect(chunkTable.problemOf(target(m, 'orders').chunks, 1)).to.match(/same size and first 5009 bytes as shop@orders@2\.tsv\.zst/);
+    expect(m.loadable).to.equal(false);
+  });
+
   it('refuses a directory that is not a dump, saying which file is missing', function () {
     const host = fakeHost({ files: { '/x/readme.txt': 'hi' } });
     expect(() => readDumpModel(host, '/x', {})).to.throw(/@\.json/);

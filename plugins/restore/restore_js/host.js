@@ -81,11 +81,21 @@ function makeFiles(restore) {
       if (opts && opts.noSizeFor) o.noSizeFor = opts.noSizeFor;
       if (opts && opts.omitMatching) o.omitMatching = opts.omitMatching;
       var c = JSON.parse(companion(restore, 'list')(dir, o));
-      return { names: c.names, sizes: c.sizes, dirs: c.dirs, errors: c.errors, omitted: c.omitted };
+      return { names: c.names, sizes: c.sizes, dirs: c.dirs, errors: c.errors, omitted: c.omitted,
+        omittedIdx: c.omittedIdx };
     },
     stat: function (paths) {
       var c = JSON.parse(companion(restore, 'stat')(JSON.stringify(paths)));
       return { sizes: c.sizes, dirs: c.dirs, errors: c.errors };
+    },
+    statRuns: function (dir, runs) {
+      var got = companion(restore, 'statRuns')(dir, JSON.stringify(runs));
+      var c = JSON.parse(got[1]);
+      return { sizes: got[0], dirs: c.dirs, errors: c.errors };
+    },
+    readRuns: function (dir, runs, n) {
+      var got = companion(restore, 'readRuns')(dir, JSON.stringify(runs), n);
+      return { data: got[0], lengths: got[1] };
     },
     readHeads: function (paths, n) { return Array.from(companion(restore, 'readHeads')(paths, n)); },
     readRanges: function (requests) {

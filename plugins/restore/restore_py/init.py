@@ -18,6 +18,7 @@ import os as _os
 import re as _re
 import shutil as _shutil
 import stat as _statmod
+import struct as _struct
 import subprocess as _subprocess
 import zlib as _zlib
 from concurrent.futures import ThreadPoolExecutor as _Pool
@@ -56,12 +57,14 @@ def _list(path, options=None):
     omit = (options or {}).get("omitMatching")
     omit = _re.compile(omit).search if omit else None
     names, sizes, dirs, errors = [], [], [], []
-    omitted = 0
+    omitted = omitted_idx = 0
     try:
         with _os.scandir(path) as entries:
             for e in entries:
                 if omit and omit(e.name):
                     omitted += 1
+                    if e.name.endswith(".idx"):
+                        omitted_idx += 1
                     continue
                 at = len(names)
                 names.append(e.name)
@@ -82,7 +85,8 @@ def _list(path, options=None):
                     errors.append([at, _why(err)])
     except OSError as err:
         _refuse(path, "cannot list the directory (%s)" % _why(err))
-    return _json.dumps({"names": names, "sizes": sizes, "dirs": dirs, "errors": errors, "omitted": omitted})
+    return _json.dumps({"names": names, "sizes": sizes, "dirs": dirs, "errors": errors, "omitted": omitted,
+                        "omittedIdx": omitted_idx})
 
 
 def _stat(paths_json):
@@ -109,6 +113,56 @@ def _stat(paths_json):
         if not _os.access(path, _os.R_OK):
             errors.append([at, "Permission denied"])
     return _json.dumps({"sizes": sizes, "dirs": dirs, "errors": errors})
+
+
+def _run_files(path, runs_json):
+    # The names of _run_names, plus [name] for one name, as paths in the directory: names only
+    # (a chunk's name from the dump's metadata), never a path elsewhere.
+    for run in _json.loads(runs_json):
+        for name in ([run[0]] if len(run) == 1 else _run_names_of(*run)):
+            if not _plain_name(name):
+                _refuse(path, "not a plain file name: %r" % name)
+            yield _os.path.join(path, name)
+
+
+def _stat_runs(path, runs_json):
+    # _stat for the files of a dump's chunks, named as runs (a million chunks send no million names
+    # and get no million numbers back as objects): [sizes, JSON text {dirs, errors}], sizes as one
+    # native float64 per name (NaN where there is no file: missing, a directory, or an error).
+    sizes, dirs, errors = [], [], []
+    nan = float("nan")
+    for at, p in enumerate(_run_files(path, runs_json)):
+        try:
+            st = _os.stat(p)
+        except FileNotFoundError:
+            sizes.append(nan)
+            if _os.path.islink(p):
+                errors.append([at, "No such file or directory"])
+            continue
+        except OSError as err:
+            sizes.append(nan)
+            errors.append([at, _why(err)])
+            continue
+        if _statmod.S_ISDIR(st.st_mode):
+            sizes.append(nan)
+            dirs.append(at)
+            continue
+        sizes.append(float(st.st_size))
+        if not _os.access(p, _os.R_OK):
+            errors.append([at, "Permission denied"])
+    return [_struct.pack("=%dd" % len(sizes), *sizes), _json.dumps({"dirs": dirs, "errors": errors})]
+
+
+def _read_runs(path, runs_json, n):
+    # The first n bytes of each file named by the runs, as [the bytes one after the other, their
+    # lengths as one native int32 per file (-1: no such file)]: one value each way per batch.
+    data, lengths = [], []
+    for p in _run_files(path, runs_json):
+        got = _read_at(p, 0, n)
+        lengths.append(-1 if got is None else len(got))
+        if got:
+            data.append(got)
+    return [b"".join(data), _struct.pack("=%di" % len(lengths), *lengths)]
 
 
 def _read_at(path, offset, length):
@@ -386,11 +440,15 @@ _STUB_PREFIX = ".restore-stub-"
 _STUB_NAME = _re.compile(r"^\.restore-stub-[0-9a-f]{16}$")
 
 
+def _run_names_of(prefix, start, stop, suffix):
+    for n in range(int(start), int(stop)):
+        yield "%s%d%s" % (prefix, n, suffix)
+
+
 def _run_names(runs_json):
     # [[prefix, from, to, suffix]]: the names prefix + n + suffix for n in [from, to), one at a time.
     for prefix, start, stop, suffix in _json.loads(runs_json):
-        for n in range(int(start), int(stop)):
-            yield "%s%d%s" % (prefix, n, suffix)
+        yield from _run_names_of(prefix, start, stop, suffix)
 
 
 def _view_stubs(path, runs_json, contents):
@@ -542,6 +600,13 @@ _member("list", _list, "Lists a directory as JSON text: {names, sizes, dirs, err
                   "brief": "A regular expression: names it finds are left out, only counted."}]}])
 _member("stat", _stat, "Sizes of given files as JSON text: {sizes, dirs, errors} (columns, as list).", [
     {"name": "pathsJson", "type": "string", "brief": "JSON text [path, ...]."}])
+_member("statRuns", _stat_runs, "Sizes of files named as runs: [float64 sizes, JSON text {dirs, errors}].", [
+    {"name": "path", "type": "string", "brief": "Directory holding the files."},
+    {"name": "runsJson", "type": "string", "brief": "JSON text [[prefix, from, to, suffix] | [name], ...]."}])
+_member("readRuns", _read_runs, "First bytes of files named as runs: [bytes, int32 lengths (-1: missing)].", [
+    {"name": "path", "type": "string", "brief": "Directory holding the files."},
+    {"name": "runsJson", "type": "string", "brief": "JSON text [[prefix, from, to, suffix] | [name], ...]."},
+    {"name": "n", "type": "integer", "brief": "How many bytes to read from each."}])
 _member("readHeads", _read_heads, "Reads the first bytes of many files; null for a missing file.", [
     {"name": "paths", "type": "array", "brief": "Files to read."},
     {"name": "n", "type": "integer", "brief": "How many bytes to read from each."}])
