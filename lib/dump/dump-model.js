@@ -127,8 +127,8 @@ function newerFormatProblem(format) {
 }
 
 // options: {listing: path or undefined, chunksInFiles: false when the caller never needs the chunk
-// files in `files` (restore.inspect: their sizes are in the chunk tables, and a million names cost
-// memory), listingNames: names of the complete dump (a remote listing), verify: true to decompress every present data file,
+// files (nor their .idx files) in `files` (restore.inspect, restore.stub: their sizes are in the
+// chunk tables, and a million names cost memory), listingNames: names of the complete dump (a remote listing), verify: true to decompress every present data file,
 // surveyedFrom: target -> the first chunk number to read, to read only the newest chunks (see chunk-survey.js),
 // idxFiles: list the chunks' .idx files although chunkFileBytes records the sizes}.
 function readDumpModel(host, dumpDir, options) {
@@ -147,7 +147,7 @@ function readDumpModel(host, dumpDir, options) {
   var idxNeeded = !!(options && options.idxFiles);
   // Without chunk files in `files`, every chunk named by chunkFileBytes is looked up by name
   // afterwards (chunk-survey.js statChunkFiles), as runs of numbers.
-  var byRuns = !lean && !!done.chunkList && !idxNeeded && !!options && options.chunksInFiles === false;
+  var byRuns = !lean && !!done.chunkList && !!options && options.chunksInFiles === false;
   var omit = lean || byRuns ? 'chunks' : done.chunkList && !idxNeeded ? 'idx' : null;
   var listed = {};
   var sizes = listFiles(host, opened.dir, done, broken, omit, listed);
@@ -175,7 +175,7 @@ function readDumpModel(host, dumpDir, options) {
     // Chunk-like files no chunk list names (leftovers of another dump): listed the usual way, to be reported.
     if (found < listed.omitted - listed.omittedIdx) {
       byRuns = false;
-      sizes = listFiles(host, opened.dir, done, broken = [], 'idx');
+      sizes = listFiles(host, opened.dir, done, broken = [], idxNeeded ? null : 'idx');
     }
   }
   var unreadable = new Map(broken.map(function (e) { return [e.name, e.error]; }));

@@ -141,26 +141,13 @@ function buildView(host, model, plan, place, mark, rewrite) {
   // BATCH names a call: 100,000 names are never made here.
   function addStubs(entries, suffix, data) {
     var runs = [];
-    var count = 0;
-    function flush() {
-      if (!runs.length) return;
-      f.viewStubs(place.dir, runs, data);
-      advance(count);
-      runs = [];
-      count = 0;
-    }
     entries.forEach(function (e) {
-      chunkTable.nameRuns(e.target.chunks, e.stubbed, suffix).forEach(function (r) {
-        for (var from = r[1]; from < r[2];) {
-          var to = Math.min(r[2], from + BATCH - count);
-          runs.push([r[0], from, to, r[3]]);
-          count += to - from;
-          from = to;
-          if (count >= BATCH) flush();
-        }
-      });
+      chunkTable.nameRuns(e.target.chunks, e.stubbed, suffix).forEach(function (r) { runs.push(r); });
     });
-    flush();
+    stubWriter.eachBatch(runs, BATCH, function (batch, count) {
+      f.viewStubs(place.dir, batch, data);
+      advance(count);
+    });
   }
   f.viewCreate(place.dir, JSON.stringify(mark));
   model.files.forEach(function (size, name) {

@@ -49,7 +49,7 @@ function chosenOnly(sel) {
 function planPartial(model, sel, how) {
   var inPlace = !!(how && how.inPlace);
   var plan = {
-    dir: model.dir, files: model.files, inPlace: inPlace, targets: [], fetch: [], stubFiles: 0, firstStub: null,
+    dir: model.dir, inPlace: inPlace, targets: [], fetch: [], stubFiles: 0, firstStub: null,
     presentUnchosen: 0, firstPresentUnchosen: null, skippedTables: [], warnings: [], blockers: [], bytesChosen: 0,
     bytesTotal: 0, bytesUnknown: false,
   };

@@ -18,7 +18,8 @@ function modelAndPlan(host, dumpDir, options, how) {
   var sel = selection.parseSelection(o);
   var sizes = how && how.source ? how.source.sizes : null;
   var model = readDumpModel(host, dumpDir, { listing: o.listing, listingNames: sizes ? Array.from(sizes.keys()) : null,
-    surveyedFrom: inPlace || !selection.isPartial(sel) ? null : partialPlan.chosenOnly(sel), idxFiles: inPlace });
+    surveyedFrom: inPlace || !selection.isPartial(sel) ? null : partialPlan.chosenOnly(sel), idxFiles: inPlace,
+    chunksInFiles: !inPlace }); // in place, the stubs' .idx files are looked up when written (stub-writer.js)
   var plan = partialPlan.planPartial(model, sel, { inPlace: inPlace });
   return { sel: sel, model: model, plan: plan };
 }

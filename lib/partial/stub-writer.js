@@ -6,6 +6,7 @@
 var BATCH = 5000;
 var startProgress = require('../format/progress.js').startProgress;
 var chunkTable = require('../dump/chunk-table.js');
+var toBytes = require('../core/bytes.js').toBytes;
 
 // The Shell's own empty chunk: the 9-byte zstd frame (contract §2).
 var EMPTY_ZSTD = [0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00];
@@ -29,51 +30,76 @@ function stubContent(compression) {
 // An .idx file with no chunk offsets: a format 1.0.0 loader reads a stubbed chunk's size there.
 function idxStubContent() { return bytes(EMPTY_IDX); }
 
-// plan: from lib/partial/partial-plan.js (plan.files: the model's listing of the dump directory), in place.
-// Returns {written: count, skipped: count, skippedFiles: the first names skipped}, names
-// relative to the dump directory.
+// plan: from lib/partial/partial-plan.js, in place. Returns {written: count, skipped: count,
+// skippedFiles: the first names skipped}, names relative to the dump directory. Names go to the
+// host as runs of chunk numbers, at most BATCH a call: none is made here per chunk.
 function writeStubs(host, plan) {
-  var existing = plan.files;
-  var f = host.files;
   var contents = {};
   var idx = idxStubContent();
   var out = { written: 0, skipped: 0, skippedFiles: [] };
-  var files = [];
-  var names = [];
   var progress = startProgress(host, 'Writing stubs', plan.stubFiles, { unit: 'chunks' });
   var done = 0;
-  // Files go out BATCH at a time, their names made on the way (chunk-table.js).
-  function flush() {
-    if (!files.length) return;
-    var r = f.writeFiles(files, { overwrite: false });
-    var writtenSet = new Set(r.written);
-    files.forEach(function (file, j) {
-      if (writtenSet.has(file.path)) { out.written++; return; }
-      out.skipped++;
-      if (out.skippedFiles.length < 20) out.skippedFiles.push(names[j]);
+  function write(runs, data) {
+    eachBatch(runs, BATCH, function (batch) {
+      var r = host.files.writeRuns(plan.dir, batch, data);
+      out.written += r.written;
+      out.skipped += r.skipped.length;
+      r.skipped.forEach(function (name) { if (out.skippedFiles.length < 20) out.skippedFiles.push(name); });
     });
-    files = [];
-    names = [];
-    progress.update(done);
   }
   plan.targets.forEach(function (e) {
-    var compression = e.compression;
-    if (!contents[compression]) contents[compression] = stubContent(compression);
-    e.write.forEach(function (i) {
-      var file = chunkTable.fileOf(e.target.chunks, i);
-      files.push({ path: f.join(plan.dir, file), data: contents[compression] });
-      names.push(file);
-      if (!existing.has(file + '.idx')) {
-        files.push({ path: f.join(plan.dir, file + '.idx'), data: idx });
-        names.push(file + '.idx');
-      }
-      done++;
-      if (files.length >= BATCH) flush();
-    });
+    if (!e.write.length) return;
+    var ct = e.target.chunks;
+    if (!contents[e.compression]) contents[e.compression] = stubContent(e.compression);
+    write(runsOf(ct, e.write, ''), contents[e.compression]);
+    var hasIdx = idxFilesThere(host, plan.dir, ct, e.write);
+    write(runsOf(ct, e.write.filter(function (i, k) { return !hasIdx[k]; }), '.idx'), idx);
+    done += e.write.length;
+    progress.update(done);
   });
-  flush();
   progress.done();
   return out;
 }
 
-module.exports = { writeStubs: writeStubs, stubContent: stubContent, idxStubContent: idxStubContent };
+function runsOf(ct, indexes, suffix) {
+  if (!indexes.length) return [];
+  return ct.whole ? [[chunkTable.fileOf(ct, 0) + suffix]] : chunkTable.nameRuns(ct, indexes, suffix);
+}
+
+// Calls fn(piece, count) for consecutive pieces of host.files runs naming at most `most` files each.
+function eachBatch(runs, most, fn) {
+  var batch = [];
+  var count = 0;
+  function flush() {
+    if (batch.length) fn(batch, count);
+    batch = [];
+    count = 0;
+  }
+  runs.forEach(function (r) {
+    if (r.length === 1) { batch.push(r); count++; }
+    for (var from = r[1]; r.length > 1 && from < r[2];) {
+      var to = Math.min(r[2], from + most - count);
+      batch.push([r[0], from, to, r[3]]);
+      count += to - from;
+      from = to;
+      if (count >= most) flush();
+    }
+    if (count >= most) flush();
+  });
+  flush();
+}
+
+// For chunks `indexes` (in order) of a chunk table, whether the dump directory holds an entry at
+// each one's .idx name: looked up as runs, no name made per chunk.
+function idxFilesThere(host, dir, ct, indexes) {
+  if (!indexes.length) return [];
+  var got = host.files.statRuns(dir, runsOf(ct, indexes, '.idx'));
+  var sizes = new Float64Array(indexes.length);
+  new Uint8Array(sizes.buffer).set(toBytes(got.sizes, 'file sizes'));
+  var there = [];
+  for (var k = 0; k < indexes.length; k++) there.push(sizes[k] === sizes[k]);
+  got.dirs.concat(got.errors.map(function (e) { return e[0]; })).forEach(function (k) { there[k] = true; });
+  return there;
+}
+
+module.exports = { writeStubs: writeStubs, eachBatch: eachBatch, stubContent: stubContent, idxStubContent: idxStubContent };

@@ -162,6 +162,17 @@ function memoryFiles(log, initial, mounts) {
       });
       return out;
     },
+    writeRuns(dir, runs, data) {
+      const out = { written: 0, skipped: [] };
+      runNames(runs).forEach((name) => {
+        const p = posix.join(posix.normalize(dir), name);
+        log.push(['files.write', p]);
+        if (isFile(p) || isDir(p)) { out.skipped.push(name); return; }
+        write(p, toBuffer(data));
+        out.written++;
+      });
+      return out;
+    },
     makeDirs(dir) {
       dir = posix.normalize(dir);
       log.push(['files.makeDirs', dir]);

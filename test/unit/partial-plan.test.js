@@ -56,6 +56,21 @@ describe('partial plan (lib/partial/partial-plan.js)', function () {
     expect(p.blockers).to.deep.equal([]);
   });
 
+  it('restore.stub writes a stub for each missing unchosen chunk, and an .idx stub only where its .idx is missing', function () {
+    const { stubCommand } = require('../../lib/commands/stub.js');
+    const host = fakeHost({ mount: { '/d': 'sample-dumps/shop' } });
+    const idx2 = host.fs.bytes('/d/shop@orders@2.tsv.zst.idx');
+    host.files.remove(['/d/shop@orders@2.tsv.zst', '/d/shop@orders@3.tsv.zst', '/d/shop@orders@3.tsv.zst.idx']);
+    const r = stubCommand(host, '/d', { latest: { 'shop.orders': 1 } });
+    expect(r.written).to.equal(3);
+    expect(r.skipped).to.equal(0);
+    expect(host.fs.bytes('/d/shop@orders@2.tsv.zst').toString('hex')).to.equal('28b52ffd2000010000');
+    expect(host.fs.bytes('/d/shop@orders@2.tsv.zst.idx')).to.deep.equal(idx2); // there: left as it was
+    expect(host.fs.bytes('/d/shop@orders@3.tsv.zst.idx').toString('hex')).to.equal('0000000000000000');
+    expect(host.log.filter((e) => e[0] === 'files.write').map((e) => e[1]).sort())
+      .to.deep.equal(['/d/shop@orders@2.tsv.zst', '/d/shop@orders@3.tsv.zst', '/d/shop@orders@3.tsv.zst.idx']);
+  });
+
   it('refuseBlocked says what blocks the plan and that nothing changed', function () {
     expect(() => partialPlan.refuseBlocked({ blockers: ['a chunk is corrupt'] }, 'The load'))
       .to.throw(/The load cannot be planned:\n {2}a chunk is corrupt\nNothing was changed\./);

@@ -120,6 +120,10 @@ function makeFiles(restore) {
         skipped: r.skipped,
       };
     },
+    writeRuns: function (dir, runs, data) {
+      var r = JSON.parse(companion(restore, 'writeRuns')(dir, JSON.stringify(runs), [asBinary(data)]));
+      return { written: Number(r.written), skipped: r.skipped };
+    },
     makeDirs: function (dir, opts) { companion(restore, 'makeDirs')(dir, { fresh: !!(opts && opts.fresh) }); },
     viewCreate: function (dir, markText) { companion(restore, 'viewCreate')(dir, markText); },
     // entries: [{name, link} | {name, data}]; equal contents (stubs) are sent once.

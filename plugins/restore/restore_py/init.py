@@ -312,6 +312,25 @@ def _write_files(paths_json, contents, options=None):
     return _json.dumps({"written": written, "skipped": skipped})
 
 
+def _write_runs(path, runs_json, contents):
+    # New files of one content (a restore.stub's empty chunks) named by runs in the directory:
+    # never over anything (_open_new); the names that exist are skipped and returned.
+    content = contents[0]
+    data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
+    written, skipped = 0, []
+    for p in _run_files(path, runs_json):
+        try:
+            with _open_new(p) as out:
+                out.write(data)
+            written += 1
+        except FileExistsError:
+            skipped.append(_os.path.basename(p))
+        except OSError as err:
+            raise ValueError("%s: cannot write the file (%s); %d file(s) of this batch were written before it"
+                             % (p, _why(err), written))
+    return _json.dumps({"written": written, "skipped": skipped})
+
+
 def _make_dirs(path, options=None):
     # Inside the state directory: like mkdir -p. Elsewhere (options.fresh): exactly one new
     # directory in an existing one; a new directory never stands over anything.
@@ -621,6 +640,10 @@ _member("writeFiles", _write_files, "Writes new files (overwrite only inside the
     {"name": "contents", "type": "array", "brief": "The distinct contents (string or bytes)."},
     {"name": "options", "type": "dictionary", "required": False, "brief": "Write options.",
      "options": [{"name": "overwrite", "type": "bool", "brief": "Replace existing files (state directory only)."}]}])
+_member("writeRuns", _write_runs, "Writes new files of one content named as runs; existing names are skipped.", [
+    {"name": "path", "type": "string", "brief": "Directory to write in."},
+    {"name": "runsJson", "type": "string", "brief": "JSON text [[prefix, from, to, suffix] | [name], ...]."},
+    {"name": "contents", "type": "array", "brief": "One content (string or bytes): what every file holds."}])
 _member("makeDirs", _make_dirs, "Creates a directory inside the state directory, or one new directory elsewhere.", [
     {"name": "path", "type": "string", "brief": "Directory to create."},
     {"name": "options", "type": "dictionary", "required": False, "brief": "Options.",
