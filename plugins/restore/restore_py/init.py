@@ -12,13 +12,13 @@
 # directory holding its marker file); rsync never with a deletion option. Reading is not confined: inspect reads what it is
 # given. Large batches cross as one JSON string each way: a string is one value to marshal, where
 # a list of 100,000 dictionaries would be 300,000.
+import array as _array
 import hashlib as _hashlib
 import json as _json
 import os as _os
 import re as _re
 import shutil as _shutil
 import stat as _statmod
-import struct as _struct
 import subprocess as _subprocess
 import zlib as _zlib
 from concurrent.futures import ThreadPoolExecutor as _Pool
@@ -89,29 +89,31 @@ def _list(path, options=None):
                         "omittedIdx": omitted_idx})
 
 
+def _stat_one(path):
+    # (size, is a directory, error) of one path; size None where no file is (missing, a directory,
+    # an error). A dangling symlink has an error; an unreadable file keeps its size.
+    try:
+        st = _os.stat(path)
+    except FileNotFoundError:
+        return None, False, ("No such file or directory" if _os.path.islink(path) else None)
+    except OSError as err:
+        return None, False, _why(err)
+    if _statmod.S_ISDIR(st.st_mode):
+        return None, True, None
+    return st.st_size, False, (None if _os.access(path, _os.R_OK) else "Permission denied")
+
+
 def _stat(paths_json):
     # The same columns as _list, for given files only: a partial import needs the sizes of the
     # chunks it loads, not of the 100,000 it stubs. A missing file has size None and no error.
     sizes, dirs, errors = [], [], []
     for at, path in enumerate(_json.loads(paths_json)):
-        try:
-            st = _os.stat(path)
-        except FileNotFoundError:
-            sizes.append(None)
-            if _os.path.islink(path):
-                errors.append([at, "No such file or directory"])
-            continue
-        except OSError as err:
-            sizes.append(None)
-            errors.append([at, _why(err)])
-            continue
-        if _statmod.S_ISDIR(st.st_mode):
-            sizes.append(0)
+        size, is_dir, error = _stat_one(path)
+        sizes.append(0 if is_dir else size)
+        if is_dir:
             dirs.append(at)
-            continue
-        sizes.append(st.st_size)
-        if not _os.access(path, _os.R_OK):
-            errors.append([at, "Permission denied"])
+        if error:
+            errors.append([at, error])
     return _json.dumps({"sizes": sizes, "dirs": dirs, "errors": errors})
 
 
@@ -129,40 +131,28 @@ def _stat_runs(path, runs_json):
     # _stat for the files of a dump's chunks, named as runs (a million chunks send no million names
     # and get no million numbers back as objects): [sizes, JSON text {dirs, errors}], sizes as one
     # native float64 per name (NaN where there is no file: missing, a directory, or an error).
-    sizes, dirs, errors = [], [], []
+    sizes, dirs, errors = _array.array("d"), [], []
     nan = float("nan")
     for at, p in enumerate(_run_files(path, runs_json)):
-        try:
-            st = _os.stat(p)
-        except FileNotFoundError:
-            sizes.append(nan)
-            if _os.path.islink(p):
-                errors.append([at, "No such file or directory"])
-            continue
-        except OSError as err:
-            sizes.append(nan)
-            errors.append([at, _why(err)])
-            continue
-        if _statmod.S_ISDIR(st.st_mode):
-            sizes.append(nan)
+        size, is_dir, error = _stat_one(p)
+        sizes.append(nan if size is None else float(size))
+        if is_dir:
             dirs.append(at)
-            continue
-        sizes.append(float(st.st_size))
-        if not _os.access(p, _os.R_OK):
-            errors.append([at, "Permission denied"])
-    return [_struct.pack("=%dd" % len(sizes), *sizes), _json.dumps({"dirs": dirs, "errors": errors})]
+        if error:
+            errors.append([at, error])
+    return [sizes.tobytes(), _json.dumps({"dirs": dirs, "errors": errors})]
 
 
 def _read_runs(path, runs_json, n):
     # The first n bytes of each file named by the runs, as [the bytes one after the other, their
     # lengths as one native int32 per file (-1: no such file)]: one value each way per batch.
-    data, lengths = [], []
+    data, lengths = [], _array.array("i")
     for p in _run_files(path, runs_json):
         got = _read_at(p, 0, n)
         lengths.append(-1 if got is None else len(got))
         if got:
             data.append(got)
-    return [b"".join(data), _struct.pack("=%di" % len(lengths), *lengths)]
+    return [b"".join(data), lengths.tobytes()]
 
 
 def _read_at(path, offset, length):
@@ -619,12 +609,11 @@ _member("list", _list, "Lists a directory as JSON text: {names, sizes, dirs, err
                   "brief": "A regular expression: names it finds are left out, only counted."}]}])
 _member("stat", _stat, "Sizes of given files as JSON text: {sizes, dirs, errors} (columns, as list).", [
     {"name": "pathsJson", "type": "string", "brief": "JSON text [path, ...]."}])
-_member("statRuns", _stat_runs, "Sizes of files named as runs: [float64 sizes, JSON text {dirs, errors}].", [
-    {"name": "path", "type": "string", "brief": "Directory holding the files."},
-    {"name": "runsJson", "type": "string", "brief": "JSON text [[prefix, from, to, suffix] | [name], ...]."}])
-_member("readRuns", _read_runs, "First bytes of files named as runs: [bytes, int32 lengths (-1: missing)].", [
-    {"name": "path", "type": "string", "brief": "Directory holding the files."},
-    {"name": "runsJson", "type": "string", "brief": "JSON text [[prefix, from, to, suffix] | [name], ...]."},
+# Files named as runs of numbers, in one directory (see _run_files).
+_RUNS = [{"name": "path", "type": "string", "brief": "Directory holding the files."},
+         {"name": "runsJson", "type": "string", "brief": "JSON text [[prefix, from, to, suffix] | [name], ...]."}]
+_member("statRuns", _stat_runs, "Sizes of files named as runs: [float64 sizes, JSON text {dirs, errors}].", _RUNS)
+_member("readRuns", _read_runs, "First bytes of files named as runs: [bytes, int32 lengths (-1: missing)].", _RUNS + [
     {"name": "n", "type": "integer", "brief": "How many bytes to read from each."}])
 _member("readHeads", _read_heads, "Reads the first bytes of many files; null for a missing file.", [
     {"name": "paths", "type": "array", "brief": "Files to read."},
@@ -640,9 +629,7 @@ _member("writeFiles", _write_files, "Writes new files (overwrite only inside the
     {"name": "contents", "type": "array", "brief": "The distinct contents (string or bytes)."},
     {"name": "options", "type": "dictionary", "required": False, "brief": "Write options.",
      "options": [{"name": "overwrite", "type": "bool", "brief": "Replace existing files (state directory only)."}]}])
-_member("writeRuns", _write_runs, "Writes new files of one content named as runs; existing names are skipped.", [
-    {"name": "path", "type": "string", "brief": "Directory to write in."},
-    {"name": "runsJson", "type": "string", "brief": "JSON text [[prefix, from, to, suffix] | [name], ...]."},
+_member("writeRuns", _write_runs, "Writes new files of one content named as runs; existing names are skipped.", _RUNS + [
     {"name": "contents", "type": "array", "brief": "One content (string or bytes): what every file holds."}])
 _member("makeDirs", _make_dirs, "Creates a directory inside the state directory, or one new directory elsewhere.", [
     {"name": "path", "type": "string", "brief": "Directory to create."},
