@@ -6,10 +6,14 @@
 // Once with declared foreign keys, once on the same tables without any, through `relations`.
 const path = require('path');
 const { expect } = require('chai');
-const { needs } = require('../support/real');
+const fs = require('fs');
+const { needs, skipBecause } = require('../support/real');
 const { cli, runJs, tempDir } = require('../support/shell');
 const { suiteServer } = require('../support/root-hooks');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
+const { remoteMissing, startRsyncDaemon } = require('../support/remote-host');
+const { hashSandbox, diffSandbox, UNCHANGED } = require('../support/sandbox-hash');
+const { DATA_FILE } = require('../support/dump-facts');
 
 const LATEST = (s) => `${s}.customers:1,${s}.orders:1,${s}.order_items:3,${s}.shipments:1`;
 const PK = { customers: ['id'], orders: ['id'], order_items: ['id'], shipments: ['id'] };
@@ -157,6 +161,35 @@ describe('restore load: orphans "parents" completes a partial import (real Shell
     expect(r2.status, r2.out).to.equal(0);
     expect(r2.stdout).to.include('Relations (virtual foreign keys, used like declared ones): rel_src.customers.referred_by -> ');
     await checkCompleted('rel_src', keep, par, r2.stdout);
+  });
+
+  it('from a backup host (an rsync daemon): parents fetched there, only the chunks read, the backup untouched', async function () {
+    const why = remoteMissing();
+    if (why) skipBecause(this, why);
+    const keep = target('rem_keep');
+    const par = target('rem_par');
+    const before = hashSandbox([dumps.par_src]);
+    const daemon = await startRsyncDaemon({ backups: path.dirname(dumps.par_src) });
+    try {
+      const r1 = cli(server.uri, ['load', dumps.par_src, `--latest=${LATEST('par_src')}`, `--schema=${keep}`]);
+      expect(r1.status, r1.out).to.equal(0);
+      const cacheDir = path.join(tempDir('parents-cache-'), 'c');
+      const r2 = cli(server.uri, ['load', daemon.url('backups', path.basename(dumps.par_src)), `--latest=${LATEST('par_src')}`,
+        '--preset=dev', `--schema=${par}`, `--cache-dir=${cacheDir}`]);
+      expect(r2.status, r2.out).to.equal(0);
+      await checkCompleted('par_src', keep, par, r2.stdout);
+      // What came over: the chosen chunks and those read for parents, each as the backup holds it; not the whole dump.
+      const fetched = fs.readdirSync(cacheDir).filter((f) => DATA_FILE.test(f));
+      const all = fs.readdirSync(dumps.par_src).filter((f) => DATA_FILE.test(f));
+      expect(r2.stdout).to.match(/rem_par\.customers: chunks read for parents \d/);
+      expect(fetched.length, r2.stdout).to.be.below(all.length);
+      for (const f of fetched) {
+        expect(fs.readFileSync(path.join(cacheDir, f)).equals(fs.readFileSync(path.join(dumps.par_src, f))), f).to.equal(true);
+      }
+    } finally {
+      await daemon.stop();
+    }
+    expect(diffSandbox(before, hashSandbox([dumps.par_src]))).to.deep.equal(UNCHANGED);
   });
 
   it('relations naming an unknown table or column are refused before anything changes', function () {
