@@ -18,6 +18,11 @@ function bytesReader(u8) {
 
 // readAt(offset, length) -> Uint8Array (fewer bytes at the end of the file); size: the file's size;
 // first: the file's first bytes when they were read already, else nothing.
+// After a jump over more than a window (a big block's payload), the next block is likely big too:
+// only a few bytes are read there (a window each would be mostly payload: a 16 MiB chunk has
+// about a hundred 128 KiB blocks, and every byte read costs mysqlsh memory until a GC).
+var AFTER_JUMP = 64;
+
 function windowReader(readAt, size, window, first) {
   var w = window || 1024 * 1024;
   var start = 0;
@@ -26,8 +31,9 @@ function windowReader(readAt, size, window, first) {
     size: size,
     read: function (offset, length) {
       if (offset < start || offset + length > start + buf.length) {
+        var jumped = offset - (start + buf.length) >= w;
         start = offset;
-        buf = readAt(offset, Math.max(length, w));
+        buf = readAt(offset, Math.max(length, jumped ? AFTER_JUMP : w));
       }
       return buf.subarray(offset - start, offset - start + length);
     },
