@@ -349,7 +349,9 @@ function lockedRun(host, pre, clock, partial) {
     if (plan.drops.length && !plan.dropNative) {
       step('drop existing', function () { dropExisting.dropObjects(host, plan.drops, report.dropped); });
     }
-    step('util.loadDump', function () { host.util.loadDump(plan.loadDir, plan.loadDumpOptions); });
+    step('util.loadDump', function () {
+      host.util.loadDump(plan.loadDir, snapshotStep.loaderOptions(plan.snapshot, plan.loadDumpOptions));
+    });
     // A finished load's progress file (the plugin's own, in its state directory) would make the
     // same command "resume" a finished load later, after the tables were dropped: it goes.
     if (ctx.progressDir) host.files.remove([plan.loadDumpOptions.progressFile]);

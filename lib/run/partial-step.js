@@ -14,6 +14,12 @@ var loadView = require('../partial/load-view.js');
 var dumpCache = require('../remote/dump-cache.js');
 var displayTable = require('../format/display-name.js').displayTable;
 var renamePlan = require('../rename/rename-plan.js');
+var loadObjects = require('../partial/load-objects.js').loadObjects;
+var parseMask = require('../options/mask-spec.js').parseMask;
+var parseRelations = require('../options/relations.js').parseRelations;
+var loadMasks = require('../snapshot/load-masks.js');
+var loadKey = require('../snapshot/masking.js').loadKey;
+var pathMaker = require('../dump/dump-paths.js').pathMaker;
 
 var MAX_LISTED = 5;
 
@@ -53,6 +59,31 @@ function refuseNotRemote(ctx, p) {
   }
 }
 
+// restore.load's masks applied while loading (lib/snapshot/load-masks.js): the table JSONs the view
+// writes for them (over those schemaMap rewrites) and the key; null without masks (restore.view).
+function planMasks(ctx, model, rw) {
+  var specs = ctx.serverUuid === null ? [] : parseMask(ctx.own.mask);
+  if (!specs.length) return null;
+  var tables = loadObjects(ctx.host, ctx.dumpDir, ctx.loadOptions, false, rw.rename).tables;
+  var lm = loadMasks.planLoadMasks(ctx.host, ctx, specs, parseRelations(ctx.own.relations), tables, model.dir);
+  var pathOf = pathMaker(ctx.host, model.dir);
+  var files = rw.files.slice();
+  Object.keys(lm.tables).forEach(function (k) {
+    var entry = lm.tables[k];
+    var at = -1;
+    files.forEach(function (f, i) { if (f.name === entry.file) at = i; });
+    var text = at >= 0 ? files[at].data : ctx.host.files.loadText(pathOf(entry.file));
+    var f = { name: entry.file, data: loadMasks.maskedTableJson(text, entry) };
+    if (at >= 0) files[at] = f;
+    else files.push(f);
+  });
+  lm.files = files;
+  lm.identity = lm.masks.map(function (m) { return [m.schema, m.table, m.column, m.expression]; });
+  lm.keySource = ctx.own.maskKey === undefined || ctx.own.maskKey === null ? 'random, this load only' : 'maskKey';
+  if (lm.masks.length) lm.key = lm.keySource === 'maskKey' ? String(ctx.own.maskKey) : loadKey(ctx.host);
+  return lm;
+}
+
 function plan(ctx) {
   var sel = selection.parseSelection(ctx.options);
   var partial = selection.isPartial(sel);
@@ -62,16 +93,20 @@ function plan(ctx) {
   if (ctx.source) refuseNotRemote(ctx, p);
   // schemaMap and definers (lib/rename/): a load view with rewritten metadata, also for a full load.
   var rw = renamePlan.planRename(ctx, r.model, sel);
-  var viewed = partial || rw.needsView;
+  // Masks: a load view whose table JSONs mask while loading, also for a full load.
+  var lm = planMasks(ctx, r.model, rw);
+  var masked = !!lm && lm.masks.length > 0;
+  var viewed = partial || rw.needsView || masked;
   if (ctx.options.viewDir !== undefined && !viewed) {
-    throw new UserError('viewDir is for a partial import (latest) or a load with schemaMap or definers: a full load reads ' +
-      'the dump directory as it is.');
+    throw new UserError('viewDir is for a partial import (latest), masks, or a load with schemaMap or definers: a full ' +
+      'load reads the dump directory as it is.');
   }
   var lines = [];
   var lo = {};
   var facts = partialCommands.planFacts(p);
   var renameLines = rw.lines.concat(rw.warnings.concat(rw.definerWarnings).map(function (w) { return 'WARNING: ' + w; }));
-  var base = { plan: p, model: r.model, sel: sel, partial: partial, viewed: viewed, rename: rw.rename, rewrite: rw };
+  var base = { plan: p, model: r.model, sel: sel, partial: partial, viewed: viewed, rename: rw.rename, rewrite: rw,
+    loadMasks: lm, viewFiles: masked ? lm.files : rw.needsView ? rw.files : null };
   if (!viewed) {
     // A local full load: only what the dump checks found outside the selection, if anything.
     if (!ctx.source) {
@@ -85,15 +120,25 @@ function plan(ctx) {
   }
   var server = ctx.serverUuid !== undefined ? ctx.serverUuid : ctx.host.sql.serverInfo().uuid;
   var src = ctx.source ? ctx.source.source : null;
-  var place = loadView.viewPlace(ctx.host, r.model, loadView.viewIdentity(r.model, sel, src && src.url, server, rw.identity),
+  var rewriteId = masked ? [rw.identity || null, lm.identity] : rw.identity;
+  var place = loadView.viewPlace(ctx.host, r.model, loadView.viewIdentity(r.model, sel, src && src.url, server, rewriteId),
     ctx.options.viewDir, src && src.name);
   var state = loadView.placeState(ctx.host, place);
+  if (state === 'reuse' && masked && lm.keySource !== 'maskKey' && !ctx.own.dropExisting) {
+    throw new UserError('The load view ' + place.dir + ' is left by an earlier load of the same dump, selection and masks ' +
+      'that did not finish. The rows it loaded were masked with a random key that is gone, so the load cannot resume: ' +
+      'load again with dropExisting: true (starts afresh), or give maskKey to every load that should resume. Nothing was ' +
+      'changed.');
+  }
   if (ctx.loadOptions.progressFile === undefined) {
     lo.progressFile = ctx.host.files.join(place.dir, loadView.PROGRESS_FILE);
     // A view reused after a stopped load resumes, unless its tables are dropped first.
     if (ctx.own.dropExisting && ctx.loadOptions.resetProgress === undefined) lo.resetProgress = true;
   }
-  if (partial && atLeast(ctx.shellVersion, '8.4.0') && ctx.loadOptions.disableBulkLoad === undefined) lo.disableBulkLoad = true;
+  // BULK LOAD takes no column list or SET expressions: the view's masks need LOAD DATA.
+  if ((partial || masked) && atLeast(ctx.shellVersion, '8.4.0') && ctx.loadOptions.disableBulkLoad === undefined) {
+    lo.disableBulkLoad = true;
+  }
   if (partial) {
     partialCommands.printPlan(ctx.host, p, null, { print: function (l) { lines.push(l); },
       warn: function (l) { lines.push('WARNING: ' + l); } });
@@ -107,7 +152,7 @@ function plan(ctx) {
   } else {
     var n = loadView.viewCounts(r.model, p);
     lines.push('Load view: ' + place.dir + ' (to be made: links to the dump\'s ' + n.links + ' metadata and chosen ' +
-      'data files, ' + n.stubs + ' empty stub(s)' + (rw.needsView ? ', ' + rw.files.length + ' rewritten file(s)' : '') +
+      'data files, ' + n.stubs + ' empty stub(s)' + (base.viewFiles ? ', ' + base.viewFiles.length + ' rewritten file(s)' : '') +
       '; nothing is written into the dump)');
   }
   if (ctx.options.progressFile !== undefined && partial) {
@@ -149,10 +194,9 @@ function prepare(ctx, planned) {
   if (fetched) facts.fetched = fetched;
   if (!planned.viewed) return facts;
   var src = ctx.source ? ctx.source.source : null;
-  var rw = planned.rewrite;
   var made = loadView.buildView(ctx.host, planned.model, planned.plan, planned.place,
     loadView.makeMark(planned.model, planned.place, src && src.url, planned.sel),
-    rw.needsView ? { files: rw.files, rename: rw.rename } : null);
+    planned.viewFiles ? { files: planned.viewFiles, rename: planned.rewrite.rename } : null);
   loadView.viewLines(planned.place, made, made === null).forEach(ctx.host.out.print);
   facts.view = { dir: planned.place.dir, reused: made === null, links: made ? made.links : null, stubs: made ? made.stubs : null,
     written: made ? made.written : [], checksums: made && made.checksums ? made.checksums : null,

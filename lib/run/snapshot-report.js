@@ -90,7 +90,16 @@ function orphanLines(o, counts) {
 }
 
 function maskLines(m) {
-  var lines = ['Masked in ' + m.seconds.toFixed(2) + ' s (key: ' + m.keySource + '):'];
+  var lines = [];
+  if (m.inLoad && m.inLoad.length) {
+    lines.push('Masked while loading (key: ' + m.keySource + '): ' + m.inLoad.map(function (t) {
+      return displayTable(t.schema, t.table) + ' ' + t.columns.map(function (c) {
+        return displayIdentifier(c.column) + ' ' + c.kind;
+      }).join(', ');
+    }).join('; '));
+  }
+  if (!m.tables.length) return lines.concat(['Masked in ' + m.seconds.toFixed(2) + ' s after the load: nothing left to mask.']);
+  lines.push('Masked in ' + m.seconds.toFixed(2) + ' s (key: ' + m.keySource + '):');
   return lines.concat(indent(textTable.formatTable(['table', 'columns', 'rows', 'seconds'], m.tables.map(function (t) {
     return [displayTable(t.schema, t.table), t.columns.map(function (c) {
       return displayIdentifier(c.column) + ' ' + c.kind + (c.follows ? ' (follows ' + c.follows + ')' : '');

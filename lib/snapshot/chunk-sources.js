@@ -15,7 +15,9 @@ var tableKey = require('./foreign-keys.js').tableKey;
 // {schema, table, dumpSchema, chunkKey: the chunking index's columns ([] or null when unknown),
 // partitioned, chunkCount, files: [{index, partition, name}] newest first, options: for
 // util.importTable, path(name), fetch(names) → names now in the directory}.
-function chunkSources(host, ctx, planned, tables) {
+// masks: the masks applied while loading ({tables: lib/snapshot/load-masks.js's, initSql}) or null:
+// the staged rows are masked the same way (each source then has initSql: statements giving the key).
+function chunkSources(host, ctx, planned, tables, masks) {
   var out = {};
   if (!planned || !planned.partial || !planned.plan) return out;
   var byDumpName = {};
@@ -29,8 +31,14 @@ function chunkSources(host, ctx, planned, tables) {
     var target = e.target;
     var src = out[k];
     if (!src) {
+      var masked = masks && masks.tables[k] ? masks.tables[k] : null;
+      var options = target.info.settings.loadDialect;
+      if (masked) {
+        options = JSON.parse(JSON.stringify(options));
+        options.decodeColumns = Object.assign(options.decodeColumns || {}, masked.decodeColumns);
+      }
       src = out[k] = { schema: t.schema, table: t.table, dumpSchema: t.dumpSchema, chunkKey: target.primaryIndex,
-        partitioned: e.partition !== null, chunkCount: 0, files: [], options: target.info.settings.loadDialect,
+        partitioned: e.partition !== null, chunkCount: 0, files: [], options: options, initSql: masked ? masks.initSql : [],
         path: pathOf, fetch: fetcher(host, ctx, dir) };
     }
     src.chunkCount += target.chunks.length;

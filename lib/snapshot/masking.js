@@ -155,8 +155,8 @@ function resolveMasks(host, specs, tables, fks) {
   return { masks: masks, notes: notes };
 }
 
-function hashOf(col) {
-  return 'SHA2(CONCAT(CAST(@restore_mask_key AS BINARY), 0x00, CAST(' + col + ' AS BINARY)), 256)';
+function hashOf(value) {
+  return 'SHA2(CONCAT(CAST(@restore_mask_key AS BINARY), 0x00, CAST(' + value + ' AS BINARY)), 256)';
 }
 
 function listPick(h, from, names) {
@@ -164,16 +164,29 @@ function listPick(h, from, names) {
     names.map(function (n) { return "'" + n + "'"; }).join(', ') + ')';
 }
 
+// A text as a literal whatever the loader session's sql_mode (NO_BACKSLASH_ESCAPES): its UTF-8 bytes in hex.
+function utf8Literal(text) {
+  var hex = '';
+  unescape(encodeURIComponent(String(text))).split('').forEach(function (ch) {
+    hex += (ch.charCodeAt(0) < 16 ? '0' : '') + ch.charCodeAt(0).toString(16);
+  });
+  return "CONVERT(X'" + hex + "' USING utf8mb4)";
+}
+
 // The SQL expression writing mask m over its column, and the arguments of its placeholders.
-function maskExpression(m) {
-  var col = quoteIdentifier(m.column);
+// value: the SQL of the value masked (the column itself after the load; in the load, the
+// LOAD DATA variable the field was read into: lib/snapshot/load-masks.js), then the fixed value is
+// written as a literal (no placeholders).
+function maskExpression(m, value) {
+  var col = value || quoteIdentifier(m.column);
   var h = hashOf(col);
   var e;
   if (m.kind === 'null') return { sql: 'NULL', args: [] };
   if (m.kind === 'fixed') {
     if (m.value === null) return { sql: 'NULL', args: [] };
-    var v = m.maxLength < LONG ? 'LEFT(?, ' + m.maxLength + ')' : '?';
-    return { sql: 'CASE WHEN ' + col + ' IS NULL THEN NULL ELSE ' + v + ' END', args: [m.value] };
+    var lit = value ? utf8Literal(m.value) : '?';
+    var v = m.maxLength < LONG ? 'LEFT(' + lit + ', ' + m.maxLength + ')' : lit;
+    return { sql: 'CASE WHEN ' + col + ' IS NULL THEN NULL ELSE ' + v + ' END', args: value ? [] : [m.value] };
   }
   if (m.kind === 'hash') e = h;
   else if (m.kind === 'email') e = "CONCAT('user_', LEFT(" + h + ", 16), '@example.com')";
@@ -193,6 +206,19 @@ function maskExpression(m) {
   return { sql: m.maxLength < LONG ? 'LEFT(' + e + ', ' + m.maxLength + ')' : e, args: [] };
 }
 
+function longest(names) { return Math.max.apply(null, names.map(function (n) { return n.length; })); }
+
+// Whether mask m (kind, maxLength, unique) gives distinct values for distinct originals (64 bits
+// of the keyed hash survive the cut, or NULL): a unique column may be masked while it is loaded.
+function keepsDistinct(m) {
+  var room = m.maxLength === null || m.maxLength === undefined ? LONG : m.maxLength;
+  if (m.kind === 'null') return true;
+  if (m.kind === 'email') return room >= 'user_@example.com'.length + 16;
+  if (m.kind === 'hash') return room >= 16;
+  if (m.kind === 'name') return !!m.unique && room >= longest(FIRST) + longest(LAST) + 2 + 16;
+  return false;
+}
+
 // A key for this load only, from the server's random generator; maskKey gives a stable one.
 function loadKey(host) {
   try {
@@ -203,9 +229,10 @@ function loadKey(host) {
   }
 }
 
-// masks from resolveMasks; key: the user's maskKey or null. One UPDATE per table. Returns
+// masks from resolveMasks; key: the user's maskKey or null (a random one here), or the key of masks
+// applied while loading, keySource then saying which. One UPDATE per table. Returns
 // {seconds, keySource, tables: [{schema, table, columns: [{column, kind, follows}], rows, seconds, updateTriggers}]}.
-function applyMasks(host, masks, key) {
+function applyMasks(host, masks, key, keySource) {
   var t0 = Date.now();
   var byTable = {};
   var order = [];
@@ -214,6 +241,7 @@ function applyMasks(host, masks, key) {
     if (!byTable[k]) { byTable[k] = []; order.push(k); }
     byTable[k].push(m);
   });
+  if (!masks.length) return { seconds: 0, keySource: keySource || 'maskKey', tables: [] };
   host.sql.run('SET @restore_mask_key = ?', [key === null || key === undefined ? loadKey(host) : String(key)]);
   var tables = [];
   try {
@@ -248,8 +276,9 @@ function applyMasks(host, masks, key) {
   } finally {
     host.sql.run('SET @restore_mask_key = NULL');
   }
-  return { seconds: (Date.now() - t0) / 1000, keySource: key === null || key === undefined ? 'random, this load only' : 'maskKey',
+  return { seconds: (Date.now() - t0) / 1000, keySource: keySource || (key === null || key === undefined ? 'random, this load only' : 'maskKey'),
     tables: tables };
 }
 
-module.exports = { checkMasks: checkMasks, resolveMasks: resolveMasks, applyMasks: applyMasks, maskExpression: maskExpression };
+module.exports = { checkMasks: checkMasks, resolveMasks: resolveMasks, applyMasks: applyMasks, maskExpression: maskExpression,
+  keepsDistinct: keepsDistinct, utf8Literal: utf8Literal, loadKey: loadKey, columnProblem: columnProblem, findTable: findTable };

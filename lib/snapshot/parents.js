@@ -66,7 +66,9 @@ function stageChunk(host, st, file, skipBinlog) {
   o.table = st.stage;
   o.threads = 1;
   o.showProgress = false;
-  if (skipBinlog) o.sessionInitSql = ['SET SESSION sql_log_bin = 0'];
+  // The key of masks applied while loading (chunk-sources.js): the staged rows are masked alike.
+  var init = (st.source.initSql || []).concat(skipBinlog ? ['SET SESSION sql_log_bin = 0'] : []);
+  if (init.length) o.sessionInitSql = init;
   host.util.importTable(st.source.path(file.name), o);
   st.staged.push(file.index);
 }

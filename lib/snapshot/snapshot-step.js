@@ -9,6 +9,7 @@ var parseMask = require('../options/mask-spec.js').parseMask;
 var relations = require('../options/relations.js');
 var tableDdl = require('./table-ddl.js');
 var masking = require('./masking.js');
+var loadMasks = require('./load-masks.js');
 var orphans = require('./orphans.js');
 var parents = require('./parents.js');
 var chunkSources = require('./chunk-sources.js').chunkSources;
@@ -37,8 +38,10 @@ function planSnapshot(host, ctx, objects, planned) {
   var own = ctx.own;
   var specs = parseMask(own.mask);
   var rels = relations.parseRelations(own.relations);
+  var lm = planned && planned.loadMasks && planned.loadMasks.masks.length ? planned.loadMasks : null;
   var snap = { active: own.orphans !== 'keep' || specs.length > 0, orphans: own.orphans, specs: specs, relations: rels,
-    maskKey: own.maskKey, tables: objects.tables, lines: [], ctx: ctx, planned: planned || null };
+    maskKey: lm ? lm.key : own.maskKey, keySource: lm ? lm.keySource : null, loadMasks: lm, tables: objects.tables, lines: [],
+    ctx: ctx, planned: planned || null };
   if (ORPHAN_LINES[own.orphans]) snap.lines.push(ORPHAN_LINES[own.orphans]);
   if (own.orphans === 'parents' && ctx.loadOptions.skipBinlog && !atLeast(ctx.shellVersion, '8.0.30')) {
     throw new UserError('orphans: "parents" with skipBinlog needs MySQL Shell 8.0.30 or later (util.importTable\'s ' +
@@ -61,9 +64,21 @@ function planSnapshot(host, ctx, objects, planned) {
   snap.lateRelations = lateRelations;
   if (!specs.length) return snap;
   var unchecked = masking.checkMasks(specs, objects.tables, function (t) { return columnsOf(t.schema, t.table, true); });
-  snap.lines.push('Masks after the load (' + (own.maskKey ? 'key: maskKey' : 'a random key for this load') + '): ' +
-    specs.map(function (s) { return s.name + ' ' + (s.kind === 'fixed' ? 'fixed' : s.kind); }).join(', ') +
-    '; columns linked to them by foreign keys get the same mask');
+  var during = lm ? lm.masks.map(function (m) { return m.name; }) : [];
+  var after = specs.filter(function (s) { return during.indexOf(s.name) < 0; });
+  var kindOf = function (s) { return s.name + ' ' + (s.kind === 'fixed' ? 'fixed' : s.kind); };
+  var key = own.maskKey ? 'key: maskKey' : 'a random key for this load';
+  if (lm) {
+    snap.lines.push('Masks while loading (LOAD DATA writes the masked value, ' + key + '): ' +
+      specs.filter(function (s) { return during.indexOf(s.name) >= 0; }).map(kindOf).join(', '));
+  }
+  if (after.length) {
+    var why = planned && planned.loadMasks ? planned.loadMasks.after : [];
+    snap.lines.push('Masks after the load (UPDATE, ' + key + '): ' + after.map(function (s) {
+      var w = why.filter(function (x) { return x.name === s.name; })[0];
+      return kindOf(s) + (w ? ' (' + w.why + ')' : '');
+    }).join(', ') + '; columns linked to them by foreign keys get the same mask');
+  }
   if (unchecked.length) snap.lines.push(checkedLater(unchecked));
   return snap;
 }
@@ -101,6 +116,15 @@ function withMinimalRowImage(host, fn) {
   }
 }
 
+// The util.loadDump options of the call: with masks applied while loading, the key set in each
+// loader session first (never in the plan's printed options, nor in a file).
+function loaderOptions(snap, lo) {
+  if (!snap || !snap.loadMasks) return lo;
+  var o = Object.assign({}, lo);
+  o.sessionInitSql = [loadMasks.keyStatement(snap.loadMasks.key)].concat(lo.sessionInitSql || []);
+  return o;
+}
+
 // After util.loadDump. Returns the facts the load report shows (lib/run/snapshot-report.js).
 function runSnapshot(host, snap, loadDumpOptions) {
   return outsideBinlog(host, !!loadDumpOptions.skipBinlog, function () {
@@ -121,13 +145,19 @@ function changeRows(host, snap, loadDumpOptions) {
   var resolved = snap.specs.length ? masking.resolveMasks(host, snap.specs, snap.tables, fks) : null;
   var out = { orphans: null, mask: null, notes: resolved ? resolved.notes : [] };
   if (snap.orphans === 'parents') {
-    out.orphans = parents.completeParents(host, fks, chunkSources(host, snap.ctx, snap.planned, snap.tables),
+    out.orphans = parents.completeParents(host, fks, chunkSources(host, snap.ctx, snap.planned, snap.tables, snap.loadMasks ?
+      { tables: snap.loadMasks.tables, initSql: [loadMasks.keyStatement(snap.loadMasks.key)] } : null),
       { skipBinlog: !!loadDumpOptions.skipBinlog });
   } else if (snap.orphans !== 'keep') out.orphans = orphans.fixOrphans(host, fks, snap.orphans);
   if (resolved) {
+    // Masks applied while loading (not linked by any key: resolveMasks gives them alone) need no UPDATE.
+    var inLoad = {};
+    (snap.loadMasks ? snap.loadMasks.masks : []).forEach(function (m) { inLoad[JSON.stringify([m.schema, m.table, m.column])] = m; });
+    var later = resolved.masks.filter(function (m) { return !inLoad[JSON.stringify([m.schema, m.table, m.column])] || m.follows; });
     out.mask = orphans.withoutForeignKeyChecks(host, function () {
-      return masking.applyMasks(host, resolved.masks, snap.maskKey);
+      return masking.applyMasks(host, later, snap.maskKey, snap.keySource);
     });
+    out.mask.inLoad = snap.loadMasks ? inLoadFacts(snap.loadMasks.masks) : [];
     out.mask.tables.forEach(function (t) {
       if (t.updateTriggers) {
         out.notes.push(displayTable(t.schema, t.table) + ' has ' + t.updateTriggers + ' UPDATE trigger(s): they ran for ' +
@@ -138,4 +168,15 @@ function changeRows(host, snap, loadDumpOptions) {
   return out;
 }
 
-module.exports = { planSnapshot: planSnapshot, runSnapshot: runSnapshot };
+// [{schema, table, columns: [{column, kind}]}] of the masks LOAD DATA applied.
+function inLoadFacts(masks) {
+  var out = [];
+  masks.forEach(function (m) {
+    var t = out.filter(function (x) { return x.schema === m.schema && x.table === m.table; })[0];
+    if (!t) out.push(t = { schema: m.schema, table: m.table, columns: [] });
+    t.columns.push({ column: m.column, kind: m.kind });
+  });
+  return out;
+}
+
+module.exports = { planSnapshot: planSnapshot, runSnapshot: runSnapshot, loaderOptions: loaderOptions };

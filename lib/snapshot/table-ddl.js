@@ -12,28 +12,46 @@ function unquote(q) { return q.slice(1, -1).replace(/``/g, '`'); }
 var QUOTED = '`(?:[^`]|``)+`';
 var COLUMN_LINE = new RegExp('^\\s+(' + QUOTED + ')\\s+([A-Za-z]+)(.*?),?$');
 var UNIQUE_LINE = /^\s+(PRIMARY KEY|UNIQUE KEY)\b[^(]*\((.*)\)/;
+var FK_LINE = new RegExp('^\\s+CONSTRAINT ' + QUOTED + ' FOREIGN KEY \\(([^)]*)\\) REFERENCES (?:(' + QUOTED + ')\\.)?(' +
+  QUOTED + ') \\(([^)]*)\\)');
+// CHARACTER_MAXIMUM_LENGTH of the types without a length in parentheses.
+var TEXT_LENGTHS = { tinytext: 255, tinyblob: 255, text: 65535, blob: 65535, mediumtext: 16777215, mediumblob: 16777215,
+  longtext: 4294967295, longblob: 4294967295 };
 
-// CREATE TABLE text → {columns: {name: {type, nullable, generated}}, unique: {name: true}} or null.
+function quotedList(text) { return (text.match(new RegExp(QUOTED, 'g')) || []).map(unquote); }
+
+// CREATE TABLE text → {columns: {name: {type, nullable, generated, maxLength}}, unique: {name: true},
+// foreignKeys: [{columns, refSchema (null: the table's own schema), refTable, refColumns}]} or null.
 function parseCreateTable(sql) {
   var m = new RegExp('CREATE TABLE (?:IF NOT EXISTS )?' + QUOTED + ' \\(\\n([\\s\\S]*?)\\n\\)').exec(sql);
   if (!m) return null;
-  var out = { columns: {}, unique: {} };
+  var out = { columns: {}, unique: {}, foreignKeys: [] };
   m[1].split('\n').forEach(function (line) {
     var u = UNIQUE_LINE.exec(line);
     if (u) {
-      (u[2].match(new RegExp(QUOTED, 'g')) || []).forEach(function (q) { out.unique[unquote(q)] = true; });
+      quotedList(u[2]).forEach(function (name) { out.unique[name] = true; });
+      return;
+    }
+    var f = FK_LINE.exec(line);
+    if (f) {
+      out.foreignKeys.push({ columns: quotedList(f[1]), refSchema: f[2] ? unquote(f[2]) : null, refTable: unquote(f[3]),
+        refColumns: quotedList(f[4]) });
       return;
     }
     var c = COLUMN_LINE.exec(line);
     if (!c) return;
-    out.columns[unquote(c[1])] = { type: c[2].toLowerCase(), nullable: !/\bNOT NULL\b/i.test(c[3]),
-      generated: /\bGENERATED ALWAYS\b|\bAS \(/i.test(c[3]) };
+    var type = c[2].toLowerCase();
+    var n = /^\((\d+)\)/.exec(c[3]);
+    out.columns[unquote(c[1])] = { type: type, nullable: !/\bNOT NULL\b/i.test(c[3]),
+      generated: /\bGENERATED ALWAYS\b|\bAS \(/i.test(c[3]),
+      maxLength: TEXT_LENGTHS[type] || (n && /char|binary/.test(type) ? Number(n[1]) : null) };
   });
   return out;
 }
 
-// tables: [{schema, dumpSchema, table}] (lib/partial/load-objects.js) → {"schema.table" JSON key: parsed or null}.
-function dumpTableColumns(host, dumpDir, tables) {
+// tables: [{schema, dumpSchema, table}] (lib/partial/load-objects.js) → {"[schema, table]" JSON key:
+// {base, name (its table JSON), path (of the JSON), sql (path of its CREATE TABLE)}}.
+function dumpTableFiles(host, dumpDir, tables) {
   var pathOf = paths.pathMaker(host, dumpDir);
   var root = metadata.readJsonFile(host, pathOf('@.json'));
   var schemaJson = {};
@@ -43,8 +61,18 @@ function dumpTableColumns(host, dumpDir, tables) {
     if (!schemaJson[sb]) schemaJson[sb] = metadata.readJsonFile(host, pathOf(sb + '.json'));
     var tb = paths.checkFileNamePart(metadata.ownValue(schemaJson[sb].basenames, t.table) || sb + '@' + t.table, 'table',
       sb + '.json');
-    var file = pathOf(tb + '.sql');
-    out[JSON.stringify([t.schema, t.table])] = host.files.isFile(file) ? parseCreateTable(host.files.loadText(file)) : null;
+    out[JSON.stringify([t.schema, t.table])] = { base: tb, name: tb + '.json', path: pathOf(tb + '.json'), sql: pathOf(tb + '.sql') };
+  });
+  return out;
+}
+
+// tables as for dumpTableFiles → {"[schema, table]" JSON key: parsed CREATE TABLE or null}.
+function dumpTableColumns(host, dumpDir, tables) {
+  var files = dumpTableFiles(host, dumpDir, tables);
+  var out = {};
+  Object.keys(files).forEach(function (k) {
+    var file = files[k].sql;
+    out[k] = host.files.isFile(file) ? parseCreateTable(host.files.loadText(file)) : null;
   });
   return out;
 }
@@ -67,5 +95,5 @@ function serverTableColumns(host, schema, table) {
 
 function isStringType(type) { return STRING_TYPES.indexOf(type) >= 0; }
 
-module.exports = { parseCreateTable: parseCreateTable, dumpTableColumns: dumpTableColumns,
+module.exports = { parseCreateTable: parseCreateTable, dumpTableColumns: dumpTableColumns, dumpTableFiles: dumpTableFiles,
   serverTableColumns: serverTableColumns, isStringType: isStringType };
