@@ -7,11 +7,13 @@
 // and every order, so about two thirds of the orders reference a customer left out. Then, in the
 // real mysqlsh, interleaved (A B C D A B C D …):
 //   A  restore.load --orphans=parents --mask=(orders.email email, orders.note text, customers.name name)
-//   B  restore.load --orphans=delete --mask=(the same)
-//   C  restore.load --orphans=report
+//   B  restore.load --orphans=delete
+//   C  restore.load --orphans=report: the plain load of the slice (plus a count), the reference
 //   D  A with --preset=fastest (skipBinlog, tuned: the snapshot phase also stays out of the binlog)
-// and the times of util.loadDump, the orphan step and masking from the load report, each as a
-// ratio to the same run's util.loadDump, plus the rows each mode leaves.
+// Each cost is a ratio to C's util.loadDump of the same round: parents (A's orphan step), masking
+// (A's load minus C's: the masks are applied while loading, plus any UPDATE after it), delete (B's
+// load and orphan step minus C's load: B loads without secondary indexes and builds them after the
+// deletes), report (C's count); D's parents to D's own load. Plus the rows each mode leaves.
 const fs = require('fs');
 const path = require('path');
 const { startServer } = require('../test/support/server');
@@ -90,23 +92,27 @@ async function main() {
         'ON c.id = o.customer_id WHERE c.id IS NULL'));
       return `${o} orders, ${c} customers, ${orphans} orphans`;
     }
+    const indexTime = (r) => seconds(/^Secondary indexes and foreign keys built after the deletes[^:]*: ([\d.]+) s/m, r.stdout,
+      'index build time');
+    const snapshotTime = (r) => seconds(/^\s+snapshot\s+([\d.]+)/m, r.stdout, 'snapshot phase time');
     for (let i = 0; i < runs; i++) {
       const a = load(server, dumpDir, `bench_a${i}`, keepCustomers, ['--orphans=parents', masks]);
-      const b = load(server, dumpDir, `bench_b${i}`, keepCustomers, ['--orphans=delete', masks]);
+      const b = load(server, dumpDir, `bench_b${i}`, keepCustomers, ['--orphans=delete']);
       const c = load(server, dumpDir, `bench_c${i}`, keepCustomers, ['--orphans=report']);
       const d = load(server, dumpDir, `bench_d${i}`, keepCustomers, ['--preset=fastest', '--force', '--orphans=parents', masks]);
       const [la, lb, lc, ld] = [a, b, c, d].map(loadTime);
-      add('A: util.loadDump', [la, la]);
-      add('A: orphans parents', [parentsTime(a), la]);
-      add('A: masking (3 columns)', [maskTime(a), la]);
-      add('B: util.loadDump', [lb, lb]);
-      add('B: orphans delete', [deleteTime(b), lb]);
-      add('B: masking (3 columns)', [maskTime(b), lb]);
-      add('C: util.loadDump', [lc, lc]);
+      add('C: util.loadDump (the plain load: the reference)', [lc, lc]);
+      add('A: util.loadDump with 3 masks applied while loading', [la, lc]);
+      add('A: orphans parents', [parentsTime(a), lc]);
+      add('A: masking (A load - C load + UPDATE after)', [la - lc + maskTime(a), lc]);
+      add('B: util.loadDump without secondary indexes', [lb, lc]);
+      add('B:   delete statements', [deleteTime(b), lc]);
+      add('B:   index build after the deletes', [indexTime(b), lc]);
+      add('B: orphans delete (B load + snapshot - C load)', [lb + snapshotTime(b) - lc, lc]);
       add('C: orphans report', [seconds(/Orphan rows \(counted[^)]*\), ([\d.]+) s/, c.stdout, 'orphan count time'), lc]);
-      add('D (preset fastest: no binlog, tuned; redo log kept on: other schemas here)', [ld, ld]);
-      add('D: orphans parents', [parentsTime(d), ld]);
-      add('D: masking', [maskTime(d), ld]);
+      add('D (preset fastest: no binlog, tuned; redo log kept on): util.loadDump', [ld, ld]);
+      add('D: orphans parents (ratio to D\'s load)', [parentsTime(d), ld]);
+      add('D: masking after the load (ratio to D\'s load)', [maskTime(d), ld]);
       add('peak MB of mysqlsh (A, B, C, D)', [Math.max(a.peakMB, b.peakMB, c.peakMB, d.peakMB), 1]);
       if (i === 0) {
         console.log('\nLoad A report (tail):\n' + a.stdout.slice(a.stdout.indexOf('Parents added')).split('\n').slice(0, 12).join('\n'));
@@ -117,13 +123,14 @@ async function main() {
       }
       for (const x of ['a', 'b', 'c', 'd']) await server.query(`DROP SCHEMA IF EXISTS bench_${x}${i}`);
     }
-    console.log(`\n${machineLine(MYSQLSH)}\n${runs} runs, interleaved (A B C D A B C D …); median (min–max)`);
+    console.log(`\n${machineLine(MYSQLSH)}\n${runs} runs, interleaved (A B C D A B C D …); median (min–max); ratios to C's ` +
+      'util.loadDump of the same round unless said otherwise');
     console.log('Rows each mode leaves:');
     for (const [k, v] of Object.entries(left)) console.log(`  ${k.padEnd(22)}${v}`);
-    console.log('step'.padEnd(52) + 'seconds'.padEnd(22) + 'ratio to its load: median (min–max)');
+    console.log('step'.padEnd(72) + 'seconds'.padEnd(22) + 'ratio: median (min–max)');
     for (const [name, list] of Object.entries(got)) {
       const ratios = list.map((x) => x[0] / x[1]);
-      console.log(name.padEnd(52) + fmt(list.map((x) => x[0])).padEnd(22) + (name.startsWith('peak') || name.endsWith('loadDump') ||
+      console.log(name.padEnd(72) + fmt(list.map((x) => x[0])).padEnd(22) + (name.startsWith('peak') || name.startsWith('C: util') ||
         name.startsWith('D (') ? '' : fmt(ratios)));
     }
   } finally {

@@ -352,13 +352,16 @@ function lockedRun(host, pre, clock, partial) {
     step('util.loadDump', function () {
       host.util.loadDump(plan.loadDir, snapshotStep.loaderOptions(plan.snapshot, plan.loadDumpOptions));
     });
+    // Orphans and masks (lib/snapshot/): after the data is in, before its statistics are taken.
+    // (The progress file is still there: indexes deferred until the orphans are gone are built from it.)
+    if (plan.snapshot.active) {
+      step('snapshot', function () {
+        report.snapshot = snapshotStep.runSnapshot(host, plan.snapshot, plan.loadDumpOptions, plan.loadDir);
+      });
+    }
     // A finished load's progress file (the plugin's own, in its state directory) would make the
     // same command "resume" a finished load later, after the tables were dropped: it goes.
     if (ctx.progressDir) host.files.remove([plan.loadDumpOptions.progressFile]);
-    // Orphans and masks (lib/snapshot/): after the data is in, before its statistics are taken.
-    if (plan.snapshot.active) {
-      step('snapshot', function () { report.snapshot = snapshotStep.runSnapshot(host, plan.snapshot, plan.loadDumpOptions); });
-    }
     if (pre.own.analyze !== 'off') {
       step('analyze', function () {
         var a = analyze.analyzeTables(host, pre.objects.tables, pre.own.analyze, !!plan.loadDumpOptions.skipBinlog);

@@ -76,6 +76,10 @@ function orphanLines(o, counts) {
     lines.push('Orphan rows removed: ' + removed + ' in ' + o.seconds.toFixed(2) + ' s (' + found.length +
       ' foreign key(s), ' + o.rounds + ' round(s))' + (removed ? ':' : '.'));
     lines = lines.concat(tableLines(o, counts));
+    if (typeof o.indexSeconds === 'number') {
+      lines.push('Secondary indexes and foreign keys built after the deletes (util.loadDump, loadIndexes): ' +
+        o.indexSeconds.toFixed(2) + ' s.');
+    }
   } else {
     lines.push('Orphan rows (counted, nothing deleted; rows that would follow them in later rounds are not counted), ' +
       o.seconds.toFixed(2) + ' s:');

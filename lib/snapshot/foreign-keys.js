@@ -6,7 +6,7 @@
 
 function tableKey(schema, table) { return JSON.stringify([schema, table]); }
 
-// tables: [{schema, table}] that were loaded; virtual: keys from relations.relationKeys (or none) →
+// tables: [{schema, table}] that were loaded; virtual: keys from relations.relationKeys, or the dump's DDL while the load defers them (or none) →
 // [{name, schema, table, columns, refSchema, refTable, refColumns, refExists, refLoaded, virtual}],
 // declared keys first, in a stable order.
 function loadedForeignKeys(host, tables, virtual) {

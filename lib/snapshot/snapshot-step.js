@@ -10,6 +10,7 @@ var relations = require('../options/relations.js');
 var tableDdl = require('./table-ddl.js');
 var masking = require('./masking.js');
 var loadMasks = require('./load-masks.js');
+var deferredIndexes = require('./deferred-indexes.js');
 var orphans = require('./orphans.js');
 var parents = require('./parents.js');
 var chunkSources = require('./chunk-sources.js').chunkSources;
@@ -47,9 +48,11 @@ function planSnapshot(host, ctx, objects, planned) {
     throw new UserError('orphans: "parents" with skipBinlog needs MySQL Shell 8.0.30 or later (util.importTable\'s ' +
       'sessionInitSql keeps the added rows out of the binary log). Use orphans: "delete", or load without skipBinlog.');
   }
-  if (!specs.length && !rels.length) return snap;
   var fromServer = ctx.loadOptions.loadDdl === false;
-  var ddl = fromServer ? null : tableDdl.dumpTableColumns(host, ctx.dumpDir, objects.tables);
+  var ddl = fromServer || (!specs.length && !rels.length && own.orphans !== 'delete') ? null
+    : tableDdl.dumpTableColumns(host, ctx.dumpDir, objects.tables);
+  if (own.orphans === 'delete') planDeferred(ctx, snap, objects.tables, ddl, rels);
+  if (!specs.length && !rels.length) return snap;
   function columnsOf(schema, table, loaded) {
     if (!loaded || fromServer) return tableDdl.serverTableColumns(host, schema, table);
     return ddl[JSON.stringify([schema, table])];
@@ -81,6 +84,23 @@ function planSnapshot(host, ctx, objects, planned) {
   }
   if (unchecked.length) snap.lines.push(checkedLater(unchecked));
   return snap;
+}
+
+// orphans "delete": the load leaves the secondary indexes to a second util.loadDump call after
+// the deletes (lib/snapshot/deferred-indexes.js), when the deletes need none of them.
+function planDeferred(ctx, snap, tables, ddl, rels) {
+  var why = ddl ? deferredIndexes.whyNotDeferred(ctx, tables, ddl, rels) : 'loadDdl is false';
+  if (why) {
+    snap.lines.push('  Secondary indexes built by the load as usual (' + why + ')');
+    return;
+  }
+  var lo = ctx.loadOptions;
+  lo.deferTableIndexes = 'all';
+  lo.loadIndexes = false;
+  snap.deferredIndexes = true;
+  snap.ddlKeys = deferredIndexes.ddlForeignKeys(tables, ddl);
+  snap.lines.push('  Secondary indexes and foreign keys built after the orphans are deleted (deferTableIndexes: "all", ' +
+    'loadIndexes: false, then util.loadDump with loadIndexes: true): no index entry is written for a row deleted later');
 }
 
 function checkedLater(list) {
@@ -126,13 +146,25 @@ function loaderOptions(snap, lo) {
 }
 
 // After util.loadDump. Returns the facts the load report shows (lib/run/snapshot-report.js).
-function runSnapshot(host, snap, loadDumpOptions) {
-  return outsideBinlog(host, !!loadDumpOptions.skipBinlog, function () {
-    return withMinimalRowImage(host, function () { return changeRows(host, snap, loadDumpOptions); });
-  });
+// loadDir: what util.loadDump loaded (the indexes it deferred are built from there).
+function runSnapshot(host, snap, loadDumpOptions, loadDir) {
+  var build = { pending: !!snap.deferredIndexes, seconds: null };
+  build.run = function () {
+    if (!build.pending) return;
+    build.pending = false;
+    build.seconds = deferredIndexes.buildDeferredIndexes(host, loadDir, loadDumpOptions);
+  };
+  try {
+    return outsideBinlog(host, !!loadDumpOptions.skipBinlog, function () {
+      return withMinimalRowImage(host, function () { return changeRows(host, snap, loadDumpOptions, build); });
+    });
+  } finally {
+    // Whatever failed: the tables must not stay without their indexes.
+    build.run();
+  }
 }
 
-function changeRows(host, snap, loadDumpOptions) {
+function changeRows(host, snap, loadDumpOptions, build) {
   var has = serverHas(host);
   // Relations whose tables had no CREATE TABLE in the dump: checked now, before any row changes.
   if (snap.lateRelations && snap.lateRelations.length) {
@@ -140,7 +172,9 @@ function changeRows(host, snap, loadDumpOptions) {
       return tableDdl.serverTableColumns(host, schema, table) || { columns: {} };
     }, has);
   }
-  var fks = loadedForeignKeys(host, snap.tables, relations.relationKeys(snap.relations || [], snap.tables, has));
+  // Deferred foreign keys are not on the server yet: the dump's DDL gives them.
+  var fks = loadedForeignKeys(host, snap.tables, (build.pending ? snap.ddlKeys : [])
+    .concat(relations.relationKeys(snap.relations || [], snap.tables, has)));
   // Masks first resolved (conflicts are refused before any row changes), applied after the orphans are gone.
   var resolved = snap.specs.length ? masking.resolveMasks(host, snap.specs, snap.tables, fks) : null;
   var out = { orphans: null, mask: null, notes: resolved ? resolved.notes : [] };
@@ -149,6 +183,11 @@ function changeRows(host, snap, loadDumpOptions) {
       { tables: snap.loadMasks.tables, initSql: [loadMasks.keyStatement(snap.loadMasks.key)] } : null),
       { skipBinlog: !!loadDumpOptions.skipBinlog });
   } else if (snap.orphans !== 'keep') out.orphans = orphans.fixOrphans(host, fks, snap.orphans);
+  // Deferred indexes: built once the orphans are gone, before any mask (a unique key's masks fail as before).
+  if (build.pending) {
+    build.run();
+    if (out.orphans) out.orphans.indexSeconds = build.seconds;
+  }
   if (resolved) {
     // Masks applied while loading (not linked by any key: resolveMasks gives them alone) need no UPDATE.
     var inLoad = {};

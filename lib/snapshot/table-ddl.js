@@ -12,7 +12,7 @@ function unquote(q) { return q.slice(1, -1).replace(/``/g, '`'); }
 var QUOTED = '`(?:[^`]|``)+`';
 var COLUMN_LINE = new RegExp('^\\s+(' + QUOTED + ')\\s+([A-Za-z]+)(.*?),?$');
 var UNIQUE_LINE = /^\s+(PRIMARY KEY|UNIQUE KEY)\b[^(]*\((.*)\)/;
-var FK_LINE = new RegExp('^\\s+CONSTRAINT ' + QUOTED + ' FOREIGN KEY \\(([^)]*)\\) REFERENCES (?:(' + QUOTED + ')\\.)?(' +
+var FK_LINE = new RegExp('^\\s+CONSTRAINT (' + QUOTED + ') FOREIGN KEY \\(([^)]*)\\) REFERENCES (?:(' + QUOTED + ')\\.)?(' +
   QUOTED + ') \\(([^)]*)\\)');
 // CHARACTER_MAXIMUM_LENGTH of the types without a length in parentheses.
 var TEXT_LENGTHS = { tinytext: 255, tinyblob: 255, text: 65535, blob: 65535, mediumtext: 16777215, mediumblob: 16777215,
@@ -20,22 +20,23 @@ var TEXT_LENGTHS = { tinytext: 255, tinyblob: 255, text: 65535, blob: 65535, med
 
 function quotedList(text) { return (text.match(new RegExp(QUOTED, 'g')) || []).map(unquote); }
 
-// CREATE TABLE text → {columns: {name: {type, nullable, generated, maxLength}}, unique: {name: true},
-// foreignKeys: [{columns, refSchema (null: the table's own schema), refTable, refColumns}]} or null.
+// CREATE TABLE text → {columns: {name: {type, nullable, generated, maxLength}}, unique: {name: true}, primary: [column],
+// foreignKeys: [{name, columns, refSchema (null: the table's own schema), refTable, refColumns}]} or null.
 function parseCreateTable(sql) {
   var m = new RegExp('CREATE TABLE (?:IF NOT EXISTS )?' + QUOTED + ' \\(\\n([\\s\\S]*?)\\n\\)').exec(sql);
   if (!m) return null;
-  var out = { columns: {}, unique: {}, foreignKeys: [] };
+  var out = { columns: {}, unique: {}, primary: [], foreignKeys: [] };
   m[1].split('\n').forEach(function (line) {
     var u = UNIQUE_LINE.exec(line);
     if (u) {
       quotedList(u[2]).forEach(function (name) { out.unique[name] = true; });
+      if (u[1] === 'PRIMARY KEY') out.primary = quotedList(u[2]);
       return;
     }
     var f = FK_LINE.exec(line);
     if (f) {
-      out.foreignKeys.push({ columns: quotedList(f[1]), refSchema: f[2] ? unquote(f[2]) : null, refTable: unquote(f[3]),
-        refColumns: quotedList(f[4]) });
+      out.foreignKeys.push({ name: unquote(f[1]), columns: quotedList(f[2]), refSchema: f[3] ? unquote(f[3]) : null,
+        refTable: unquote(f[4]), refColumns: quotedList(f[5]) });
       return;
     }
     var c = COLUMN_LINE.exec(line);
