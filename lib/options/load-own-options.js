@@ -38,16 +38,18 @@ var OWN_OPTIONS = {
     brief: 'After the load, rows whose referenced row is missing (foreign keys of the loaded tables and relations; NULL ' +
       'keys are no orphans). parents: add the referenced rows from the chunks latest left out (a remote dump\'s are ' +
       'fetched), up the keys until nothing is missing; what no chunk holds is then deleted as with delete. delete: ' +
-      'delete them, and the rows that then lose theirs, until none is left. report: count them per foreign key. ' +
+      'delete them, and the rows that then lose theirs, until none is left (when every key references a primary ' +
+      'key, the load defers the secondary indexes and builds them after the deletes). report: count them per foreign key. ' +
       'keep: do nothing' },
   relations: { default: null, check: parsedProblem(parseRelations, 'relations'),
     brief: 'Foreign keys the schema does not declare, used by orphans and mask like declared ones: ' +
       '{"shop.orders.customer_id": "shop.customers.id", "shop.x.(a, b)": "shop.y.(c, d)"} or ' +
       'shop.orders.customer_id:shop.customers.id,… (tables and columns are checked before anything changes)' },
   mask: { default: null, check: maskSpec.maskProblem,
-    brief: 'After the load, replace personal data: {"schema.table.column": kind} or schema.table.column:kind,… with ' +
-      'the kinds ' + maskSpec.KIND_NAMES.join(', ') + ' (fixed:<value>). Equal values get equal masks (keyed hash), ' +
-      'columns linked by foreign keys get the same mask, results fit the column' },
+    brief: 'Replace personal data: {"schema.table.column": kind} or schema.table.column:kind,… with the kinds ' +
+      maskSpec.KIND_NAMES.join(', ') + ' (fixed:<value>). Equal values get equal masks (keyed hash), columns linked ' +
+      'by foreign keys get the same mask, results fit the column. Applied while loading (LOAD DATA writes the masked ' +
+      'value; Shell 8.0.30+), else by an UPDATE after the load: key columns and unique columns whose kind may repeat values' },
   schemaMap: { default: null, inPreset: false, check: parsedProblem(parseSchemaMap, 'schemaMap'),
     brief: 'Load schemas under other names: {"shop": "shop_copy", "billing": "billing_copy"} or shop:shop_copy,… ' +
       'Views, triggers, routines and events are created in the new schemas, and their references to a mapped schema ' +

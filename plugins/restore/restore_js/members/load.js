@@ -57,7 +57,9 @@ module.exports = {
       'staging table, dropped afterwards; a remote dump\'s chunks are fetched, only those that can hold the keys ' +
       'when the key is the chunking index), then theirs, until nothing is missing; what no chunk holds (a key ' +
       'absent from the dump, a table left out of the load) is deleted as with "delete" and listed. "delete" ' +
-      'removes the rows whose referenced row is missing (repeated until none is left; a NULL key is no orphan), ' +
+      'removes the rows whose referenced row is missing (repeated until none is left; a NULL key is no orphan; when ' +
+      'every key references a primary key, the load defers secondary indexes and foreign keys, and a second ' +
+      'util.loadDump call with loadIndexes builds them once the orphans are gone), ' +
       '"report" counts them per foreign key; keys to a table that is not on the server are reported, never fixed. ' +
       'The report gives per table the rows loaded from the chosen chunks, added as parents (and from which ' +
       'chunks) and deleted as orphans (by which key). relations: {"shop.orders.customer_id": "shop.customers.id", ' +
@@ -65,11 +67,15 @@ module.exports = {
       '--relations=shop.orders.customer_id:shop.customers.id) declares keys the schema lacks; they count like ' +
       'declared ones for orphans and masks, and a table or column they name that does not exist stops the load ' +
       'before anything changes. A user preset may carry them. mask: {"shop.customers.email": "email"} (command line: ' +
-      '--mask=shop.customers.email:email,shop.customers.name:name) replaces columns in the server with the kinds ' +
+      '--mask=shop.customers.email:email,shop.customers.name:name) replaces columns with the kinds ' +
       'email, name, phone, text, digits, fixed:<value>, null and hash: equal values get equal masks (keyed hash; ' +
       'maskKey makes the key stable across loads), columns linked by foreign keys get the same mask, results fit ' +
-      'the column, NULL stays NULL. Names and kinds are checked against the dump\'s CREATE TABLE before anything ' +
-      'changes. The dev preset completes parents; no preset masks anything (column names differ from one schema to ' +
+      'the column, NULL stays NULL. Masks are applied while loading (Shell 8.0.30+): the load view\'s table ' +
+      'metadata gives LOAD DATA the masked value of each column (also for a full load, and for the rows orphans ' +
+      '"parents" adds), so the original never reaches the server. Columns linked by a foreign key or relation, ' +
+      'unique columns whose kind may repeat values, and every column with an older Shell are masked by an UPDATE ' +
+      'after the load. A stopped masked load resumes only with maskKey (or dropExisting starts it afresh). ' +
+      'Names and kinds are checked against the dump\'s CREATE TABLE before anything changes. The dev preset completes parents; no preset masks anything (column names differ from one schema to ' +
       'the next).',
       'Under other names and owners: schemaMap: {"shop": "shop_copy", "billing": "billing_copy"} (command line: ' +
       '--schema-map=shop:shop_copy,billing:billing_copy) loads each mapped schema under its new name (tables, data, ' +
