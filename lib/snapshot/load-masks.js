@@ -86,7 +86,9 @@ function planLoadMasks(host, ctx, specs, rels, tables, dumpDir) {
     var d = ddl[k];
     var c = d && Object.prototype.hasOwnProperty.call(d.columns, spec.column) ? d.columns[spec.column] : null;
     function later(why) { out.after.push({ name: spec.name, why: why }); }
-    if (!c || masking.columnProblem(spec, c)) return later('its table\'s CREATE TABLE is not in the dump');
+    // (An unknown column or a wrong kind is refused by masking.checkMasks before anything changes.)
+    if (!d) return later('its table\'s CREATE TABLE is not in the dump');
+    if (!c || masking.columnProblem(spec, c)) return later('not checked yet');
     if (keys[columnId(t.schema, t.table, spec.column)]) return later('a foreign key or relation links it');
     var m = { schema: t.schema, table: t.table, dumpSchema: t.dumpSchema, column: spec.column, kind: spec.kind,
       value: spec.value, name: spec.name, maxLength: c.maxLength, unique: d.unique[spec.column] === true };

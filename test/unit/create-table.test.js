@@ -5,7 +5,7 @@ const { fakeHost } = require('../support/fake-host.js');
 const tableDdl = require('../../lib/snapshot/table-ddl.js');
 
 describe('CREATE TABLE parsing (lib/snapshot/table-ddl.js)', function () {
-  it('reads columns (type, NULL, generated) and unique columns from SHOW CREATE TABLE text', function () {
+  it('reads columns (type, NULL, generated, length), unique and primary key columns and foreign keys from SHOW CREATE TABLE text', function () {
     const sql = 'CREATE TABLE IF NOT EXISTS `c``s` (\n' +
       '  `id` int NOT NULL AUTO_INCREMENT,\n' +
       '  `e mail` varchar(200) NOT NULL,\n' +
@@ -13,16 +13,23 @@ describe('CREATE TABLE parsing (lib/snapshot/table-ddl.js)', function () {
       '  `lower_mail` varchar(200) GENERATED ALWAYS AS (lower(`e mail`)) VIRTUAL,\n' +
       '  PRIMARY KEY (`id`),\n' +
       '  UNIQUE KEY `m` (`e mail`,`note`(10)),\n' +
-      '  KEY `n` (`note`(20))\n' +
+      '  KEY `n` (`note`(20)),\n' +
+      '  CONSTRAINT `c_fk` FOREIGN KEY (`id`, `e mail`) REFERENCES `other``s`.`p` (`a`, `b`) ON DELETE CASCADE,\n' +
+      '  CONSTRAINT `self` FOREIGN KEY (`id`) REFERENCES `c``s` (`id`)\n' +
       ') ENGINE=InnoDB;';
     expect(tableDdl.parseCreateTable(sql)).to.deep.equal({
       columns: {
-        id: { type: 'int', nullable: false, generated: false },
-        'e mail': { type: 'varchar', nullable: false, generated: false },
-        note: { type: 'text', nullable: true, generated: false },
-        lower_mail: { type: 'varchar', nullable: true, generated: true },
+        id: { type: 'int', nullable: false, generated: false, maxLength: null },
+        'e mail': { type: 'varchar', nullable: false, generated: false, maxLength: 200 },
+        note: { type: 'text', nullable: true, generated: false, maxLength: 65535 },
+        lower_mail: { type: 'varchar', nullable: true, generated: true, maxLength: 200 },
       },
       unique: { id: true, 'e mail': true, note: true },
+      primary: ['id'],
+      foreignKeys: [
+        { name: 'c_fk', columns: ['id', 'e mail'], refSchema: 'other`s', refTable: 'p', refColumns: ['a', 'b'] },
+        { name: 'self', columns: ['id'], refSchema: null, refTable: 'c`s', refColumns: ['id'] },
+      ],
     });
     expect(tableDdl.parseCreateTable('CREATE VIEW `v` AS SELECT 1')).to.equal(null);
     expect(tableDdl.isStringType('varchar')).to.equal(true);
