@@ -5,12 +5,9 @@
 // real Shell twice: once as the plugin chooses (indexes deferred), once with deferTableIndexes
 // given (indexes built by the load, as before). Both leave the same rows, no orphan by any key,
 // and tables whose CREATE TABLE (indexes, foreign keys) is the source's.
-const path = require('path');
 const { expect } = require('chai');
-const { needs } = require('../support/real');
-const { cli, runJs, tempDir } = require('../support/shell');
-const { suiteServer } = require('../support/root-hooks');
-const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
+const { cli } = require('../support/shell');
+const { q, orphanSql, snapshotFixture } = require('../support/snapshot-fixture');
 
 const SRC = 'di_src';
 const LATEST = `${SRC}.customers:1,${SRC}.orders:2,${SRC}.shipments:2`;
@@ -42,50 +39,25 @@ SET SESSION foreign_key_checks = 1;
 ANALYZE TABLE ${SRC}.customers, ${SRC}.orders, ${SRC}.order_items, ${SRC}.shipments;
 `;
 
-function q(name) { return '`' + name.replace(/`/g, '``') + '`'; }
-
-function orphanSql(schema, [child, cols, parent, refs]) {
-  return `SELECT COUNT(*) FROM ${q(schema)}.${q(child)} c LEFT JOIN ${q(schema)}.${q(parent)} p ON ` +
-    cols.map((c, i) => `p.${q(refs[i])} = c.${q(c)}`).join(' AND ') + ` WHERE p.${q(refs[0])} IS NULL AND ` +
-    cols.map((c) => `c.${q(c)} IS NOT NULL`).join(' AND ');
-}
-
 describe('restore load: orphans "delete" builds the secondary indexes after the deletes (real Shell, real MySQL)', function () {
   this.timeout(300000);
-  let server;
-  let dump;
-  const made = [SRC];
-
-  before(async function () {
-    needs(this, ['shell', 'server']);
-    server = suiteServer();
-    await server.query(`DROP SCHEMA IF EXISTS ${SRC}`);
-    await server.query(SEED);
-    dump = path.join(tempDir('delete-indexes-'), 'dump');
-    const r = await withShellDumper(server, () => runJs(server.uri, `util.dumpSchemas(['${SRC}'], ${JSON.stringify(dump)}, ` +
-      `{bytesPerChunk: '128k', threads: 2, showProgress: false}); 'done'`, { env: DUMP_ENV }));
-    expect(r.error, r.out).to.equal(null);
-  });
-  after(async function () {
-    if (server) for (const s of made) await server.query(`DROP SCHEMA IF EXISTS ${q(s)}`);
-  });
-  function target(name) { made.push(name); return name; }
-  async function count(sql) { return Number(await server.value(sql)); }
+  const fx = snapshotFixture([{ schema: SRC, seed: SEED }]);
+  const { target, count } = fx;
   async function ddl(schema, table) {
-    const rows = await server.query(`SHOW CREATE TABLE ${q(schema)}.${q(table)}`);
+    const rows = await fx.server.query(`SHOW CREATE TABLE ${q(schema)}.${q(table)}`);
     return rows[0]['Create Table'].replace(/ AUTO_INCREMENT=\d+/, '');
   }
 
   it('the same rows, no orphan, and every index and foreign key of the source', async function () {
     const def = target('di_def');
     const old = target('di_old');
-    const r = cli(server.uri, ['load', dump, `--latest=${LATEST}`, '--orphans=delete', `--schema=${def}`]);
+    const r = cli(fx.server.uri, ['load', fx.dumps[SRC], `--latest=${LATEST}`, '--orphans=delete', `--schema=${def}`]);
     expect(r.status, r.out).to.equal(0);
     expect(r.stdout).to.include('Secondary indexes and foreign keys built after the orphans are deleted (deferTableIndexes: "all"');
     expect(r.stdout).to.match(/"deferTableIndexes":"all"/);
     expect(r.stdout).to.match(/^Orphan rows removed: [1-9]\d* in [\d.]+ s \(4 foreign key\(s\), [2-9]\d* round\(s\)\):$/m);
     expect(r.stdout).to.match(/^Secondary indexes and foreign keys built after the deletes \(util\.loadDump, loadIndexes\): [\d.]+ s\.$/m);
-    const r2 = cli(server.uri, ['load', dump, `--latest=${LATEST}`, '--orphans=delete', '--deferTableIndexes=fulltext',
+    const r2 = cli(fx.server.uri, ['load', fx.dumps[SRC], `--latest=${LATEST}`, '--orphans=delete', '--deferTableIndexes=fulltext',
       `--schema=${old}`]);
     expect(r2.status, r2.out).to.equal(0);
     expect(r2.stdout).to.include('Secondary indexes built by the load as usual (deferTableIndexes is given)');

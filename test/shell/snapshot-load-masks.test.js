@@ -7,11 +7,8 @@
 const path = require('path');
 const fs = require('fs');
 const { expect } = require('chai');
-const { needs } = require('../support/real');
-const { cli, tempDir } = require('../support/shell');
-const { suiteServer } = require('../support/root-hooks');
-const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
-const { runJs } = require('../support/shell');
+const { cli } = require('../support/shell');
+const { snapshotFixture } = require('../support/snapshot-fixture');
 
 const SRC = 'lm_src';
 const KEY = 'team-secret';
@@ -42,27 +39,16 @@ const H = (v) => `SHA2(CONCAT(CAST('${KEY}' AS BINARY), 0x00, CAST(${v} AS BINAR
 
 describe('restore load: masks applied while loading (real Shell, real MySQL)', function () {
   this.timeout(300000);
+  const fx = snapshotFixture([{ schema: SRC, seed: SEED }]);
+  const { target, count } = fx;
   let server;
   let dump;
-  const made = [SRC];
-
-  before(async function () {
-    needs(this, ['shell', 'server']);
-    server = suiteServer();
-    await server.query(`DROP SCHEMA IF EXISTS ${SRC}`);
-    await server.query(SEED);
-    dump = path.join(tempDir('load-masks-'), 'dump');
-    const r = await withShellDumper(server, () => runJs(server.uri, `util.dumpSchemas(['${SRC}'], ${JSON.stringify(dump)}, ` +
-      `{bytesPerChunk: '128k', threads: 2, showProgress: false}); 'done'`, { env: DUMP_ENV }));
-    expect(r.error, r.out).to.equal(null);
+  before(function () {
+    server = fx.server;
+    dump = fx.dumps[SRC];
     const tj = JSON.parse(fs.readFileSync(path.join(dump, `${SRC}@customers.json`), 'utf8'));
     expect(tj.options.decodeColumns, 'the dump decodes the binary column itself').to.deep.equal({ secret: 'FROM_BASE64' });
   });
-  after(async function () {
-    if (server) for (const s of made) await server.query(`DROP SCHEMA IF EXISTS \`${s}\``);
-  });
-  function target(name) { made.push(name); return name; }
-  async function count(sql) { return Number(await server.value(sql)); }
 
   // Every masked column of schema m equals the mask's formula over the source row; nothing else changed.
   async function checkMasked(m) {

@@ -10,6 +10,7 @@ const fs = require('fs');
 const { needs, skipBecause } = require('../support/real');
 const { cli, runJs, tempDir } = require('../support/shell');
 const { suiteServer } = require('../support/root-hooks');
+const { orphanSql } = require('../support/snapshot-fixture');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
 const { remoteMissing, startRsyncDaemon } = require('../support/remote-host');
 const { hashSandbox, diffSandbox, UNCHANGED } = require('../support/sandbox-hash');
@@ -64,13 +65,6 @@ ANALYZE TABLE ${s}.customers, ${s}.orders, ${s}.order_items, ${s}.shipments, ${s
 const RELATIONS = (s) => [`${s}.customers.referred_by:${s}.customers.id`, `${s}.orders.customer_id:${s}.customers.id`,
   `${s}.orders.customer_code:${s}.customers.code`, `${s}.order_items.order_id:${s}.orders.id`,
   `${s}.shipments.(order_id, line):${s}.order_items.(order_id, line)`, `${s}.notes.customer_id:${s}.customers.id`].join(',');
-
-// Independent orphan count of one key (MATCH SIMPLE: a NULL key column is no orphan).
-function orphanSql(schema, [child, cols, parent, refs]) {
-  return `SELECT COUNT(*) FROM ${q(schema)}.${q(child)} c LEFT JOIN ${q(schema)}.${q(parent)} p ON ` +
-    cols.map((c, i) => `p.${q(refs[i])} = c.${q(c)}`).join(' AND ') + ` WHERE p.${q(refs[0])} IS NULL AND ` +
-    cols.map((c) => `c.${q(c)} IS NOT NULL`).join(' AND ');
-}
 
 describe('restore load: orphans "parents" completes a partial import (real Shell, real MySQL)', function () {
   this.timeout(600000);

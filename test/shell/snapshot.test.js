@@ -8,6 +8,7 @@ const { expect } = require('chai');
 const { needs } = require('../support/real');
 const { cli, runJs, tempDir } = require('../support/shell');
 const { suiteServer } = require('../support/root-hooks');
+const { orphanSql } = require('../support/snapshot-fixture');
 
 const SRC = 'snap_src';
 const LATEST = `${SRC}.customers:2,${SRC}.orders:3,${SRC}.order_items:3,${SRC}.shipments:2`;
@@ -62,13 +63,6 @@ ANALYZE TABLE ${SRC}.customers, ${SRC}.orders, ${SRC}.order_items, ${SRC}.shipme
 `;
 
 function q(name) { return '`' + name.replace(/`/g, '``') + '`'; }
-
-// Independent orphan count of one key in schema (MATCH SIMPLE: a NULL key column is no orphan).
-function orphanSql(schema, [child, cols, parent, refs], parentSchema = schema) {
-  return `SELECT COUNT(*) FROM ${q(schema)}.${q(child)} c LEFT JOIN ${q(parentSchema)}.${q(parent)} p ON ` +
-    cols.map((c, i) => `p.${q(refs[i])} = c.${q(c)}`).join(' AND ') + ` WHERE p.${q(refs[0])} IS NULL AND ` +
-    cols.map((c) => `c.${q(c)} IS NOT NULL`).join(' AND ');
-}
 
 // A copy of the dump holding only the newest chunks that LATEST chooses (what a developer fetches).
 function partialCopy(dumpDir) {
