@@ -9,7 +9,8 @@
 //
 // Only when the deletes need no deferred index: every key (declared or a relation) between loaded
 // tables references its table's primary key, whose lookups need no secondary index. Not when the
-// user chose deferTableIndexes (other than "all") or loadIndexes, nor without DDL or data to load.
+// user chose deferTableIndexes (other than "all") or loadIndexes, nor without DDL or data to load,
+// nor into tables that may exist already (ignoreExistingObjects).
 var atLeast = require('../options/shell-version.js').atLeast;
 
 function sameColumns(a, b) {
@@ -23,6 +24,7 @@ function whyNotDeferred(ctx, tables, ddl, rels) {
   if (lo.loadIndexes !== undefined) return 'loadIndexes is given';
   if (lo.deferTableIndexes !== undefined && lo.deferTableIndexes !== 'all') return 'deferTableIndexes is given';
   if (lo.loadDdl === false || lo.loadData === false || lo.dryRun || ctx.own.dryRun) return 'the load creates no tables or loads no data';
+  if (lo.ignoreExistingObjects) return 'ignoreExistingObjects: tables that exist keep the indexes they have';
   if (!atLeast(ctx.shellVersion, '8.0.21')) return 'MySQL Shell ' + ctx.shellVersion;
   var byDump = {};
   tables.forEach(function (t) { byDump[JSON.stringify([t.dumpSchema, t.table])] = t; });

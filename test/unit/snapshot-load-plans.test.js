@@ -64,6 +64,8 @@ describe('masks applied while loading, and deferred indexes: the plans (lib/snap
       .to.equal('a key references columns other than its table\'s primary key');
     expect(deferred.whyNotDeferred(ctx('9.1.0', { deferTableIndexes: 'fulltext' }), TABLES, ddl, [])).to.equal('deferTableIndexes is given');
     expect(deferred.whyNotDeferred(ctx('9.1.0', { loadIndexes: true }), TABLES, ddl, [])).to.equal('loadIndexes is given');
+    expect(deferred.whyNotDeferred(ctx('9.1.0', { ignoreExistingObjects: true }), TABLES, ddl, []))
+      .to.match(/^ignoreExistingObjects: /);
     const o = deferred.indexBuildOptions({ threads: 4, resetProgress: true, dropExistingObjects: true, progressFile: '/p' });
     expect(o).to.deep.equal({ threads: 4, progressFile: '/p', loadDdl: false, loadData: false, loadUsers: false,
       loadIndexes: true, deferTableIndexes: 'all', analyzeTables: 'on', showProgress: false });
