@@ -1,5 +1,6 @@
-// Masking personal data after the load: one set-based UPDATE per table in the server (the fast
-// LOAD DATA path stays as it is). Every kind is a function of (key, value) only, through
+// Masking personal data: the mask expressions, and the masks applied after the load (one set-based
+// UPDATE per table; most masks are applied while loading instead: lib/snapshot/load-masks.js, with
+// the same expressions over what LOAD DATA read). Every kind is a function of (key, value) only, through
 // SHA2(key 0x00 value): equal values give equal masks across columns and tables within one
 // load, so masked values stay joinable. Columns linked by foreign keys form one group that gets
 // the same mask (naming one column masks its whole group), so a masked key keeps its
