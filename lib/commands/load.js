@@ -350,6 +350,7 @@ function lockedRun(host, pre, clock, partial) {
       step('drop existing', function () { dropExisting.dropObjects(host, plan.drops, report.dropped); });
     }
     step('util.loadDump', function () {
+      snapshotStep.holdMaskKey(host, plan.snapshot, true);
       host.util.loadDump(plan.loadDir, snapshotStep.loaderOptions(plan.snapshot, plan.loadDumpOptions));
     });
     // Orphans and masks (lib/snapshot/): after the data is in, before its statistics are taken.
@@ -372,6 +373,11 @@ function lockedRun(host, pre, clock, partial) {
   } catch (e) {
     failure = e;
     failedPhase = current;
+  }
+  try {
+    snapshotStep.holdMaskKey(host, plan.snapshot, false);
+  } catch (e) {
+    if (!failure) { failure = e; failedPhase = 'snapshot'; }
   }
 
   var reverted = null;

@@ -80,7 +80,20 @@ function planMasks(ctx, model, rw) {
   lm.files = files;
   lm.identity = lm.masks.map(function (m) { return [m.schema, m.table, m.column, m.expression]; });
   lm.keySource = ctx.own.maskKey === undefined || ctx.own.maskKey === null ? 'random, this load only' : 'maskKey';
-  if (lm.masks.length) lm.key = lm.keySource === 'maskKey' ? String(ctx.own.maskKey) : loadKey(ctx.host);
+  if (!lm.masks.length) return lm;
+  lm.thread = loadMasks.keyThread(ctx.host);
+  if (lm.thread === null) {
+    // Nothing masked while loading: the key would have to be written where the Shell logs it.
+    lm.masks.forEach(function (m) {
+      lm.after.push({ name: m.name, why: 'the key cannot reach the loader\'s sessions unlogged (performance_schema.' +
+        'user_variables_by_thread is not readable)' });
+    });
+    lm.masks = [];
+    lm.tables = {};
+    lm.files = rw.files.slice();
+    return lm;
+  }
+  lm.key = lm.keySource === 'maskKey' ? String(ctx.own.maskKey) : loadKey(ctx.host);
   return lm;
 }
 

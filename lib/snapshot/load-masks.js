@@ -2,8 +2,9 @@
 // passes a table JSON's options.decodeColumns to LOAD DATA: each column named there is read into
 // the variable @`column` and stored as `column` = (expression) (Shell 8.0.22+; contract §2). The load
 // view (lib/partial/load-view.js) writes the table JSONs of masked tables with the mask as that
-// expression, composed with the dump's own decoding (FROM_BASE64 / UNHEX of binary columns); the key
-// reaches every loader session through sessionInitSql (8.0.30+), never a file. On bench:snapshot's
+// expression, composed with the dump's own decoding (FROM_BASE64 / UNHEX of binary columns); each
+// loader session reads the key from the plugin's own session through sessionInitSql (8.0.30+):
+// the key is in no file, log or statement text (keyThread below). On bench:snapshot's
 // 1,000,000 orders masking costs about 0.2x the load this way, against 1.65x for the UPDATE.
 // The rows orphans "parents" adds later come through util.importTable with the same options.
 //
@@ -11,7 +12,8 @@
 // relation links (their mask follows the whole key group, and orphans are found on the values as
 // loaded), unique columns whose kind may repeat values (the load would fail on a duplicate, the
 // UPDATE leaves the data unmasked and says so), tables whose JSON lists no columns, and every mask
-// when the Shell is older than 8.0.30 or the load reads no DDL or data.
+// when the Shell is older than 8.0.30, the load reads no DDL or data, or the account cannot read
+// performance_schema.user_variables_by_thread.
 var atLeast = require('../options/shell-version.js').atLeast;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
 var metadata = require('../dump/dump-metadata.js');
@@ -122,9 +124,38 @@ function maskedTableJson(text, entry) {
   return JSON.stringify(tj, null, 4);
 }
 
-// The statement giving a session the key (sessionInitSql of util.loadDump and util.importTable).
-function keyStatement(key) {
-  return 'SET @' + KEY_VARIABLE + ' = ' + masking.utf8Literal(key);
+// The key stays out of every statement the loader runs (the Shell logs sessionInitSql and its
+// options in mysqlsh.log): restore.load's own session holds it in @restore_mask_key while the load
+// and the snapshot phase run, and each loader session reads it from there through
+// performance_schema.user_variables_by_thread (the same account: the same right to read it).
+// Returns the thread id of the plugin's session when that works here, else null.
+function keyThread(host) {
+  try {
+    var id = host.sql.run('SELECT THREAD_ID AS t FROM performance_schema.threads WHERE PROCESSLIST_ID = CONNECTION_ID()').rows;
+    if (!id.length) return null;
+    var t = Number(id[0].t);
+    host.sql.run("SET @restore_mask_probe = 'ok'");
+    var seen = host.sql.run('SELECT CAST(VARIABLE_VALUE AS CHAR) AS v FROM performance_schema.user_variables_by_thread WHERE ' +
+      "THREAD_ID = ? AND VARIABLE_NAME = 'restore_mask_probe'", [t]).rows;
+    host.sql.run('SET @restore_mask_probe = NULL');
+    return seen.length && String(seen[0].v) === 'ok' ? t : null;
+  } catch (e) {
+    if (!e || !e.isSqlError) throw e;
+    return null;
+  }
 }
 
-module.exports = { planLoadMasks: planLoadMasks, maskedTableJson: maskedTableJson, keyStatement: keyStatement };
+// The statement giving a loader session the key held by thread (keyThread).
+function keyStatement(thread) {
+  return 'SET @' + KEY_VARIABLE + ' = (SELECT VARIABLE_VALUE FROM performance_schema.user_variables_by_thread WHERE THREAD_ID = ' +
+    Number(thread) + " AND VARIABLE_NAME = '" + KEY_VARIABLE + "')";
+}
+
+// Sets (key) or clears (null) the key in the plugin's own session.
+function holdKey(host, key) {
+  if (key === null) host.sql.run('SET @' + KEY_VARIABLE + ' = NULL');
+  else host.sql.run('SET @' + KEY_VARIABLE + ' = ?', [String(key)]);
+}
+
+module.exports = { planLoadMasks: planLoadMasks, maskedTableJson: maskedTableJson, keyThread: keyThread, keyStatement: keyStatement,
+  holdKey: holdKey };

@@ -282,4 +282,4 @@ function applyMasks(host, masks, key, keySource) {
 }
 
 module.exports = { checkMasks: checkMasks, resolveMasks: resolveMasks, applyMasks: applyMasks, maskExpression: maskExpression,
-  keepsDistinct: keepsDistinct, utf8Literal: utf8Literal, loadKey: loadKey, columnProblem: columnProblem, findTable: findTable };
+  keepsDistinct: keepsDistinct, loadKey: loadKey, columnProblem: columnProblem, findTable: findTable };

@@ -136,13 +136,19 @@ function withMinimalRowImage(host, fn) {
   }
 }
 
-// The util.loadDump options of the call: with masks applied while loading, the key set in each
-// loader session first (never in the plan's printed options, nor in a file).
+// The util.loadDump options of the call: with masks applied while loading, each loader session
+// first reads the key from this session (lib/snapshot/load-masks.js keyThread).
 function loaderOptions(snap, lo) {
   if (!snap || !snap.loadMasks) return lo;
   var o = Object.assign({}, lo);
-  o.sessionInitSql = [loadMasks.keyStatement(snap.loadMasks.key)].concat(lo.sessionInitSql || []);
+  o.sessionInitSql = [loadMasks.keyStatement(snap.loadMasks.thread)].concat(lo.sessionInitSql || []);
   return o;
+}
+
+// Around util.loadDump and the snapshot phase: this session holds the key of the masks applied
+// while loading (set: true), and lets it go afterwards, also after a failure (set: false).
+function holdMaskKey(host, snap, set) {
+  if (snap && snap.loadMasks) loadMasks.holdKey(host, set ? snap.loadMasks.key : null);
 }
 
 // After util.loadDump. Returns the facts the load report shows (lib/run/snapshot-report.js).
@@ -180,7 +186,7 @@ function changeRows(host, snap, loadDumpOptions, build) {
   var out = { orphans: null, mask: null, notes: resolved ? resolved.notes : [] };
   if (snap.orphans === 'parents') {
     out.orphans = parents.completeParents(host, fks, chunkSources(host, snap.ctx, snap.planned, snap.tables, snap.loadMasks ?
-      { tables: snap.loadMasks.tables, initSql: [loadMasks.keyStatement(snap.loadMasks.key)] } : null),
+      { tables: snap.loadMasks.tables, initSql: [loadMasks.keyStatement(snap.loadMasks.thread)] } : null),
       { skipBinlog: !!loadDumpOptions.skipBinlog });
   } else if (snap.orphans !== 'keep') out.orphans = orphans.fixOrphans(host, fks, snap.orphans);
   // Deferred indexes: built once the orphans are gone, before any mask (a unique key's masks fail as before).
@@ -218,4 +224,4 @@ function inLoadFacts(masks) {
   return out;
 }
 
-module.exports = { planSnapshot: planSnapshot, runSnapshot: runSnapshot, loaderOptions: loaderOptions };
+module.exports = { planSnapshot: planSnapshot, runSnapshot: runSnapshot, loaderOptions: loaderOptions, holdMaskKey: holdMaskKey };

@@ -72,9 +72,10 @@ module.exports = {
       'maskKey makes the key stable across loads), columns linked by foreign keys get the same mask, results fit ' +
       'the column, NULL stays NULL. Masks are applied while loading (Shell 8.0.30+): the load view\'s table ' +
       'metadata gives LOAD DATA the masked value of each column (also for a full load, and for the rows orphans ' +
-      '"parents" adds), so the original never reaches the server. Columns linked by a foreign key or relation, ' +
-      'unique columns whose kind may repeat values, and every column with an older Shell are masked by an UPDATE ' +
-      'after the load. A stopped masked load resumes only with maskKey (or dropExisting starts it afresh). ' +
+      '"parents" adds), so the original never reaches the server; the loader\'s sessions read the key from ' +
+      'this session (performance_schema.user_variables_by_thread), so it is in no file or log. Columns linked by a ' +
+      'foreign key or relation, unique columns whose kind may repeat values, and every column with an older Shell ' +
+      'or without that table are masked by an UPDATE after the load. A stopped masked load resumes only with maskKey (or dropExisting starts it afresh). ' +
       'Names and kinds are checked against the dump\'s CREATE TABLE before anything changes. The dev preset completes parents; no preset masks anything (column names differ from one schema to ' +
       'the next).',
       'Under other names and owners: schemaMap: {"shop": "shop_copy", "billing": "billing_copy"} (command line: ' +
