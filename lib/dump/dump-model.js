@@ -16,6 +16,7 @@ var eachEntry = require('../core/listing.js').eachEntry;
 var chunkNames = require('./chunk-names.js');
 var readDoneFile = require('./done-file.js').readDoneFile;
 var chunkTable = require('./chunk-table.js');
+var isComplete = require('./dump-complete.js').isComplete;
 
 function checkDumpDir(host, dumpDir) {
   if (dumpDir === '') throw new UserError('No dump directory given: pass the directory holding @.json.');
@@ -137,7 +138,7 @@ function readDumpModel(host, dumpDir, options) {
   var root = metadata.readJsonFile(host, pathOf('@.json'));
   var format = metadata.checkFormat(root, pathOf('@.json'));
   // @.done.json is written last: without it the dump is unfinished (a reported problem, not an error).
-  var complete = host.files.isFile(pathOf('@.done.json'));
+  var complete = isComplete(host, pathOf);
   var doneFile = complete ? readDoneFile(host, pathOf('@.done.json')) : null;
   var done = metadata.doneFacts(doneFile);
   var broken = [];
@@ -204,6 +205,7 @@ function readDumpModel(host, dumpDir, options) {
     begin: typeof root.begin === 'string' ? root.begin : null,
     end: doneFile && typeof doneFile.json.end === 'string' ? doneFile.json.end : null,
     done: doneFile, // @.done.json as read by done-file.js (a load view writes its own copy from it)
+    rootJson: root, // @.json as parsed (a load view under schemaMap writes a copy of its own)
     schemas: catalog.schemas,
     tables: catalog.tables,
     targets: catalog.targets,
@@ -216,4 +218,40 @@ function readDumpModel(host, dumpDir, options) {
   };
 }
 
-module.exports = { readDumpModel: readDumpModel };
+// The metadata part of the model alone, for what needs no data file (restore.analyze of a dump's
+// tables): the same checks and catalog (schemas, tables, views, routines, events, table settings
+// and histograms, each JSON read once), from a listing without the chunk files; @.done.json is
+// not read (it can be large): rows, data bytes, chunk lists and states are left out (targets
+// have no chunks). Returns {dir, format, dumper, origin, complete, begin, rootJson, schemas,
+// tables, targets, problems (the metadata's), files}.
+function readDumpMetadata(host, dumpDir) {
+  var opened = checkDumpDir(host, dumpDir);
+  var pathOf = opened.pathOf;
+  var root = metadata.readJsonFile(host, pathOf('@.json'));
+  var format = metadata.checkFormat(root, pathOf('@.json'));
+  var done = metadata.doneFacts(null);
+  var broken = [];
+  var sizes = listFiles(host, opened.dir, done, broken, 'chunks');
+  var chunkLike = new RegExp(chunkNames.CHUNK_LIKE);
+  var catalog = readCatalog({ host: host, pathOf: pathOf, root: root, done: done,
+    exists: function (name) {
+      if (!sizes.has(name) && chunkLike.test(name)) addFiles(host, pathOf, [name], sizes, broken);
+      return sizes.has(name);
+    } });
+  return {
+    dir: opened.dir,
+    format: format.format,
+    dumper: typeof root.dumper === 'string' ? root.dumper : null,
+    origin: metadata.dumpOrigin(root),
+    complete: isComplete(host, pathOf),
+    begin: typeof root.begin === 'string' ? root.begin : null,
+    rootJson: root,
+    schemas: catalog.schemas,
+    tables: catalog.tables,
+    targets: catalog.targets,
+    problems: brokenProblems(broken).concat(catalog.problems),
+    files: sizes,
+  };
+}
+
+module.exports = { readDumpModel: readDumpModel, readDumpMetadata: readDumpMetadata };

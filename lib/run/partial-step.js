@@ -74,8 +74,8 @@ function plan(ctx) {
   var base = { plan: p, model: r.model, sel: sel, partial: partial, viewed: viewed, rename: rw.rename, rewrite: rw };
   if (!viewed) {
     // A local full load: only what the dump checks found outside the selection, if anything.
+    // Nothing to say, nothing to add: the plan still carries the model (what the load creates).
     if (!ctx.source) {
-      if (!p.warnings.length && !renameLines.length) return null;
       return Object.assign(base, { loadOptions: lo, lines: p.warnings.map(function (w) { return 'WARNING: ' + w; })
         .concat(renameLines), facts: renameLines.length ? { rename: rw.facts } : null, local: true, loadDir: ctx.dumpDir });
     }
@@ -123,10 +123,10 @@ function plan(ctx) {
 // Fetches what a remote plan chooses, then reads the model again with the files in place: they are
 // checked like local ones before any server change. Every chosen file goes to rsync, also those an
 // earlier run fetched: it skips what is up to date and fetches again what changed on the host.
+// Returns {facts, model, plan}: the model and plan read again.
 function fetchChosen(ctx, planned) {
   var src = ctx.source;
   var p = planned.plan;
-  if (!src) return null;
   var chosen = [];
   p.targets.forEach(function (t) { t.chosen.forEach(function (n) { chosen.push(n); }); });
   var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, chosen, src.sizes, ctx.options.rsh);
@@ -135,19 +135,23 @@ function fetchChosen(ctx, planned) {
     throw new UserError('rsync did not bring ' + r.plan.fetch.length + ' chosen data file(s) (' + listed(r.plan.fetch) +
       ') into ' + ctx.dumpDir + '. No server setting was changed.');
   }
-  planned.model = r.model;
-  planned.plan = r.plan;
   ctx.host.out.print('Fetched ' + got.files + ' data file(s) from ' + src.source.url + ' (' + got.fetched + ' transferred, ' +
     (got.files - got.fetched) + ' already in the cache).');
-  return { files: got.files, transferred: got.fetched, bytes: got.bytes };
+  return { facts: { files: got.files, transferred: got.fetched, bytes: got.bytes }, model: r.model, plan: r.plan };
 }
 
-function prepare(ctx, planned) {
-  if (planned.local) return null;
+// Returns null or {facts, planned}: planned is the plan the later phases use (for a remote dump,
+// with the model and plan read again once the chosen files are fetched); the plan given is not changed.
+function prepare(ctx, given) {
+  if (given.local) return null;
   var facts = {};
-  var fetched = fetchChosen(ctx, planned);
-  if (fetched) facts.fetched = fetched;
-  if (!planned.viewed) return facts;
+  var planned = given;
+  if (ctx.source) {
+    var fetched = fetchChosen(ctx, given);
+    facts.fetched = fetched.facts;
+    planned = Object.assign({}, given, { model: fetched.model, plan: fetched.plan });
+  }
+  if (!planned.viewed) return { facts: facts, planned: planned };
   var src = ctx.source ? ctx.source.source : null;
   var rw = planned.rewrite;
   var made = loadView.buildView(ctx.host, planned.model, planned.plan, planned.place,
@@ -157,7 +161,7 @@ function prepare(ctx, planned) {
   facts.view = { dir: planned.place.dir, reused: made === null, links: made ? made.links : null, stubs: made ? made.stubs : null,
     written: made ? made.written : [], checksums: made && made.checksums ? made.checksums : null,
     rewritten: made && made.rewritten ? made.rewritten : 0 };
-  return facts;
+  return { facts: facts, planned: planned };
 }
 
 // Replaces mysqlsh's bare "No data loaded." with the reason, says what was stubbed, and removes

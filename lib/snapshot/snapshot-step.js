@@ -29,16 +29,17 @@ function serverHas(host) {
   };
 }
 
-// ctx: lib/commands/load.js's preflight context; objects: what the load creates (load-objects.js);
-// planned: the partial step's plan (null without one): where the chunks left out are.
-// Returns {active, orphans, specs, relations, maskKey, tables, lines}; throws a UserError for a
-// wrong mask or relation.
-function planSnapshot(host, ctx, objects, planned) {
+// p: {ctx: lib/commands/load.js's preflight context (read only), dump: the dump model (the
+// CREATE TABLE texts), objects: what the load creates (load-objects.js)}. Returns what the phase will do, {active, orphans, specs, relations,
+// maskKey, tables, lines, lateRelations}; throws a UserError for a wrong mask or relation.
+function planSnapshot(host, p) {
+  var ctx = p.ctx;
+  var objects = p.objects;
   var own = ctx.own;
   var specs = parseMask(own.mask);
   var rels = relations.parseRelations(own.relations);
   var snap = { active: own.orphans !== 'keep' || specs.length > 0, orphans: own.orphans, specs: specs, relations: rels,
-    maskKey: own.maskKey, tables: objects.tables, lines: [], ctx: ctx, planned: planned || null };
+    maskKey: own.maskKey, tables: objects.tables, lines: [], ctx: ctx };
   if (ORPHAN_LINES[own.orphans]) snap.lines.push(ORPHAN_LINES[own.orphans]);
   if (own.orphans === 'parents' && ctx.loadOptions.skipBinlog && !atLeast(ctx.shellVersion, '8.0.30')) {
     throw new UserError('orphans: "parents" with skipBinlog needs MySQL Shell 8.0.30 or later (util.importTable\'s ' +
@@ -46,7 +47,7 @@ function planSnapshot(host, ctx, objects, planned) {
   }
   if (!specs.length && !rels.length) return snap;
   var fromServer = ctx.loadOptions.loadDdl === false;
-  var ddl = fromServer ? null : tableDdl.dumpTableColumns(host, ctx.dumpDir, objects.tables);
+  var ddl = fromServer ? null : tableDdl.dumpTableColumns(host, p.dump, objects.tables);
   function columnsOf(schema, table, loaded) {
     if (!loaded || fromServer) return tableDdl.serverTableColumns(host, schema, table);
     return ddl[JSON.stringify([schema, table])];
@@ -101,14 +102,15 @@ function withMinimalRowImage(host, fn) {
   }
 }
 
-// After util.loadDump. Returns the facts the load report shows (lib/run/snapshot-report.js).
-function runSnapshot(host, snap, loadDumpOptions) {
+// After util.loadDump. planned: the partial step's plan as the load used it (null without one):
+// where the chunks left out are. Returns the facts the load report shows (lib/run/snapshot-report.js).
+function runSnapshot(host, snap, loadDumpOptions, planned) {
   return outsideBinlog(host, !!loadDumpOptions.skipBinlog, function () {
-    return withMinimalRowImage(host, function () { return changeRows(host, snap, loadDumpOptions); });
+    return withMinimalRowImage(host, function () { return changeRows(host, snap, loadDumpOptions, planned || null); });
   });
 }
 
-function changeRows(host, snap, loadDumpOptions) {
+function changeRows(host, snap, loadDumpOptions, planned) {
   var has = serverHas(host);
   // Relations whose tables had no CREATE TABLE in the dump: checked now, before any row changes.
   if (snap.lateRelations && snap.lateRelations.length) {
@@ -121,7 +123,7 @@ function changeRows(host, snap, loadDumpOptions) {
   var resolved = snap.specs.length ? masking.resolveMasks(host, snap.specs, snap.tables, fks) : null;
   var out = { orphans: null, mask: null, notes: resolved ? resolved.notes : [] };
   if (snap.orphans === 'parents') {
-    out.orphans = parents.completeParents(host, fks, chunkSources(host, snap.ctx, snap.planned, snap.tables),
+    out.orphans = parents.completeParents(host, fks, chunkSources(host, snap.ctx, planned, snap.tables),
       { skipBinlog: !!loadDumpOptions.skipBinlog });
   } else if (snap.orphans !== 'keep') out.orphans = orphans.fixOrphans(host, fks, snap.orphans);
   if (resolved) {

@@ -1,8 +1,7 @@
 // The columns of a table as the dump's CREATE TABLE (<table base>.sql, SHOW CREATE TABLE text)
 // gives them, so masks can be checked before the load changes anything. Also the same facts
 // from the server's catalog, for tables whose DDL is not in the dump.
-var paths = require('../dump/dump-paths.js');
-var metadata = require('../dump/dump-metadata.js');
+var createTableTexts = require('../dump/dump-texts.js').createTableTexts;
 
 var STRING_TYPES = ['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext', 'binary', 'varbinary',
   'tinyblob', 'blob', 'mediumblob', 'longblob'];
@@ -32,19 +31,14 @@ function parseCreateTable(sql) {
   return out;
 }
 
-// tables: [{schema, dumpSchema, table}] (lib/partial/load-objects.js) → {"schema.table" JSON key: parsed or null}.
-function dumpTableColumns(host, dumpDir, tables) {
-  var pathOf = paths.pathMaker(host, dumpDir);
-  var root = metadata.readJsonFile(host, pathOf('@.json'));
-  var schemaJson = {};
+// dump: the dump model; tables: [{schema, dumpSchema, table}] (lib/partial/load-objects.js) →
+// {"schema.table" JSON key: parsed or null}.
+function dumpTableColumns(host, dump, tables) {
+  var textOf = createTableTexts(host, dump);
   var out = {};
   tables.forEach(function (t) {
-    var sb = paths.checkFileNamePart(metadata.ownValue(root.basenames, t.dumpSchema) || t.dumpSchema, 'schema', '@.json');
-    if (!schemaJson[sb]) schemaJson[sb] = metadata.readJsonFile(host, pathOf(sb + '.json'));
-    var tb = paths.checkFileNamePart(metadata.ownValue(schemaJson[sb].basenames, t.table) || sb + '@' + t.table, 'table',
-      sb + '.json');
-    var file = pathOf(tb + '.sql');
-    out[JSON.stringify([t.schema, t.table])] = host.files.isFile(file) ? parseCreateTable(host.files.loadText(file)) : null;
+    var text = textOf(t.dumpSchema, t.table);
+    out[JSON.stringify([t.schema, t.table])] = text === null ? null : parseCreateTable(text);
   });
   return out;
 }

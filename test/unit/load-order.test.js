@@ -73,7 +73,7 @@ function recordingStep(host, failPrepare) {
     prepare: () => {
       host.log.push(['step.prepare']);
       if (failPrepare) throw Object.assign(new Error('stubs could not be written (test)'), { isUserError: true });
-      return { prepared: true };
+      return { facts: { prepared: true } };
     },
     report: (ctx, planned, outcome) => ({ lines: ['partial: loaded=' + outcome.loaded] }),
   };
