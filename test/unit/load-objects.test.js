@@ -8,6 +8,7 @@ const { fakeHost } = require('../support/fake-host.js');
 const { readDumpModel, readDumpMetadata } = require('../../lib/dump/dump-model.js');
 const { loadObjects } = require('../../lib/partial/load-objects.js');
 const { runLoad } = require('../../lib/commands/load.js');
+const { analyzeMember } = require('../../lib/commands/analyze.js');
 
 function sampleHost(more) { return fakeHost(Object.assign({ mount: { '/d': 'sample-dumps/shop' } }, more || {})); }
 
@@ -18,8 +19,8 @@ function editJson(host, p, fn) {
 }
 
 // The sample dump with a trigger, a histogram, a view and routines of every kind.
-function richHost() {
-  const host = sampleHost();
+function richHost(more) {
+  const host = sampleHost(more);
   editJson(host, '/d/shop.json', (j) => {
     j.views = ['recent'];
     j.basenames.recent = 'shop@recent';
@@ -106,6 +107,21 @@ describe('what a load creates, from the dump model (lib/partial/load-objects.js)
     const m3 = readDumpMetadata(h3, '/d');
     expect(() => loadObjects(m3, {}, true, null)).to.throw(/The histogram of column status in shop@orders\.json has 5000 buckets/);
     expect(() => loadObjects(m3, {}, false, null), 'checked only where histograms are used').to.not.throw();
+  });
+});
+
+describe('restore.analyze of a dump\'s tables, from the metadata part of the model (lib/commands/analyze.js)', function () {
+  it('analyzes the chosen tables and rebuilds the histograms the dump lists; an unknown directory is named', function () {
+    // The server holds the dump's tables.
+    const host = richHost({ sql: [[/FROM information_schema\.TABLES WHERE TABLE_SCHEMA = \?/, { rows: ['orders', 'customers', 'products']
+      .map((name) => ({ name, est: 10, bytes: 16384 })) }]] });
+    const r = analyzeMember(host, { dumpDir: '/d', includeTables: ['shop.orders', 'shop.customers'], mode: 'histogram' });
+    expect(r.tables).to.equal(2);
+    const sql = host.statements().filter((q) => /^ANALYZE /.test(q));
+    expect(sql.join('\n')).to.match(/`shop`\.`orders`/).and.to.match(/`shop`\.`customers`/).and.to.not.match(/`products`/);
+    expect(sql.join('\n')).to.match(/UPDATE HISTOGRAM ON `status`, `total` WITH 16 BUCKETS|UPDATE HISTOGRAM ON `status` WITH 16 BUCKETS/);
+    expect(host.calls('files.loadText').map((e) => e[1])).to.not.include('/d/@.done.json');
+    expect(() => analyzeMember(sampleHost(), { dumpDir: '/nowhere' })).to.throw(/The dump directory \/nowhere does not exist/);
   });
 });
 
