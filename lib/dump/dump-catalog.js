@@ -77,7 +77,8 @@ function tableSettings(tj, what, source) {
 
 // Reads every schema and table JSON the root metadata leads to, each once; the parsed documents
 // stay with their entries (json: a load view rewrites them for schemaMap), one per schema and table.
-// ctx: {host, pathOf(name), exists(name) (from the directory listing), root (@.json), done (doneFacts)}.
+// ctx: {host, pathOf(name), exists(name) (from the directory listing), root (@.json), done (doneFacts),
+// parsed: null, or a Map name -> document already parsed (the same directory's, read earlier)}.
 // Returns {schemas, tables, targets, problems}: one target per table, or per partition.
 // schemas: [{schema, basename, json (null when its file is missing), includesDdl, tables, views,
 //   functions, procedures, events, bases: Map name -> base name of its tables and views}].
@@ -91,13 +92,16 @@ function readCatalog(ctx) {
   function damaged(fact, file) {
     if (out.problems.length < 200) out.problems.push(makeProblem('metadata-damaged', fact, file));
   }
+  function readJson(name) {
+    return ctx.parsed && ctx.parsed.has(name) ? ctx.parsed.get(name) : readJsonFile(ctx.host, ctx.pathOf(name));
+  }
   checkedList(ctx.root, 'schemas', '@.json', damaged).forEach(function (schema) {
     var sb = baseName(ctx.root.basenames, schema, schema, 'schema ' + displayIdentifier(schema), '@.json');
     var entry = { schema: schema, basename: sb, json: null, includesDdl: true, tables: [], views: [], functions: [],
       procedures: [], events: [], bases: new Map() };
     out.schemas.push(entry);
     if (!needFile(sb + '.json', 'schema metadata')) return;
-    var sj = readJsonFile(ctx.host, ctx.pathOf(sb + '.json'));
+    var sj = readJson(sb + '.json');
     entry.json = sj;
     entry.includesDdl = sj.includesDdl !== false;
     entry.tables = checkedList(sj, 'tables', sb + '.json', damaged);
@@ -117,7 +121,7 @@ function readCatalog(ctx) {
       var what = 'table ' + displayTable(schema, table);
       var tb = baseName(sj.basenames, table, sb + '@' + table, what, sb + '.json');
       entry.bases.set(table, tb);
-      readTable(ctx, out, needFile, { schema: schema, table: table, basename: tb, what: what });
+      readTable(readJson, out, needFile, { schema: schema, table: table, basename: tb, what: what, done: ctx.done });
     });
   });
   sharedBaseNames(out.targets, damaged);
@@ -172,16 +176,16 @@ function schemaPartFiles(sj) {
   return parts;
 }
 
-function readTable(ctx, out, needFile, t) {
+function readTable(readJson, out, needFile, t) {
   var info = { schema: t.schema, table: t.table, basename: t.basename, metadataFile: t.basename + '.json',
-    rows: ctx.done.tableRows(t.schema, t.table), dataBytes: ctx.done.tableDataBytes(t.schema, t.table),
+    rows: t.done.tableRows(t.schema, t.table), dataBytes: t.done.tableDataBytes(t.schema, t.table),
     settings: null, partitions: [], json: null };
   out.tables.push(info);
   if (!needFile(info.metadataFile, 'table metadata')) {
     out.targets.push(makeTarget(info, null, t.basename));
     return;
   }
-  info.json = readJsonFile(ctx.host, ctx.pathOf(info.metadataFile));
+  info.json = readJson(info.metadataFile);
   var s = tableSettings(info.json, t.what, info.metadataFile);
   info.settings = s;
   info.partitions = s.partitions;
@@ -227,4 +231,12 @@ function tableFinder(tables) {
   };
 }
 
-module.exports = { readCatalog: readCatalog, tableFinder: tableFinder };
+// A catalog's parsed schema and table JSONs by file name (readCatalog's ctx.parsed).
+function parsedDocuments(catalog) {
+  var out = new Map();
+  catalog.schemas.forEach(function (s) { if (s.json !== null) out.set(s.basename + '.json', s.json); });
+  catalog.tables.forEach(function (t) { if (t.json !== null) out.set(t.metadataFile, t.json); });
+  return out;
+}
+
+module.exports = { readCatalog: readCatalog, tableFinder: tableFinder, parsedDocuments: parsedDocuments };

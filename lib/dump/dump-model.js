@@ -8,6 +8,7 @@ var UserError = require('../core/user-error.js').UserError;
 var paths = require('./dump-paths.js');
 var metadata = require('./dump-metadata.js');
 var readCatalog = require('./dump-catalog.js').readCatalog;
+var parsedDocuments = require('./dump-catalog.js').parsedDocuments;
 var chunkList = require('./chunk-list.js');
 var chunkSurvey = require('./chunk-survey.js');
 var problemsOf = require('./dump-problems.js');
@@ -131,15 +132,19 @@ function newerFormatProblem(format) {
 // files (nor their .idx files) in `files` (restore.inspect, restore.stub: their sizes are in the
 // chunk tables, and a million names cost memory), listingNames: names of the complete dump (a remote listing), verify: true to decompress every present data file,
 // surveyedFrom: target -> the first chunk number to read, to read only the newest chunks (see chunk-survey.js),
-// idxFiles: list the chunks' .idx files although chunkFileBytes records the sizes}.
+// idxFiles: list the chunks' .idx files although chunkFileBytes records the sizes,
+// metadataFrom: a model of the same directory read earlier in this command, whose metadata has not
+// changed since (a remote dump's cache, read again once chosen data files are fetched): its
+// parsed @.json, @.done.json and schema and table JSONs are taken as they are, not read again}.
 function readDumpModel(host, dumpDir, options) {
   var opened = checkDumpDir(host, dumpDir);
   var pathOf = opened.pathOf;
-  var root = metadata.readJsonFile(host, pathOf('@.json'));
+  var earlier = options && options.metadataFrom ? options.metadataFrom : null;
+  var root = earlier ? earlier.rootJson : metadata.readJsonFile(host, pathOf('@.json'));
   var format = metadata.checkFormat(root, pathOf('@.json'));
   // @.done.json is written last: without it the dump is unfinished (a reported problem, not an error).
-  var complete = isComplete(host, pathOf);
-  var doneFile = complete ? readDoneFile(host, pathOf('@.done.json')) : null;
+  var complete = earlier ? earlier.complete : isComplete(host, pathOf);
+  var doneFile = earlier ? earlier.done : complete ? readDoneFile(host, pathOf('@.done.json')) : null;
   var done = metadata.doneFacts(doneFile);
   var broken = [];
   var surveyedFrom = options && options.surveyedFrom ? options.surveyedFrom : null;
@@ -154,6 +159,7 @@ function readDumpModel(host, dumpDir, options) {
   var sizes = listFiles(host, opened.dir, done, broken, omit, listed);
   var chunkLike = new RegExp(chunkNames.CHUNK_LIKE);
   var catalog = readCatalog({ host: host, pathOf: pathOf, root: root, done: done,
+    parsed: earlier ? parsedDocuments(earlier) : null,
     exists: function (name) {
       if (sizes.has(name)) return true;
       if (!(lean || byRuns) || !chunkLike.test(name)) return false;

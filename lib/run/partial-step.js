@@ -29,15 +29,16 @@ function missingChosen(plan) {
 }
 
 // The dump model for a plan: with `latest`, only the chosen data files are read (the rest is stubbed).
-function readModel(ctx, sel, partial) {
+// earlier: the model read before a remote dump's files were fetched (its metadata is taken as read).
+function readModel(ctx, sel, partial, earlier) {
   var src = ctx.source;
   return readDumpModel(ctx.host, ctx.dumpDir, { listing: ctx.options.listing, verify: ctx.own.verify,
     listingNames: src && src.sizes ? Array.from(src.sizes.keys()) : null,
-    surveyedFrom: partial ? partialPlan.chosenOnly(sel) : null });
+    surveyedFrom: partial ? partialPlan.chosenOnly(sel) : null, metadataFrom: earlier || null });
 }
 
-function planAgainst(ctx, sel, partial) {
-  var model = readModel(ctx, sel, partial);
+function planAgainst(ctx, sel, partial, earlier) {
+  var model = readModel(ctx, sel, partial, earlier);
   var p = partialPlan.planPartial(model, sel, { inPlace: !partial });
   partialPlan.refuseBlocked(p, partial ? 'The partial import' : 'The load');
   return { model: model, plan: p };
@@ -73,8 +74,8 @@ function plan(ctx) {
   var renameLines = rw.lines.concat(rw.warnings.concat(rw.definerWarnings).map(function (w) { return 'WARNING: ' + w; }));
   var base = { plan: p, model: r.model, sel: sel, partial: partial, viewed: viewed, rename: rw.rename, rewrite: rw };
   if (!viewed) {
-    // A local full load: only what the dump checks found outside the selection, if anything.
-    // Nothing to say, nothing to add: the plan still carries the model (what the load creates).
+    // A local full load: only what the dump checks found outside the selection, if anything (the
+    // plan still carries the model: what the load creates).
     if (!ctx.source) {
       return Object.assign(base, { loadOptions: lo, lines: p.warnings.map(function (w) { return 'WARNING: ' + w; })
         .concat(renameLines), facts: renameLines.length ? { rename: rw.facts } : null, local: true, loadDir: ctx.dumpDir });
@@ -130,7 +131,7 @@ function fetchChosen(ctx, planned) {
   var chosen = [];
   p.targets.forEach(function (t) { t.chosen.forEach(function (n) { chosen.push(n); }); });
   var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, chosen, src.sizes, ctx.options.rsh);
-  var r = planAgainst(ctx, planned.sel, planned.partial);
+  var r = planAgainst(ctx, planned.sel, planned.partial, planned.model);
   if (r.plan.fetch.length) {
     throw new UserError('rsync did not bring ' + r.plan.fetch.length + ' chosen data file(s) (' + listed(r.plan.fetch) +
       ') into ' + ctx.dumpDir + '. No server setting was changed.');
