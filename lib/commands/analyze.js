@@ -3,6 +3,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var selection = require('../partial/selection.js');
 var loadObjects = require('../partial/load-objects.js').loadObjects;
+var readDumpMetadata = require('../dump/dump-model.js').readDumpMetadata;
 var requireConnection = require('../server/require-connection.js').requireConnection;
 var analyzeTables = require('../server/analyze.js').analyzeTables;
 var onTheServer = require('../server/server-tables.js');
@@ -33,7 +34,7 @@ function analyzeMember(host, options) {
   }
   var tables;
   if (o.dumpDir) {
-    tables = loadObjects(host, o.dumpDir, o, mode === 'histogram').tables;
+    tables = loadObjects(readDumpMetadata(host, o.dumpDir), o, mode === 'histogram').tables;
   } else {
     if (mode === 'histogram') {
       throw new UserError('mode "histogram" needs dumpDir: the histogram columns are listed in the dump\'s table metadata.');

@@ -8,28 +8,31 @@
 // The partial-import step (lib/run/partial-step.js; a test may give another: runLoad(host, dumpDir,
 // options, {partial: step})):
 //   step.optionNames          names of the options the step owns (never passed to util.loadDump)
-//   step.plan(ctx)            preflight, writes nothing; null when the options ask for no partial
-//                             import, else {loadOptions, lines, facts, loadDir}: util.loadDump options
-//                             to add or override (progressFile, disableBulkLoad…), plan lines, facts
+//   step.plan(ctx)            preflight, writes nothing; null when the options ask for nothing, else
+//                             {loadOptions, lines, facts, loadDir, model}: util.loadDump options to
+//                             add or override (progressFile, disableBulkLoad…), plan lines, facts
 //                             for the returned report (under `partial`), the directory util.loadDump
-//                             loads (a load view) when it is not the dump's
+//                             loads (a load view) when it is not the dump's, the dump model it read
+//                             (lib/dump/dump-model.js: what the load creates is taken from it)
 //   step.prepare(ctx, planned) after the plan is confirmed, before any server change, never in a
-//                             dry run (e.g. write the stubs); may return facts merged into `partial`
+//                             dry run (e.g. write the stubs); null or {facts: merged into `partial`,
+//                             planned: the plan the later phases use instead (a remote dump's,
+//                             read again once its files are fetched)}
 //   step.report(ctx, planned, outcome) after the load (also after a failure): lines to add to the
 //                             report; outcome = {error, tables: [{schema, table, rows, exact}],
 //                             loaded: util.loadDump finished}
-// ctx = {host, dumpDir (absolute; a remote dump's cache), source (null, or a remote dump's
-//        {source, sizes}: lib/remote/dump-source.js), serverUuid, options (preset + explicit), own
-//        (the plugin's settings), loadOptions (util.loadDump options so far), shellVersion, dryRun}.
-// The step's filters flow into what is dropped, analyzed and counted (lib/partial/load-objects.js).
+// ctx (frozen, its options too: lib/run/load-options-value.js) = {host, dumpDir (absolute; a remote
+//        dump's cache), source (null, or a remote dump's {source, sizes}: lib/remote/dump-source.js),
+//        serverUuid, options (preset + explicit), own (the plugin's settings), loadOptions
+//        (util.loadDump's options as resolved, before any step's additions), shellVersion, dryRun}.
+// Steps return what they add; the options util.loadDump gets are composed once, at the end of the
+// preflight (loadDumpOptions below). The filters flow into what is dropped, analyzed and counted
+// (lib/partial/load-objects.js, from the dump model the step read).
 var UserError = require('../core/user-error.js').UserError;
 var SqlError = require('../core/sql-error.js').SqlError;
 var atLeast = require('../options/shell-version.js').atLeast;
 var openDumpSource = require('../remote/dump-source.js').openDumpSource;
-var presets = require('../options/presets.js');
-var loadOptions = require('../options/load-options.js');
-var checkLimits = require('../options/number-limits.js').checkLimits;
-var ownOptions = require('../options/load-own-options.js');
+var optionsValue = require('../run/load-options-value.js');
 var loadObjects = require('../partial/load-objects.js').loadObjects;
 var partialStep = require('../run/partial-step.js');
 var dropExisting = require('../server/drop-existing.js');
@@ -48,6 +51,7 @@ var privileges = require('../server/privileges.js');
 var checkProgressFile = require('../run/progress-file-check.js').checkProgressFile;
 var progressFilePlace = require('../run/progress-file-place.js');
 var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
+var readDumpMetadata = require('../dump/dump-model.js').readDumpMetadata;
 var loadReport = require('../run/load-report.js');
 var snapshotStep = require('../snapshot/snapshot-step.js');
 var translateFilters = require('../options/schema-map.js').translateFilters;
@@ -74,30 +78,6 @@ function phaseClock() {
       }
     },
   };
-}
-
-// Preset, then explicit options; split into own settings, the step's options and util.loadDump's.
-function mergeOptions(host, options, partial) {
-  var explicit = {};
-  Object.keys(options || {}).forEach(function (k) {
-    if (options[k] !== undefined && options[k] !== null) explicit[k] = options[k];
-  });
-  if (explicit.preset !== undefined && (typeof explicit.preset !== 'string' || explicit.preset.trim() === '')) {
-    throw new UserError('Option preset is empty: name a load preset (restore.presets() lists them), or leave the option out.');
-  }
-  var preset = presets.resolvePreset(host, explicit.preset || presets.DEFAULT_LOAD_PRESET, 'load');
-  var merged = Object.assign({}, preset.options, explicit);
-  delete merged.preset;
-  // An explicit progressFile beats the preset's freshProgress.
-  if (explicit.progressFile !== undefined && explicit.freshProgress === undefined) delete merged.freshProgress;
-  var stepNames = partial ? partial.optionNames || [] : [];
-  var forLoadDump = {};
-  Object.keys(merged).forEach(function (k) {
-    if (!ownOptions.isOwnOption(k) && stepNames.indexOf(k) < 0) forLoadDump[k] = merged[k];
-  });
-  loadOptions.checkLoadDumpOptionNames(Object.keys(forLoadDump), host.shell.version, ownOptions.OWN_NAMES.concat(stepNames));
-  checkLimits(forLoadDump);
-  return { preset: preset, all: merged, own: ownOptions.ownSettings(merged), loadDump: forLoadDump, explicit: explicit };
 }
 
 // What the redo log will do: {state, reason, action: 'disable'|null, note, warning}. A server crash
@@ -146,24 +126,27 @@ function refuseLeftovers(host, existing, path) {
 function preflight(host, dumpDir, options, partial) {
   requireConnection(host, 'restore.load()', 'load ./dump');
   if (typeof dumpDir !== 'string' || dumpDir === '') throw new UserError('restore.load() needs the dump directory.');
-  var m = mergeOptions(host, options, partial);
-  var own = m.own;
-  var lo = m.loadDump;
+  var resolved = optionsValue.resolveLoadOptions(host, options, partial ? partial.optionNames || [] : []);
+  var own = resolved.own;
+  var given = resolved.loadDump;
   // A remote dump: its metadata is fetched into the cache here, which is then read as the dump.
-  var src = openDumpSource(host, dumpDir, m.all);
+  var src = openDumpSource(host, dumpDir, resolved.all);
   var dir = src.dir;
   // util.loadDump waits for (or refuses) an unfinished dump only after dropExistingObjects.
-  if (!own.allowIncomplete && !(Number(lo.waitDumpTimeout) > 0)) refuseIncomplete(host, dir, 'restore.load');
-  if (lo.progressFile !== undefined) checkProgressFile(host, dir, lo.progressFile);
-  var shellVersion = host.shell.version;
-  var ctx = { host: host, dumpDir: dir, source: src.source, serverUuid: host.sql.serverInfo().uuid, options: m.all, own: own, loadOptions: lo, shellVersion: shellVersion,
-    dryRun: own.dryRun, progressDir: null };
+  if (!own.allowIncomplete && !(Number(given.waitDumpTimeout) > 0)) refuseIncomplete(host, dir, 'restore.load');
+  if (given.progressFile !== undefined) checkProgressFile(host, dir, given.progressFile);
+  var fresh = null;
   if (own.freshProgress) {
-    if (lo.progressFile !== undefined) throw new UserError('freshProgress and progressFile are both given: choose one.');
-    progressFilePlace.useProgressPlace(ctx, progressFilePlace.freshProgressPlace(host, dir));
+    if (given.progressFile !== undefined) throw new UserError('freshProgress and progressFile are both given: choose one.');
+    fresh = progressFilePlace.freshProgressPlace(host, dir);
   }
+  // The one value every step reads: util.loadDump's options as resolved (a fresh progress file included).
+  var lo = fresh ? optionsValue.composeLoadDumpOptions(given, [{ progressFile: fresh.file }]) : given;
+  var shellVersion = host.shell.version;
+  var ctx = Object.freeze({ host: host, dumpDir: dir, source: src.source, serverUuid: host.sql.serverInfo().uuid,
+    options: resolved.all, own: own, loadOptions: lo, shellVersion: shellVersion, dryRun: own.dryRun });
   var planned = partial && partial.plan ? partial.plan(ctx) : null;
-  if (planned && planned.loadOptions) Object.assign(lo, planned.loadOptions);
+  var stepOptions = planned && planned.loadOptions ? planned.loadOptions : {};
   var dropNative = false;
   if (own.dropExisting) {
     if (lo.loadDdl === false) {
@@ -174,17 +157,12 @@ function preflight(host, dumpDir, options, partial) {
       throw new UserError('dropExisting and ignoreExistingObjects contradict each other: choose one.');
     }
     dropNative = atLeast(shellVersion, '9.1.0');
-    if (dropNative) lo.dropExistingObjects = true;
-    // A progress file from an earlier load would make util.loadDump skip the DDL of what was dropped.
-    if (lo.progressFile === undefined && lo.resetProgress === undefined) lo.resetProgress = true;
   }
-  // Not util.loadDump's default place: nothing is written into the dump.
-  if (lo.progressFile === undefined) progressFilePlace.useProgressPlace(ctx, progressFilePlace.progressPlace(host, dir));
   // From here to the end of the load (revert included), no other restore on this server.
   var release = restoreLock.takeRestoreLock(host, 'this load');
   try {
-    var pre = lockedPreflight(host, { dir: dir, src: src, m: m, own: own, lo: lo, ctx: ctx, planned: planned,
-      dropNative: dropNative, explicitRedo: m.explicit.redoLog !== undefined });
+    var pre = lockedPreflight(host, { dir: dir, src: src, resolved: resolved, own: own, lo: lo, stepOptions: stepOptions,
+      ctx: ctx, planned: planned, dropNative: dropNative, fresh: fresh });
     pre.release = release;
     return pre;
   } catch (e) {
@@ -193,33 +171,64 @@ function preflight(host, dumpDir, options, partial) {
   }
 }
 
+// The options util.loadDump gets, composed once: the resolved ones (lo), then in order what the
+// partial step adds, what dropExisting needs, the plugin's progress file place, the filters under
+// schemaMap's names, the index builds' session settings. Returns {options (frozen), progressDir: the directory to make for the
+// progress file, or null}.
+function loadDumpOptions(host, p, extra) {
+  var lo = p.lo;
+  var step = p.stepOptions;
+  var progressFile = step.progressFile !== undefined ? step.progressFile : lo.progressFile;
+  var resetProgress = step.resetProgress !== undefined ? step.resetProgress : lo.resetProgress;
+  var additions = [step];
+  // Only where there is something to drop: Shell 9.1's loadDump fails with "Unknown database" when
+  // dropExistingObjects is set and the dump's schema does not exist yet.
+  if (extra.dropExistingObjects) additions.push({ dropExistingObjects: true });
+  // A progress file from an earlier load would make util.loadDump skip the DDL of what was dropped.
+  if (p.own.dropExisting && progressFile === undefined && resetProgress === undefined) additions.push({ resetProgress: true });
+  // Not util.loadDump's default place: nothing is written into the dump.
+  var place = progressFile === undefined ? progressFilePlace.progressPlace(host, p.dir) : p.fresh;
+  if (progressFile === undefined) additions.push({ progressFile: place.file });
+  if (extra.rename) additions.push(translateFilters(lo, extra.rename));
+  // util.loadDump runs sessionInitSql in each of its sessions, those building indexes too (8.0.30+).
+  if (extra.indexBuilds) additions.push({ sessionInitSql: [extra.indexBuilds.statement].concat(lo.sessionInitSql || []) });
+  // orphans "delete" may defer every secondary index until the orphans are gone (lib/snapshot/).
+  if (extra.snapshot) additions.push(extra.snapshot);
+  return { options: optionsValue.composeLoadDumpOptions(lo, additions), progressDir: place ? place.dir : null };
+}
+
 // The part of the preflight that reads the state file and plans server changes: under the lock.
 function lockedPreflight(host, p) {
-  var dir = p.dir, src = p.src, m = p.m, own = p.own, lo = p.lo, ctx = p.ctx, planned = p.planned;
-  var dropNative = p.dropNative;
-  // Objects under the names they are loaded as (schemaMap); the filters given name the dump's
-  // schemas, util.loadDump reads the view's renamed metadata: its filters get the new names.
+  var dir = p.dir, src = p.src, own = p.own, lo = p.lo, ctx = p.ctx, planned = p.planned;
+  // Objects under the names they are loaded as (schemaMap), from the dump model the step read (or
+  // the dump's metadata alone, without a step that reads one). The filters given name the dump's
+  // schemas; util.loadDump reads the view's renamed metadata: its filters get the new names.
   var rename = planned && planned.rename ? planned.rename : null;
-  var objects = loadObjects(host, dir, lo, own.dropExisting || own.analyze === 'histogram', rename);
-  if (rename) Object.assign(lo, translateFilters(lo, rename));
+  var dump = planned && planned.model ? planned.model : readDumpMetadata(host, dir);
+  var objects = loadObjects(dump, lo, own.dropExisting || own.analyze === 'histogram', rename);
   var existing = restoreState.readState(host);
   refuseLeftovers(host, existing, restoreState.statePath(host, host.sql.serverInfo().uuid));
-  var redoPlan = planRedo(host, own, existing, objects, p.explicitRedo);
+  var redoPlan = planRedo(host, own, existing, objects, p.resolved.explicit.redoLog !== undefined);
   var keep = own.keepSettings || [];
   var tuned = own.tune ? tuning.planTuning(host, { redoOff: redoPlan.action === 'disable', keep: keep }) : [];
-  // util.loadDump runs sessionInitSql in each of its sessions, those building indexes too (8.0.30+).
   var indexBuilds = own.tune && lo.loadIndexes !== false && atLeast(ctx.shellVersion, '8.0.30')
     ? tuning.planIndexBuilds(host, Number(lo.threads) || 4, keep) : null;
-  if (indexBuilds) lo.sessionInitSql = [indexBuilds.statement].concat(lo.sessionInitSql || []);
+  var drops = own.dropExisting ? dropExisting.existingObjects(host, objects) : [];
+  var dropNative = p.dropNative && drops.length > 0;
+  var snapshot = snapshotStep.planSnapshot(host, { ctx: ctx, dump: dump, objects: objects, planned: planned });
+  var composed = loadDumpOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,
+    snapshot: snapshot.loadOptions });
+  var final = composed.options;
   var plan = {
-    dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: m.preset, loadDumpOptions: lo,
+    dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: p.resolved.preset, loadDumpOptions: final,
+    progressDir: composed.progressDir,
     // What the user named: a remote dump by its place, with the local cache it is read from.
     title: src.source ? src.source.source.url + ' (cache ' + dir + ')' : dir, tableCount: objects.tables.length, dropRequested: own.dropExisting,
-    drops: own.dropExisting ? dropExisting.existingObjects(host, objects) : [], dropNative: dropNative,
+    drops: drops, dropNative: dropNative,
     redo: redoPlan, tune: own.tune, tuning: tuned, sessionTuning: indexBuilds ? [indexBuilds] : [],
     analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + objects.tables.length + ' table(s))',
-    advice: own.tune ? tuning.restartAdvice(host, lo) : [], partialLines: planned && planned.lines ? planned.lines : [],
-    warnings: [], blockers: [], snapshot: snapshotStep.planSnapshot(host, ctx, objects, planned),
+    advice: own.tune ? tuning.restartAdvice(host, final) : [], partialLines: planned && planned.lines ? planned.lines : [],
+    warnings: [], blockers: [], snapshot: snapshot,
   };
   if (plan.redo.warning) plan.warnings.push(plan.redo.warning);
   if (own.tune) {
@@ -230,14 +239,8 @@ function lockedPreflight(host, p) {
         'there first: this load keeps them as they are.');
     }
   }
-  // Nothing to drop: leave dropExistingObjects out. Shell 9.1's loadDump fails with "Unknown
-  // database" when it is set and the dump's schema does not exist yet.
-  if (dropNative && !plan.drops.length) {
-    delete lo.dropExistingObjects;
-    plan.dropNative = false;
-  }
   var infileOn = plan.tuning.some(function (t) { return t.name === 'local_infile'; }) || globalVariable(host, 'local_infile') === 'ON';
-  if (!infileOn && lo.loadData !== false && !lo.dryRun) {
+  if (!infileOn && final.loadData !== false && !final.dryRun) {
     plan.blockers.push('local_infile is OFF on the server: util.loadDump refuses to load data. SET GLOBAL local_infile = ON ' +
       'once the client is trusted, or load with tune: true (switched on for the load, off again afterwards).');
   }
@@ -252,7 +255,7 @@ function lockedPreflight(host, p) {
   privileges.checkLoadPrivileges(host, { tune: plan.tuning.length > 0, redo: plan.redo.action === 'disable',
     drops: plan.drops, deletes: snap.active && (snap.orphans === 'delete' || snap.orphans === 'parents') ? objects.tables : [],
     inserts: snap.active && snap.orphans === 'parents' ? objects.tables : [],
-    updates: snap.active ? snap.specs : [], binlogSwitch: snap.active && !!lo.skipBinlog && !lo.dryRun }, own.force);
+    updates: snap.active ? snap.specs : [], binlogSwitch: snap.active && !!final.skipBinlog && !final.dryRun }, own.force);
   return { ctx: ctx, own: own, objects: objects, plan: plan, planned: planned, existing: existing };
 }
 
@@ -328,11 +331,13 @@ function lockedRun(host, pre, clock, partial) {
   var current = null;
   function step(name, fn) { current = name; return clock.run(name, fn); }
   try {
-    if (ctx.progressDir) host.files.makeDirs(ctx.progressDir);
+    if (plan.progressDir) host.files.makeDirs(plan.progressDir);
     if (pre.planned && partial.prepare) {
       step('prepare', function () {
-        var facts = partial.prepare(ctx, pre.planned);
-        if (facts) report.partial = Object.assign(report.partial || {}, facts);
+        var prepared = partial.prepare(ctx, pre.planned);
+        if (prepared && prepared.facts) report.partial = Object.assign(report.partial || {}, prepared.facts);
+        // A remote dump's plan, read again with its files fetched: the later phases use it.
+        if (prepared && prepared.planned) pre.planned = prepared.planned;
       });
     }
     if (plan.tuning.length || plan.redo.action) {
@@ -357,12 +362,12 @@ function lockedRun(host, pre, clock, partial) {
     // (The progress file is still there: indexes deferred until the orphans are gone are built from it.)
     if (plan.snapshot.active) {
       step('snapshot', function () {
-        report.snapshot = snapshotStep.runSnapshot(host, plan.snapshot, plan.loadDumpOptions, plan.loadDir);
+        report.snapshot = snapshotStep.runSnapshot(host, plan.snapshot, plan.loadDumpOptions, plan.loadDir, pre.planned);
       });
     }
     // A finished load's progress file (the plugin's own, in its state directory) would make the
     // same command "resume" a finished load later, after the tables were dropped: it goes.
-    if (ctx.progressDir) host.files.remove([plan.loadDumpOptions.progressFile]);
+    if (plan.progressDir) host.files.remove([plan.loadDumpOptions.progressFile]);
     if (pre.own.analyze !== 'off') {
       step('analyze', function () {
         var a = analyze.analyzeTables(host, pre.objects.tables, pre.own.analyze, !!plan.loadDumpOptions.skipBinlog);
@@ -431,4 +436,4 @@ function finishReport(host, report, pre, reverted, failure, partial) {
   }
 }
 
-module.exports = { runLoad: runLoad, mergeOptions: mergeOptions, partialOptionNames: partialStep.optionNames };
+module.exports = { runLoad: runLoad, partialOptionNames: partialStep.optionNames };

@@ -2,7 +2,7 @@
 // the list of data files to fetch. Nothing in the dump is touched.
 var openDumpSource = require('../remote/dump-source.js').openDumpSource;
 var UserError = require('../core/user-error.js').UserError;
-var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
+var refuseIncompleteModel = require('../dump/dump-complete.js').refuseIncompleteModel;
 var partialPlan = require('../partial/partial-plan.js');
 var planReport = require('../partial/plan-report.js');
 
@@ -49,7 +49,7 @@ function planCommand(host, dumpDir, options) {
   var src = openDumpSource(host, dumpDir, options);
   var r = planReport.modelAndPlan(host, src.dir, options, { source: src.source });
   // What restore.load would refuse, the plan does not present as loadable.
-  if (!r.model.complete && !(options && options.allowIncomplete)) refuseIncomplete(host, r.model.dir, 'restore.plan');
+  if (!(options && options.allowIncomplete)) refuseIncompleteModel(r.model, 'restore.plan');
   partialPlan.refuseBlocked(r.plan);
   var listFile = options && options.fetchListFile ? writeFetchList(host, r.plan, options.fetchListFile) : null;
   planReport.printPlan(host, r.plan, { fetchListFile: listFile });

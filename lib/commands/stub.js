@@ -3,7 +3,7 @@
 // loads it as it is.
 var parseSource = require('../remote/remote-source.js').parseSource;
 var UserError = require('../core/user-error.js').UserError;
-var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
+var refuseIncompleteModel = require('../dump/dump-complete.js').refuseIncompleteModel;
 var partialPlan = require('../partial/partial-plan.js');
 var writeStubs = require('../partial/stub-writer.js').writeStubs;
 var planReport = require('../partial/plan-report.js');
@@ -24,7 +24,7 @@ function stubCommand(host, dumpDir, options) {
   }
   var r = planReport.modelAndPlan(host, dumpDir, options, { inPlace: true });
   // A missing chunk of an unfinished dump may just not be written yet: never stub it unasked.
-  if (!r.model.complete && !(options && options.allowIncomplete)) refuseIncomplete(host, r.model.dir, 'restore.stub');
+  if (!(options && options.allowIncomplete)) refuseIncompleteModel(r.model, 'restore.stub');
   partialPlan.refuseBlocked(r.plan);
   refuseReadOnly(host, r.plan);
   var w = writeStubs(host, r.plan);

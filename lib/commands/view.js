@@ -7,6 +7,7 @@ var openDumpSource = require('../remote/dump-source.js').openDumpSource;
 var selection = require('../partial/selection.js');
 var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var step = require('../run/partial-step.js');
+var frozenCopy = require('../run/load-options-value.js').frozenCopy;
 
 function viewCommand(host, dumpArg, options) {
   var o = {};
@@ -17,11 +18,13 @@ function viewCommand(host, dumpArg, options) {
   }
   var src = openDumpSource(host, dumpArg, o);
   if (o.allowIncomplete !== true) refuseIncomplete(host, src.dir, 'restore.view');
-  var ctx = { host: host, dumpDir: src.dir, source: src.source, serverUuid: null, options: o,
-    own: { verify: o.verify === true, dropExisting: false }, loadOptions: {}, shellVersion: host.shell.version, dryRun: false };
+  // The step reads the options as restore.load's does: one read-only value.
+  var ctx = Object.freeze({ host: host, dumpDir: src.dir, source: src.source, serverUuid: null, options: frozenCopy(o),
+    own: frozenCopy({ verify: o.verify === true, dropExisting: false }), loadOptions: frozenCopy({}),
+    shellVersion: host.shell.version, dryRun: false });
   var planned = step.plan(ctx);
   planned.lines.filter(function (l) { return l.indexOf('Load view: ') !== 0; }).forEach(host.out.print);
-  var made = step.prepare(ctx, planned);
+  var made = step.prepare(ctx, planned).facts;
   var dir = planned.place.dir;
   if (made.view.reused) host.out.print('Load view: ' + dir + ' (made earlier for the same dump and selection; reused as it is)');
   var progressFile = host.files.join(dir, 'load-progress.json');
@@ -34,9 +37,7 @@ function viewCommand(host, dumpArg, options) {
   host.out.print('Load it with: util.loadDump(' + JSON.stringify(dir) + ', {progressFile: ' + JSON.stringify(progressFile) +
     (planned.loadOptions.disableBulkLoad ? ', disableBulkLoad: true' : '') + filters + '})');
   host.out.print('It holds links and stubs only: rm -r ' + dir + ' removes it, and leaves the dump as it is.');
-  var facts = planned.facts;
-  facts.view = made.view;
-  facts.progressFile = progressFile;
+  var facts = Object.assign({}, planned.facts, { view: made.view, progressFile: progressFile });
   if (made.fetched) facts.fetched = made.fetched;
   return facts;
 }

@@ -14,10 +14,12 @@ function stringList(v) {
 }
 
 // The loader's own fallback when a map lacks a name: the raw name (schemas) or
-// "<schema base>@<raw name>" (tables, partitions). Both are checked like any other base name.
+// "<schema base>@<raw name>" (tables, partitions). A name the map does hold must give a usable
+// base name: an empty or non-text one is damage, refused (MySQL Shell never writes one, and a
+// guess could name a file util.loadDump does not read). Both are checked like any other base name.
 function baseName(map, name, fallback, what, source) {
   var v = ownValue(map, name);
-  return checkFileNamePart(typeof v === 'string' ? v : fallback, what, source);
+  return checkFileNamePart(v === undefined ? fallback : v, what, source);
 }
 
 function compressionOf(ext) {
@@ -66,12 +68,20 @@ function tableSettings(tj, what, source) {
     partitions: stringList(tj.partitions),
     partitionBasenames: tj.basenames,
     loadDialect: loadDialect(options),
+    // The histograms util.dump* recorded ({column, buckets} as written; buckets checked where used).
+    histograms: (Array.isArray(tj.histograms) ? tj.histograms : []).filter(function (h) {
+      return h && typeof h.column === 'string';
+    }).map(function (h) { return { column: h.column, buckets: h.buckets }; }),
   };
 }
 
-// Reads every schema and table JSON the root metadata leads to.
-// ctx: {host, pathOf(name), exists(name) (from the directory listing), root (@.json), done (doneFacts)}.
+// Reads every schema and table JSON the root metadata leads to, each once; the parsed documents
+// stay with their entries (json: a load view rewrites them for schemaMap), one per schema and table.
+// ctx: {host, pathOf(name), exists(name) (from the directory listing), root (@.json), done (doneFacts),
+// parsed: null, or a Map name -> document already parsed (the same directory's, read earlier)}.
 // Returns {schemas, tables, targets, problems}: one target per table, or per partition.
+// schemas: [{schema, basename, json (null when its file is missing), includesDdl, tables, views,
+//   functions, procedures, events, bases: Map name -> base name of its tables and views}].
 function readCatalog(ctx) {
   var out = { schemas: [], tables: [], targets: [], problems: [] };
   function needFile(name, what) {
@@ -82,25 +92,36 @@ function readCatalog(ctx) {
   function damaged(fact, file) {
     if (out.problems.length < 200) out.problems.push(makeProblem('metadata-damaged', fact, file));
   }
+  function readJson(name) {
+    return ctx.parsed && ctx.parsed.has(name) ? ctx.parsed.get(name) : readJsonFile(ctx.host, ctx.pathOf(name));
+  }
   checkedList(ctx.root, 'schemas', '@.json', damaged).forEach(function (schema) {
     var sb = baseName(ctx.root.basenames, schema, schema, 'schema ' + displayIdentifier(schema), '@.json');
-    var entry = { schema: schema, basename: sb, tables: [], views: [] };
+    var entry = { schema: schema, basename: sb, json: null, includesDdl: true, tables: [], views: [], functions: [],
+      procedures: [], events: [], bases: new Map() };
     out.schemas.push(entry);
     if (!needFile(sb + '.json', 'schema metadata')) return;
-    var sj = readJsonFile(ctx.host, ctx.pathOf(sb + '.json'));
+    var sj = readJson(sb + '.json');
+    entry.json = sj;
+    entry.includesDdl = sj.includesDdl !== false;
     entry.tables = checkedList(sj, 'tables', sb + '.json', damaged);
     entry.views = checkedList(sj, 'views', sb + '.json', damaged);
-    if (sj.includesDdl !== false) needFile(sb + '.sql', 'schema DDL');
+    entry.functions = stringList(sj.functions);
+    entry.procedures = stringList(sj.procedures);
+    entry.events = stringList(sj.events);
+    if (entry.includesDdl) needFile(sb + '.sql', 'schema DDL');
     schemaPartFiles(sj).forEach(function (part) { needFile(sb + part, 'schema DDL'); });
     entry.views.forEach(function (view) {
       var vb = baseName(sj.basenames, view, sb + '@' + view, 'view ' + displayTable(schema, view), sb + '.json');
+      entry.bases.set(view, vb);
       needFile(vb + '.pre.sql', 'view placeholder DDL');
       needFile(vb + '.sql', 'view DDL');
     });
     entry.tables.forEach(function (table) {
       var what = 'table ' + displayTable(schema, table);
       var tb = baseName(sj.basenames, table, sb + '@' + table, what, sb + '.json');
-      readTable(ctx, out, needFile, { schema: schema, table: table, basename: tb, what: what });
+      entry.bases.set(table, tb);
+      readTable(readJson, out, needFile, { schema: schema, table: table, basename: tb, what: what, done: ctx.done });
     });
   });
   sharedBaseNames(out.targets, damaged);
@@ -155,16 +176,17 @@ function schemaPartFiles(sj) {
   return parts;
 }
 
-function readTable(ctx, out, needFile, t) {
+function readTable(readJson, out, needFile, t) {
   var info = { schema: t.schema, table: t.table, basename: t.basename, metadataFile: t.basename + '.json',
-    rows: ctx.done.tableRows(t.schema, t.table), dataBytes: ctx.done.tableDataBytes(t.schema, t.table),
-    settings: null, partitions: [] };
+    rows: t.done.tableRows(t.schema, t.table), dataBytes: t.done.tableDataBytes(t.schema, t.table),
+    settings: null, partitions: [], json: null };
   out.tables.push(info);
   if (!needFile(info.metadataFile, 'table metadata')) {
     out.targets.push(makeTarget(info, null, t.basename));
     return;
   }
-  var s = tableSettings(readJsonFile(ctx.host, ctx.pathOf(info.metadataFile)), t.what, info.metadataFile);
+  info.json = readJson(info.metadataFile);
+  var s = tableSettings(info.json, t.what, info.metadataFile);
   info.settings = s;
   info.partitions = s.partitions;
   if (s.includesDdl) {
@@ -199,4 +221,22 @@ function makeTarget(info, partition, base) {
   };
 }
 
-module.exports = { readCatalog: readCatalog };
+// tables (a catalog's) -> function (schema, table) -> the table's entry or null: one Map for every lookup.
+function tableFinder(tables) {
+  var byName = new Map();
+  tables.forEach(function (t) { byName.set(JSON.stringify([t.schema, t.table]), t); });
+  return function (schema, table) {
+    var t = byName.get(JSON.stringify([schema, table]));
+    return t === undefined ? null : t;
+  };
+}
+
+// A catalog's parsed schema and table JSONs by file name (readCatalog's ctx.parsed).
+function parsedDocuments(catalog) {
+  var out = new Map();
+  catalog.schemas.forEach(function (s) { if (s.json !== null) out.set(s.basename + '.json', s.json); });
+  catalog.tables.forEach(function (t) { if (t.json !== null) out.set(t.metadataFile, t.json); });
+  return out;
+}
+
+module.exports = { readCatalog: readCatalog, tableFinder: tableFinder, parsedDocuments: parsedDocuments };

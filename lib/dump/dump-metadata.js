@@ -97,9 +97,20 @@ function doneFacts(done) {
   };
 }
 
+// When a dump's snapshot was taken, as its @.json records it ("begin"), or null (unreadable,
+// damaged or not recorded): to pick the newest of a folder of dumps without reading any further.
+function recordedBegin(host, atJsonPath) {
+  try {
+    var v = JSON.parse(host.files.loadText(atJsonPath)).begin;
+    return typeof v === 'string' ? v : null;
+  } catch (e) {
+    return null;
+  }
+}
+
 function ownValue(map, key) {
   return map && typeof map === 'object' && Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
 }
 
 module.exports = { readJsonFile: readJsonFile, readText: readText, invalidJson: invalidJson, checkObject: checkObject, checkFormat: checkFormat, dumpOrigin: dumpOrigin,
-  doneFacts: doneFacts, ownValue: ownValue, NEWEST_FORMAT: NEWEST_FORMAT };
+  doneFacts: doneFacts, ownValue: ownValue, recordedBegin: recordedBegin, NEWEST_FORMAT: NEWEST_FORMAT };

@@ -8,6 +8,7 @@ var UserError = require('../core/user-error.js').UserError;
 var paths = require('./dump-paths.js');
 var metadata = require('./dump-metadata.js');
 var readCatalog = require('./dump-catalog.js').readCatalog;
+var parsedDocuments = require('./dump-catalog.js').parsedDocuments;
 var chunkList = require('./chunk-list.js');
 var chunkSurvey = require('./chunk-survey.js');
 var problemsOf = require('./dump-problems.js');
@@ -16,6 +17,7 @@ var eachEntry = require('../core/listing.js').eachEntry;
 var chunkNames = require('./chunk-names.js');
 var readDoneFile = require('./done-file.js').readDoneFile;
 var chunkTable = require('./chunk-table.js');
+var isComplete = require('./dump-complete.js').isComplete;
 
 function checkDumpDir(host, dumpDir) {
   if (dumpDir === '') throw new UserError('No dump directory given: pass the directory holding @.json.');
@@ -130,15 +132,19 @@ function newerFormatProblem(format) {
 // files (nor their .idx files) in `files` (restore.inspect, restore.stub: their sizes are in the
 // chunk tables, and a million names cost memory), listingNames: names of the complete dump (a remote listing), verify: true to decompress every present data file,
 // surveyedFrom: target -> the first chunk number to read, to read only the newest chunks (see chunk-survey.js),
-// idxFiles: list the chunks' .idx files although chunkFileBytes records the sizes}.
+// idxFiles: list the chunks' .idx files although chunkFileBytes records the sizes,
+// metadataFrom: a model of the same directory read earlier in this command, whose metadata has not
+// changed since (a remote dump's cache, read again once chosen data files are fetched): its
+// parsed @.json, @.done.json and schema and table JSONs are taken as they are, not read again}.
 function readDumpModel(host, dumpDir, options) {
   var opened = checkDumpDir(host, dumpDir);
   var pathOf = opened.pathOf;
-  var root = metadata.readJsonFile(host, pathOf('@.json'));
+  var earlier = options && options.metadataFrom ? options.metadataFrom : null;
+  var root = earlier ? earlier.rootJson : metadata.readJsonFile(host, pathOf('@.json'));
   var format = metadata.checkFormat(root, pathOf('@.json'));
   // @.done.json is written last: without it the dump is unfinished (a reported problem, not an error).
-  var complete = host.files.isFile(pathOf('@.done.json'));
-  var doneFile = complete ? readDoneFile(host, pathOf('@.done.json')) : null;
+  var complete = earlier ? earlier.complete : isComplete(host, pathOf);
+  var doneFile = earlier ? earlier.done : complete ? readDoneFile(host, pathOf('@.done.json')) : null;
   var done = metadata.doneFacts(doneFile);
   var broken = [];
   var surveyedFrom = options && options.surveyedFrom ? options.surveyedFrom : null;
@@ -153,6 +159,7 @@ function readDumpModel(host, dumpDir, options) {
   var sizes = listFiles(host, opened.dir, done, broken, omit, listed);
   var chunkLike = new RegExp(chunkNames.CHUNK_LIKE);
   var catalog = readCatalog({ host: host, pathOf: pathOf, root: root, done: done,
+    parsed: earlier ? parsedDocuments(earlier) : null,
     exists: function (name) {
       if (sizes.has(name)) return true;
       if (!(lean || byRuns) || !chunkLike.test(name)) return false;
@@ -204,6 +211,7 @@ function readDumpModel(host, dumpDir, options) {
     begin: typeof root.begin === 'string' ? root.begin : null,
     end: doneFile && typeof doneFile.json.end === 'string' ? doneFile.json.end : null,
     done: doneFile, // @.done.json as read by done-file.js (a load view writes its own copy from it)
+    rootJson: root, // @.json as parsed (a load view under schemaMap writes a copy of its own)
     schemas: catalog.schemas,
     tables: catalog.tables,
     targets: catalog.targets,
@@ -216,4 +224,40 @@ function readDumpModel(host, dumpDir, options) {
   };
 }
 
-module.exports = { readDumpModel: readDumpModel };
+// The metadata part of the model alone, for what needs no data file (restore.analyze of a dump's
+// tables): the same checks and catalog (schemas, tables, views, routines, events, table settings
+// and histograms, each JSON read once), from a listing without the chunk files; @.done.json is
+// not read (it can be large): rows, data bytes, chunk lists and states are left out (targets
+// have no chunks). Returns {dir, format, dumper, origin, complete, begin, rootJson, schemas,
+// tables, targets, problems (the metadata's), files}.
+function readDumpMetadata(host, dumpDir) {
+  var opened = checkDumpDir(host, dumpDir);
+  var pathOf = opened.pathOf;
+  var root = metadata.readJsonFile(host, pathOf('@.json'));
+  var format = metadata.checkFormat(root, pathOf('@.json'));
+  var done = metadata.doneFacts(null);
+  var broken = [];
+  var sizes = listFiles(host, opened.dir, done, broken, 'chunks');
+  var chunkLike = new RegExp(chunkNames.CHUNK_LIKE);
+  var catalog = readCatalog({ host: host, pathOf: pathOf, root: root, done: done,
+    exists: function (name) {
+      if (!sizes.has(name) && chunkLike.test(name)) addFiles(host, pathOf, [name], sizes, broken);
+      return sizes.has(name);
+    } });
+  return {
+    dir: opened.dir,
+    format: format.format,
+    dumper: typeof root.dumper === 'string' ? root.dumper : null,
+    origin: metadata.dumpOrigin(root),
+    complete: isComplete(host, pathOf),
+    begin: typeof root.begin === 'string' ? root.begin : null,
+    rootJson: root,
+    schemas: catalog.schemas,
+    tables: catalog.tables,
+    targets: catalog.targets,
+    problems: brokenProblems(broken).concat(catalog.problems),
+    files: sizes,
+  };
+}
+
+module.exports = { readDumpModel: readDumpModel, readDumpMetadata: readDumpMetadata };

@@ -1,13 +1,12 @@
-// What a util.loadDump call will create and fill, from the dump's metadata and the call's
+// What a util.loadDump call will create and fill, from the dump model (its metadata) and the call's
 // options: tables (with their triggers and the histograms the dump lists), views, routines and
 // events, after loadDump's filters (include/exclude schemas, tables, routines, events,
 // triggers) and the `schema` option. restore.load drops exactly these before a re-import,
 // analyzes these tables afterwards and counts their rows; restore.analyze reuses it.
 var UserError = require('../core/user-error.js').UserError;
-var paths = require('../dump/dump-paths.js');
-var metadata = require('../dump/dump-metadata.js');
 var selection = require('./selection.js');
 var splitName = require('../dump/object-names.js').splitName;
+var tableFinder = require('../dump/dump-catalog.js').tableFinder;
 
 function stringList(v) {
   return Array.isArray(v) ? v.filter(function (x) { return typeof x === 'string'; }) : [];
@@ -51,46 +50,49 @@ function schemaChosen(sel, schema) {
   return !sel.includeSchemas.length || sel.includeSchemas.indexOf(schema) >= 0;
 }
 
-// options: the util.loadDump options of the call. details: also read each table's JSON
-// (triggers, histograms). rename: restore.load's schemaMap (dump name -> new name or null), or null.
+// A chosen object whose metadata file is missing: util.loadDump would fail on it; nothing is guessed.
+function missingMetadata(dump, file, what) {
+  return new UserError('The ' + what + ' file ' + file + ' is missing from the dump in ' + dump.dir + ': the dump is ' +
+    'damaged or incomplete. Copy it again from the original dump, or leave ' + what.replace(/ metadata$/, '') + ' out ' +
+    'with the filters. Nothing was changed.');
+}
+
+// dump: the dump model (lib/dump/dump-model.js readDumpModel or readDumpMetadata): what it read
+// of the metadata, nothing read again. options: the util.loadDump options of the call. details:
+// also each table's triggers and histograms (from its table JSON). rename: restore.load's
+// schemaMap (dump name -> new name or null), or null.
 // Returns {dir, format, ddl, schemas, tables, views, routines, events, triggers}; every object
 // carries `schema` (where it is created: the `schema` option or schemaMap renames) and `dumpSchema`.
-function loadObjects(host, dumpDir, options, details, rename) {
+function loadObjects(dump, options, details, rename) {
   var o = options || {};
-  var dir = paths.resolveDumpDir(host, dumpDir);
-  var pathOf = paths.pathMaker(host, dir);
-  var root = metadata.readJsonFile(host, pathOf('@.json'));
-  var format = metadata.checkFormat(root, pathOf('@.json')).format;
+  var format = dump.format;
   var sel = selection.parseSelection({ includeSchemas: o.includeSchemas, excludeSchemas: o.excludeSchemas,
     includeTables: o.includeTables, excludeTables: o.excludeTables });
   var routineChosen = objectFilter(o, 'Routines', 2, 2);
   var eventChosen = objectFilter(o, 'Events', 2, 2);
   var triggerChosen = objectFilter(o, 'Triggers', 2, 3);
-  var out = { dir: dir, format: format, ddl: o.loadDdl !== false, schemas: [], tables: [], views: [], routines: [],
+  var findTable = details ? tableFinder(dump.tables) : null;
+  var out = { dir: dump.dir, format: format, ddl: o.loadDdl !== false, schemas: [], tables: [], views: [], routines: [],
     events: [], triggers: [] };
 
-  stringList(root.schemas).forEach(function (dumpSchema) {
+  dump.schemas.forEach(function (entry) {
+    var dumpSchema = entry.schema;
     if (!schemaChosen(sel, dumpSchema)) return;
+    if (entry.json === null) throw missingMetadata(dump, entry.basename + '.json', 'schema metadata');
     var renamed = rename ? rename(dumpSchema) : null;
     var schema = renamed !== null && renamed !== undefined ? renamed
       : typeof o.schema === 'string' && o.schema !== '' ? o.schema : dumpSchema;
-    var sb = paths.checkFileNamePart(metadata.ownValue(root.basenames, dumpSchema) || dumpSchema,
-      'schema ' + dumpSchema, '@.json');
-    var sj = metadata.readJsonFile(host, pathOf(sb + '.json'));
-    var ddl = sj.includesDdl !== false;
+    var ddl = entry.includesDdl;
     out.schemas.push({ schema: schema, dumpSchema: dumpSchema });
-    function base(name) {
-      return paths.checkFileNamePart(metadata.ownValue(sj.basenames, name) || sb + '@' + name, 'table ' + name, sb + '.json');
-    }
-    stringList(sj.tables).forEach(function (table) {
+    entry.tables.forEach(function (table) {
       if (!selection.isTableChosen(sel, dumpSchema, table)) return;
       var t = { schema: schema, dumpSchema: dumpSchema, table: table, ddl: ddl, histograms: [], triggers: [] };
       if (details) {
-        var tj = metadata.readJsonFile(host, pathOf(base(table) + '.json'));
-        t.histograms = (Array.isArray(tj.histograms) ? tj.histograms : []).filter(function (h) {
-          return h && typeof h.column === 'string';
-        }).map(function (h) { return { column: h.column, buckets: histogramBuckets(h, base(table) + '.json') }; });
-        var triggers = ddl && tj.includesDdl !== false ? stringList(tj.triggers) : [];
+        var info = findTable(dumpSchema, table);
+        if (!info || !info.settings) throw missingMetadata(dump, entry.bases.get(table) + '.json', 'table metadata');
+        var s = info.settings;
+        t.histograms = s.histograms.map(function (h) { return { column: h.column, buckets: histogramBuckets(h, info.metadataFile) }; });
+        var triggers = ddl && s.includesDdl ? s.triggers : [];
         t.triggers = triggers.filter(function (name) { return triggerChosen([dumpSchema, table, name]); });
         t.triggers.forEach(function (name) {
           out.triggers.push({ schema: schema, dumpSchema: dumpSchema, table: table, name: name });
@@ -99,16 +101,16 @@ function loadObjects(host, dumpDir, options, details, rename) {
       out.tables.push(t);
     });
     if (!ddl) return;
-    stringList(sj.views).forEach(function (view) {
+    entry.views.forEach(function (view) {
       if (selection.isTableChosen(sel, dumpSchema, view)) out.views.push({ schema: schema, dumpSchema: dumpSchema, view: view });
     });
     [['functions', 'FUNCTION'], ['procedures', 'PROCEDURE']].forEach(function (k) {
-      stringList(sj[k[0]]).forEach(function (name) {
+      entry[k[0]].forEach(function (name) {
         var raw = rawObjectName(name, format);
         if (routineChosen([dumpSchema, raw])) out.routines.push({ schema: schema, dumpSchema: dumpSchema, name: raw, type: k[1] });
       });
     });
-    stringList(sj.events).forEach(function (name) {
+    entry.events.forEach(function (name) {
       var raw = rawObjectName(name, format);
       if (eventChosen([dumpSchema, raw])) out.events.push({ schema: schema, dumpSchema: dumpSchema, name: raw });
     });

@@ -17,6 +17,7 @@ var startProgress = require('../format/progress.js').startProgress;
 var partialPlan = require('./partial-plan.js');
 var chunkTable = require('../dump/chunk-table.js');
 var doneFile = require('../dump/done-file.js');
+var dumpText = require('../dump/dump-texts.js').dumpText;
 
 var MARK = '.restore-view.json';
 var COMPLETE = '.restore-view-complete';
@@ -175,8 +176,9 @@ function buildView(host, model, plan, place, mark, rewrite) {
     sink.end();
     made.written.push('@.done.json');
   }
-  if (model.files.has('@.checksums.json')) {
-    var sums = viewMetadata.viewChecksums(f.loadText(pathOf('@.checksums.json')), plan, rename);
+  var checksums = dumpText(host, model, '@.checksums.json');
+  if (checksums !== null) {
+    var sums = viewMetadata.viewChecksums(checksums, plan, rename);
     written.push({ name: '@.checksums.json', data: sums.text });
     made.checksums = { kept: sums.kept, dropped: sums.dropped };
     made.written.push('@.checksums.json');

@@ -7,6 +7,9 @@ var shortHash = require('../core/short-hash.js').shortHash;
 var rsync = require('./rsync.js');
 var cacheRoot = require('./dump-cache.js').cacheRoot;
 var eachEntry = require('../core/listing.js').eachEntry;
+var recordedBegin = require('../dump/dump-metadata.js').recordedBegin;
+var isComplete = require('../dump/dump-complete.js').isComplete;
+var pathMaker = require('../dump/dump-paths.js').pathMaker;
 
 // candidates: [{name, complete, begin}] → {name, begin, skipped: [name]}.
 function pickNewest(candidates, where) {
@@ -25,15 +28,6 @@ function pickNewest(candidates, where) {
   return { name: complete[0].name, begin: complete[0].begin, skipped: skipped, count: complete.length };
 }
 
-function beginOf(host, path) {
-  try {
-    var v = JSON.parse(host.files.loadText(path)).begin;
-    return typeof v === 'string' ? v : null;
-  } catch (e) {
-    return null;
-  }
-}
-
 function localCandidates(host, dir) {
   var f = host.files;
   var entries;
@@ -47,7 +41,7 @@ function localCandidates(host, dir) {
     if (!isDir || name.charAt(0) === '.') return;
     var sub = f.join(dir, name);
     if (!f.isFile(f.join(sub, '@.json'))) return;
-    out.push({ name: name, dump: true, complete: f.isFile(f.join(sub, '@.done.json')), begin: beginOf(host, f.join(sub, '@.json')) });
+    out.push({ name: name, dump: true, complete: isComplete(host, pathMaker(host, sub)), begin: recordedBegin(host, f.join(sub, '@.json')) });
   });
   return out;
 }

@@ -8,8 +8,6 @@ var schemaMap = require('../options/schema-map.js');
 var parseDefiners = require('../options/definers.js').parseDefiners;
 var renamedFiles = require('./renamed-files.js').renamedFiles;
 var checkDefiners = require('./definer-check.js').checkDefiners;
-var metadata = require('../dump/dump-metadata.js');
-var paths = require('../dump/dump-paths.js');
 var selection = require('../partial/selection.js');
 var displayIdentifier = require('../format/display-name.js').displayIdentifier;
 
@@ -56,8 +54,7 @@ function planRename(ctx, model, sel) {
     throw new UserError('schemaMap and util.loadDump\'s schema option both rename: use schemaMap alone (e.g. ' +
       'schemaMap: {"' + pairs[0].from + '": "' + lo.schema + '"}).');
   }
-  var root = metadata.readJsonFile(host, paths.pathMaker(host, model.dir)('@.json'));
-  var dumpSchemas = Array.isArray(root.schemas) ? root.schemas.filter(function (s) { return typeof s === 'string'; }) : [];
+  var dumpSchemas = model.schemas.map(function (s) { return s.schema; });
   var loaded = dumpSchemas.filter(function (s) { return selection.isSchemaChosen(sel, s); });
   schemaMap.checkAgainstDump(pairs, dumpSchemas, loaded, pairs.length && online ? foldsNames(host) : false);
   var rename = schemaMap.renamer(pairs);

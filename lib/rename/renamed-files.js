@@ -13,8 +13,9 @@
 // Only files whose text changes are written; @.done.json and @.checksums.json are the view's own
 // anyway (lib/partial/view-metadata.js renames their schema keys).
 var UserError = require('../core/user-error.js').UserError;
-var paths = require('../dump/dump-paths.js');
-var metadata = require('../dump/dump-metadata.js');
+var ownValue = require('../dump/dump-metadata.js').ownValue;
+var dumpText = require('../dump/dump-texts.js').dumpText;
+var tableFinder = require('../dump/dump-catalog.js').tableFinder;
 var rawObjectName = require('../partial/load-objects.js').rawObjectName;
 var selection = require('../partial/selection.js');
 var rewriteSql = require('./sql-rewrite.js').rewriteSql;
@@ -22,21 +23,22 @@ var displayTable = require('../format/display-name.js').displayTable;
 
 var GRANT = /^\s*(GRANT|REVOKE)\s[\s\S]*?\sON\s+(?:(?:TABLE|FUNCTION|PROCEDURE)\s+)?(`(?:[^`]|``)*`|\*)\.(`(?:[^`]|``)*`|\*)\s+(?:TO|FROM)\s+(\S+)/i;
 
-function list(v) { return Array.isArray(v) ? v.filter(function (x) { return typeof x === 'string'; }) : []; }
+function own(map, key) { return ownValue(map, key); }
 
-function own(map, key) { return metadata.ownValue(map, key); }
+function copyJson(v) { return JSON.parse(JSON.stringify(v)); }
 
-// spec: {pairs: [{from, to}], rename(name) -> new name or null, definers: {mode, sql}};
-// sel: the selection (dump names: only what the load creates is read).
+// model: the dump model (its parsed metadata: @.json, schema and table JSONs, base names; nothing
+// read again); spec: {pairs: [{from, to}], rename(name) -> new name or null, definers: {mode, sql}};
+// sel: the selection (dump names: only the DDL of what the load creates is read).
 // Returns {files: [{name, data}], warnings: [{object, message}], definers: [{user, host, current, object}],
 //   grants: [{account, schema, to, statement}], schemas: [{from, to}]}.
 function renamedFiles(host, model, spec, sel) {
-  var pathOf = paths.pathMaker(host, model.dir);
-  var has = function (name) { return model.files.has(name); };
   var out = { files: [], warnings: [], definers: [], grants: [], schemas: spec.pairs.slice() };
   var renaming = spec.pairs.length > 0;
-  var root = metadata.readJsonFile(host, pathOf('@.json'));
-  var schemas = list(root.schemas);
+  var root = model.rootJson;
+  var entries = model.schemas;
+  var schemas = entries.map(function (e) { return e.schema; });
+  var findTable = tableFinder(model.tables);
   var rename = spec.rename;
   var renamed = spec.pairs.map(function (p) { return p.from; });
 
@@ -52,24 +54,18 @@ function renamedFiles(host, model, spec, sel) {
 
   // The objects of each schema, for "`shop`.`x` names an object of shop" (certain renames).
   var objects = {};
-  var schemaBase = {};
-  var schemaJson = {};
-  schemas.forEach(function (s) {
-    var sb = paths.checkFileNamePart(own(root.basenames, s) || s, 'schema ' + s, '@.json');
-    schemaBase[s] = sb;
-    var sj = has(sb + '.json') ? metadata.readJsonFile(host, pathOf(sb + '.json')) : {};
-    schemaJson[s] = sj;
+  entries.forEach(function (e) {
     var names = new Set();
-    ['tables', 'views', 'functions', 'procedures', 'events'].forEach(function (k) {
-      list(sj[k]).forEach(function (n) { names.add(rawObjectName(n, model.format)); });
+    [e.tables, e.views, e.functions, e.procedures, e.events].forEach(function (l) {
+      l.forEach(function (n) { names.add(rawObjectName(n, model.format)); });
     });
-    objects[s] = names;
+    objects[e.schema] = names;
   });
   var known = function (schema, name) { return !!objects[schema] && objects[schema].has(name); };
 
   function rewriteFile(name, schema, bodies, object) {
-    if (!has(name)) return;
-    var text = host.files.loadText(pathOf(name));
+    var text = dumpText(host, model, name);
+    if (text === null) return;
     var r = rewriteSql(text, { rename: rename, renamed: renamed, known: known, definers: spec.definers, bodies: bodies,
       schema: schema, object: object });
     r.warnings.forEach(function (w) { out.warnings.push(w); });
@@ -78,7 +74,7 @@ function renamedFiles(host, model, spec, sel) {
   }
 
   if (renaming) {
-    var next = JSON.parse(JSON.stringify(root));
+    var next = copyJson(root);
     next.schemas = schemas.map(function (s) { return rename(s) === null ? s : rename(s); });
     var bases = {};
     Object.keys(root.basenames || {}).forEach(function (s) { bases[rename(s) === null ? s : rename(s)] = root.basenames[s]; });
@@ -88,42 +84,39 @@ function renamedFiles(host, model, spec, sel) {
     write('@.json', '', JSON.stringify(next, null, 4));
   }
 
-  schemas.forEach(function (s) {
+  entries.forEach(function (e) {
+    var s = e.schema;
     if (!selection.isSchemaChosen(sel, s)) return;
     var to = rename(s);
-    var sb = schemaBase[s];
-    var sj = schemaJson[s];
-    if (to !== null && has(sb + '.json')) {
-      var nj = JSON.parse(JSON.stringify(sj));
+    var sb = e.basename;
+    if (to !== null && e.json !== null) {
+      var nj = copyJson(e.json);
       nj.schema = to;
       write(sb + '.json', '', JSON.stringify(nj, null, 4));
     }
     rewriteFile(sb + '.sql', s, true, null);
-    function base(name) {
-      return paths.checkFileNamePart(own(sj.basenames, name) || sb + '@' + name, 'table ' + name, sb + '.json');
-    }
-    list(sj.tables).forEach(function (t) {
+    e.tables.forEach(function (t) {
       if (!selection.isTableChosen(sel, s, t)) return;
-      var tb = base(t);
-      if (to !== null && has(tb + '.json')) {
-        var text = host.files.loadText(pathOf(tb + '.json'));
-        var tj = metadata.checkObject(JSON.parse(text), tb + '.json');
+      var tb = e.bases.get(t);
+      var info = findTable(s, t);
+      if (to !== null && info && info.json !== null) {
+        var tj = copyJson(info.json);
         if (tj.options && typeof tj.options === 'object') tj.options.schema = to;
         write(tb + '.json', '', JSON.stringify(tj, null, 4));
       }
       if (renaming) rewriteFile(tb + '.sql', s, false, 'table ' + displayTable(s, t));
       rewriteFile(tb + '.triggers.sql', s, true, 'triggers of ' + displayTable(s, t));
     });
-    list(sj.views).forEach(function (v) {
+    e.views.forEach(function (v) {
       if (!selection.isTableChosen(sel, s, v)) return;
-      var vb = base(v);
+      var vb = e.bases.get(v);
       if (renaming) rewriteFile(vb + '.pre.sql', s, false, 'view ' + displayTable(s, v));
       rewriteFile(vb + '.sql', s, true, 'view ' + displayTable(s, v));
     });
   });
 
-  if (renaming && has('@.users.sql')) {
-    var users = host.files.loadText(pathOf('@.users.sql'));
+  var users = renaming ? dumpText(host, model, '@.users.sql') : null;
+  if (users !== null) {
     users.split('\n').forEach(function (line) {
       var m = GRANT.exec(line);
       if (!m || m[2] === '*') return;

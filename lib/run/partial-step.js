@@ -19,7 +19,6 @@ var parseMask = require('../options/mask-spec.js').parseMask;
 var parseRelations = require('../options/relations.js').parseRelations;
 var loadMasks = require('../snapshot/load-masks.js');
 var loadKey = require('../snapshot/masking.js').loadKey;
-var pathMaker = require('../dump/dump-paths.js').pathMaker;
 
 var MAX_LISTED = 5;
 
@@ -35,15 +34,16 @@ function missingChosen(plan) {
 }
 
 // The dump model for a plan: with `latest`, only the chosen data files are read (the rest is stubbed).
-function readModel(ctx, sel, partial) {
+// earlier: the model read before a remote dump's files were fetched (its metadata is taken as read).
+function readModel(ctx, sel, partial, earlier) {
   var src = ctx.source;
   return readDumpModel(ctx.host, ctx.dumpDir, { listing: ctx.options.listing, verify: ctx.own.verify,
     listingNames: src && src.sizes ? Array.from(src.sizes.keys()) : null,
-    surveyedFrom: partial ? partialPlan.chosenOnly(sel) : null });
+    surveyedFrom: partial ? partialPlan.chosenOnly(sel) : null, metadataFrom: earlier || null });
 }
 
-function planAgainst(ctx, sel, partial) {
-  var model = readModel(ctx, sel, partial);
+function planAgainst(ctx, sel, partial, earlier) {
+  var model = readModel(ctx, sel, partial, earlier);
   var p = partialPlan.planPartial(model, sel, { inPlace: !partial });
   partialPlan.refuseBlocked(p, partial ? 'The partial import' : 'The load');
   return { model: model, plan: p };
@@ -64,15 +64,14 @@ function refuseNotRemote(ctx, p) {
 function planMasks(ctx, model, rw) {
   var specs = ctx.serverUuid === null ? [] : parseMask(ctx.own.mask);
   if (!specs.length) return null;
-  var tables = loadObjects(ctx.host, ctx.dumpDir, ctx.loadOptions, false, rw.rename).tables;
-  var lm = loadMasks.planLoadMasks(ctx.host, ctx, specs, parseRelations(ctx.own.relations), tables, model.dir);
-  var pathOf = pathMaker(ctx.host, model.dir);
+  var tables = loadObjects(model, ctx.loadOptions, false, rw.rename).tables;
+  var lm = loadMasks.planLoadMasks(ctx.host, ctx, specs, parseRelations(ctx.own.relations), tables, model);
   var files = rw.files.slice();
   Object.keys(lm.tables).forEach(function (k) {
     var entry = lm.tables[k];
     var at = -1;
     files.forEach(function (f, i) { if (f.name === entry.file) at = i; });
-    var text = at >= 0 ? files[at].data : ctx.host.files.loadText(pathOf(entry.file));
+    var text = at >= 0 ? files[at].data : JSON.stringify(entry.json);
     var f = { name: entry.file, data: loadMasks.maskedTableJson(text, entry) };
     if (at >= 0) files[at] = f;
     else files.push(f);
@@ -121,9 +120,9 @@ function plan(ctx) {
   var base = { plan: p, model: r.model, sel: sel, partial: partial, viewed: viewed, rename: rw.rename, rewrite: rw,
     loadMasks: lm, viewFiles: masked ? lm.files : rw.needsView ? rw.files : null };
   if (!viewed) {
-    // A local full load: only what the dump checks found outside the selection, if anything.
+    // A local full load: only what the dump checks found outside the selection, if anything (the
+    // plan still carries the model: what the load creates).
     if (!ctx.source) {
-      if (!p.warnings.length && !renameLines.length) return null;
       return Object.assign(base, { loadOptions: lo, lines: p.warnings.map(function (w) { return 'WARNING: ' + w; })
         .concat(renameLines), facts: renameLines.length ? { rename: rw.facts } : null, local: true, loadDir: ctx.dumpDir });
     }
@@ -181,31 +180,35 @@ function plan(ctx) {
 // Fetches what a remote plan chooses, then reads the model again with the files in place: they are
 // checked like local ones before any server change. Every chosen file goes to rsync, also those an
 // earlier run fetched: it skips what is up to date and fetches again what changed on the host.
+// Returns {facts, model, plan}: the model and plan read again.
 function fetchChosen(ctx, planned) {
   var src = ctx.source;
   var p = planned.plan;
-  if (!src) return null;
   var chosen = [];
   p.targets.forEach(function (t) { t.chosen.forEach(function (n) { chosen.push(n); }); });
   var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, chosen, src.sizes, ctx.options.rsh);
-  var r = planAgainst(ctx, planned.sel, planned.partial);
+  var r = planAgainst(ctx, planned.sel, planned.partial, planned.model);
   if (r.plan.fetch.length) {
     throw new UserError('rsync did not bring ' + r.plan.fetch.length + ' chosen data file(s) (' + listed(r.plan.fetch) +
       ') into ' + ctx.dumpDir + '. No server setting was changed.');
   }
-  planned.model = r.model;
-  planned.plan = r.plan;
   ctx.host.out.print('Fetched ' + got.files + ' data file(s) from ' + src.source.url + ' (' + got.fetched + ' transferred, ' +
     (got.files - got.fetched) + ' already in the cache).');
-  return { files: got.files, transferred: got.fetched, bytes: got.bytes };
+  return { facts: { files: got.files, transferred: got.fetched, bytes: got.bytes }, model: r.model, plan: r.plan };
 }
 
-function prepare(ctx, planned) {
-  if (planned.local) return null;
+// Returns null or {facts, planned}: planned is the plan the later phases use (for a remote dump,
+// with the model and plan read again once the chosen files are fetched); the plan given is not changed.
+function prepare(ctx, given) {
+  if (given.local) return null;
   var facts = {};
-  var fetched = fetchChosen(ctx, planned);
-  if (fetched) facts.fetched = fetched;
-  if (!planned.viewed) return facts;
+  var planned = given;
+  if (ctx.source) {
+    var fetched = fetchChosen(ctx, given);
+    facts.fetched = fetched.facts;
+    planned = Object.assign({}, given, { model: fetched.model, plan: fetched.plan });
+  }
+  if (!planned.viewed) return { facts: facts, planned: planned };
   var src = ctx.source ? ctx.source.source : null;
   var made = loadView.buildView(ctx.host, planned.model, planned.plan, planned.place,
     loadView.makeMark(planned.model, planned.place, src && src.url, planned.sel),
@@ -214,7 +217,7 @@ function prepare(ctx, planned) {
   facts.view = { dir: planned.place.dir, reused: made === null, links: made ? made.links : null, stubs: made ? made.stubs : null,
     written: made ? made.written : [], checksums: made && made.checksums ? made.checksums : null,
     rewritten: made && made.rewritten ? made.rewritten : 0 };
-  return facts;
+  return { facts: facts, planned: planned };
 }
 
 // Replaces mysqlsh's bare "No data loaded." with the reason, says what was stubbed, and removes

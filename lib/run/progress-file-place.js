@@ -27,10 +27,4 @@ function freshProgressPlace(host, dumpDir) {
   return { dir: place.dir, file: place.file.replace(/\.json$/, '.' + stamp + '.json') };
 }
 
-// Puts a place into the load's options; its directory is made before util.loadDump runs (ctx.progressDir).
-function useProgressPlace(ctx, place) {
-  ctx.loadOptions.progressFile = place.file;
-  ctx.progressDir = place.dir;
-}
-
-module.exports = { progressPlace: progressPlace, freshProgressPlace: freshProgressPlace, useProgressPlace: useProgressPlace };
+module.exports = { progressPlace: progressPlace, freshProgressPlace: freshProgressPlace };

@@ -16,7 +16,6 @@
 // performance_schema.user_variables_by_thread.
 var atLeast = require('../options/shell-version.js').atLeast;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
-var metadata = require('../dump/dump-metadata.js');
 var tableDdl = require('./table-ddl.js');
 var masking = require('./masking.js');
 
@@ -66,11 +65,11 @@ function globalReason(ctx) {
 }
 
 // specs: lib/options/mask-spec.js parseMask; rels: lib/options/relations.js parseRelations; tables:
-// the loaded tables (lib/partial/load-objects.js); dumpDir: the dump. Throws the UserErrors of
+// the loaded tables (lib/partial/load-objects.js); dump: the dump model. Throws the UserErrors of
 // masking.checkMasks. Returns {masks: [{schema, table, dumpSchema, column, kind, value, name,
-// maxLength, unique, expression}], tables: {"[schema, table]": {file (the table JSON's name),
-// decodeColumns: {column: expression}}}, after: [{name, why}], why (all after the load) or null}.
-function planLoadMasks(host, ctx, specs, rels, tables, dumpDir) {
+// maxLength, unique, expression}], ddl: the tables' dumpTableColumns (unless why), tables: {"[schema, table]": {file (the table JSON's name), json
+// (the dump's, parsed), decodeColumns: {column: expression}}}, after: [{name, why}], why (all after the load) or null}.
+function planLoadMasks(host, ctx, specs, rels, tables, dump) {
   var out = { masks: [], tables: {}, after: [], why: null };
   if (!specs.length) return out;
   out.why = globalReason(ctx);
@@ -78,8 +77,9 @@ function planLoadMasks(host, ctx, specs, rels, tables, dumpDir) {
     specs.forEach(function (s) { out.after.push({ name: s.name, why: out.why }); });
     return out;
   }
-  var ddl = tableDdl.dumpTableColumns(host, dumpDir, tables);
-  var files = tableDdl.dumpTableFiles(host, dumpDir, tables);
+  var ddl = tableDdl.dumpTableColumns(host, dump, tables);
+  out.ddl = ddl; // the snapshot step's checks use the same (each CREATE TABLE read once)
+  var files = tableDdl.dumpTableJsons(dump, tables);
   var keys = keyColumns(tables, ddl, rels);
   var json = {};
   specs.forEach(function (spec) {
@@ -98,7 +98,7 @@ function planLoadMasks(host, ctx, specs, rels, tables, dumpDir) {
       return later('it is unique and ' + spec.kind + (m.kind === 'name' || m.kind === 'email' || m.kind === 'hash'
         ? ' does not keep values distinct in ' + m.maxLength + ' characters' : ' may repeat values'));
     }
-    if (!json[k]) json[k] = files[k] && host.files.isFile(files[k].path) ? metadata.readJsonFile(host, files[k].path) : null;
+    if (!json[k]) json[k] = files[k] ? files[k].json : null;
     var o = json[k] && json[k].options && typeof json[k].options === 'object' ? json[k].options : null;
     var cols = o && Array.isArray(o.columns) ? o.columns : [];
     if (cols.indexOf(spec.column) < 0) return later('the dump\'s table JSON does not list its columns');
@@ -107,7 +107,7 @@ function planLoadMasks(host, ctx, specs, rels, tables, dumpDir) {
     }
     var decode = o.decodeColumns && typeof o.decodeColumns === 'object' ? o.decodeColumns[spec.column] : undefined;
     m.expression = masking.maskExpression(m, loadedValue(spec.column, decode)).sql;
-    var entry = out.tables[k] || (out.tables[k] = { file: files[k].name, decodeColumns: {} });
+    var entry = out.tables[k] || (out.tables[k] = { file: files[k].name, json: files[k].json, decodeColumns: {} });
     entry.decodeColumns[spec.column] = m.expression;
     out.masks.push(m);
   });

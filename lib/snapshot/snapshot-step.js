@@ -31,26 +31,33 @@ function serverHas(host) {
   };
 }
 
-// ctx: lib/commands/load.js's preflight context; objects: what the load creates (load-objects.js);
-// planned: the partial step's plan (null without one): where the chunks left out are.
-// Returns {active, orphans, specs, relations, maskKey, tables, lines}; throws a UserError for a
-// wrong mask or relation.
-function planSnapshot(host, ctx, objects, planned) {
+// p: {ctx: lib/commands/load.js's preflight context (read only), dump: the dump model (the
+// CREATE TABLE texts), objects: what the load creates (load-objects.js), planned: the partial
+// step's plan (null without one): its masks applied while loading}. Returns what the phase will
+// do, {active, orphans, specs, relations, maskKey, tables, lines, lateRelations}; throws a
+// UserError for a wrong mask or relation.
+function planSnapshot(host, p) {
+  var ctx = p.ctx;
+  var objects = p.objects;
+  var planned = p.planned || null;
   var own = ctx.own;
   var specs = parseMask(own.mask);
   var rels = relations.parseRelations(own.relations);
   var lm = planned && planned.loadMasks && planned.loadMasks.masks.length ? planned.loadMasks : null;
   var snap = { active: own.orphans !== 'keep' || specs.length > 0, orphans: own.orphans, specs: specs, relations: rels,
+
     maskKey: lm ? lm.key : own.maskKey, keySource: lm ? lm.keySource : null, loadMasks: lm, tables: objects.tables, lines: [],
-    ctx: ctx, planned: planned || null };
+    ctx: ctx };
   if (ORPHAN_LINES[own.orphans]) snap.lines.push(ORPHAN_LINES[own.orphans]);
   if (own.orphans === 'parents' && ctx.loadOptions.skipBinlog && !atLeast(ctx.shellVersion, '8.0.30')) {
     throw new UserError('orphans: "parents" with skipBinlog needs MySQL Shell 8.0.30 or later (util.importTable\'s ' +
       'sessionInitSql keeps the added rows out of the binary log). Use orphans: "delete", or load without skipBinlog.');
   }
   var fromServer = ctx.loadOptions.loadDdl === false;
+
   var ddl = fromServer || (!specs.length && !rels.length && own.orphans !== 'delete') ? null
-    : tableDdl.dumpTableColumns(host, ctx.dumpDir, objects.tables);
+    : planned && planned.loadMasks && planned.loadMasks.ddl ? planned.loadMasks.ddl
+      : tableDdl.dumpTableColumns(host, p.dump, objects.tables);
   if (own.orphans === 'delete') planDeferred(ctx, snap, objects.tables, ddl, rels);
   if (!specs.length && !rels.length) return snap;
   function columnsOf(schema, table, loaded) {
@@ -94,9 +101,8 @@ function planDeferred(ctx, snap, tables, ddl, rels) {
     snap.lines.push('  Secondary indexes built by the load as usual (' + why + ')');
     return;
   }
-  var lo = ctx.loadOptions;
-  lo.deferTableIndexes = 'all';
-  lo.loadIndexes = false;
+  // What the step adds to util.loadDump's options (lib/commands/load.js composes them).
+  snap.loadOptions = { deferTableIndexes: 'all', loadIndexes: false };
   snap.deferredIndexes = true;
   snap.ddlKeys = deferredIndexes.ddlForeignKeys(tables, ddl);
   snap.lines.push('  Secondary indexes and foreign keys built after the orphans are deleted (deferTableIndexes: "all", ' +
@@ -136,6 +142,7 @@ function withMinimalRowImage(host, fn) {
   }
 }
 
+
 // The util.loadDump options of the call: with masks applied while loading, each loader session
 // first reads the key from this session (lib/snapshot/load-masks.js keyThread).
 function loaderOptions(snap, lo) {
@@ -152,8 +159,9 @@ function holdMaskKey(host, snap, set) {
 }
 
 // After util.loadDump. Returns the facts the load report shows (lib/run/snapshot-report.js).
-// loadDir: what util.loadDump loaded (the indexes it deferred are built from there).
-function runSnapshot(host, snap, loadDumpOptions, loadDir) {
+// loadDir: what util.loadDump loaded (the indexes it deferred are built from there); planned: the
+// partial step's plan as the load used it (null without one): where the chunks left out are.
+function runSnapshot(host, snap, loadDumpOptions, loadDir, planned) {
   var build = { pending: !!snap.deferredIndexes, seconds: null };
   build.run = function () {
     if (!build.pending) return;
@@ -162,7 +170,7 @@ function runSnapshot(host, snap, loadDumpOptions, loadDir) {
   };
   try {
     return outsideBinlog(host, !!loadDumpOptions.skipBinlog, function () {
-      return withMinimalRowImage(host, function () { return changeRows(host, snap, loadDumpOptions, build); });
+      return withMinimalRowImage(host, function () { return changeRows(host, snap, loadDumpOptions, build, planned || null); });
     });
   } finally {
     // Whatever failed: the tables must not stay without their indexes.
@@ -170,7 +178,7 @@ function runSnapshot(host, snap, loadDumpOptions, loadDir) {
   }
 }
 
-function changeRows(host, snap, loadDumpOptions, build) {
+function changeRows(host, snap, loadDumpOptions, build, planned) {
   var has = serverHas(host);
   // Relations whose tables had no CREATE TABLE in the dump: checked now, before any row changes.
   if (snap.lateRelations && snap.lateRelations.length) {
@@ -185,7 +193,8 @@ function changeRows(host, snap, loadDumpOptions, build) {
   var resolved = snap.specs.length ? masking.resolveMasks(host, snap.specs, snap.tables, fks) : null;
   var out = { orphans: null, mask: null, notes: resolved ? resolved.notes : [] };
   if (snap.orphans === 'parents') {
-    out.orphans = parents.completeParents(host, fks, chunkSources(host, snap.ctx, snap.planned, snap.tables, snap.loadMasks ?
+
+    out.orphans = parents.completeParents(host, fks, chunkSources(host, snap.ctx, planned, snap.tables, snap.loadMasks ?
       { tables: snap.loadMasks.tables, initSql: [loadMasks.keyStatement(snap.loadMasks.thread)] } : null),
       { skipBinlog: !!loadDumpOptions.skipBinlog });
   } else if (snap.orphans !== 'keep') out.orphans = orphans.fixOrphans(host, fks, snap.orphans);

@@ -1,8 +1,8 @@
 // The columns of a table as the dump's CREATE TABLE (<table base>.sql, SHOW CREATE TABLE text)
 // gives them, so masks can be checked before the load changes anything. Also the same facts
 // from the server's catalog, for tables whose DDL is not in the dump.
-var paths = require('../dump/dump-paths.js');
-var metadata = require('../dump/dump-metadata.js');
+var createTableTexts = require('../dump/dump-texts.js').createTableTexts;
+var tableFinder = require('../dump/dump-catalog.js').tableFinder;
 
 var STRING_TYPES = ['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext', 'binary', 'varbinary',
   'tinyblob', 'blob', 'mediumblob', 'longblob'];
@@ -50,30 +50,14 @@ function parseCreateTable(sql) {
   return out;
 }
 
-// tables: [{schema, dumpSchema, table}] (lib/partial/load-objects.js) → {"[schema, table]" JSON key:
-// {base, name (its table JSON), path (of the JSON), sql (path of its CREATE TABLE)}}.
-function dumpTableFiles(host, dumpDir, tables) {
-  var pathOf = paths.pathMaker(host, dumpDir);
-  var root = metadata.readJsonFile(host, pathOf('@.json'));
-  var schemaJson = {};
+// dump: the dump model; tables: [{schema, dumpSchema, table}] (lib/partial/load-objects.js) →
+// {"schema.table" JSON key: parsed or null}.
+function dumpTableColumns(host, dump, tables) {
+  var textOf = createTableTexts(host, dump);
   var out = {};
   tables.forEach(function (t) {
-    var sb = paths.checkFileNamePart(metadata.ownValue(root.basenames, t.dumpSchema) || t.dumpSchema, 'schema', '@.json');
-    if (!schemaJson[sb]) schemaJson[sb] = metadata.readJsonFile(host, pathOf(sb + '.json'));
-    var tb = paths.checkFileNamePart(metadata.ownValue(schemaJson[sb].basenames, t.table) || sb + '@' + t.table, 'table',
-      sb + '.json');
-    out[JSON.stringify([t.schema, t.table])] = { base: tb, name: tb + '.json', path: pathOf(tb + '.json'), sql: pathOf(tb + '.sql') };
-  });
-  return out;
-}
-
-// tables as for dumpTableFiles → {"[schema, table]" JSON key: parsed CREATE TABLE or null}.
-function dumpTableColumns(host, dumpDir, tables) {
-  var files = dumpTableFiles(host, dumpDir, tables);
-  var out = {};
-  Object.keys(files).forEach(function (k) {
-    var file = files[k].sql;
-    out[k] = host.files.isFile(file) ? parseCreateTable(host.files.loadText(file)) : null;
+    var text = textOf(t.dumpSchema, t.table);
+    out[JSON.stringify([t.schema, t.table])] = text === null ? null : parseCreateTable(text);
   });
   return out;
 }
@@ -94,7 +78,19 @@ function serverTableColumns(host, schema, table) {
   return out;
 }
 
+// dump: the dump model; tables as for dumpTableColumns → {"[schema, table]" JSON key: {name: its
+// table JSON's file name, json: that document as the model parsed it}} (tables the dump lacks: none).
+function dumpTableJsons(dump, tables) {
+  var find = tableFinder(dump.tables);
+  var out = {};
+  tables.forEach(function (t) {
+    var d = find(t.dumpSchema, t.table);
+    if (d) out[JSON.stringify([t.schema, t.table])] = { name: d.metadataFile, json: d.json };
+  });
+  return out;
+}
+
 function isStringType(type) { return STRING_TYPES.indexOf(type) >= 0; }
 
-module.exports = { parseCreateTable: parseCreateTable, dumpTableColumns: dumpTableColumns, dumpTableFiles: dumpTableFiles,
+module.exports = { parseCreateTable: parseCreateTable, dumpTableColumns: dumpTableColumns, dumpTableJsons: dumpTableJsons,
   serverTableColumns: serverTableColumns, isStringType: isStringType };

@@ -45,14 +45,20 @@ function rowsOf(files, col) {
   return files.flatMap((f) => chunkRows(path.join(SAMPLE_SHOP, f)).map((r) => r[col])).sort();
 }
 
+// Step 2 done: the metadata and the chosen files (what rsync --files-from brings).
+function fetchedDir(chosen) {
+  const dir = metadataOnly(SAMPLE_SHOP);
+  for (const f of chosen) fs.copyFileSync(path.join(SAMPLE_SHOP, f), path.join(dir, f));
+  return dir;
+}
+
+// Each step starts from the directory the steps before it leave, made anew: any one runs alone.
 describe('partial latest import (real Shell, real MySQL)', function () {
   let server;
-  let dir;
   let want;
   before(function () {
     needs(this, ['shell', 'server']);
     server = suiteServer();
-    dir = metadataOnly(SAMPLE_SHOP);
     want = expectedChoice();
   });
   after(async function () {
@@ -60,6 +66,7 @@ describe('partial latest import (real Shell, real MySQL)', function () {
   });
 
   it('plan --fetch-list-file lists exactly the chosen files that are not there', function () {
+    const dir = metadataOnly(SAMPLE_SHOP);
     const list = path.join(path.dirname(dir), 'fetch.txt');
     const r = cli(null, ['plan', dir, `--latest=${LATEST}`, `--fetch-list-file=${list}`]);
     expect(r.status, r.out).to.equal(0);
@@ -67,11 +74,10 @@ describe('partial latest import (real Shell, real MySQL)', function () {
     expect(lines.slice().sort()).to.deep.equal(want.chosen.slice().sort());
     expect(r.stdout).to.include(`Files to fetch: ${want.chosen.length}`);
     expect(r.stdout).to.include(`Chunks stubbed: ${want.stubbed.length}`);
-    // The fetch: what rsync --files-from would do.
-    for (const f of lines) fs.copyFileSync(path.join(SAMPLE_SHOP, f), path.join(dir, f));
   });
 
   it('stub writes empty chunks only where files are missing, and never touches a real file', function () {
+    const dir = fetchedDir(want.chosen);
     const before = Object.fromEntries(fs.readdirSync(dir).map((f) => [f, sha256(path.join(dir, f))]));
     const r = cli(null, ['stub', dir, `--latest=${LATEST}`]);
     expect(r.status, r.out).to.equal(0);
@@ -87,6 +93,9 @@ describe('partial latest import (real Shell, real MySQL)', function () {
   });
 
   it('load --latest loads exactly the rows of the chosen chunks, and leaves the server as it was', async function () {
+    const dir = fetchedDir(want.chosen);
+    const stub = cli(null, ['stub', dir, `--latest=${LATEST}`]);
+    expect(stub.status, stub.out).to.equal(0);
     const before = await serverFingerprint(server);
     const r = cli(server.uri, ['load', dir, `--latest=${LATEST}`]);
     expect(r.status, r.out).to.equal(0);

@@ -234,6 +234,7 @@ function memoryFiles(log, initial, mounts) {
       return { removed };
     },
     loadText(p) {
+      log.push(['files.loadText', posix.normalize(p)]);
       if (!isFile(p)) throw userError(p + ': no such file');
       return content(posix.normalize(p)).toString('utf8');
     },

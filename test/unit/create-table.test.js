@@ -1,6 +1,7 @@
 'use strict';
 // CREATE TABLE parsing (lib/snapshot/table-ddl.js): the columns masks are checked against.
 const { expect } = require('chai');
+const { readDumpMetadata } = require('../../lib/dump/dump-model.js');
 const { fakeHost } = require('../support/fake-host.js');
 const tableDdl = require('../../lib/snapshot/table-ddl.js');
 
@@ -36,11 +37,18 @@ describe('CREATE TABLE parsing (lib/snapshot/table-ddl.js)', function () {
     expect(tableDdl.isStringType('int')).to.equal(false);
   });
 
-  it('reads the dump\'s table DDL for the tables asked about (the sample dump, in memory)', function () {
+  it('reads the dump\'s table DDL for the tables asked about, through the dump model (the sample dump, in memory)', function () {
     const host = fakeHost({ mount: { '/d': 'sample-dumps/shop' } });
-    const got = tableDdl.dumpTableColumns(host, '/d', [{ schema: 'shop', dumpSchema: 'shop', table: 'customers' }]);
-    const c = got[JSON.stringify(['shop', 'customers'])];
+    const dump = readDumpMetadata(host, '/d');
+    const got = tableDdl.dumpTableColumns(host, dump, [{ schema: 'copy', dumpSchema: 'shop', table: 'customers' },
+      { schema: 'shop', dumpSchema: 'shop', table: 'no such table' }]);
+    const c = got[JSON.stringify(['copy', 'customers'])];
     expect(Object.keys(c.columns)).to.deep.equal(['id', 'name', 'email', 'created_at']);
     expect(c.unique).to.deep.equal({ id: true, email: true });
+    expect(got[JSON.stringify(['shop', 'no such table'])], 'not in the dump: null').to.equal(null);
+    // A table whose DDL file the dump lacks: null (its columns are then read from the server after the load).
+    host.files.remove(['/d/shop@customers.sql']);
+    const without = tableDdl.dumpTableColumns(host, readDumpMetadata(host, '/d'), [{ schema: 'shop', dumpSchema: 'shop', table: 'customers' }]);
+    expect(without[JSON.stringify(['shop', 'customers'])]).to.equal(null);
   });
 });

@@ -192,6 +192,24 @@ describe('dump model (lib/dump/dump-model.js)', function () {
     expect(m.loadable).to.equal(false);
   });
 
+  it('read again with metadataFrom (a remote dump once its chunks are fetched): no metadata file is read again, the data files are', function () {
+    const host = sampleHost();
+    host.files.remove(['/d/shop@orders@3.tsv.zst']);
+    const first = readDumpModel(host, '/d');
+    expect(states(target(first, 'orders'))[3]).to.equal('missing');
+    host.fs.put('/d/shop@orders@3.tsv.zst', require('fs').readFileSync(require('path').join(__dirname, '..', '..',
+      'sample-dumps', 'shop', 'shop@orders@3.tsv.zst')));
+    const before = host.calls('files.loadText').length;
+    const again = readDumpModel(host, '/d', { metadataFrom: first });
+    expect(host.calls('files.loadText').slice(before), 'files read as text').to.deep.equal([]);
+    expect(states(target(again, 'orders'))[3], 'the data file fetched meanwhile').to.equal('present');
+    expect(again.loadable).to.equal(true);
+    expect(again.tables.map((t) => t.table)).to.deep.equal(first.tables.map((t) => t.table));
+    expect(again.rootJson).to.equal(first.rootJson);
+    expect(target(again, 'orders').chunks, 'a chunk table of its own').to.not.equal(target(first, 'orders').chunks);
+    expect(states(target(first, 'orders'))[3], 'the earlier model unchanged').to.equal('missing');
+  });
+
   it('refuses a directory that is not a dump, saying which file is missing', function () {
     const host = fakeHost({ files: { '/x/readme.txt': 'hi' } });
     expect(() => readDumpModel(host, '/x', {})).to.throw(/@\.json/);

@@ -73,7 +73,7 @@ function recordingStep(host, failPrepare) {
     prepare: () => {
       host.log.push(['step.prepare']);
       if (failPrepare) throw Object.assign(new Error('stubs could not be written (test)'), { isUserError: true });
-      return { prepared: true };
+      return { facts: { prepared: true } };
     },
     report: (ctx, planned, outcome) => ({ lines: ['partial: loaded=' + outcome.loaded] }),
   };
@@ -167,6 +167,92 @@ describe('restore.load order and failures (lib/commands/load.js, plain Node)', f
       order.slice(failedIndex + 1).forEach((x) => { if (x !== 'redo off' || c.at !== 'drop existing') expect(ev, x + ' after the failure').to.not.include(x); });
       if (c.at === 'preflight' || c.at === 'prepare') expect(ev.filter((x) => /^set |^redo off/.test(x))).to.deep.equal([]);
       expectServerAsBefore(host);
+    });
+  });
+
+  describe('options: resolved once, read only, composed once', function () {
+    // A step that keeps what it was given and adds options of its own.
+    function addingStep(host, seen, adds) {
+      return {
+        optionNames: ['latest'],
+        plan: (ctx) => { seen.ctx = ctx; return { loadOptions: adds, lines: [], facts: null, loadDir: '/d' }; },
+        prepare: (ctx) => { seen.prepareCtx = ctx; return null; },
+        report: () => ({ lines: [] }),
+      };
+    }
+
+    it('steps read one frozen value (options, own settings, util.loadDump options, nested values too)', function () {
+      const host = loadHost();
+      const seen = {};
+      const r = run(host, { includeTables: ['shop.orders', 'shop.customers'], latest: { 'shop.orders': 1 }, threads: 3 },
+        addingStep(host, seen, {}));
+      expect(r.error).to.equal(null);
+      const ctx = seen.ctx;
+      expect(Object.isFrozen(ctx), 'ctx').to.equal(true);
+      ['options', 'own', 'loadOptions'].forEach((k) => expect(Object.isFrozen(ctx[k]), k).to.equal(true));
+      expect(Object.isFrozen(ctx.loadOptions.includeTables), 'a list inside').to.equal(true);
+      expect(Object.isFrozen(ctx.options.latest), 'a dictionary inside').to.equal(true);
+      expect(ctx.loadOptions).to.include({ threads: 3 });
+      expect(ctx.loadOptions, 'the step\'s own option is not util.loadDump\'s').to.not.have.property('latest');
+      expect(seen.prepareCtx, 'prepare reads the same value').to.equal(ctx);
+      const final = host.calls('util.loadDump')[0][2];
+      expect(Object.isFrozen(final), 'the options util.loadDump gets').to.equal(true);
+    });
+
+    it('a step that writes into the options fails the preflight, before anything changes', function () {
+      const host = loadHost();
+      const writing = {
+        optionNames: [],
+        plan: (ctx) => { ctx.loadOptions.threads = 64; return null; }, // strict mode: a frozen object throws
+        report: () => ({ lines: [] }),
+      };
+      const r = run(host, {}, writing);
+      expect(r.error).to.be.an.instanceOf(TypeError);
+      expect(r.error.message).to.match(/read.only|frozen|Cannot assign/i);
+      expect(events(host)).to.deep.equal([]);
+      const nested = {
+        optionNames: [],
+        plan: (ctx) => { ctx.loadOptions.includeTables.push('shop.products'); return null; },
+        report: () => ({ lines: [] }),
+      };
+      const r2 = run(loadHost(), { includeTables: ['shop.orders'] }, nested);
+      expect(r2.error).to.be.an.instanceOf(TypeError);
+    });
+
+    it('util.loadDump gets the resolved options, then the step\'s additions, then dropExisting\'s and the progress file\'s', function () {
+      const host = loadHost();
+      const seen = {};
+      const adds = { disableBulkLoad: true, threads: 2 };
+      const r = run(host, { threads: 6, loadUsers: false }, addingStep(host, seen, adds));
+      expect(r.error).to.equal(null);
+      const calls = host.calls('util.loadDump');
+      expect(calls.length).to.equal(1);
+      const [, dir, options] = calls[0];
+      expect(dir).to.equal('/d');
+      const resolved = seen.ctx.loadOptions;
+      const progress = options.progressFile;
+      expect(progress, 'the plugin\'s progress file, outside the dump').to.match(/^\/home\/u\/\.mysqlsh\/restore\/progress\/load-progress\..*\.json$/);
+      // dropExisting (8.4: the plugin drops, util.loadDump's dropExistingObjects is not used) starts the progress afresh.
+      expect(options).to.deep.equal(Object.assign({}, resolved, adds, { resetProgress: true, progressFile: progress }));
+      expect(resolved, 'the resolved value is as it was').to.include({ threads: 6, loadUsers: false });
+      expect(resolved).to.not.have.property('progressFile');
+      expect(r.report.loadDumpOptions).to.deep.equal(options);
+      // The progress file's directory is made before util.loadDump, and the finished load's file removed.
+      expect(host.log.some((e) => e[0] === 'files.makeDirs' && e[1] === '/home/u/.mysqlsh/restore/progress')).to.equal(true);
+      expect(host.log.some((e) => e[0] === 'files.remove' && e[1] === progress)).to.equal(true);
+    });
+
+    it('a step\'s progress file and resetProgress win over the plugin\'s; a given progressFile is kept', function () {
+      const host = loadHost();
+      const seen = {};
+      run(host, {}, addingStep(host, seen, { progressFile: '/v/load-progress.json', resetProgress: false }));
+      const options = host.calls('util.loadDump')[0][2];
+      expect(options).to.include({ progressFile: '/v/load-progress.json', resetProgress: false });
+      expect(host.log.some((e) => e[0] === 'files.makeDirs' && /\/progress$/.test(e[1])), 'no progress directory of the plugin\'s made').to.equal(false);
+
+      const host2 = loadHost();
+      run(host2, { progressFile: '/work/p.json' }, addingStep(host2, {}, {}));
+      expect(host2.calls('util.loadDump')[0][2]).to.include({ progressFile: '/work/p.json' }).and.to.not.have.property('resetProgress');
     });
   });
 });
