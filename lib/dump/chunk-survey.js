@@ -51,8 +51,7 @@ function assignStates(host, targets, ctx) {
   targets.forEach(function (t, ti) {
     var ct = t.chunks;
     if (!ctx.presized) chunkTable.startSurvey(ct);
-    var from = ctx.surveyedFrom ? Math.min(ctx.surveyedFrom(t), ct.length) : 0;
-    for (var i = from; i < ct.length; i++) {
+    for (var i = surveyStart(t, ctx); i < ct.length; i++) {
       // Names are made only where a lookup needs one (a million chunks).
       var file = null;
       var size;

@@ -128,6 +128,38 @@ function newerFormatProblem(format) {
     ', the newest this plugin knows; it was read as ' + newest + '.', '@.json');
 }
 
+// The catalog of the metadata (dump-catalog.js), from a listing of the directory: sizes (name ->
+// size) and broken as listFiles made them; chunksOmitted: the listing left chunk files out, so a
+// metadata file whose name looks like a chunk's is looked up on its own. parsed: documents
+// already read (readCatalog's ctx.parsed), or null.
+function catalogOf(host, opened, root, done, listed, parsed) {
+  var chunkLike = new RegExp(chunkNames.CHUNK_LIKE);
+  return readCatalog({ host: host, pathOf: opened.pathOf, root: root, done: done, parsed: parsed,
+    exists: function (name) {
+      if (!listed.sizes.has(name) && listed.chunksOmitted && chunkLike.test(name)) {
+        addFiles(host, opened.pathOf, [name], listed.sizes, listed.broken);
+      }
+      return listed.sizes.has(name);
+    } });
+}
+
+// What both readers give from the metadata (readDumpModel adds the data files' facts).
+function metadataPart(opened, root, format, complete, catalog) {
+  return {
+    dir: opened.dir,
+    format: format.format,
+    dumper: typeof root.dumper === 'string' ? root.dumper : null,
+    origin: metadata.dumpOrigin(root),
+    complete: complete,
+    // When the dump was taken (@.json "begin"), as it records it.
+    begin: typeof root.begin === 'string' ? root.begin : null,
+    rootJson: root, // @.json as parsed (a load view under schemaMap writes a copy of its own)
+    schemas: catalog.schemas,
+    tables: catalog.tables,
+    targets: catalog.targets,
+  };
+}
+
 // options: {listing: path or undefined, chunksInFiles: false when the caller never needs the chunk
 // files (nor their .idx files) in `files` (restore.inspect, restore.stub: their sizes are in the
 // chunk tables, and a million names cost memory), listingNames: names of the complete dump (a remote listing), verify: true to decompress every present data file,
@@ -157,15 +189,8 @@ function readDumpModel(host, dumpDir, options) {
   var omit = lean || byRuns ? 'chunks' : done.chunkList && !idxNeeded ? 'idx' : null;
   var listed = {};
   var sizes = listFiles(host, opened.dir, done, broken, omit, listed);
-  var chunkLike = new RegExp(chunkNames.CHUNK_LIKE);
-  var catalog = readCatalog({ host: host, pathOf: pathOf, root: root, done: done,
-    parsed: earlier ? parsedDocuments(earlier) : null,
-    exists: function (name) {
-      if (sizes.has(name)) return true;
-      if (!(lean || byRuns) || !chunkLike.test(name)) return false;
-      addFiles(host, pathOf, [name], sizes, broken); // a metadata file whose name looks like a chunk's
-      return sizes.has(name);
-    } });
+  var catalog = catalogOf(host, opened, root, done, { sizes: sizes, broken: broken, chunksOmitted: omit === 'chunks' },
+    earlier ? parsedDocuments(earlier) : null);
   var listingNames = options && options.listing ? readListing(host, options.listing)
     : (options && options.listingNames) || null;
 
@@ -200,28 +225,18 @@ function readDumpModel(host, dumpDir, options) {
   var unlisted = unlistedFiles(Array.from(sizes.keys()), catalog.schemas);
   if (unlisted) problems.push(unlisted);
 
-  return {
-    dir: opened.dir,
-    format: format.format,
-    dumper: typeof root.dumper === 'string' ? root.dumper : null,
-    origin: metadata.dumpOrigin(root),
-    complete: complete,
-    recordedDataBytes: done.dataBytes,
-    // When the dump was taken (@.json "begin") and finished (@.done.json "end"), as it records them.
-    begin: typeof root.begin === 'string' ? root.begin : null,
-    end: doneFile && typeof doneFile.json.end === 'string' ? doneFile.json.end : null,
-    done: doneFile, // @.done.json as read by done-file.js (a load view writes its own copy from it)
-    rootJson: root, // @.json as parsed (a load view under schemaMap writes a copy of its own)
-    schemas: catalog.schemas,
-    tables: catalog.tables,
-    targets: catalog.targets,
-    problems: problems,
-    loadable: !problems.some(problemsOf.isBlocking),
-    files: sizes, // name -> size (null where not needed) of every file, from the one listing
-    // (with a survey, of the chunk files only those surveyed: a load view stubs the others;
-    // with chunksInFiles false, usually none of them)
-    verified: verified, // null, or {files, fileBytes} decompressed in full
-  };
+  var model = metadataPart(opened, root, format, complete, catalog);
+  model.recordedDataBytes = done.dataBytes;
+  // When the dump finished (@.done.json "end"), as it records it.
+  model.end = doneFile && typeof doneFile.json.end === 'string' ? doneFile.json.end : null;
+  model.done = doneFile; // @.done.json as read by done-file.js (a load view writes its own copy from it)
+  model.problems = problems;
+  model.loadable = !problems.some(problemsOf.isBlocking);
+  model.files = sizes; // name -> size (null where not needed) of every file, from the one listing
+  // (with a survey, of the chunk files only those surveyed: a load view stubs the others;
+  // with chunksInFiles false, usually none of them)
+  model.verified = verified; // null, or {files, fileBytes} decompressed in full
+  return model;
 }
 
 // The metadata part of the model alone, for what needs no data file (restore.analyze of a dump's
@@ -238,26 +253,11 @@ function readDumpMetadata(host, dumpDir) {
   var done = metadata.doneFacts(null);
   var broken = [];
   var sizes = listFiles(host, opened.dir, done, broken, 'chunks');
-  var chunkLike = new RegExp(chunkNames.CHUNK_LIKE);
-  var catalog = readCatalog({ host: host, pathOf: pathOf, root: root, done: done,
-    exists: function (name) {
-      if (!sizes.has(name) && chunkLike.test(name)) addFiles(host, pathOf, [name], sizes, broken);
-      return sizes.has(name);
-    } });
-  return {
-    dir: opened.dir,
-    format: format.format,
-    dumper: typeof root.dumper === 'string' ? root.dumper : null,
-    origin: metadata.dumpOrigin(root),
-    complete: isComplete(host, pathOf),
-    begin: typeof root.begin === 'string' ? root.begin : null,
-    rootJson: root,
-    schemas: catalog.schemas,
-    tables: catalog.tables,
-    targets: catalog.targets,
-    problems: brokenProblems(broken).concat(catalog.problems),
-    files: sizes,
-  };
+  var catalog = catalogOf(host, opened, root, done, { sizes: sizes, broken: broken, chunksOmitted: true }, null);
+  var model = metadataPart(opened, root, format, isComplete(host, pathOf), catalog);
+  model.problems = brokenProblems(broken).concat(catalog.problems);
+  model.files = sizes;
+  return model;
 }
 
 module.exports = { readDumpModel: readDumpModel, readDumpMetadata: readDumpMetadata };
