@@ -66,17 +66,7 @@ function planMasks(ctx, model, rw) {
   if (!specs.length) return null;
   var tables = loadObjects(model, ctx.loadOptions, false, rw.rename).tables;
   var lm = loadMasks.planLoadMasks(ctx.host, ctx, specs, parseRelations(ctx.own.relations), tables, model);
-  var files = rw.files.slice();
-  Object.keys(lm.tables).forEach(function (k) {
-    var entry = lm.tables[k];
-    var at = -1;
-    files.forEach(function (f, i) { if (f.name === entry.file) at = i; });
-    var text = at >= 0 ? files[at].data : JSON.stringify(entry.json);
-    var f = { name: entry.file, data: loadMasks.maskedTableJson(text, entry) };
-    if (at >= 0) files[at] = f;
-    else files.push(f);
-  });
-  lm.files = files;
+  lm.files = rw.files.slice();
   lm.identity = lm.masks.map(function (m) { return [m.schema, m.table, m.column, m.expression]; });
   lm.keySource = ctx.own.maskKey === undefined || ctx.own.maskKey === null ? 'random, this load only' : 'maskKey';
   if (!lm.masks.length) return lm;
@@ -89,9 +79,17 @@ function planMasks(ctx, model, rw) {
     });
     lm.masks = [];
     lm.tables = {};
-    lm.files = rw.files.slice();
     return lm;
   }
+  // Each masked table's JSON: the dump's, or the one schemaMap rewrites, with the masks added.
+  Object.keys(lm.tables).forEach(function (k) {
+    var entry = lm.tables[k];
+    var at = -1;
+    lm.files.forEach(function (f, i) { if (f.name === entry.file) at = i; });
+    var f = { name: entry.file, data: loadMasks.maskedTableJson(at >= 0 ? lm.files[at].data : JSON.stringify(entry.json), entry) };
+    if (at >= 0) lm.files[at] = f;
+    else lm.files.push(f);
+  });
   lm.key = lm.keySource === 'maskKey' ? String(ctx.own.maskKey) : loadKey(ctx.host);
   return lm;
 }

@@ -39,13 +39,12 @@ function serverHas(host) {
 function planSnapshot(host, p) {
   var ctx = p.ctx;
   var objects = p.objects;
-  var planned = p.planned || null;
+  var masksPlan = p.planned && p.planned.loadMasks ? p.planned.loadMasks : null; // load-masks.js planLoadMasks
   var own = ctx.own;
   var specs = parseMask(own.mask);
   var rels = relations.parseRelations(own.relations);
-  var lm = planned && planned.loadMasks && planned.loadMasks.masks.length ? planned.loadMasks : null;
+  var lm = masksPlan && masksPlan.masks.length ? masksPlan : null;
   var snap = { active: own.orphans !== 'keep' || specs.length > 0, orphans: own.orphans, specs: specs, relations: rels,
-
     maskKey: lm ? lm.key : own.maskKey, keySource: lm ? lm.keySource : null, loadMasks: lm, tables: objects.tables, lines: [],
     ctx: ctx };
   if (ORPHAN_LINES[own.orphans]) snap.lines.push(ORPHAN_LINES[own.orphans]);
@@ -54,10 +53,8 @@ function planSnapshot(host, p) {
       'sessionInitSql keeps the added rows out of the binary log). Use orphans: "delete", or load without skipBinlog.');
   }
   var fromServer = ctx.loadOptions.loadDdl === false;
-
   var ddl = fromServer || (!specs.length && !rels.length && own.orphans !== 'delete') ? null
-    : planned && planned.loadMasks && planned.loadMasks.ddl ? planned.loadMasks.ddl
-      : tableDdl.dumpTableColumns(host, p.dump, objects.tables);
+    : masksPlan && masksPlan.ddl ? masksPlan.ddl : tableDdl.dumpTableColumns(host, p.dump, objects.tables);
   if (own.orphans === 'delete') planDeferred(ctx, snap, objects.tables, ddl, rels);
   if (!specs.length && !rels.length) return snap;
   function columnsOf(schema, table, loaded) {
@@ -83,7 +80,7 @@ function planSnapshot(host, p) {
       specs.filter(function (s) { return during.indexOf(s.name) >= 0; }).map(kindOf).join(', '));
   }
   if (after.length) {
-    var why = planned && planned.loadMasks ? planned.loadMasks.after : [];
+    var why = masksPlan ? masksPlan.after : [];
     snap.lines.push('Masks after the load (UPDATE, ' + key + '): ' + after.map(function (s) {
       var w = why.filter(function (x) { return x.name === s.name; })[0];
       return kindOf(s) + (w ? ' (' + w.why + ')' : '');
@@ -193,7 +190,6 @@ function changeRows(host, snap, loadDumpOptions, build, planned) {
   var resolved = snap.specs.length ? masking.resolveMasks(host, snap.specs, snap.tables, fks) : null;
   var out = { orphans: null, mask: null, notes: resolved ? resolved.notes : [] };
   if (snap.orphans === 'parents') {
-
     out.orphans = parents.completeParents(host, fks, chunkSources(host, snap.ctx, planned, snap.tables, snap.loadMasks ?
       { tables: snap.loadMasks.tables, initSql: [loadMasks.keyStatement(snap.loadMasks.thread)] } : null),
       { skipBinlog: !!loadDumpOptions.skipBinlog });
