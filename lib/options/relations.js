@@ -8,6 +8,7 @@ var UserError = require('../core/user-error.js').UserError;
 var splitName = require('../dump/object-names.js').splitName;
 var displayTable = require('../format/display-name.js').displayTable;
 var closestName = require('./closest-name.js').closestName;
+var loaded = require('./loaded-table.js');
 
 var EXAMPLE = 'e.g. {"shop.orders.customer_id": "shop.customers.id"} or shop.orders.customer_id:shop.customers.id';
 
@@ -107,15 +108,10 @@ function parseRelations(value) {
 // name in the dump), else one the server already has (known(schema, table) → true), else an error.
 // Returns {schema, table, loaded} with the schema the table is in on the server.
 function sideTable(rel, schema, table, tables, known, role) {
-  var found = null;
-  tables.forEach(function (t) {
-    if (!found && t.table === table && (t.schema === schema || t.dumpSchema === schema)) found = t;
-  });
+  var found = loaded.loadedTable(tables, schema, table);
   if (found) return { schema: found.schema, table: found.table, loaded: true };
   if (role === 'parent' && known(schema, table)) return { schema: schema, table: table, loaded: false };
-  var names = [];
-  tables.forEach(function (t) { names.push(t.schema + '.' + t.table, t.dumpSchema + '.' + t.table); });
-  var near = closestName(schema + '.' + table, names);
+  var near = closestName(schema + '.' + table, loaded.loadedTableNames(tables));
   throw new UserError('relations: ' + rel.name + ' names the table ' + displayTable(schema, table) + ', which is not in ' +
     'this load' + (role === 'parent' ? ' nor on the server' : '') + (near ? ' (did you mean ' + near + '?)' : '') +
     '. Nothing was changed.');

@@ -12,6 +12,8 @@
 // user chose deferTableIndexes (other than "all") or loadIndexes, nor without DDL or data to load,
 // nor into tables that may exist already (ignoreExistingObjects).
 var atLeast = require('../options/shell-version.js').atLeast;
+var loadedTable = require('../options/loaded-table.js').loadedTable;
+var eachDumpForeignKey = require('./table-ddl.js').eachDumpForeignKey;
 
 function sameColumns(a, b) {
   return a.length === b.length && a.every(function (c) { return b.indexOf(c) >= 0; });
@@ -26,21 +28,10 @@ function whyNotDeferred(ctx, tables, ddl, rels) {
   if (lo.loadDdl === false || lo.loadData === false || lo.dryRun || ctx.own.dryRun) return 'the load creates no tables or loads no data';
   if (lo.ignoreExistingObjects) return 'ignoreExistingObjects: tables that exist keep the indexes they have';
   if (!atLeast(ctx.shellVersion, '8.0.21')) return 'MySQL Shell ' + ctx.shellVersion;
-  var byDump = {};
-  tables.forEach(function (t) { byDump[JSON.stringify([t.dumpSchema, t.table])] = t; });
   function ddlOf(t) { return ddl[JSON.stringify([t.schema, t.table])]; }
-  function findTable(schema, table) {
-    return tables.filter(function (t) { return t.table === table && (t.schema === schema || t.dumpSchema === schema); })[0];
-  }
   var keys = [];
-  tables.forEach(function (t) {
-    var d = ddlOf(t);
-    if (!d) return;
-    d.foreignKeys.forEach(function (fk) {
-      keys.push({ ref: byDump[JSON.stringify([fk.refSchema === null ? t.dumpSchema : fk.refSchema, fk.refTable])], refColumns: fk.refColumns });
-    });
-  });
-  rels.forEach(function (r) { keys.push({ ref: findTable(r.refSchema, r.refTable), refColumns: r.refColumns }); });
+  eachDumpForeignKey(tables, ddl, function (t, fk, ref) { keys.push({ ref: ref, refColumns: fk.refColumns }); });
+  rels.forEach(function (r) { keys.push({ ref: loadedTable(tables, r.refSchema, r.refTable), refColumns: r.refColumns }); });
   for (var i = 0; i < keys.length; i++) {
     var ref = keys[i].ref;
     if (!ref) continue; // not loaded: the server's table keeps its indexes
@@ -55,17 +46,11 @@ function whyNotDeferred(ctx, tables, ddl, rels) {
 // The foreign keys of the dump's DDL between loaded tables, under the names they are loaded as, in
 // the form lib/snapshot/foreign-keys.js takes (the server has none of them until they are built).
 function ddlForeignKeys(tables, ddl) {
-  var byDump = {};
-  tables.forEach(function (t) { byDump[JSON.stringify([t.dumpSchema, t.table])] = t; });
   var out = [];
-  tables.forEach(function (t) {
-    var d = ddl[JSON.stringify([t.schema, t.table])];
-    (d ? d.foreignKeys : []).forEach(function (fk) {
-      var ref = byDump[JSON.stringify([fk.refSchema === null ? t.dumpSchema : fk.refSchema, fk.refTable])];
-      out.push({ name: fk.name, schema: t.schema, table: t.table, columns: fk.columns.slice(),
-        refSchema: ref ? ref.schema : fk.refSchema === null ? t.schema : fk.refSchema, refTable: fk.refTable,
-        refColumns: fk.refColumns.slice(), virtual: false });
-    });
+  eachDumpForeignKey(tables, ddl, function (t, fk, ref) {
+    out.push({ name: fk.name, schema: t.schema, table: t.table, columns: fk.columns.slice(),
+      refSchema: ref ? ref.schema : fk.refSchema === null ? t.schema : fk.refSchema, refTable: fk.refTable,
+      refColumns: fk.refColumns.slice(), virtual: false });
   });
   return out;
 }

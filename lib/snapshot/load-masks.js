@@ -17,6 +17,7 @@
 var atLeast = require('../options/shell-version.js').atLeast;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
 var tableDdl = require('./table-ddl.js');
+var loadedTable = require('../options/loaded-table.js').loadedTable;
 var masking = require('./masking.js');
 
 var KEY_VARIABLE = 'restore_mask_key';
@@ -35,22 +36,16 @@ function loadedValue(column, decode) {
 // Columns linked by a foreign key of the dump's DDL or a relation, among the loaded tables, by load name.
 function keyColumns(tables, ddl, rels) {
   var keys = {};
-  var byDump = {};
-  tables.forEach(function (t) { byDump[JSON.stringify([t.dumpSchema, t.table])] = t; });
-  function mark(t, columns) { columns.forEach(function (c) { keys[columnId(t.schema, t.table, c)] = true; }); }
-  tables.forEach(function (t) {
-    var d = ddl[JSON.stringify([t.schema, t.table])];
-    (d ? d.foreignKeys : []).forEach(function (fk) {
-      mark(t, fk.columns);
-      var ref = byDump[JSON.stringify([fk.refSchema === null ? t.dumpSchema : fk.refSchema, fk.refTable])];
-      if (ref) mark(ref, fk.refColumns);
-    });
+  function mark(t, columns) {
+    if (t) columns.forEach(function (c) { keys[columnId(t.schema, t.table, c)] = true; });
+  }
+  tableDdl.eachDumpForeignKey(tables, ddl, function (t, fk, ref) {
+    mark(t, fk.columns);
+    mark(ref, fk.refColumns);
   });
   rels.forEach(function (r) {
-    tables.forEach(function (t) {
-      if (t.table === r.table && (t.schema === r.schema || t.dumpSchema === r.schema)) mark(t, r.columns);
-      if (t.table === r.refTable && (t.schema === r.refSchema || t.dumpSchema === r.refSchema)) mark(t, r.refColumns);
-    });
+    mark(loadedTable(tables, r.schema, r.table), r.columns);
+    mark(loadedTable(tables, r.refSchema, r.refTable), r.refColumns);
   });
   return keys;
 }

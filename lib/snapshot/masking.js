@@ -11,6 +11,7 @@ var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
 var displayTable = require('../format/display-name.js').displayTable;
 var closestName = require('../options/closest-name.js').closestName;
+var loaded = require('../options/loaded-table.js');
 var tableDdl = require('./table-ddl.js');
 
 var FIRST = ['Ada', 'Alan', 'Anna', 'Ben', 'Carla', 'David', 'Eva', 'Frank', 'Grace', 'Hugo', 'Ines', 'Jan', 'Kim',
@@ -26,14 +27,9 @@ function columnId(schema, table, column) { return JSON.stringify([schema, table,
 
 // The loaded table a mask names: by the schema it is loaded into, or its name in the dump.
 function findTable(spec, tables) {
-  var found = null;
-  tables.forEach(function (t) {
-    if (t.table === spec.table && (t.schema === spec.schema || t.dumpSchema === spec.schema) && !found) found = t;
-  });
+  var found = loaded.loadedTable(tables, spec.schema, spec.table);
   if (found) return found;
-  var names = [];
-  tables.forEach(function (t) { names.push(t.schema + '.' + t.table, t.dumpSchema + '.' + t.table); });
-  var near = closestName(spec.schema + '.' + spec.table, names);
+  var near = closestName(spec.schema + '.' + spec.table, loaded.loadedTableNames(tables));
   throw new UserError('mask: ' + spec.name + ' names the table ' + displayTable(spec.schema, spec.table) + ', which is not ' +
     'in this load' + (near ? ' (did you mean ' + near + '?)' : '') + '. Nothing was changed.');
 }

@@ -90,7 +90,22 @@ function dumpTableJsons(dump, tables) {
   return out;
 }
 
+// Calls fn(t, fk, ref) for each foreign key of the dump's DDL of each loaded table t (ddl: from
+// dumpTableColumns): fk as parseCreateTable gives it, ref the loaded table it references (found by
+// its name in the dump), or null when that table is not in this load.
+function eachDumpForeignKey(tables, ddl, fn) {
+  var byDump = {};
+  tables.forEach(function (t) { byDump[JSON.stringify([t.dumpSchema, t.table])] = t; });
+  tables.forEach(function (t) {
+    var d = ddl[JSON.stringify([t.schema, t.table])];
+    (d ? d.foreignKeys : []).forEach(function (fk) {
+      var ref = byDump[JSON.stringify([fk.refSchema === null ? t.dumpSchema : fk.refSchema, fk.refTable])];
+      fn(t, fk, ref === undefined ? null : ref);
+    });
+  });
+}
+
 function isStringType(type) { return STRING_TYPES.indexOf(type) >= 0; }
 
-module.exports = { parseCreateTable: parseCreateTable, dumpTableColumns: dumpTableColumns, dumpTableJsons: dumpTableJsons,
+module.exports = { parseCreateTable: parseCreateTable, dumpTableColumns: dumpTableColumns, dumpTableJsons: dumpTableJsons, eachDumpForeignKey: eachDumpForeignKey,
   serverTableColumns: serverTableColumns, isStringType: isStringType };
