@@ -111,7 +111,7 @@ function statChunkFiles(host, dir, targets, broken) {
     starts.push(n);
     chunkTable.startSurvey(ct);
     if (!ct.length) return;
-    runsOf(ct, indexesTo(ct.length)).forEach(function (r) { runs.push(r); });
+    chunkTable.fileRuns(ct, indexesTo(ct.length), '').forEach(function (r) { runs.push(r); });
     n += ct.length;
   });
   if (!n) return 0;
@@ -210,14 +210,9 @@ function refRuns(targets, refs, start, end) {
     var ti = refs.t[k];
     var indexes = [];
     while (k < end && refs.t[k] === ti) indexes.push(refs.i[k++]);
-    runsOf(targets[ti].chunks, indexes).forEach(function (r) { runs.push(r); });
+    chunkTable.fileRuns(targets[ti].chunks, indexes, '').forEach(function (r) { runs.push(r); });
   }
   return runs;
-}
-
-// Chunks `indexes` (in order) of one chunk table as host.files runs.
-function runsOf(ct, indexes) {
-  return ct.whole ? [[chunkTable.fileOf(ct, 0)]] : chunkTable.nameRuns(ct, indexes, '');
 }
 
 // Only zstd and gzip files are read here (chunkState.needsHead). first: the file's first bytes.
@@ -292,7 +287,7 @@ function compareGroups(host, t, groups, ctx) {
   var runs = [];
   var count = 0;
   groups.forEach(function (g) {
-    runsOf(ct, g).forEach(function (r) { runs.push(r); });
+    chunkTable.fileRuns(ct, g, '').forEach(function (r) { runs.push(r); });
     count += g.length;
   });
   var got = host.files.readRuns(ctx.dir, runs, COPY_WINDOW);

@@ -133,6 +133,36 @@ function nameRuns(ct, indexes, suffix) {
   return runs;
 }
 
+// Chunks `indexes` (in order) as host.files runs, each name plus suffix ('' or '.idx'); a table
+// dumped whole: its one file.
+function fileRuns(ct, indexes, suffix) {
+  if (!indexes.length) return [];
+  return ct.whole ? [[fileOf(ct, 0) + suffix]] : nameRuns(ct, indexes, suffix);
+}
+
+// Calls fn(piece, count) for consecutive pieces of host.files runs naming at most `most` files each.
+function eachBatch(runs, most, fn) {
+  var batch = [];
+  var count = 0;
+  function flush() {
+    if (batch.length) fn(batch, count);
+    batch = [];
+    count = 0;
+  }
+  runs.forEach(function (r) {
+    if (r.length === 1) { batch.push(r); count++; }
+    for (var from = r[1]; r.length > 1 && from < r[2];) {
+      var to = Math.min(r[2], from + most - count);
+      batch.push([r[0], from, to, r[3]]);
+      count += to - from;
+      from = to;
+      if (count >= most) flush();
+    }
+    if (count >= most) flush();
+  });
+  flush();
+}
+
 // "0-3, 7, 9-12" for sorted indexes (at most `limit` ranges, then "…").
 function describeRanges(indexes, limit) {
   var ranges = [];
@@ -149,4 +179,5 @@ module.exports = { newChunkTable: newChunkTable, emptyChunkTable: emptyChunkTabl
   fileOf: fileOf, dataBytesOf: dataBytesOf, setDataBytes: setDataBytes, startSurvey: startSurvey, fileBytesOf: fileBytesOf,
   setFileBytes: setFileBytes, headKeyOf: headKeyOf, setHeadKey: setHeadKey, stateOf: stateOf, setState: setState, isUnreadable: isUnreadable, isCopy: isCopy,
   problemOf: problemOf, setProblem: setProblem, indexesIn: indexesIn, chunkAt: chunkAt, sumDataBytes: sumDataBytes,
-  someUnknown: someUnknown, describeRanges: describeRanges, nameRuns: nameRuns };
+  someUnknown: someUnknown, describeRanges: describeRanges, nameRuns: nameRuns,
+  fileRuns: fileRuns, eachBatch: eachBatch };

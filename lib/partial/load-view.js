@@ -145,7 +145,7 @@ function buildView(host, model, plan, place, mark, rewrite) {
     entries.forEach(function (e) {
       chunkTable.nameRuns(e.target.chunks, e.stubbed, suffix).forEach(function (r) { runs.push(r); });
     });
-    stubWriter.eachBatch(runs, BATCH, function (batch, count) {
+    chunkTable.eachBatch(runs, BATCH, function (batch, count) {
       f.viewStubs(place.dir, batch, data);
       advance(count);
     });

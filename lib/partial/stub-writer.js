@@ -40,7 +40,7 @@ function writeStubs(host, plan) {
   var progress = startProgress(host, 'Writing stubs', plan.stubFiles, { unit: 'chunks' });
   var done = 0;
   function write(runs, data) {
-    eachBatch(runs, BATCH, function (batch) {
+    chunkTable.eachBatch(runs, BATCH, function (batch) {
       var r = host.files.writeRuns(plan.dir, batch, data);
       out.written += r.written;
       out.skipped += r.skipped.length;
@@ -51,9 +51,9 @@ function writeStubs(host, plan) {
     if (!e.write.length) return;
     var ct = e.target.chunks;
     if (!contents[e.compression]) contents[e.compression] = stubContent(e.compression);
-    write(runsOf(ct, e.write, ''), contents[e.compression]);
+    write(chunkTable.fileRuns(ct, e.write, ''), contents[e.compression]);
     var hasIdx = idxFilesThere(host, plan.dir, ct, e.write);
-    write(runsOf(ct, e.write.filter(function (i, k) { return !hasIdx[k]; }), '.idx'), idx);
+    write(chunkTable.fileRuns(ct, e.write.filter(function (i, k) { return !hasIdx[k]; }), '.idx'), idx);
     done += e.write.length;
     progress.update(done);
   });
@@ -61,39 +61,11 @@ function writeStubs(host, plan) {
   return out;
 }
 
-function runsOf(ct, indexes, suffix) {
-  if (!indexes.length) return [];
-  return ct.whole ? [[chunkTable.fileOf(ct, 0) + suffix]] : chunkTable.nameRuns(ct, indexes, suffix);
-}
-
-// Calls fn(piece, count) for consecutive pieces of host.files runs naming at most `most` files each.
-function eachBatch(runs, most, fn) {
-  var batch = [];
-  var count = 0;
-  function flush() {
-    if (batch.length) fn(batch, count);
-    batch = [];
-    count = 0;
-  }
-  runs.forEach(function (r) {
-    if (r.length === 1) { batch.push(r); count++; }
-    for (var from = r[1]; r.length > 1 && from < r[2];) {
-      var to = Math.min(r[2], from + most - count);
-      batch.push([r[0], from, to, r[3]]);
-      count += to - from;
-      from = to;
-      if (count >= most) flush();
-    }
-    if (count >= most) flush();
-  });
-  flush();
-}
-
 // For chunks `indexes` (in order) of a chunk table, whether the dump directory holds an entry at
 // each one's .idx name: looked up as runs, no name made per chunk.
 function idxFilesThere(host, dir, ct, indexes) {
   if (!indexes.length) return [];
-  var got = host.files.statRuns(dir, runsOf(ct, indexes, '.idx'));
+  var got = host.files.statRuns(dir, chunkTable.fileRuns(ct, indexes, '.idx'));
   var sizes = new Float64Array(indexes.length);
   new Uint8Array(sizes.buffer).set(toBytes(got.sizes, 'file sizes'));
   var there = [];
@@ -102,4 +74,4 @@ function idxFilesThere(host, dir, ct, indexes) {
   return there;
 }
 
-module.exports = { writeStubs: writeStubs, eachBatch: eachBatch, stubContent: stubContent, idxStubContent: idxStubContent };
+module.exports = { writeStubs: writeStubs, stubContent: stubContent, idxStubContent: idxStubContent };
