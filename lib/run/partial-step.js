@@ -19,6 +19,7 @@ var parseMask = require('../options/mask-spec.js').parseMask;
 var parseRelations = require('../options/relations.js').parseRelations;
 var loadMasks = require('../snapshot/load-masks.js');
 var loadKey = require('../snapshot/masking.js').loadKey;
+var sinceBoundary = require('../partial/since-boundary.js');
 
 var MAX_LISTED = 5;
 
@@ -33,20 +34,19 @@ function missingChosen(plan) {
     'backup host (restore.load("host:/path/to/dump", {…})); or choose fewer chunks with latest.';
 }
 
-// The dump model for a plan: with `latest`, only the chosen data files are read (the rest is stubbed).
-// earlier: the model read before a remote dump's files were fetched (its metadata is taken as read).
-function readModel(ctx, sel, partial, earlier) {
-  var src = ctx.source;
-  return readDumpModel(ctx.host, ctx.dumpDir, { listing: ctx.options.listing, verify: ctx.own.verify,
-    listingNames: src && src.sizes ? Array.from(src.sizes.keys()) : null,
-    surveyedFrom: partial ? partialPlan.chosenOnly(sel) : null, metadataFrom: earlier || null });
-}
-
+// With since, the boundaries are found first (lib/partial/since-boundary.js: the heads are read from
+// the dump, or from the backup host); sel then carries them, and a plan read again keeps them.
 function planAgainst(ctx, sel, partial, earlier) {
-  var model = readModel(ctx, sel, partial, earlier);
-  var p = partialPlan.planPartial(model, sel, { inPlace: !partial });
+  var src = ctx.source;
+  var r = sinceBoundary.withBoundaries({ host: ctx.host, dir: ctx.dumpDir, remote: src || null, rsh: ctx.options.rsh }, sel,
+    function (surveyedFrom, before) {
+      return readDumpModel(ctx.host, ctx.dumpDir, { listing: ctx.options.listing, verify: ctx.own.verify,
+        listingNames: src && src.sizes ? Array.from(src.sizes.keys()) : null, surveyedFrom: surveyedFrom,
+        metadataFrom: before || earlier || null });
+    }, function (s) { return partial ? partialPlan.chosenOnly(s) : null; });
+  var p = partialPlan.planPartial(r.model, r.sel, { inPlace: !partial });
   partialPlan.refuseBlocked(p, partial ? 'The partial import' : 'The load');
-  return { model: model, plan: p };
+  return { model: r.model, plan: p, sel: r.sel };
 }
 
 function refuseNotRemote(ctx, p) {
@@ -98,6 +98,7 @@ function plan(ctx) {
   var sel = selection.parseSelection(ctx.options);
   var partial = selection.isPartial(sel);
   var r = planAgainst(ctx, sel, partial);
+  sel = r.sel;
   var p = r.plan;
   if (p.fetch.length && !ctx.source) throw new UserError(missingChosen(p));
   if (ctx.source) refuseNotRemote(ctx, p);
@@ -262,7 +263,7 @@ function report(ctx, planned, outcome) {
 }
 
 module.exports = {
-  optionNames: ['latest', 'listing', 'viewDir', 'newest', 'cacheDir', 'rsh'],
+  optionNames: ['latest', 'since', 'sinceExact', 'sinceScan', 'listing', 'viewDir', 'newest', 'cacheDir', 'rsh'],
   // The options schemaMap and definers are restore.load's own (lib/options/load-own-options.js).
   plan: plan,
   prepare: prepare,

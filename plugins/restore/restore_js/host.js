@@ -108,6 +108,17 @@ function makeFiles(restore) {
       if (answer.error) return { error: answer.error };
       return { sizes: answer.sizes.map(function (s) { return { bytes: s[0], error: s[1] }; }) };
     },
+    decodeHeads: function (pieces) {
+      var got = companion(restore, 'decodeHeads')(JSON.stringify(pieces.map(function (p) { return p.compression; })),
+        pieces.map(function (p) { return asBinary(p.data); }));
+      var errors = JSON.parse(got[1]);
+      return Array.from(got[0]).map(function (d, i) { return { data: errors[i] ? null : d, error: errors[i] || null }; });
+    },
+    remoteHeads: function (argv, target, paths, n) {
+      var got = companion(restore, 'remoteHeads')(JSON.stringify(argv), target, JSON.stringify(paths), n);
+      if (got[1]) throw new UserError(got[1]);
+      return Array.from(got[0]);
+    },
     writeFiles: function (files, opts) {
       var contents = [];
       var at = contentIndex(contents);
