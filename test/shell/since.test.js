@@ -176,7 +176,7 @@ describe('since: the rows at or after a point, exact (real Shell, real MySQL)', 
 
     const refused = cli(server.uri, ['plan', dumps.plain, '--since=since_src.notes.created_at:2026-09-01']);
     expect(refused.status, refused.out).to.equal(1);
-    expect(refused.out).to.match(/created_at` does not grow with the key of since_src\.notes: chunk \d+ starts at [-\d: ]+, lower than chunk \d+/);
+    expect(refused.out).to.match(/created_at`? does not grow with the key of since_src\.notes: chunk \d+ starts at [-\d: ]+, lower than chunk \d+/);
     expect(refused.out).to.include('sinceScan: true');
     const scanned = cli(server.uri, ['plan', dumps.plain, '--since=since_src.notes.created_at:2026-09-01', '--since-scan']);
     expect(scanned.status, scanned.out).to.equal(0);

@@ -27,7 +27,8 @@ function companion(restore, member) {
         case 0: return fn();
         case 1: return fn(a[0]);
         case 2: return fn(a[0], a[1]);
-        default: return fn(a[0], a[1], a[2]);
+        case 3: return fn(a[0], a[1], a[2]);
+        default: return fn(a[0], a[1], a[2], a[3]);
       }
     } catch (e) {
       var text = String((e && e.message) || e);
