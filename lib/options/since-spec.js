@@ -6,6 +6,7 @@
 // column (its type, the dump's time) is decided against the dump (lib/partial/since-boundary.js).
 var UserError = require('../core/user-error.js').UserError;
 var splitName = require('../dump/object-names.js').splitName;
+var splitList = require('../dump/object-names.js').splitList;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
 
 var UNITS = { s: 1, sec: 1, second: 1, seconds: 1, min: 60, minute: 60, minutes: 60, h: 3600, hour: 3600, hours: 3600,
@@ -54,17 +55,7 @@ function parseValue(v, where) {
 
 // "a.b.c:30d,x.y.z:2026-10-25 00:00:00" → [[name, value], ...]; a colon inside backticks is the name's.
 function parseSinceText(text) {
-  var entries = [];
-  var cur = '';
-  var quoted = false;
-  for (var i = 0; i <= text.length; i++) {
-    var c = text[i];
-    if (c === '`') quoted = !quoted;
-    if (i === text.length || (c === ',' && !quoted)) {
-      if (cur.trim() !== '') entries.push(cur.trim());
-      cur = '';
-    } else cur += c;
-  }
+  var entries = splitList(text);
   return entries.map(function (e) {
     var q = false;
     for (var j = 0; j < e.length; j++) {

@@ -5,6 +5,7 @@
 // a point of one column (lib/options/since-spec.js; its boundary chunk: lib/partial/since-boundary.js).
 var UserError = require('../core/user-error.js').UserError;
 var splitName = require('../dump/object-names.js').splitName;
+var splitList = require('../dump/object-names.js').splitList;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
 var parseSince = require('../options/since-spec.js').parseSince;
@@ -46,19 +47,7 @@ function count(v, where) {
 // "shop.events:3,shop.*:1" (the command line form) → [[pattern, n], ...]. A colon inside
 // backticks belongs to the name.
 function parseLatestText(text) {
-  var entries = [];
-  var cur = '';
-  var quoted = false;
-  for (var i = 0; i <= text.length; i++) {
-    var c = text[i];
-    if (c === '`') quoted = !quoted;
-    if (i === text.length || (c === ',' && !quoted)) {
-      if (cur.trim() !== '') entries.push(cur.trim());
-      cur = '';
-    } else {
-      cur += c;
-    }
-  }
+  var entries = splitList(text);
   return entries.map(function (e) {
     var colon = e.lastIndexOf(':');
     if (colon < 0 || e.indexOf('`', colon) >= 0) {

@@ -8,10 +8,9 @@
 const fs = require('fs');
 const path = require('path');
 const { expect } = require('chai');
-const { needs, skipBecause } = require('../support/real');
-const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
-const { suiteServer } = require('../support/root-hooks');
-const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
+const { skipBecause } = require('../support/real');
+const { cli, tempDir, installPlugin } = require('../support/shell');
+const { snapshotFixture } = require('../support/snapshot-fixture');
 const { DATA_FILE } = require('../support/dump-facts');
 const { remoteMissing, startSshHost, startRsyncDaemon } = require('../support/remote-host');
 
@@ -52,30 +51,16 @@ function chunkCount(dir, base) {
 
 describe('since: the rows at or after a point, exact (real Shell, real MySQL)', function () {
   this.timeout(600000);
+  const fx = snapshotFixture([{ schema: SRC, seed: SEED, variants: { plain: {}, sums: { checksum: true } } }]);
+  const dumps = fx.dumps;
+  const target = fx.target;
   let server;
-  const dumps = {};
-  const made = [SRC];
-
-  before(async function () {
-    needs(this, ['shell', 'server']);
-    server = suiteServer();
-    await server.query(`DROP SCHEMA IF EXISTS ${SRC}`);
-    await server.query(SEED);
-    for (const [name, checksum] of [['plain', false], ['sums', true]]) {
-      const dir = path.join(tempDir('since-src-'), name);
-      const r = await withShellDumper(server, () => runJs(server.uri, `util.dumpSchemas(['${SRC}'], ${JSON.stringify(dir)}, ` +
-        `{bytesPerChunk: '128k', threads: 2, showProgress: false, checksum: ${checksum}}); 'done'`, { env: DUMP_ENV }));
-      expect(r.error, r.out).to.equal(null);
-      dumps[name] = dir;
-    }
+  before(function () {
+    server = fx.server;
     // Many chunks: the bisection has something to do.
     expect(chunkCount(dumps.plain, `${SRC}@orders`)).to.be.above(8);
     expect(chunkCount(dumps.plain, `${SRC}@events`)).to.be.above(8);
   });
-  after(async function () {
-    if (server) for (const s of made) await server.query(`DROP SCHEMA IF EXISTS \`${s}\``);
-  });
-  function target(name) { made.push(name); return name; }
 
   async function ids(sql) { return (await server.query(sql)).map((r) => String(Object.values(r)[0])).sort(); }
 
