@@ -265,7 +265,7 @@ function sinceLines(facts) {
     lines.push('since ' + f.table + '.' + displayIdentifier(f.column) + ' >= ' + f.since + ' (' + f.how + ')');
     if (f.method === 'not chunked' || f.method === 'one chunk') {
       lines.push('  ' + (f.method === 'not chunked' ? 'dumped whole (not chunked)' : 'one chunk') + ': the table loads whole' +
-        (f.exact ? ', then its rows before the point are removed' : ''));
+        (f.exact ? '; restore.load removes its rows before the point after the load' : ''));
       return;
     }
     lines.push('  the point falls in chunk ' + f.boundary + ' of ' + f.chunks + (first && first.first !== null ? ' (first row ' +
@@ -278,13 +278,22 @@ function sinceLines(facts) {
       : 'the heads read are in order (a column not growing with the key would show a head lower than one before it)';
     lines.push('  found by ' + how + '; ' + why);
     if (f.disorder.length) lines.push('  WARNING: ' + displayIdentifier(f.column) + ' does not grow with the key: ' + disorderText(f) + '; rows at or after the point in chunks before ' + f.boundary + ' are not loaded');
-    lines.push('  ' + (f.exact ? 'the rows of chunk ' + f.boundary + ' before the point are removed after the load'
+    lines.push('  ' + (f.exact ? 'restore.load removes the rows of chunk ' + f.boundary + ' before the point after the load'
       : 'sinceExact: false: the rows of chunk ' + f.boundary + ' before the point are kept'));
   });
   return lines;
 }
 
+// For restore.view and restore.stub, which load whole chunks: what they leave to the user.
+function wholeChunksWarning(facts) {
+  if (!facts.length) return [];
+  return ['since: util.loadDump loads whole chunks: the rows of the boundary chunk(s) before the point load too (restore.load ' +
+    'removes them; after your own util.loadDump: DELETE … WHERE ' + facts.map(function (f) {
+    return f.table + '.' + displayIdentifier(f.column) + ' < ' + f.sql;
+  }).join(', ') + ').'];
+}
+
 function rangeOf(from, to) { var r = []; for (var i = from; i < to; i++) r.push(i); return r; }
 
-module.exports = { resolveSince: resolveSince, withBoundaries: withBoundaries, sinceLines: sinceLines, targetKey: targetKey, timeKey: timeKey,
+module.exports = { resolveSince: resolveSince, withBoundaries: withBoundaries, wholeChunksWarning: wholeChunksWarning, sinceLines: sinceLines, targetKey: targetKey, timeKey: timeKey,
   compareInt: compareInt };
