@@ -153,6 +153,16 @@ function sinceOf(sel, schema, table, partition) {
   return f || null;
 }
 
+// What a selection chooses, for the load view's identity (the same selection of the same dump
+// reuses, and resumes, its view): since by its rules and boundaries, not by how they were found.
+function selectionIdentity(sel) {
+  var id = Object.assign({}, sel, { sinceFacts: undefined, sinceReader: undefined, sinceTargets: undefined });
+  if (sel.sinceTargets) {
+    id.sinceBoundaries = Object.keys(sel.sinceTargets).sort().map(function (k) { return [k, sel.sinceTargets[k].boundary]; });
+  }
+  return id;
+}
+
 // Whether since names the table (its boundary found or not).
 function hasSince(sel, schema, table) {
   return sel.since.some(function (r) { return r.schema === schema && r.table === table; });
@@ -259,6 +269,7 @@ module.exports = {
   unmatchedLatest: unmatchedLatest,
   isPartial: isPartial,
   sinceOf: sinceOf,
+  selectionIdentity: selectionIdentity,
   hasSince: hasSince,
   describeRule: describeRule,
 };

@@ -243,17 +243,19 @@ function resolveSince(host, model, sel, reader) {
   return out;
 }
 
-// read(surveyedFrom, earlier) → a dump model (readDumpModel with these options); where: {host, dir (the
+// read(surveyedFrom, earlier, last) → a dump model (readDumpModel with these options; last: the one the
+// plan uses, the only one worth checking in depth, e.g. verify); where: {host, dir (the
 // dump, or a remote dump's cache), remote (null or {source, sizes}), rsh}. With since, the model is
 // read once without the since tables' chunks, their boundaries found, and read again (its metadata
 // taken as read) with the chunks chosen. Returns {sel (with the boundaries), model}.
 function withBoundaries(where, sel, read, chosenOnly) {
-  var model = read(chosenOnly(sel), null);
-  if (!sel.since.length || sel.sinceTargets) return { sel: sel, model: model };
+  var once = !sel.since.length || !!sel.sinceTargets;
+  var model = read(chosenOnly(sel), null, once);
+  if (once) return { sel: sel, model: model };
   var reader = headReader(where.host, where.dir, where.remote, where.rsh);
   var resolved = resolveSince(where.host, model, sel, function () { return reader; });
   resolved.sinceReader = { kind: reader.kind, files: reader.files, transferred: reader.transferred };
-  return { sel: resolved, model: read(chosenOnly(resolved), model) };
+  return { sel: resolved, model: read(chosenOnly(resolved), model, true) };
 }
 
 // The plan's lines for the since facts.

@@ -39,8 +39,8 @@ function missingChosen(plan) {
 function planAgainst(ctx, sel, partial, earlier) {
   var src = ctx.source;
   var r = sinceBoundary.withBoundaries({ host: ctx.host, dir: ctx.dumpDir, remote: src || null, rsh: ctx.options.rsh }, sel,
-    function (surveyedFrom, before) {
-      return readDumpModel(ctx.host, ctx.dumpDir, { listing: ctx.options.listing, verify: ctx.own.verify,
+    function (surveyedFrom, before, last) {
+      return readDumpModel(ctx.host, ctx.dumpDir, { listing: ctx.options.listing, verify: last && ctx.own.verify,
         listingNames: src && src.sizes ? Array.from(src.sizes.keys()) : null, surveyedFrom: surveyedFrom,
         metadataFrom: before || earlier || null });
     }, function (s) { return partial ? partialPlan.chosenOnly(s) : null; });
@@ -132,7 +132,7 @@ function plan(ctx) {
   var server = ctx.serverUuid !== undefined ? ctx.serverUuid : ctx.host.sql.serverInfo().uuid;
   var src = ctx.source ? ctx.source.source : null;
   var rewriteId = masked ? [rw.identity || null, lm.identity] : rw.identity;
-  var place = loadView.viewPlace(ctx.host, r.model, loadView.viewIdentity(r.model, sel, src && src.url, server, rewriteId),
+  var place = loadView.viewPlace(ctx.host, r.model, loadView.viewIdentity(r.model, selection.selectionIdentity(sel), src && src.url, server, rewriteId),
     ctx.options.viewDir, src && src.name);
   var state = loadView.placeState(ctx.host, place);
   if (state === 'reuse' && masked && lm.keySource !== 'maskKey' && !ctx.own.dropExisting) {
@@ -210,7 +210,7 @@ function prepare(ctx, given) {
   if (!planned.viewed) return { facts: facts, planned: planned };
   var src = ctx.source ? ctx.source.source : null;
   var made = loadView.buildView(ctx.host, planned.model, planned.plan, planned.place,
-    loadView.makeMark(planned.model, planned.place, src && src.url, planned.sel),
+    loadView.makeMark(planned.model, planned.place, src && src.url, selection.selectionIdentity(planned.sel)),
     planned.viewFiles ? { files: planned.viewFiles, rename: planned.rewrite.rename } : null);
   loadView.viewLines(planned.place, made, made === null).forEach(ctx.host.out.print);
   facts.view = { dir: planned.place.dir, reused: made === null, links: made ? made.links : null, stubs: made ? made.stubs : null,
@@ -237,6 +237,11 @@ function report(ctx, planned, outcome) {
     lines.push('Stubbed (not loaded): ' + stubbedTables.slice(0, 20).map(function (t) {
       return displayTable(t.schema, t.table, t.partition) + ' ' + t.stubbed.length + ' chunk(s)';
     }).join(', ') + (stubbedTables.length > 20 ? ', …' : '') + '.');
+  }
+  var sel = planned.sel;
+  if (sel && sel.sinceFacts && sel.sinceFacts.length && !sel.sinceExact) {
+    lines.push('since with sinceExact: false: the boundary chunk(s) loaded whole, their rows before the point kept (' +
+      sel.sinceFacts.map(function (f) { return f.table + ' chunk ' + f.boundary + ', before ' + f.since; }).join('; ') + ').');
   }
   var rows = (outcome.tables || []).reduce(function (n, t) { return n + (t.rows || 0); }, 0);
   if (!outcome.error && rows === 0 && planned.partial) {

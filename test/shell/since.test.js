@@ -136,6 +136,7 @@ describe('since: the rows at or after a point, exact (real Shell, real MySQL)', 
       expect(r2.status, r2.out).to.equal(0);
       expect(headsRead(r2.out, ro, 'orders')).to.equal(0); // the key itself: @.checksums.json
       expect(r2.out).to.include('sinceExact: false: the rows of chunk');
+      expect(r2.out).to.match(/since with sinceExact: false: the boundary chunk\(s\) loaded whole, their rows before the point kept \(since_src\.orders chunk \d+, before 7777\)/);
       const loaded = await ids(`SELECT id FROM ${t}.orders`);
       const wanted = await ids(`SELECT id FROM ${SRC}.orders WHERE id >= 7777`);
       // Whole chunks: every wanted row, plus the boundary chunk's older ones, all below the point.
