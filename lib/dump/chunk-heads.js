@@ -7,15 +7,13 @@
 var UserError = require('../core/user-error.js').UserError;
 var zstdFrames = require('./zstd-frames.js');
 var chunkTable = require('./chunk-table.js');
+var toBytes = require('../core/bytes.js').toBytes;
 
 // A zstd frame's header (at most 18 bytes) and its first block (at most 128 KiB, 3 bytes of header).
 var FIRST_READ = 131072 + 32;
 var MOST = 16 * 1024 * 1024;
 
-function toU8(b) {
-  if (b instanceof Uint8Array) return b;
-  return new Uint8Array(b);
-}
+function toU8(b) { return toBytes(b, 'a chunk\'s first bytes'); }
 
 // UTF-8 bytes → text (an invalid byte becomes U+FFFD).
 function utf8(u8, from, to) {
