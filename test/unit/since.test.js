@@ -76,6 +76,30 @@ describe('since: the option, chunk heads and the bisection (fake host)', functio
       fieldsEscapedBy: '\\' }, false)).to.deep.equal(['a,b', '2']);
   });
 
+  it('reads a first row from gzip, plain and empty chunks; more bytes when the first row is longer than the first read', function () {
+    const zlib = require('zlib');
+    const { newChunkTable } = require('../../lib/dump/chunk-table.js');
+    const long = 'x'.repeat(300000);
+    const files = {
+      '/g/t@0.tsv.gz': zlib.gzipSync('1\tA\n2\tB\n'), '/g/t@0.tsv': Buffer.from('7\t\\N\n8\tz\n'), '/g/t@@1.tsv': Buffer.alloc(0),
+      '/g/t@0.tsv.zst': Buffer.from('28b52ffd2000010000', 'hex'),
+    };
+    if (HAVE_ZSTD) files['/g/t@@1.tsv.zst'] = spawnSync('zstd', ['-q', '-c'], { input: `5\t${long}\n6\ty\n` }).stdout;
+    const host = fakeHost({ files });
+    const reads = [];
+    const reader = { read: (names, n) => { reads.push(n); return host.files.readHeads(names.map((x) => '/g/' + x), n); } };
+    const target = (ext, compression) => ({ chunks: newChunkTable('t', ext, 2, 1, false), compression,
+      info: { settings: { loadDialect: { fieldsTerminatedBy: '\t', linesTerminatedBy: '\n', fieldsEscapedBy: '\\' } } } });
+    expect(chunkHeads.firstRow(host, target('tsv.gz', 'gzip'), 0, reader)).to.deep.equal(['1', 'A']);
+    expect(chunkHeads.firstRow(host, target('tsv', 'none'), 0, reader)).to.deep.equal(['7', null]);
+    expect(chunkHeads.firstRow(host, target('tsv', 'none'), 1, reader)).to.equal(null);
+    if (!HAVE_ZSTD) return;
+    expect(chunkHeads.firstRow(host, target('tsv.zst', 'zstd'), 0, reader)).to.equal(null); // the Shell's empty chunk
+    reads.length = 0;
+    expect(chunkHeads.firstRow(host, target('tsv.zst', 'zstd'), 1, reader)).to.deep.equal(['5', long]);
+    expect(reads.length).to.be.above(1); // a 300,000-byte row is more than the first block
+  });
+
   it('makes a frame of a chunk\'s first block that the zstd program decodes to the chunk\'s first rows', function () {
     if (!HAVE_ZSTD) this.skip();
     const file = path.join(SHOP, ordersChunks()[3]);
