@@ -29,11 +29,11 @@ CREATE TABLE ${SRC}.orders (id BIGINT AUTO_INCREMENT PRIMARY KEY, customer_id IN
 CREATE TABLE ${SRC}.events (at DATETIME NOT NULL, seq INT NOT NULL, payload VARCHAR(60), PRIMARY KEY (at, seq));
 CREATE TABLE ${SRC}.notes (id INT PRIMARY KEY, created_at DATETIME NOT NULL, body VARCHAR(60));
 SET SESSION cte_max_recursion_depth = 100000;
-INSERT INTO ${SRC}.customers WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 3000)
-  SELECT n, CONCAT('customer ', n) FROM s;
+INSERT INTO ${SRC}.customers WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 20000)
+  SELECT n, CONCAT('customer number ', n) FROM s;
 INSERT INTO ${SRC}.orders (customer_id, created_at, ts, d, ep, note)
   WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${ROWS})
-  SELECT 1 + (n * 7) % 3000, TIMESTAMP('2026-08-01') + INTERVAL (n DIV 3) * 29 MINUTE,
+  SELECT 1 + (n * 7) % 20000, TIMESTAMP('2026-08-01') + INTERVAL (n DIV 3) * 29 MINUTE,
     TIMESTAMP('2026-08-01') + INTERVAL (n DIV 3) * 29 MINUTE, DATE(TIMESTAMP('2026-08-01') + INTERVAL (n DIV 3) * 29 MINUTE),
     UNIX_TIMESTAMP(TIMESTAMP('2026-08-01') + INTERVAL (n DIV 3) * 29 MINUTE), CONCAT('order number ', n, ' with some text') FROM s;
 INSERT INTO ${SRC}.events WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${ROWS})
@@ -102,7 +102,7 @@ describe('since: the rows at or after a point, exact (real Shell, real MySQL)', 
     expect(headsRead(r.out, dumps.plain, 'orders')).to.be.above(0);
     expect(headsRead(r.out, dumps.plain, 'events')).to.be.above(0);
     expect(r.out).to.match(/restore\.load removes the rows of chunk \d+ before the point after the load/);
-    expect(r.out).to.match(/Parents added: [1-9]\d* row\(s\)/);
+    expect(r.out, r.out).to.match(/Parents added: [1-9]\d* row\(s\)/);
     expect(r.out).to.match(new RegExp(`since: \\d+ row\\(s\\) of ${s}\\.orders before 2026-09-20 10:00:00 removed`));
     // Every order's customer is there: parents completed the slice.
     expect(Number(await server.value(`SELECT COUNT(*) FROM ${s}.orders o LEFT JOIN ${s}.customers c ON c.id = o.customer_id ` +
