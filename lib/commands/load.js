@@ -253,8 +253,8 @@ function lockedPreflight(host, p) {
   // Every privilege a planned step needs, before anything is dropped or changed.
   var snap = plan.snapshot;
   privileges.checkLoadPrivileges(host, { tune: plan.tuning.length > 0, redo: plan.redo.action === 'disable',
-    drops: plan.drops, deletes: (snap.active && (snap.orphans === 'delete' || snap.orphans === 'parents') ? objects.tables : [])
-      .concat(snap.trims || []),
+    drops: plan.drops, deletes: snap.active && (snap.orphans === 'delete' || snap.orphans === 'parents') ? objects.tables : [],
+    trims: snap.trims || [],
     inserts: snap.active && snap.orphans === 'parents' ? objects.tables : [],
     updates: snap.active ? snap.specs : [], binlogSwitch: snap.active && !!final.skipBinlog && !final.dryRun }, own.force);
   return { ctx: ctx, own: own, objects: objects, plan: plan, planned: planned, existing: existing };
