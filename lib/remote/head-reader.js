@@ -6,6 +6,7 @@
 //   daemon  an rsync daemon serves whole files only: each probed chunk is fetched whole into the
 //           cache (rsync skips it next time), then read there
 // A bucket (S3) source would add its own kind here: a ranged GET of bytes 0..n-1 of each object.
+var UserError = require('../core/user-error.js').UserError;
 var dumpCache = require('./dump-cache.js');
 
 function localReader(host, dir) {
@@ -43,6 +44,11 @@ function headReader(host, cache, remote, rsh) {
       }), n);
     };
     return r;
+  }
+  if (source.kind !== 'daemon') {
+    // The seam for other sources (a bucket: a ranged GET of each object's first n bytes).
+    throw new UserError('since cannot read chunk heads from a ' + source.kind + ' source yet: load the table whole, or ' +
+      'use latest for it.');
   }
   var local = localReader(host, cache);
   r.read = function (names, n) {
