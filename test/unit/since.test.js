@@ -161,6 +161,21 @@ describe('since: the option, chunk heads and the bisection (fake host)', functio
     expect(scan.text).to.match(/WARNING: ordered_at does not grow with the key: chunk \d+ starts at/);
   });
 
+  it('reads heads over ssh through the remote shell rsync uses, and names a source it cannot probe', function () {
+    const { headReader, rshArgv } = require('../../lib/remote/head-reader.js');
+    expect(rshArgv('ssh -p 2222 -i "/keys/a b" -o \'X=1\'')).to.deep.equal(['ssh', '-p', '2222', '-i', '/keys/a b', '-o', 'X=1']);
+    const calls = [];
+    const host = fakeHost({});
+    host.files.remoteHeads = (argv, target, paths, n) => { calls.push([argv, target, paths, n]); return paths.map(() => null); };
+    const sizes = new Map([['t@0.tsv.zst', 10]]);
+    const r = headReader(host, '/cache', { source: { kind: 'ssh', url: 'backup@db1:/backups/d' }, sizes }, 'ssh -p 2222');
+    r.read(['t@0.tsv.zst', 't@9.tsv.zst'], 100);
+    expect(calls).to.deep.equal([[['ssh', '-p', '2222'], 'backup@db1', ['/backups/d/t@0.tsv.zst', null], 100]]);
+    expect([r.kind, r.files]).to.deep.equal(['ssh', 2]);
+    expect(() => headReader(host, '/cache', { source: { kind: 's3', url: 's3://b/d' }, sizes }))
+      .to.throw(/since cannot read chunk heads from a s3 source yet/);
+  });
+
   it('refuses an unknown table, an unknown column (the closest name) and a value the column\'s type cannot take', function () {
     expect(() => planOf({ since: { 'shop.ordrs.ordered_at': '1d' } })).to.throw(/names no table of the dump: did you mean shop\.orders\?/);
     expect(() => planOf({ since: { 'shop.orders.orderd_at': '1d' } })).to.throw(/did you mean shop\.orders\.ordered_at\?/);
