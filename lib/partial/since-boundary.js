@@ -62,6 +62,11 @@ function sincePoint(rule, column, model, autoIncrement) {
     }
     var time = v.kind === 'time' ? v.time : fromDuration();
     var how = v.kind === 'time' ? 'as given' : v.text + ' before the dump\'s time ' + begin + ' (@.json begin)';
+    // The Shell writes begin in the dumping client's local time; a dump with tzUtc holds TIMESTAMPs in UTC.
+    if (v.kind === 'duration' && column.type === 'timestamp' && model.rootJson && model.rootJson.tzUtc !== false) {
+      how += '; TIMESTAMP values are in UTC and begin is the dumping client\'s clock: if that was not on UTC, give the ' +
+        'point as a UTC time instead';
+    }
     return { kind: 'time', key: timeKey(time), sql: time, shown: time, how: how };
   }
   if (INT_TYPES[column.type]) {

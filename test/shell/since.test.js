@@ -125,7 +125,7 @@ describe('since: the rows at or after a point, exact (real Shell, real MySQL)', 
       const r = cli(server.uri, ['load', ro, `--schema=${s}`, `--since=since_src.orders.ts:${days} days,since_src.events.at:2026-09-03`,
         '--exclude-tables=since_src.notes']);
       expect(r.status, r.out).to.equal(0);
-      expect(r.out).to.include(`(${days} days before the dump's time ${begin} (@.json begin))`);
+      expect(r.out).to.include(`(${days} days before the dump's time ${begin} (@.json begin); TIMESTAMP values are in UTC`);
       await expectSlice(s, 'orders', 'id', `ts >= '${point}'`);
       await expectSlice(s, 'events', 'at, seq', "at >= '2026-09-03 00:00:00'");
       expect(headsRead(r.out, ro, 'events')).to.equal(0); // the time leads the key: @.checksums.json says
