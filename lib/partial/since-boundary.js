@@ -269,9 +269,11 @@ function sinceLines(facts) {
   facts.forEach(function (f) {
     var first = f.heads.filter(function (h) { return h.chunk === f.boundary; })[0];
     var next = f.heads.filter(function (h) { return h.chunk === f.boundary + 1; })[0];
-    lines.push('since ' + f.table + '.' + displayIdentifier(f.column) + ' >= ' + f.since + ' (' + f.how + ')');
+    lines.push('since ' + displayTable(f.schema, f.table_) + '.' + displayIdentifier(f.column) +
+      (f.partition === null ? '' : ' (partition ' + displayIdentifier(f.partition) + ')') + ' >= ' + f.since + ' (' + f.how + ')');
     if (f.method === 'not chunked' || f.method === 'one chunk') {
-      lines.push('  ' + (f.method === 'not chunked' ? 'dumped whole (not chunked)' : 'one chunk') + ': the table loads whole' +
+      lines.push('  ' + (f.method === 'not chunked' ? 'dumped whole (not chunked)' : 'one chunk') + ': the ' +
+        (f.partition === null ? 'table' : 'partition') + ' loads whole' +
         (f.exact ? '; restore.load removes its rows before the point after the load' : ''));
       return;
     }
