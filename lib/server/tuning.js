@@ -54,13 +54,14 @@ function readVariables(host, names) {
 function same(a, b) { return String(a).toUpperCase() === String(b).toUpperCase(); }
 
 // [{name, original, value, why}] for the settings this server has that would change. ctx:
-// {redoOff: the load disables the redo log, keep: names to leave alone}.
+// {redoOff: the load disables the redo log, keep: names to leave alone, kept: {name: why} the topology keeps}.
 function planTuning(host, ctx) {
   var c = ctx || {};
   var vars = readVariables(host, TUNABLE.map(function (t) { return t.name; }));
   var plan = [];
   TUNABLE.forEach(function (t) {
     if (vars[t.name] === undefined || (t.when && !t.when(c)) || (c.keep || []).indexOf(t.name) >= 0) return;
+    if (c.kept && c.kept[t.name]) return; // the topology keeps it (lib/server/replicated-road.js)
     var value = t.target(vars[t.name]);
     if (!same(value, vars[t.name])) plan.push({ name: t.name, original: vars[t.name], value: value, why: t.why });
   });
