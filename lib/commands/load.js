@@ -249,7 +249,7 @@ function lockedPreflight(host, p) {
     drops: drops, dropNative: dropNative,
     redo: redoPlan, tune: own.tune, tuning: tuned, sessionTuning: indexBuilds ? [indexBuilds] : [],
     analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + objects.tables.length + ' table(s))',
-    advice: own.tune ? tuning.restartAdvice(host, final) : [], partialLines: planned && planned.lines ? planned.lines : [],
+    advice: own.tune ? tuning.restartAdvice(host, final, topo.feedsOthers) : [], partialLines: planned && planned.lines ? planned.lines : [],
     warnings: [], blockers: [], snapshot: snapshot,
     topology: topo, verifyMembers: topo.members.length > 0 && own.membersTimeout > 0 && !own.dryRun,
     topologyLines: road.planLines(topo, { binlogDropped: p.binlogDropped, redoKept: own.redoLog === 'off' && redoPlan.action !== 'disable',

@@ -129,10 +129,10 @@ function verifyMembers(host, topo, tables, timeoutSeconds) {
       row.state = st.text;
       row.applied = x.caughtUp ? 'yes' : 'no' + (x.behind !== null ? ' (' + x.behind + ' behind)' : '');
       var c = countsEqual(host, x.s, tables);
-      row.rows = c.equal ? 'yes' : 'no (' + c.differ.slice(0, 3).join(', ') + (c.differ.length > 3 ? ', …' : '') + ')';
+      row.rows = c.equal ? 'yes' : 'no (' + c.differ.length + ' of ' + tables.length + ' table(s) differ)';
       var problems = [];
       if (!x.caughtUp) problems.push('did not apply the load within ' + timeoutSeconds + ' s' + (x.behind !== null ? ' (' + x.behind + ' transaction(s) behind)' : ''));
-      if (!c.equal) problems.push('has other row counts: ' + c.differ.join(', '));
+      if (!c.equal) problems.push('has other row counts: ' + c.differ.slice(0, 5).join(', ') + (c.differ.length > 5 ? ' and ' + (c.differ.length - 5) + ' more table(s)' : ''));
       if (!st.ok) problems.push('replication is not running (' + st.text + ')');
       row.ok = !problems.length;
       row.problem = problems.length ? problems.join('; ') : null;

@@ -148,6 +148,9 @@ function redoOffRisk(host, loadSchemas, topo) {
       (others.length > 5 ? ', …' : '') + ')';
   }
   if (topo && topo.group) return 'it is a Group Replication member';
+  if (topo && topo.replicas.length) {
+    return topo.replicas.length + ' replica(s) are connected to it (' + topo.replicas.map(function (r) { return r.host + ':' + r.port; }).join(', ') + ')';
+  }
   try {
     return replicasConnected(host);
   } catch (e) {
