@@ -233,23 +233,18 @@ class Group extends Topology {
     return gtids;
   }
 
-  // Joins a member that is not in the group (again). With {clone: true} it is made to take a clone
-  // of a donor (group_replication_clone_threshold = 1); the clone restarts mysqld, which nothing
-  // supervises here, so the member is started again and joined with its own data.
-  async join(m, { clone = false } = {}) {
-    if (clone) {
-      await m.query('SET GLOBAL group_replication_clone_threshold = 1');
-      await m.query(`START GROUP_REPLICATION USER = '${REPL_USER}', PASSWORD = '${REPL_PASSWORD}'`).catch(() => {});
-      // The clone ends with the member shutting itself down to restart on the cloned data.
-      await until(`127.0.0.1:${m.port} to finish its clone`, 600000, async () => !m.alive());
-      await m.start();
-      await m.query('SET GLOBAL group_replication_clone_threshold = DEFAULT').catch(() => {});
-      if (await this.memberState(m) !== 'ONLINE' && await this.memberState(m) !== 'RECOVERING') {
-        await m.query(`START GROUP_REPLICATION USER = '${REPL_USER}', PASSWORD = '${REPL_PASSWORD}'`);
-      }
-    } else {
-      await m.query(`START GROUP_REPLICATION USER = '${REPL_USER}', PASSWORD = '${REPL_PASSWORD}'`);
-    }
+  // Joins a member that is not in the group (again). With {clone: donor} it first takes a clone of
+  // the donor's data (CLONE INSTANCE: the clone recovery of AdminAPI's addInstance, by hand); the
+  // clone ends with mysqld shutting down to restart on the cloned data, which nothing supervises
+  // here, so it is started again before it joins.
+  async join(m, { clone = null } = {}) {
+    if (clone) await cloneInto(m, clone);
+    await m.query(`START GROUP_REPLICATION USER = '${REPL_USER}', PASSWORD = '${REPL_PASSWORD}'`);
+  }
+
+  // Every member leaves the group (secondaries first): standalone servers with the data they had.
+  async dissolve() {
+    await this.quiesce(this.members);
   }
 
   async memberState(m) {
@@ -271,6 +266,20 @@ class Group extends Topology {
     await Promise.all(ms.filter((m) => m !== p).map((m) => m.query('STOP GROUP_REPLICATION').catch(() => {})));
     if (p) await p.query('STOP GROUP_REPLICATION').catch(() => {});
   }
+}
+
+// Replaces m's data with a clone of donor's, then starts m again (a clone restarts mysqld).
+async function cloneInto(m, donor) {
+  await m.query(`SET GLOBAL clone_valid_donor_list = '127.0.0.1:${donor.port}'`);
+  try {
+    await m.query(`CLONE INSTANCE FROM '${REPL_USER}'@'127.0.0.1':${donor.port} IDENTIFIED BY '${REPL_PASSWORD}'`);
+  } catch (e) {
+    // 3707: "Restart server failed (mysqld is not managed by supervisor process)": the data is cloned.
+    if (e.errno !== 3707) throw e;
+  }
+  await m.conn.end().catch(() => {});
+  await until(`127.0.0.1:${m.port} to shut down after its clone`, 120000, async () => !m.alive() && !m.pidFile());
+  await m.start();
 }
 
 // Servers ready for a group (plugins loaded, addresses set) but not in one yet.
