@@ -36,7 +36,10 @@ function replicasConnected(host) {
 
 var CHECKS = [
   function replica(host) {
-    var rows = firstSupported(host, ['SHOW REPLICA STATUS', 'SHOW SLAVE STATUS']);
+    // Group Replication's own channels (group_replication_applier…) are the group check's.
+    var rows = firstSupported(host, ['SHOW REPLICA STATUS', 'SHOW SLAVE STATUS']).filter(function (r) {
+      return !/^group_replication_/.test(String(r.Channel_Name || r.Channel_name || ''));
+    });
     if (!rows.length) return null;
     var r = rows[0];
     return 'it is a replica of ' + pick(r, ['Source_Host', 'Master_Host']) + ':' + pick(r, ['Source_Port', 'Master_Port']) +
