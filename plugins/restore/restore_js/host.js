@@ -167,7 +167,7 @@ function makeFiles(restore) {
 // Another server with the global session's account: the password the Shell's credential store
 // holds for that address, else the prompt (interactive only), else none (a script would hang on
 // a prompt). The global session's own password is not readable from JS.
-function openOtherSession(current, hostName, port) {
+function openOtherSession(current, hostName, port, typed) {
   var m = /^(?:\w+:\/\/)?([^@]*)@/.exec(String(current.uri));
   var user = m ? decodeURIComponent(m[1].replace(/:.*$/, '')) : 'root';
   var uri = 'mysql://' + encodeURIComponent(user) + '@' + hostName + ':' + port;
@@ -179,9 +179,13 @@ function openOtherSession(current, hostName, port) {
   }
   try {
     if (stored) return mysqlModule.getClassicSession(uri);
-    var password = shell.options.interactive
-      ? String(shell.prompt('Password for ' + user + '@' + hostName + ':' + port + ' (to verify this member): ', { type: 'password' }))
-      : '';
+    var key = user + '@' + hostName + ':' + port;
+    // Asked once per call of a member (the preflight and the verification reach the same members).
+    if (typed[key] === undefined) {
+      typed[key] = shell.options.interactive
+        ? String(shell.prompt('Password for ' + key + ' (to verify this member): ', { type: 'password' })) : '';
+    }
+    var password = typed[key];
     return mysqlModule.getClassicSession(uri, password);
   } catch (e) {
     var d = errorDetails(e);
@@ -220,11 +224,12 @@ function makeSql() {
     return s;
   }
   var run = sessionRunner(session);
+  var typed = {}; // passwords typed for other members, for this host (one member call) only
   return {
     connected: function () { var s = shell.getSession(); return !!(s && s.isOpen()); },
     run: run,
     openOther: function (hostName, port) {
-      var other = openOtherSession(session(), hostName, port);
+      var other = openOtherSession(session(), hostName, port, typed);
       return { run: sessionRunner(function () { return other; }), close: function () { other.close(); } };
     },
     serverInfo: function () {
