@@ -42,6 +42,8 @@ var safety = require('../server/server-safety.js');
 var topology = require('../server/topology.js');
 var road = require('../server/replicated-road.js');
 var members = require('../server/members.js');
+var tableDdl = require('../snapshot/table-ddl.js');
+var displayTable = require('../format/display-name.js').displayTable;
 var restoreState = require('../server/restore-state.js');
 var revert = require('../server/revert.js');
 var analyze = require('../server/analyze.js');
@@ -214,7 +216,18 @@ function loadDumpOptions(host, p, extra) {
   if (extra.indexBuilds) additions.push({ sessionInitSql: [extra.indexBuilds.statement].concat(lo.sessionInitSql || []) });
   // orphans "delete" may defer every secondary index until the orphans are gone (lib/snapshot/).
   if (extra.snapshot) additions.push(extra.snapshot);
+  // A group takes no row of a table without a primary key (lib/server/replicated-road.js).
+  if (extra.invisiblePKs) additions.push({ createInvisiblePKs: true });
   return { options: optionsValue.composeLoadDumpOptions(lo, additions), progressDir: place ? place.dir : null };
+}
+
+// Display names of the loaded tables whose dump DDL has no primary key (loadDdl: false: none known).
+function keylessTables(host, dump, objects) {
+  var parsed = tableDdl.dumpTableColumns(host, dump, objects.tables);
+  return objects.tables.filter(function (t) {
+    var c = parsed[JSON.stringify([t.schema, t.table])];
+    return c && !c.primary.length;
+  }).map(function (t) { return displayTable(t.schema, t.table); });
 }
 
 // The part of the preflight that reads the state file and plans server changes: under the lock.
@@ -238,8 +251,10 @@ function lockedPreflight(host, p) {
   var drops = own.dropExisting ? dropExisting.existingObjects(host, objects) : [];
   var dropNative = p.dropNative && drops.length > 0;
   var snapshot = snapshotStep.planSnapshot(host, { ctx: ctx, dump: dump, objects: objects, planned: planned });
+  var keys = road.invisiblePrimaryKeys(topo, topo.group && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
+    p.resolved.explicit.createInvisiblePKs !== undefined);
   var composed = loadDumpOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,
-    snapshot: snapshot.loadOptions });
+    snapshot: snapshot.loadOptions, invisiblePKs: keys.value });
   var final = composed.options;
   var plan = {
     dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: p.resolved.preset, loadDumpOptions: final,
@@ -254,7 +269,7 @@ function lockedPreflight(host, p) {
     topology: topo, verifyMembers: topo.members.length > 0 && own.membersTimeout > 0 && !own.dryRun,
     topologyLines: road.planLines(topo, { binlogDropped: p.binlogDropped, redoKept: own.redoLog === 'off' && redoPlan.action !== 'disable',
       tune: own.tune, threads: final.threads, deferred: final.deferTableIndexes, indexBuffer: !!indexBuilds,
-      transactionLine: p.transactionLine, verify: own.membersTimeout }),
+      transactionLine: p.transactionLine, keyLine: keys.line, verify: own.membersTimeout }),
   };
   if (plan.redo.warning) plan.warnings.push(plan.redo.warning);
   if (own.tune) {

@@ -79,6 +79,23 @@ function transactionSize(topo, loadOptions, explicit) {
     limit + ': no transaction of the load is rolled back by the group)' };
 }
 
+// Group Replication takes no row of a table without a primary key (error 3098): in a group, such
+// tables of the dump get an invisible one (util.loadDump's createInvisiblePKs, as MySQL's own
+// sql_generate_invisible_primary_key does). keyless: display names of the dump's tables without
+// one. Returns {value: true or null, line}; throws when createInvisiblePKs: false was given.
+function invisiblePrimaryKeys(topo, keyless, loadOptions, explicit) {
+  if (!topo.group || !keyless.length) return { value: null, line: null };
+  var list = keyless.slice(0, 5).join(', ') + (keyless.length > 5 ? ' and ' + (keyless.length - 5) + ' more' : '');
+  if (explicit && loadOptions.createInvisiblePKs === false) {
+    throw new UserError(keyless.length + ' table(s) of the dump have no primary key (' + list + '): Group Replication ' +
+      'refuses their rows (error 3098), and createInvisiblePKs: false was given. Leave it out (an invisible primary key ' +
+      'is then added to them) or exclude those tables. Nothing was changed.');
+  }
+  return { value: loadOptions.createInvisiblePKs ? null : true, line: 'createInvisiblePKs: true for ' + keyless.length +
+    ' table(s) without a primary key (' + list + '): Group Replication refuses rows of a table without one; the ' +
+    'invisible column my_row_id is added' };
+}
+
 // The plan's lines for the topology and the levers on it.
 function planLines(topo, d) {
   var lines = ['Topology: ' + topology.describeTopology(topo) + ': ' + topology.consequence(topo) + '.'];
@@ -92,10 +109,12 @@ function planLines(topo, d) {
   if (d.deferred) levers.push('deferTableIndexes: ' + d.deferred + ' (the ALTER TABLE … ADD INDEX is replicated; each member builds its own indexes)');
   if (d.indexBuffer) levers.push('innodb_ddl_buffer_size: session setting of the loader sessions (index builds here; not replicated)');
   if (d.transactionLine) levers.push(d.transactionLine);
+  if (d.keyLine) levers.push(d.keyLine);
   levers.push(d.verify > 0 ? 'members verified after the load: each must apply the load within ' + d.verify + ' s (membersTimeout) ' +
     'and have the same rows in every loaded table' : 'members not verified (membersTimeout: 0)');
   return lines.concat(['Levers on this topology:'].concat(levers.map(function (l) { return '  ' + l; })));
 }
 
 module.exports = { binlogDecision: binlogDecision, keptDurability: keptDurability, transactionSize: transactionSize,
+  invisiblePrimaryKeys: invisiblePrimaryKeys,
   planLines: planLines, DURABILITY: DURABILITY };

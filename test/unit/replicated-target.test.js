@@ -166,6 +166,11 @@ describe('restore.load into a replicated target (fake host)', function () {
       ['db2:3306', 'group secondary', 'ONLINE'], ['db3:3306', 'group secondary', 'ONLINE']]);
     const e = refusal(() => runLoad(groupHost('PRIMARY'), '/d', { preset: 'fastest', maxBytesPerTransaction: '512M' }));
     expect(e.message).to.match(/maxBytesPerTransaction 512M is above group_replication_transaction_size_limit/);
+    // The sample's shop.audit_log has no primary key: a group refuses its rows without an invisible one.
+    expect(lo.createInvisiblePKs).to.equal(true);
+    expect(plan).to.match(/createInvisiblePKs: true for 1 table\(s\) without a primary key \(shop\.audit_log\)/);
+    const e2 = refusal(() => runLoad(groupHost('PRIMARY'), '/d', { preset: 'fastest', createInvisiblePKs: false }));
+    expect(e2.message).to.match(/1 table\(s\) of the dump have no primary key \(shop\.audit_log\).*createInvisiblePKs: false was given/);
   });
 
   it('counts the transactions of a GTID set', function () {
