@@ -298,6 +298,7 @@ function lockedPreflight(host, p) {
   var snap = plan.snapshot;
   privileges.checkLoadPrivileges(host, { tune: plan.tuning.length > 0, redo: plan.redo.action === 'disable',
     drops: plan.drops, deletes: snap.active && (snap.orphans === 'delete' || snap.orphans === 'parents') ? objects.tables : [],
+    trims: snap.trims || [],
     inserts: snap.active && snap.orphans === 'parents' ? objects.tables : [],
     updates: snap.active ? snap.specs : [], binlogSwitch: snap.active && !!final.skipBinlog && !final.dryRun }, own.force);
   // Every member answers before anything changes: an unreachable one would fail the load at the end.

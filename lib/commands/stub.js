@@ -7,6 +7,7 @@ var refuseIncompleteModel = require('../dump/dump-complete.js').refuseIncomplete
 var partialPlan = require('../partial/partial-plan.js');
 var writeStubs = require('../partial/stub-writer.js').writeStubs;
 var planReport = require('../partial/plan-report.js');
+var wholeChunksWarning = require('../partial/since-boundary.js').wholeChunksWarning;
 
 // Before anything is written or changed: the stubs need a dump directory this user can write.
 function refuseReadOnly(host, plan) {
@@ -27,6 +28,7 @@ function stubCommand(host, dumpDir, options) {
   if (!(options && options.allowIncomplete)) refuseIncompleteModel(r.model, 'restore.stub');
   partialPlan.refuseBlocked(r.plan);
   refuseReadOnly(host, r.plan);
+  r.plan.warnings = r.plan.warnings.concat(wholeChunksWarning(r.plan.since));
   var w = writeStubs(host, r.plan);
   planReport.printPlan(host, r.plan);
   host.out.print('Stubs written: ' + w.written + ' file(s)' +

@@ -8,12 +8,13 @@ var selection = require('../partial/selection.js');
 var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var step = require('../run/partial-step.js');
 var frozenCopy = require('../run/load-options-value.js').frozenCopy;
+var wholeChunksWarning = require('../partial/since-boundary.js').wholeChunksWarning;
 
 function viewCommand(host, dumpArg, options) {
   var o = {};
   Object.keys(options || {}).forEach(function (k) { if (options[k] !== undefined && options[k] !== null) o[k] = options[k]; });
   if (!selection.isPartial(selection.parseSelection(o))) {
-    throw new UserError('restore.view needs latest (e.g. latest: {"shop.orders": 2}): without it util.loadDump can load ' +
+    throw new UserError('restore.view needs latest or since (e.g. latest: {"shop.orders": 2}): without it util.loadDump can load ' +
       'the dump directory itself.');
   }
   var src = openDumpSource(host, dumpArg, o);
@@ -24,6 +25,7 @@ function viewCommand(host, dumpArg, options) {
     shellVersion: host.shell.version, dryRun: false });
   var planned = step.plan(ctx);
   planned.lines.filter(function (l) { return l.indexOf('Load view: ') !== 0; }).forEach(host.out.print);
+  wholeChunksWarning(planned.plan.since).forEach(host.out.warn);
   var made = step.prepare(ctx, planned).facts;
   var dir = planned.place.dir;
   if (made.view.reused) host.out.print('Load view: ' + dir + ' (made earlier for the same dump and selection; reused as it is)');

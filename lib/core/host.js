@@ -26,6 +26,13 @@
 //     decompressedSizes([{path, compression: 'zstd'|'gzip'}], threads)
 //                               -> {sizes: [{bytes, error}]} each file decompressed in full, nothing
 //                                  kept; or {error} when no zstd decoder is here
+//     decodeHeads([{compression: 'zstd'|'gzip'|'none', data: ArrayBuffer}])
+//                               -> [{data: ArrayBuffer|null, error}]: each piece decoded (zstd: a whole
+//                                  frame, the zstd program; gzip: the start of a stream, zlib)
+//     remoteHeads(rshArgv, target, paths, n) -> [ArrayBuffer|null]: the first n bytes of each file
+//                                  on an ssh host (`head -c n`, run through the remote shell argv;
+//                                  null for a null path or a missing file); throws a UserError when
+//                                  the remote shell fails
 //     writeFiles(files, opts)   -> {written: [path], skipped: [path]}
 //                                  files: [{path, data: ArrayBuffer|string}]; opts.overwrite (false)
 //     writeRuns(dir, runs, data) -> {written: count, skipped: [name]}: new files in dir, each holding
@@ -68,7 +75,7 @@
 // }
 
 const REQUIRED = {
-  files: ['list', 'stat', 'statRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
+  files: ['list', 'stat', 'statRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'decodeHeads', 'remoteHeads', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo', 'openOther'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables', 'importTable'],

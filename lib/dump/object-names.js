@@ -33,4 +33,22 @@ function splitName(text, what) {
   return parts;
 }
 
-module.exports = { splitName: splitName };
+// "a:1,`b,c`:2" → ['a:1', '`b,c`:2']: a command line's list, a comma inside backticks the name's.
+function splitList(text) {
+  var entries = [];
+  var cur = '';
+  var quoted = false;
+  for (var i = 0; i <= text.length; i++) {
+    var c = text[i];
+    if (c === '`') quoted = !quoted;
+    if (i === text.length || (c === ',' && !quoted)) {
+      if (cur.trim() !== '') entries.push(cur.trim());
+      cur = '';
+    } else {
+      cur += c;
+    }
+  }
+  return entries;
+}
+
+module.exports = { splitName: splitName, splitList: splitList };

@@ -153,5 +153,61 @@ function checkStructure(reader, compression, expectedBytes) {
   return { ok: true, problem: null, frames: 0, blocks: 0, contentBytes: reader.size, fileBytes: reader.size };
 }
 
-module.exports = { walkZstd: walkZstd, checkGzip: checkGzip, checkStructure: checkStructure, bytesReader: bytesReader,
+
+// The first frame's first blocks as a frame of their own, which any zstd decoder decodes in full:
+// a new header (the window kept, no content size, no checksum) and the blocks present in whole,
+// the last of them marked last. A frame's first block needs no earlier data, so its rows read
+// from the file's first bytes alone (a chunk's first row, lib/dump/chunk-heads.js). Returns
+// {frame: Uint8Array | null (no whole block yet), blocks, whole: every block of the frame is in,
+// needBytes: how many bytes of the file the next block needs}, or {error}. maxBlocks: at most
+// that many blocks (each up to 128 KiB of rows).
+function firstBlocksFrame(u8, maxBlocks) {
+  var size = u8.length;
+  if (size < 6) return { frame: null, blocks: 0, whole: false, needBytes: 18 };
+  if (u32(u8, 0) !== 0xfd2fb528) return { error: 'not zstd data (no frame magic)' };
+  var fhd = u8[4];
+  if (fhd & 0x08) return { error: 'reserved bit set in the frame header descriptor' };
+  var single = (fhd >> 5) & 1;
+  var dictBytes = [0, 1, 2, 4][fhd & 3];
+  if (dictBytes) return { error: 'the frame needs a dictionary' };
+  var fcsBytes = [single ? 1 : 0, 2, 4, 8][fhd >> 6];
+  var at = 5 + (single ? 0 : 1) + fcsBytes;
+  if (size < at) return { frame: null, blocks: 0, whole: false, needBytes: at + 3 };
+  var wd;
+  if (single) {
+    var fcs = 0;
+    for (var i = fcsBytes - 1; i >= 0; i--) fcs = fcs * 256 + u8[5 + i];
+    if (fcsBytes === 2) fcs += 256;
+    var log = 10;
+    while (log < 30 && Math.pow(2, log) < fcs) log++;
+    wd = (log - 10) << 3;
+  } else wd = u8[5];
+  var start = at;
+  var lastAt = -1;
+  var blocks = 0;
+  var whole = false;
+  while (at + 3 <= size) {
+    var h = u8[at] | (u8[at + 1] << 8) | (u8[at + 2] << 16);
+    var type = (h >> 1) & 3;
+    if (type === 3) return { error: 'reserved block type at byte ' + at };
+    var payload = type === 1 ? 1 : (h >>> 3);
+    if (at + 3 + payload > size) return done(at + 3 + payload);
+    lastAt = at;
+    at += 3 + payload;
+    blocks++;
+    if (h & 1) { whole = true; break; }
+    if (maxBlocks && blocks >= maxBlocks) break;
+  }
+  return done(at + 3);
+  function done(need) {
+    if (!blocks) return { frame: null, blocks: 0, whole: false, needBytes: need };
+    var out = new Uint8Array(6 + at - start);
+    out.set([0x28, 0xb5, 0x2f, 0xfd, 0x00, wd]);
+    out.set(u8.subarray(start, at), 6);
+    out[6 + lastAt - start] |= 1;
+    return { frame: out, blocks: blocks, whole: whole, needBytes: need };
+  }
+}
+
+module.exports = { firstBlocksFrame: firstBlocksFrame, walkZstd: walkZstd, checkGzip: checkGzip, checkStructure: checkStructure, bytesReader: bytesReader,
   windowReader: windowReader };

@@ -18,9 +18,10 @@ function hasUsableKey(t) {
 // The chunks of t the selection chooses, numbers [from, to): all of them, or the newest n by
 // chunk number. A table without a usable key always ends with an empty @@N: it is chosen, but
 // does not count as one of the n.
-function chosenRange(t, n) {
+function chosenRange(t, n, since) {
   var ct = t.chunks;
   var end = ct.length;
+  if (since) return { from: Math.min(since.boundary, end), to: end };
   if (n === null || !t.chunking) return { from: 0, to: end };
   if (!hasUsableKey(t) && end > 0 && chunkTable.isLast(ct, end - 1) && chunkTable.dataBytesOf(ct, end - 1) === 0) end--;
   return { from: Math.max(0, end - n), to: ct.length };
@@ -35,7 +36,10 @@ function chosenOnly(sel) {
   return function (t) {
     if (!selection.isTableChosen(sel, t.schema, t.table)) return Infinity;
     if (!hasUsableKey(t)) return 0;
-    var range = chosenRange(t, selection.latestCount(sel, t.schema, t.table, t.partition));
+    var since = selection.sinceOf(sel, t.schema, t.table, t.partition);
+    // since's boundary is found first (since-boundary.js), from a model read without these chunks.
+    if (!since && selection.hasSince(sel, t.schema, t.table)) return Infinity;
+    var range = chosenRange(t, selection.latestCount(sel, t.schema, t.table, t.partition), since);
     return range.from < range.to ? range.from : Infinity;
   };
 }
@@ -51,7 +55,7 @@ function planPartial(model, sel, how) {
   var plan = {
     dir: model.dir, inPlace: inPlace, targets: [], fetch: [], stubFiles: 0, firstStub: null,
     presentUnchosen: 0, firstPresentUnchosen: null, skippedTables: [], warnings: [], blockers: [], bytesChosen: 0,
-    bytesTotal: 0, bytesUnknown: false,
+    bytesTotal: 0, bytesUnknown: false, since: sel.sinceFacts || [], sinceReader: sel.sinceReader || null,
   };
   var skipped = new Set();
   var warnedKeyless = new Set();
@@ -80,8 +84,9 @@ function planPartial(model, sel, how) {
       return;
     }
     var ct = t.chunks;
-    var range = chosenRange(t, n);
-    var entry = { schema: t.schema, table: t.table, partition: t.partition, latest: n, compression: t.compression,
+    var since = selection.sinceOf(sel, t.schema, t.table, t.partition);
+    var range = chosenRange(t, n, since);
+    var entry = { schema: t.schema, table: t.table, partition: t.partition, latest: n, since: since, compression: t.compression,
       target: t, from: range.from, to: range.to, chosen: [], stubbed: [], write: [], fetch: [] };
     plan.bytesTotal += chunkTable.sumDataBytes(ct, 0, ct.length);
     if (chunkTable.someUnknown(ct, 0, ct.length)) plan.bytesUnknown = true;

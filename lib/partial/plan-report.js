@@ -6,6 +6,7 @@ var partialPlan = require('./partial-plan.js');
 var text = require('../format/text-table.js');
 var displayTable = require('../format/display-name.js').displayTable;
 var describeRanges = require('../dump/chunk-table.js').describeRanges;
+var sinceBoundary = require('./since-boundary.js');
 
 var MAX_ROWS = 40;
 
@@ -15,11 +16,15 @@ var MAX_ROWS = 40;
 function modelAndPlan(host, dumpDir, options, how) {
   var o = options || {};
   var inPlace = !!(how && how.inPlace);
-  var sel = selection.parseSelection(o);
   var sizes = how && how.source ? how.source.sizes : null;
-  var model = readDumpModel(host, dumpDir, { listing: o.listing, listingNames: sizes ? Array.from(sizes.keys()) : null,
-    surveyedFrom: inPlace || !selection.isPartial(sel) ? null : partialPlan.chosenOnly(sel), idxFiles: inPlace,
-    chunksInFiles: !inPlace }); // in place, the stubs' .idx files are looked up when written (stub-writer.js)
+  var r = sinceBoundary.withBoundaries({ host: host, dir: dumpDir, remote: how && how.source ? how.source : null, rsh: o.rsh },
+    selection.parseSelection(o), function (surveyedFrom, earlier) {
+      return readDumpModel(host, dumpDir, { listing: o.listing, listingNames: sizes ? Array.from(sizes.keys()) : null,
+        surveyedFrom: surveyedFrom, idxFiles: inPlace, metadataFrom: earlier,
+        chunksInFiles: !inPlace }); // in place, the stubs' .idx files are looked up when written (stub-writer.js)
+    }, function (sel) { return inPlace || !selection.isPartial(sel) ? null : partialPlan.chosenOnly(sel); });
+  var sel = r.sel;
+  var model = r.model;
   var plan = partialPlan.planPartial(model, sel, { inPlace: inPlace });
   return { sel: sel, model: model, plan: plan };
 }
@@ -29,9 +34,9 @@ function stubCount(plan) {
 }
 
 function tableRows(plan) {
-  return plan.targets.filter(function (t) { return t.latest !== null || t.fetch.length || t.stubbed.length; })
+  return plan.targets.filter(function (t) { return t.latest !== null || t.since || t.fetch.length || t.stubbed.length; })
     .map(function (t) {
-      return [displayTable(t.schema, t.table, t.partition), t.latest === null ? 'all' : t.latest,
+      return [displayTable(t.schema, t.table, t.partition), t.since ? 'since' : t.latest === null ? 'all' : t.latest,
         t.chosen.length, t.fetch.length, t.stubbed.length];
     });
 }
@@ -56,6 +61,16 @@ function printPlan(host, plan, extra, emit) {
       .forEach(out.print);
     if (rows.length > MAX_ROWS) out.print('… and ' + (rows.length - MAX_ROWS) + ' more tables (all in outputFormat "json" or "none")');
   }
+  if (plan.since.length) {
+    out.print('');
+    sinceBoundary.sinceLines(plan.since).forEach(out.print);
+    var rd = plan.sinceReader;
+    if (rd && rd.files) {
+      out.print(rd.kind === 'ssh' ? 'Chunk heads read on the backup host over ssh (head -c): ' + rd.files + ' file(s), only their first bytes'
+        : rd.kind === 'daemon' ? 'Chunk heads from the rsync daemon: ' + rd.files + ' probed chunk file(s), fetched whole into the ' +
+          'cache (' + rd.transferred + ' transferred)' : 'Chunk heads read: ' + rd.files + ' file(s), only their first bytes');
+    }
+  }
   plan.warnings.forEach(out.warn);
 }
 
@@ -74,8 +89,17 @@ function facts(plan) {
     }),
     bytesChosen: plan.bytesChosen,
     bytesTotal: plan.bytesTotal,
+    since: plan.since.map(sinceFact),
+    sinceReader: plan.sinceReader,
     warnings: plan.warnings.slice(),
   };
+}
+
+// A since fact for outputFormat json/none.
+function sinceFact(f) {
+  return { table: f.table, column: f.column, type: f.type, since: f.since, how: f.how, chunks: f.chunks, boundary: f.boundary,
+    load: f.load, method: f.method, headsRead: f.headsRead, headsAllowed: f.headsAllowed, ordered: f.ordered, heads: f.heads,
+    disorder: f.disorder, exact: f.exact };
 }
 
 module.exports = { modelAndPlan: modelAndPlan, printPlan: printPlan,

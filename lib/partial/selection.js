@@ -1,11 +1,14 @@
 // What a user chose from a dump, the same for restore.plan, restore.stub and restore.load:
 // loadDump's include/exclude filters, plus `latest` — the newest N chunks of a table (per
 // partition for partitioned tables), of every table of a schema ("shop.*"), or of all ("*");
-// 0 chunks creates the table and loads none of its rows.
+// 0 chunks creates the table and loads none of its rows. `since` — the rows of a table at or after
+// a point of one column (lib/options/since-spec.js; its boundary chunk: lib/partial/since-boundary.js).
 var UserError = require('../core/user-error.js').UserError;
 var splitName = require('../dump/object-names.js').splitName;
+var splitList = require('../dump/object-names.js').splitList;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
+var parseSince = require('../options/since-spec.js').parseSince;
 
 function stringList(options, key) {
   var v = options[key];
@@ -44,19 +47,7 @@ function count(v, where) {
 // "shop.events:3,shop.*:1" (the command line form) → [[pattern, n], ...]. A colon inside
 // backticks belongs to the name.
 function parseLatestText(text) {
-  var entries = [];
-  var cur = '';
-  var quoted = false;
-  for (var i = 0; i <= text.length; i++) {
-    var c = text[i];
-    if (c === '`') quoted = !quoted;
-    if (i === text.length || (c === ',' && !quoted)) {
-      if (cur.trim() !== '') entries.push(cur.trim());
-      cur = '';
-    } else {
-      cur += c;
-    }
-  }
+  var entries = splitList(text);
   return entries.map(function (e) {
     var colon = e.lastIndexOf(':');
     if (colon < 0 || e.indexOf('`', colon) >= 0) {
@@ -109,7 +100,14 @@ function parseSelection(options) {
     includeTables: stringList(o, 'includeTables').map(function (s) { return tableName(s, 'includeTables'); }),
     excludeTables: stringList(o, 'excludeTables').map(function (s) { return tableName(s, 'excludeTables'); }),
     latest: parseLatest(o.latest),
+    since: parseSince(o.since),
+    sinceExact: flag(o, 'sinceExact', true),
+    sinceScan: flag(o, 'sinceScan', false),
+    sinceTargets: null, // filled once the boundaries are found (since-boundary.js resolveSince)
   };
+  if (!sel.since.length && (o.sinceExact !== undefined || o.sinceScan)) {
+    throw new UserError((o.sinceScan ? 'sinceScan' : 'sinceExact') + ' is for since: name a table\'s column with since, or leave it out.');
+  }
   refuseDuplicates(sel);
   sel.includeTables.forEach(function (t) {
     if (sel.excludeTables.some(function (x) { return x.schema === t.schema && x.table === t.table; })) {
@@ -120,7 +118,54 @@ function parseSelection(options) {
     }
   });
   refuseLatestOutside(sel);
+  refuseSinceConflicts(sel);
   return sel;
+}
+
+function flag(o, key, dflt) {
+  var v = o[key];
+  if (v === undefined || v === null) return dflt;
+  if (v === 'true' || v === 'false') v = v === 'true';
+  if (typeof v !== 'boolean') throw new UserError('Option ' + key + ' must be true or false, got ' + JSON.stringify(v) + '.');
+  return v;
+}
+
+// since on a table the filters leave out, or that latest names by its own name, contradicts itself.
+function refuseSinceConflicts(sel) {
+  sel.since.forEach(function (r) {
+    if (!isTableChosen(sel, r.schema, r.table)) {
+      throw new UserError('since names ' + r.name + ', whose table the include/exclude options leave out of the load: ' +
+        'remove it from since, or change the filters.');
+    }
+    sel.latest.forEach(function (l) {
+      if (l.schema === r.schema && l.table === r.table) {
+        throw new UserError('latest and since both name ' + quoteTable(r.schema, r.table) + ': choose one for it ' +
+          '(latest counts chunks, since finds a point in time).');
+      }
+    });
+  });
+}
+
+// The since boundary of a table or partition once found ({boundary, …}), else null.
+function sinceOf(sel, schema, table, partition) {
+  if (!sel.sinceTargets) return null;
+  var f = sel.sinceTargets[JSON.stringify([schema, table, partition])];
+  return f || null;
+}
+
+// What a selection chooses, for the load view's identity (the same selection of the same dump
+// reuses, and resumes, its view): since by its rules and boundaries, not by how they were found.
+function selectionIdentity(sel) {
+  var id = Object.assign({}, sel, { sinceFacts: undefined, sinceReader: undefined, sinceTargets: undefined });
+  if (sel.sinceTargets) {
+    id.sinceBoundaries = Object.keys(sel.sinceTargets).sort().map(function (k) { return [k, sel.sinceTargets[k].boundary]; });
+  }
+  return id;
+}
+
+// Whether since names the table (its boundary found or not).
+function hasSince(sel, schema, table) {
+  return sel.since.some(function (r) { return r.schema === schema && r.table === table; });
 }
 
 // The same name twice in one list (or one latest pattern twice) means nothing or contradicts itself.
@@ -178,6 +223,7 @@ function isTableChosen(sel, schema, table) {
 
 // The newest-N count for a table or partition: the most specific rule wins; null = whole table.
 function latestCount(sel, schema, table, partition) {
+  if (hasSince(sel, schema, table)) return null; // since chooses its chunks itself
   var best = null;
   var bestRank = -1;
   sel.latest.forEach(function (r) {
@@ -206,7 +252,7 @@ function unmatchedLatest(sel, tables) {
 }
 
 function isPartial(sel) {
-  return sel.latest.length > 0;
+  return sel.latest.length > 0 || sel.since.length > 0;
 }
 
 function describeRule(r) {
@@ -222,5 +268,8 @@ module.exports = {
   latestCount: latestCount,
   unmatchedLatest: unmatchedLatest,
   isPartial: isPartial,
+  sinceOf: sinceOf,
+  selectionIdentity: selectionIdentity,
+  hasSince: hasSince,
   describeRule: describeRule,
 };

@@ -19,6 +19,7 @@ var parseMask = require('../options/mask-spec.js').parseMask;
 var parseRelations = require('../options/relations.js').parseRelations;
 var loadMasks = require('../snapshot/load-masks.js');
 var loadKey = require('../snapshot/masking.js').loadKey;
+var sinceBoundary = require('../partial/since-boundary.js');
 
 var MAX_LISTED = 5;
 
@@ -33,20 +34,19 @@ function missingChosen(plan) {
     'backup host (restore.load("host:/path/to/dump", {…})); or choose fewer chunks with latest.';
 }
 
-// The dump model for a plan: with `latest`, only the chosen data files are read (the rest is stubbed).
-// earlier: the model read before a remote dump's files were fetched (its metadata is taken as read).
-function readModel(ctx, sel, partial, earlier) {
-  var src = ctx.source;
-  return readDumpModel(ctx.host, ctx.dumpDir, { listing: ctx.options.listing, verify: ctx.own.verify,
-    listingNames: src && src.sizes ? Array.from(src.sizes.keys()) : null,
-    surveyedFrom: partial ? partialPlan.chosenOnly(sel) : null, metadataFrom: earlier || null });
-}
-
+// With since, the boundaries are found first (lib/partial/since-boundary.js: the heads are read from
+// the dump, or from the backup host); sel then carries them, and a plan read again keeps them.
 function planAgainst(ctx, sel, partial, earlier) {
-  var model = readModel(ctx, sel, partial, earlier);
-  var p = partialPlan.planPartial(model, sel, { inPlace: !partial });
+  var src = ctx.source;
+  var r = sinceBoundary.withBoundaries({ host: ctx.host, dir: ctx.dumpDir, remote: src || null, rsh: ctx.options.rsh }, sel,
+    function (surveyedFrom, before, last) {
+      return readDumpModel(ctx.host, ctx.dumpDir, { listing: ctx.options.listing, verify: last && ctx.own.verify,
+        listingNames: src && src.sizes ? Array.from(src.sizes.keys()) : null, surveyedFrom: surveyedFrom,
+        metadataFrom: before || earlier || null });
+    }, function (s) { return partial ? partialPlan.chosenOnly(s) : null; });
+  var p = partialPlan.planPartial(r.model, r.sel, { inPlace: !partial });
   partialPlan.refuseBlocked(p, partial ? 'The partial import' : 'The load');
-  return { model: model, plan: p };
+  return { model: r.model, plan: p, sel: r.sel };
 }
 
 function refuseNotRemote(ctx, p) {
@@ -98,6 +98,7 @@ function plan(ctx) {
   var sel = selection.parseSelection(ctx.options);
   var partial = selection.isPartial(sel);
   var r = planAgainst(ctx, sel, partial);
+  sel = r.sel;
   var p = r.plan;
   if (p.fetch.length && !ctx.source) throw new UserError(missingChosen(p));
   if (ctx.source) refuseNotRemote(ctx, p);
@@ -131,7 +132,7 @@ function plan(ctx) {
   var server = ctx.serverUuid !== undefined ? ctx.serverUuid : ctx.host.sql.serverInfo().uuid;
   var src = ctx.source ? ctx.source.source : null;
   var rewriteId = masked ? [rw.identity || null, lm.identity] : rw.identity;
-  var place = loadView.viewPlace(ctx.host, r.model, loadView.viewIdentity(r.model, sel, src && src.url, server, rewriteId),
+  var place = loadView.viewPlace(ctx.host, r.model, loadView.viewIdentity(r.model, selection.selectionIdentity(sel), src && src.url, server, rewriteId),
     ctx.options.viewDir, src && src.name);
   var state = loadView.placeState(ctx.host, place);
   if (state === 'reuse' && masked && lm.keySource !== 'maskKey' && !ctx.own.dropExisting) {
@@ -209,7 +210,7 @@ function prepare(ctx, given) {
   if (!planned.viewed) return { facts: facts, planned: planned };
   var src = ctx.source ? ctx.source.source : null;
   var made = loadView.buildView(ctx.host, planned.model, planned.plan, planned.place,
-    loadView.makeMark(planned.model, planned.place, src && src.url, planned.sel),
+    loadView.makeMark(planned.model, planned.place, src && src.url, selection.selectionIdentity(planned.sel)),
     planned.viewFiles ? { files: planned.viewFiles, rename: planned.rewrite.rename } : null);
   loadView.viewLines(planned.place, made, made === null).forEach(ctx.host.out.print);
   facts.view = { dir: planned.place.dir, reused: made === null, links: made ? made.links : null, stubs: made ? made.stubs : null,
@@ -237,6 +238,11 @@ function report(ctx, planned, outcome) {
       return displayTable(t.schema, t.table, t.partition) + ' ' + t.stubbed.length + ' chunk(s)';
     }).join(', ') + (stubbedTables.length > 20 ? ', …' : '') + '.');
   }
+  var sel = planned.sel;
+  if (sel && sel.sinceFacts && sel.sinceFacts.length && !sel.sinceExact) {
+    lines.push('since with sinceExact: false: the boundary chunk(s) loaded whole, their rows before the point kept (' +
+      sel.sinceFacts.map(function (f) { return f.table + ' chunk ' + f.boundary + ', before ' + f.since; }).join('; ') + ').');
+  }
   var rows = (outcome.tables || []).reduce(function (n, t) { return n + (t.rows || 0); }, 0);
   if (!outcome.error && rows === 0 && planned.partial) {
     var why = !p.targets.length ? 'the selection chooses no table of the dump'
@@ -262,7 +268,7 @@ function report(ctx, planned, outcome) {
 }
 
 module.exports = {
-  optionNames: ['latest', 'listing', 'viewDir', 'newest', 'cacheDir', 'rsh'],
+  optionNames: ['latest', 'since', 'sinceExact', 'sinceScan', 'listing', 'viewDir', 'newest', 'cacheDir', 'rsh'],
   // The options schemaMap and definers are restore.load's own (lib/options/load-own-options.js).
   plan: plan,
   prepare: prepare,

@@ -116,6 +116,10 @@ function maskLines(m) {
 function snapshotLines(facts, counts) {
   if (!facts) return [];
   var lines = [];
+  (facts.since || []).forEach(function (t) {
+    lines.push('since: ' + t.deleted + ' row(s) of ' + displayTable(t.schema, t.table) + ' before ' + t.value + ' removed (from ' +
+      'the boundary chunk' + (t.boundaries.length > 1 ? 's ' : ' ') + t.boundaries.join(', ') + ').');
+  });
   if (facts.orphans) lines = lines.concat(orphanLines(facts.orphans, counts));
   if (facts.mask) lines = lines.concat(maskLines(facts.mask));
   return lines.concat(facts.notes.map(function (n) { return 'Note: ' + n + '.'; }));

@@ -35,7 +35,7 @@ function holds(list, privs, schema, table) {
   });
 }
 
-// needs: {tune: bool, redo: bool, drops: [{kind, schema, name}], deletes / updates / inserts: [{schema, table}]
+// needs: {tune: bool, redo: bool, drops: [{kind, schema, name}], deletes / updates / inserts / trims: [{schema, table}]
 // (rows the orphan and mask steps change; inserts: orphans "parents", which also makes a staging table
 // in each of their schemas), binlogSwitch: bool (they set sql_log_bin)}. Throws one UserError listing every
 // missing privilege and the GRANT to run (or warns and goes on under force).
@@ -66,6 +66,7 @@ function checkLoadPrivileges(host, needs, force) {
     }
   });
   rowChanges(list, needs.deletes, 'DELETE', 'orphans: "delete" deletes rows of ', missing);
+  rowChanges(list, needs.trims, 'DELETE', 'since deletes the boundary chunk\'s rows before the point from ', missing);
   rowChanges(list, needs.updates, 'UPDATE', 'mask changes rows of ', missing);
   rowChanges(list, needs.inserts, 'INSERT', 'orphans: "parents" adds rows to ', missing);
   ['CREATE', 'ALTER', 'DROP'].forEach(function (priv) {

@@ -26,7 +26,9 @@ function chunkSources(host, ctx, planned, tables, masks) {
   var pathOf = pathMaker(host, dir);
   planned.plan.targets.forEach(function (e) {
     var t = byDumpName[tableKey(e.schema, e.table)];
-    if (!t || !e.stubbed.length) return;
+    // since (exact): the boundary chunk's rows before the point were removed after the load.
+    var trimmed = e.since && planned.sel && planned.sel.sinceExact && e.from < e.to ? [e.from] : [];
+    if (!t || (!e.stubbed.length && !trimmed.length)) return;
     var k = tableKey(t.schema, t.table);
     var target = e.target;
     var src = out[k];
@@ -43,7 +45,7 @@ function chunkSources(host, ctx, planned, tables, masks) {
     }
     src.chunkCount += target.chunks.length;
     // Newest first: with a growing key, the parents of new rows are most likely in the newest chunks left out.
-    e.stubbed.slice().sort(function (a, b) { return b - a; }).forEach(function (i) {
+    trimmed.concat(e.stubbed.slice().sort(function (a, b) { return b - a; })).forEach(function (i) {
       src.files.push({ index: i, partition: e.partition, name: chunkTable.fileOf(target.chunks, i) });
     });
   });

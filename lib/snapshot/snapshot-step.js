@@ -16,6 +16,8 @@ var parents = require('./parents.js');
 var chunkSources = require('./chunk-sources.js').chunkSources;
 var loadedForeignKeys = require('./foreign-keys.js').loadedForeignKeys;
 var displayTable = require('../format/display-name.js').displayTable;
+var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
+var quoteTable = require('../core/sql-identifiers.js').quoteTable;
 
 var ORPHAN_LINES = {
   parents: 'Orphans after the load: the rows the loaded rows reference are added from the chunks latest left out ' +
@@ -44,9 +46,14 @@ function planSnapshot(host, p) {
   var specs = parseMask(own.mask);
   var rels = relations.parseRelations(own.relations);
   var lm = masksPlan && masksPlan.masks.length ? masksPlan : null;
-  var snap = { active: own.orphans !== 'keep' || specs.length > 0, orphans: own.orphans, specs: specs, relations: rels,
-    maskKey: lm ? lm.key : own.maskKey, keySource: lm ? lm.keySource : null, loadMasks: lm, tables: objects.tables, lines: [],
-    ctx: ctx };
+  var trims = sinceTrims(p.planned, objects.tables);
+  var snap = { active: own.orphans !== 'keep' || specs.length > 0 || trims.length > 0, orphans: own.orphans, specs: specs,
+    relations: rels, maskKey: lm ? lm.key : own.maskKey, keySource: lm ? lm.keySource : null, loadMasks: lm,
+    tables: objects.tables, lines: [], ctx: ctx, trims: trims };
+  trims.forEach(function (t) {
+    snap.lines.push('since: after the load, the rows of ' + displayTable(t.schema, t.table) + ' whose ' + t.column + ' is before ' +
+      t.value + ' (or NULL) are deleted: the boundary chunk\'s older rows' + (t.utc ? ' (TIMESTAMP compared in UTC, the dump\'s tzUtc)' : ''));
+  });
   if (ORPHAN_LINES[own.orphans]) snap.lines.push(ORPHAN_LINES[own.orphans]);
   if (own.orphans === 'parents' && ctx.loadOptions.skipBinlog && !atLeast(ctx.shellVersion, '8.0.30')) {
     throw new UserError('orphans: "parents" with skipBinlog needs MySQL Shell 8.0.30 or later (util.importTable\'s ' +
@@ -88,6 +95,51 @@ function planSnapshot(host, p) {
   }
   if (unchecked.length) snap.lines.push(checkedLater(unchecked));
   return snap;
+}
+
+// since (lib/partial/since-boundary.js) with sinceExact: per loaded table, the column and the point
+// below which the rows the boundary chunk brought are deleted: [{schema, table (as loaded), column,
+// value (SQL text: a time, or a checked integer), int, utc}].
+function sinceTrims(planned, tables) {
+  var sel = planned && planned.sel;
+  if (!sel || !sel.sinceFacts || !sel.sinceExact) return [];
+  var out = [];
+  var seen = {};
+  sel.sinceFacts.forEach(function (f) {
+    var loaded = tables.filter(function (t) { return t.dumpSchema === f.schema && t.table === f.table_; })[0];
+    var key = JSON.stringify([f.schema, f.table_]);
+    if (!loaded || seen[key]) return;
+    seen[key] = true;
+    out.push({ schema: loaded.schema, table: loaded.table, column: f.column, value: f.sql, int: f.type !== 'datetime' &&
+      f.type !== 'timestamp' && f.type !== 'date', utc: !!f.utc, boundaries: [] });
+  });
+  sel.sinceFacts.forEach(function (f) {
+    out.forEach(function (t) { if (t.column === f.column && t.table === f.table_) t.boundaries.push(f.boundary); });
+  });
+  return out;
+}
+
+// Deletes the rows before each since point; returns [{schema, table, column, value, deleted}].
+function trimSince(host, trims) {
+  return trims.map(function (t) {
+    var col = quoteIdentifier(t.column);
+    // An integer is written into the statement (checked digits): a string would compare as a double.
+    var value = t.int ? (/^-?\d+$/.test(t.value) ? t.value : 'NULL') : '?';
+    var sql = 'DELETE FROM ' + quoteTable(t.schema, t.table) + ' WHERE ' + col + ' < ' + value + ' OR ' + col + ' IS NULL';
+    var run = function () { return Number(host.sql.run(sql, t.int ? [] : [t.value]).affected || 0); };
+    var deleted = t.utc ? withSessionValue(host, 'time_zone', '+00:00', run) : run();
+    return { schema: t.schema, table: t.table, column: t.column, value: t.value, deleted: deleted, boundaries: t.boundaries };
+  });
+}
+
+function withSessionValue(host, name, value, fn) {
+  var before = host.sql.run('SELECT @@SESSION.' + name + ' AS v').rows[0].v;
+  host.sql.run('SET SESSION ' + name + ' = ?', [value]);
+  try {
+    return fn();
+  } finally {
+    host.sql.run('SET SESSION ' + name + ' = ?', [String(before)]);
+  }
 }
 
 // orphans "delete": the load leaves the secondary indexes to a second util.loadDump call after
@@ -188,7 +240,11 @@ function changeRows(host, snap, loadDumpOptions, build, planned) {
     .concat(relations.relationKeys(snap.relations || [], snap.tables, has)));
   // Masks first resolved (conflicts are refused before any row changes), applied after the orphans are gone.
   var resolved = snap.specs.length ? masking.resolveMasks(host, snap.specs, snap.tables, fks) : null;
-  var out = { orphans: null, mask: null, notes: resolved ? resolved.notes : [] };
+  var out = { orphans: null, mask: null, notes: resolved ? resolved.notes : [], since: null };
+  // since first: the rows it removes may leave orphans, or be parents orphans "parents" adds back.
+  if (snap.trims && snap.trims.length) {
+    out.since = orphans.withoutForeignKeyChecks(host, function () { return trimSince(host, snap.trims); });
+  }
   if (snap.orphans === 'parents') {
     out.orphans = parents.completeParents(host, fks, chunkSources(host, snap.ctx, planned, snap.tables, snap.loadMasks ?
       { tables: snap.loadMasks.tables, initSql: [loadMasks.keyStatement(snap.loadMasks.thread)] } : null),

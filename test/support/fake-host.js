@@ -152,6 +152,22 @@ function memoryFiles(log, initial, mounts) {
         try { return { bytes: zlib.gunzipSync(content(posix.normalize(x.path))).length, error: null }; } catch (e) { return { bytes: null, error: e.message }; }
       }) };
     },
+    // The real decoders, as the companion uses them: the zstd program, zlib.
+    decodeHeads(pieces) {
+      log.push(['files.decodeHeads', pieces.length]);
+      return pieces.map((p) => {
+        const data = toBuffer(p.data);
+        if (p.compression === 'zstd') {
+          const r = require('child_process').spawnSync('zstd', ['-dcq'], { input: data, maxBuffer: 64 << 20 });
+          return r.status === 0 ? { data: toArrayBuffer(r.stdout), error: null } : { data: null, error: 'zstd: ' + String(r.stderr).trim() };
+        }
+        if (p.compression === 'gzip') {
+          try { return { data: toArrayBuffer(require('zlib').gunzipSync(data, { finishFlush: require('zlib').constants.Z_SYNC_FLUSH })), error: null }; } catch (e) { return { data: null, error: e.message }; }
+        }
+        return { data: toArrayBuffer(data), error: null };
+      });
+    },
+    remoteHeads() { throw userError('ssh is not available in the fake host'); },
     writeFiles(list, opts) {
       const out = { written: [], skipped: [] };
       list.forEach((f) => {

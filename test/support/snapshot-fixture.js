@@ -21,6 +21,8 @@ function orphanSql(schema, [child, cols, parent, refs], parentSchema = schema) {
 
 // Inside a describe: before, seeds each {schema, seed} and dumps it; after, drops them and every
 // schema target() named. → {server, dumps: {schema: dir}, target(name) → name, count(sql) → number}.
+// variants: {name: more util.dumpSchemas options} dumps the schema once per name instead, into
+// dumps[name] (a directory of that name).
 function snapshotFixture(sources) {
   const fx = { server: null, dumps: {}, made: sources.map((s) => s.schema) };
   fx.target = (name) => { fx.made.push(name); return name; };
@@ -28,14 +30,17 @@ function snapshotFixture(sources) {
   before(async function () {
     needs(this, ['shell', 'server']);
     fx.server = suiteServer();
-    for (const { schema, seed } of sources) {
+    for (const { schema, seed, variants } of sources) {
       await fx.server.query(`DROP SCHEMA IF EXISTS ${q(schema)}`);
       await fx.server.query(seed);
-      const dir = path.join(tempDir('snapshot-src-'), 'dump');
-      const r = await withShellDumper(fx.server, () => runJs(fx.server.uri, `util.dumpSchemas([${JSON.stringify(schema)}], ` +
-        `${JSON.stringify(dir)}, {bytesPerChunk: '128k', threads: 2, showProgress: false}); 'done'`, { env: DUMP_ENV }));
-      expect(r.error, r.out).to.equal(null);
-      fx.dumps[schema] = dir;
+      for (const [name, more] of Object.entries(variants || { dump: {} })) {
+        const dir = path.join(tempDir('snapshot-src-'), name);
+        const o = JSON.stringify({ bytesPerChunk: '128k', threads: 2, showProgress: false, ...more });
+        const r = await withShellDumper(fx.server, () => runJs(fx.server.uri, `util.dumpSchemas([${JSON.stringify(schema)}], ` +
+          `${JSON.stringify(dir)}, ${o}); 'done'`, { env: DUMP_ENV }));
+        expect(r.error, r.out).to.equal(null);
+        fx.dumps[variants ? name : schema] = dir;
+      }
     }
   });
   after(async function () {

@@ -29,7 +29,8 @@ function companion(restore, member) {
         case 0: return fn();
         case 1: return fn(a[0]);
         case 2: return fn(a[0], a[1]);
-        default: return fn(a[0], a[1], a[2]);
+        case 3: return fn(a[0], a[1], a[2]);
+        default: return fn(a[0], a[1], a[2], a[3]);
       }
     } catch (e) {
       var text = String((e && e.message) || e);
@@ -109,6 +110,17 @@ function makeFiles(restore) {
       var answer = JSON.parse(companion(restore, 'decompressedSizes')(JSON.stringify(list), threads));
       if (answer.error) return { error: answer.error };
       return { sizes: answer.sizes.map(function (s) { return { bytes: s[0], error: s[1] }; }) };
+    },
+    decodeHeads: function (pieces) {
+      var got = companion(restore, 'decodeHeads')(JSON.stringify(pieces.map(function (p) { return p.compression; })),
+        pieces.map(function (p) { return asBinary(p.data); }));
+      var errors = JSON.parse(got[1]);
+      return Array.from(got[0]).map(function (d, i) { return { data: errors[i] ? null : d, error: errors[i] || null }; });
+    },
+    remoteHeads: function (argv, target, paths, n) {
+      var got = companion(restore, 'remoteHeads')(JSON.stringify(argv), target, JSON.stringify(paths), n);
+      if (got[1]) throw new UserError(got[1]);
+      return Array.from(got[0]);
     },
     writeFiles: function (files, opts) {
       var contents = [];

@@ -11,6 +11,14 @@ var SELECTION_OPTIONS = [
   list('excludeTables', 'Skip these tables entirely (not stubbed: excluded from the load; default: none)'),
   { name: 'latest', brief: 'Newest chunks to keep: {"shop.events": 3, "shop.*": 1, "*": 2}, a number for ' +
     'every chunked table, or on the command line shop.events:3,shop.*:1 (default: every chunk)' },
+  { name: 'since', brief: 'Rows at or after a point of one column: {"shop.orders.created_at": "2026-10-25 00:00:00"}, ' +
+    'a duration back from the dump\'s own time ("30 days", 30d, 12h, 2w), or a number (an epoch column, the key itself); ' +
+    'command line shop.orders.created_at:30d. DATETIME, TIMESTAMP (in the dump\'s tzUtc), DATE and integer columns ' +
+    '(default: none)' },
+  { name: 'sinceExact', type: 'bool', brief: 'With since: remove the boundary chunk\'s rows before the point after the ' +
+    'load (default: true; false keeps them, and the report says so)' },
+  { name: 'sinceScan', type: 'bool', brief: 'With since on a column that does not grow with the key: read every chunk\'s ' +
+    'first row instead of refusing (default: false)' },
   { name: 'listing', type: 'string', brief: 'A file listing the complete dump (ls / rsync --list-only output), ' +
     'for dumps whose metadata does not list the chunks (default: none)' },
 ];
@@ -45,7 +53,16 @@ var SELECTION_DETAILS = 'Selection: includeSchemas, excludeSchemas, includeTable
   'util.loadDump. latest keeps the newest N chunks of a table (per partition for partitioned tables): ' +
   '{"shop.events": 3} for one table, {"shop.*": 1} for every table of a schema, {"*": 2} or 2 for all ' +
   'chunked tables; the most specific entry wins. Newest means highest key: chunks cover ascending ranges of ' +
-  'the primary key, so this is the newest data only when the key grows with inserts (AUTO_INCREMENT).';
+  'the primary key, so this is the newest data only when the key grows with inserts (AUTO_INCREMENT). ' +
+  'since: {"shop.orders.created_at": "2026-10-25 00:00:00"} (or "30 days", counted back from the time the dump ' +
+  'records in @.json, not the clock; command line --since=shop.orders.created_at:30d) loads exactly the rows at or ' +
+  'after that point: the chunk where it falls is found by bisection over the chunks\' first rows (the first zstd ' +
+  'block of a chunk file, or the key ranges of @.checksums.json where the dump has them; at most ceil(log2(chunks)) + 2 ' +
+  'heads read, over ssh only their first bytes), the chunks from it on are loaded, and its rows before the point are ' +
+  'removed afterwards (sinceExact: false keeps them). The plan says which chunk, how many load and how it knows. A ' +
+  'column that does not grow with the key (a chunk starting lower than the one before) is refused, naming the chunks, ' +
+  'unless sinceScan: true. latest and since may name different tables of one load; orphans: "parents" completes the ' +
+  'slice (the boundary chunk is read for parents too).';
 
 // Planning or stubbing an unfinished dump (no @.done.json) is refused unless asked for.
 var ALLOW_INCOMPLETE_OPTION = { name: 'allowIncomplete', type: 'bool',

@@ -600,6 +600,73 @@ def _rsync(args_json, timeout=0, input_text=""):
                         "stderr": p.stderr.decode("utf-8", "replace")})
 
 
+_NO_ZSTD_HEADS = ("since reads the first rows of zstd chunks with the zstd program, and it is not on PATH. Install it "
+                  "(apt-get install zstd, dnf install zstd or brew install zstd) and run again.")
+
+
+def _decode_heads(compressions_json, contents):
+    # Pieces of data files decoded for their first rows: a whole zstd frame (made of a chunk's first
+    # blocks by the plugin) through the zstd program, the start of a gzip stream through zlib (as far
+    # as it goes), plain data as it is. -> [[bytes or None, ...], JSON text [error or None, ...]].
+    compressions = _json.loads(compressions_json)
+    program = _shutil.which("zstd")
+    out, errors = [], []
+    for compression, data in zip(compressions, contents):
+        data = bytes(data)
+        try:
+            if compression == "zstd":
+                if program is None:
+                    raise ValueError(_NO_ZSTD_HEADS)
+                p = _subprocess.run([program, "-dcq", "--no-progress"], input=data, stdout=_subprocess.PIPE,
+                                    stderr=_subprocess.PIPE, timeout=120)
+                if p.returncode != 0:
+                    raise ValueError("zstd: " + (p.stderr.decode("utf-8", "replace").strip().splitlines() or ["failed"])[-1])
+                out.append(p.stdout)
+            elif compression == "gzip":
+                out.append(_zlib.decompressobj(31).decompress(data, 16 << 20))
+            else:
+                out.append(data)
+            errors.append(None)
+        except (ValueError, OSError, _zlib.error, _subprocess.TimeoutExpired) as err:
+            out.append(None)
+            errors.append(str(err))
+    return [out, _json.dumps(errors)]
+
+
+def _shell_quote(text):
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _remote_heads(rsh_json, target, paths_json, n):
+    # The first n bytes of files on an ssh host: `head -c n` there, through the remote shell argv
+    # (the one rsync uses). One command per file (since reads a few, one after the other).
+    # -> [[bytes or None, ...], error text or ""]; None: no path, or the file is not there.
+    rsh = _json.loads(rsh_json)
+    out = []
+    for path in _json.loads(paths_json):
+        if path is None:
+            out.append(None)
+            continue
+        q = _shell_quote(path)
+        command = "if [ -f %s ]; then head -c %d -- %s; else exit 3; fi" % (q, int(n), q)
+        try:
+            p = _subprocess.run(rsh + [target, command], stdin=_subprocess.DEVNULL, stdout=_subprocess.PIPE,
+                                stderr=_subprocess.PIPE, timeout=300)
+        except FileNotFoundError:
+            return [[], "the remote shell %s is not installed (the rsh option, or $RSYNC_RSH)" % (rsh[0] if rsh else "ssh")]
+        except _subprocess.TimeoutExpired:
+            return [[], "reading the first bytes of %s on %s took more than 300 s" % (path, target)]
+        if p.returncode == 3:
+            out.append(None)
+        elif p.returncode != 0:
+            err = p.stderr.decode("utf-8", "replace").strip().splitlines()
+            return [[], "reading the first bytes of %s on %s failed (%s exit %d): %s" % (
+                path, target, rsh[0] if rsh else "ssh", p.returncode, err[-1] if err else "no message")]
+        else:
+            out.append(p.stdout)
+    return [out, ""]
+
+
 def _can_write(path):
     # Whether the user running mysqlsh may create files in the directory path.
     return _os.path.isdir(path) and _os.access(path, _os.W_OK | _os.X_OK)
@@ -640,6 +707,14 @@ _member("decompressedSizes", _decompressed_sizes,
         "Decompresses files in full, nothing kept: JSON text {sizes: [[bytes, error], ...]} or {error}.", [
     {"name": "requestsJson", "type": "string", "brief": "JSON text [[path, compression], ...] (zstd or gzip)."},
     {"name": "threads", "type": "integer", "brief": "How many files at once."}])
+_member("decodeHeads", _decode_heads, "Decodes pieces of data files: [[bytes or None], JSON text [error or None]].", [
+    {"name": "compressionsJson", "type": "string", "brief": "JSON text [zstd | gzip | none, ...]."},
+    {"name": "contents", "type": "array", "brief": "The pieces (bytes)."}])
+_member("remoteHeads", _remote_heads, "First bytes of files on an ssh host: [[bytes or None], error text].", [
+    {"name": "rshJson", "type": "string", "brief": "JSON text: the remote shell's argv, e.g. [\"ssh\", \"-p\", \"2222\"]."},
+    {"name": "target", "type": "string", "brief": "[user@]host."},
+    {"name": "pathsJson", "type": "string", "brief": "JSON text [path or null, ...] on that host."},
+    {"name": "n", "type": "integer", "brief": "How many bytes of each."}])
 _member("writeFiles", _write_files, "Writes new files (overwrite only inside the state directory).", [
     {"name": "pathsJson", "type": "string", "brief": "JSON text [[path, content index], ...]."},
     {"name": "contents", "type": "array", "brief": "The distinct contents (string or bytes)."},

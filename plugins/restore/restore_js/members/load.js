@@ -59,6 +59,7 @@ module.exports = {
       'util.loadDump\'s own dropExistingObjects does the dropping.',
       'analyze: "on" runs ANALYZE TABLE on the loaded tables after the load (in batches), "histogram" also ' +
       'rebuilds the histograms the dump lists. dryRun: true prints the plan and changes nothing.',
+      selectionOptions.SELECTION_DETAILS,
       selectionOptions.SOURCE_DETAILS,
       selectionOptions.VIEW_DETAILS + ' It is removed once the load finished, and kept (with its path in the ' +
       'report) when it failed. A full load also writes nothing into the dump: util.loadDump\'s progress file goes to ' +
@@ -108,7 +109,8 @@ module.exports = {
       'includeSchemas: ["shop"]}); the newest slice of last night\'s backup, straight from the backup host: ' +
       'restore.load("backup@backuphost:/backups", {newest: true, latest: {"shop.*": 2}, preset: "dev"}); from the ' +
       'command line: mysqlsh root@host -- restore load ./dump --preset=fastest, or mysqlsh root@localhost -- restore ' +
-      'load backup@backuphost:/backups --newest --latest=shop.*:2 --preset=dev',
+      'load backup@backuphost:/backups --newest --latest=shop.*:2 --preset=dev; the last 30 days of orders and what they ' +
+      'reference: mysqlsh root@localhost -- restore load ./dump --since=shop.orders.created_at:30d --preset=dev',
     ],
     parameters: [
       { name: 'dumpDir', type: 'string', brief: 'The dump directory (absolute or relative to the current directory), or a dump on a backup host: user@host:/path, rsync://host/module/path' },

@@ -1,0 +1,241 @@
+'use strict';
+// since (issue 38): "the rows at or after a point", exact, from dumps made by the real
+// util.dumpSchemas (many small chunks, with and without checksum: true; an auto-increment key
+// whose created_at grows with it, a composite key with the time first), loaded from a local
+// directory, a read-only one and a backup host (ssh, rsync daemon). What is expected is asked of
+// the source tables on the same server: SELECT … WHERE col >= since. The plan's heads read are
+// checked against ceil(log2(chunks)) + 2.
+const fs = require('fs');
+const path = require('path');
+const { expect } = require('chai');
+const { skipBecause } = require('../support/real');
+const { cli, tempDir, installPlugin } = require('../support/shell');
+const { snapshotFixture } = require('../support/snapshot-fixture');
+const { DATA_FILE } = require('../support/dump-facts');
+const { remoteMissing, startSshHost, startRsyncDaemon } = require('../support/remote-host');
+
+const SRC = 'since_src';
+const ROWS = 12000;
+
+// orders: id grows with created_at (several orders in the same minute at chunk edges), ts/d/ep the
+// same time as TIMESTAMP, DATE and epoch seconds; events: the time leads the key; notes: a time
+// that goes down as the key grows; customers: what orders reference (a foreign key).
+const SEED = `
+CREATE SCHEMA ${SRC};
+CREATE TABLE ${SRC}.customers (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL);
+CREATE TABLE ${SRC}.orders (id BIGINT AUTO_INCREMENT PRIMARY KEY, customer_id INT NOT NULL, created_at DATETIME NOT NULL,
+  ts TIMESTAMP NULL, d DATE NULL, ep BIGINT NULL, note VARCHAR(60),
+  CONSTRAINT orders_customer FOREIGN KEY (customer_id) REFERENCES customers (id));
+CREATE TABLE ${SRC}.events (at DATETIME NOT NULL, seq INT NOT NULL, payload VARCHAR(60), PRIMARY KEY (at, seq));
+CREATE TABLE ${SRC}.notes (id INT PRIMARY KEY, created_at DATETIME NOT NULL, body VARCHAR(60));
+SET SESSION cte_max_recursion_depth = 100000;
+INSERT INTO ${SRC}.customers WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 20000)
+  SELECT n, CONCAT('customer number ', n) FROM s;
+INSERT INTO ${SRC}.orders (customer_id, created_at, ts, d, ep, note)
+  WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${ROWS})
+  SELECT 1 + (n * 7) % 20000, TIMESTAMP('2026-08-01') + INTERVAL (n DIV 3) * 29 MINUTE,
+    TIMESTAMP('2026-08-01') + INTERVAL (n DIV 3) * 29 MINUTE, DATE(TIMESTAMP('2026-08-01') + INTERVAL (n DIV 3) * 29 MINUTE),
+    UNIX_TIMESTAMP(TIMESTAMP('2026-08-01') + INTERVAL (n DIV 3) * 29 MINUTE), CONCAT('order number ', n, ' with some text') FROM s;
+INSERT INTO ${SRC}.events WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${ROWS})
+  SELECT TIMESTAMP('2026-08-01') + INTERVAL (n DIV 2) * 11 MINUTE, n % 2, CONCAT('event payload ', n) FROM s;
+INSERT INTO ${SRC}.notes WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${ROWS})
+  SELECT n, TIMESTAMP('2026-12-01') - INTERVAL n * 13 MINUTE, CONCAT('note body text ', n) FROM s;
+ANALYZE TABLE ${SRC}.customers, ${SRC}.orders, ${SRC}.events, ${SRC}.notes;
+`;
+
+function ceilLog2(n) { let k = 0; while (2 ** k < n) k++; return k; }
+
+function chunkCount(dir, base) {
+  return fs.readdirSync(dir).filter((f) => f.startsWith(base + '@') && DATA_FILE.test(f)).length;
+}
+
+describe('since: the rows at or after a point, exact (real Shell, real MySQL)', function () {
+  this.timeout(600000);
+  const fx = snapshotFixture([{ schema: SRC, seed: SEED, variants: { plain: {}, sums: { checksum: true } } }]);
+  const dumps = fx.dumps;
+  const target = fx.target;
+  let server;
+  before(function () {
+    server = fx.server;
+    // Many chunks: the bisection has something to do.
+    expect(chunkCount(dumps.plain, `${SRC}@orders`)).to.be.above(8);
+    expect(chunkCount(dumps.plain, `${SRC}@events`)).to.be.above(8);
+  });
+
+  async function ids(sql) { return (await server.query(sql)).map((r) => String(Object.values(r)[0])).sort(); }
+
+  // The loaded table equals the source's rows at or after the point (whole rows, not only keys).
+  async function expectSlice(schema, table, key, where) {
+    const want = await ids(`SELECT CONCAT_WS('|', ${key}) AS k FROM ${SRC}.${table} WHERE ${where}`);
+    const got = await ids(`SELECT CONCAT_WS('|', ${key}) AS k FROM ${schema}.${table}`);
+    expect(got.length, `${table} WHERE ${where}`).to.be.above(0);
+    expect(got.length, `${table} WHERE ${where}`).to.be.below(ROWS);
+    expect(got).to.deep.equal(want);
+    const cols = (await server.query('SELECT COLUMN_NAME AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND ' +
+      'TABLE_NAME = ?', [SRC, table])).map((r) => r.c);
+    const same = Number(await server.value(`SELECT COUNT(*) FROM ${schema}.${table} t JOIN ${SRC}.${table} s USING (${key}) WHERE ` +
+      cols.map((c) => `t.${c} <=> s.${c}`).join(' AND ')));
+    expect(same, `${table}: rows equal to the source`).to.equal(got.length);
+    return got.length;
+  }
+
+  // The plan's line "… N head(s) read (at most M)" for a table, checked against the chunks.
+  function headsRead(out, dir, table) {
+    const m = new RegExp(`since ${SRC}\\.${table}\\.[^\\n]*\\n[^\\n]*\\n\\s+found by (?:bisection over the chunks' first rows: (\\d+) ` +
+      `head\\(s\\) read \\(at most (\\d+)\\)|the key ranges of @\\.checksums\\.json)`).exec(out);
+    expect(m, out).to.not.equal(null);
+    if (m[1] === undefined) return 0;
+    const n = chunkCount(dir, `${SRC}@${table}`);
+    expect(Number(m[2])).to.equal(ceilLog2(n) + 2);
+    expect(Number(m[1])).to.be.at.most(ceilLog2(n) + 2);
+    return Number(m[1]);
+  }
+
+  it('local dump: a DATETIME growing with the key and a time-first composite key in one load, latest on a third table, ' +
+    'orphans "parents" completing the slice', async function () {
+    const s = target('since_a');
+    const r = cli(server.uri, ['load', dumps.plain, `--schema=${s}`, '--since=since_src.orders.created_at:2026-09-20 10:00:00,' +
+      'since_src.events.at:2026-09-01 12:00', '--latest=since_src.customers:1', '--orphans=parents', '--exclude-tables=since_src.notes']);
+    expect(r.status, r.out).to.equal(0);
+    const orders = await expectSlice(s, 'orders', 'id', "created_at >= '2026-09-20 10:00:00'");
+    await expectSlice(s, 'events', 'at, seq', "at >= '2026-09-01 12:00:00'");
+    expect(headsRead(r.out, dumps.plain, 'orders')).to.be.above(0);
+    expect(headsRead(r.out, dumps.plain, 'events')).to.be.above(0);
+    expect(r.out).to.match(/restore\.load removes the rows of chunk \d+ before the point after the load/);
+    expect(r.out, r.out).to.match(/Parents added: [1-9]\d* row\(s\)/);
+    expect(r.out).to.match(new RegExp(`since: \\d+ row\\(s\\) of ${s}\\.orders before 2026-09-20 10:00:00 removed`));
+    // Every order's customer is there: parents completed the slice.
+    expect(Number(await server.value(`SELECT COUNT(*) FROM ${s}.orders o LEFT JOIN ${s}.customers c ON c.id = o.customer_id ` +
+      'WHERE c.id IS NULL'))).to.equal(0);
+    expect(Number(await server.value(`SELECT COUNT(DISTINCT customer_id) FROM ${s}.orders`))).to.be.at.most(
+      Number(await server.value(`SELECT COUNT(*) FROM ${s}.customers`)));
+    expect(orders).to.be.above(100);
+  });
+
+  it('read-only dump with checksums: key ranges instead of heads; TIMESTAMP from a duration counted back from the ' +
+    'dump\'s time; sinceExact: false keeps the boundary chunk whole', async function () {
+    const ro = dumps.sums;
+    fs.chmodSync(ro, 0o555);
+    try {
+      const s = target('since_b');
+      const begin = JSON.parse(fs.readFileSync(path.join(ro, '@.json'), 'utf8')).begin;
+      // The source rows end in 2026-08-01 + 4000 * 29 min; the dump's time is today: a duration reaching into the rows.
+      const days = Math.ceil((Date.parse(begin.replace(' ', 'T') + 'Z') - Date.parse('2026-09-25T00:00:00Z')) / 86400000);
+      const point = new Date(Date.parse(begin.replace(' ', 'T') + 'Z') - days * 86400000).toISOString().replace('T', ' ').slice(0, 19);
+      const r = cli(server.uri, ['load', ro, `--schema=${s}`, `--since=since_src.orders.ts:${days} days,since_src.events.at:2026-09-03`,
+        '--exclude-tables=since_src.notes']);
+      expect(r.status, r.out).to.equal(0);
+      expect(r.out).to.include(`(${days} days before the dump's time ${begin} (@.json begin))`);
+      await expectSlice(s, 'orders', 'id', `ts >= '${point}'`);
+      await expectSlice(s, 'events', 'at, seq', "at >= '2026-09-03 00:00:00'");
+      expect(headsRead(r.out, ro, 'events')).to.equal(0); // the time leads the key: @.checksums.json says
+      expect(headsRead(r.out, ro, 'orders')).to.be.above(0); // ts is no key column: heads
+      const t = target('since_c');
+      const r2 = cli(server.uri, ['load', ro, `--schema=${t}`, '--since=since_src.orders.id:7777', '--since-exact=false',
+        '--include-tables=since_src.orders,since_src.customers']);
+      expect(r2.status, r2.out).to.equal(0);
+      expect(headsRead(r2.out, ro, 'orders')).to.equal(0); // the key itself: @.checksums.json
+      expect(r2.out).to.include('sinceExact: false: the rows of chunk');
+      expect(r2.out).to.match(/since with sinceExact: false: the boundary chunk\(s\) loaded whole, their rows before the point kept \(since_src\.orders chunk \d+, before 7777\)/);
+      const loaded = await ids(`SELECT id FROM ${t}.orders`);
+      const wanted = await ids(`SELECT id FROM ${SRC}.orders WHERE id >= 7777`);
+      // Whole chunks: every wanted row, plus the boundary chunk's older ones, all below the point.
+      expect(wanted.every((x) => loaded.includes(x))).to.equal(true);
+      expect(loaded.length).to.be.above(wanted.length);
+    } finally {
+      fs.chmodSync(ro, 0o755);
+    }
+  });
+
+  it('DATE and epoch columns, exact; a column not growing with the key refused naming the chunks, unless sinceScan; ' +
+    'an unknown column or a value that does not parse refused before anything changes', async function () {
+    const s = target('since_d');
+    const r = cli(server.uri, ['load', dumps.plain, `--schema=${s}`, '--since=since_src.orders.d:2026-10-01',
+      '--include-tables=since_src.orders,since_src.customers']);
+    expect(r.status, r.out).to.equal(0);
+    await expectSlice(s, 'orders', 'id', "d >= '2026-10-01'");
+    const e = target('since_e');
+    const epoch = String(Date.parse('2026-09-12T07:00:00Z') / 1000);
+    const r2 = cli(server.uri, ['load', dumps.plain, `--schema=${e}`, `--since=since_src.orders.ep:${epoch}`,
+      '--include-tables=since_src.orders,since_src.customers']);
+    expect(r2.status, r2.out).to.equal(0);
+    await expectSlice(e, 'orders', 'id', `ep >= ${epoch}`);
+
+    const refused = cli(server.uri, ['plan', dumps.plain, '--since=since_src.notes.created_at:2026-09-01']);
+    expect(refused.status, refused.out).to.equal(1);
+    expect(refused.out).to.match(/created_at`? does not grow with the key of since_src\.notes: chunk \d+ starts at [-\d: ]+, lower than chunk \d+/);
+    expect(refused.out).to.include('sinceScan: true');
+    const scanned = cli(server.uri, ['plan', dumps.plain, '--since=since_src.notes.created_at:2026-09-01', '--since-scan']);
+    expect(scanned.status, scanned.out).to.equal(0);
+    const n = chunkCount(dumps.plain, `${SRC}@notes`);
+    expect(scanned.out).to.include(`every chunk's first row (sinceScan): ${n} head(s) read`);
+    expect(scanned.out).to.match(/WARNING: `?created_at`? does not grow with the key/);
+
+    const before = await server.query('SHOW DATABASES');
+    const typo = cli(server.uri, ['load', dumps.plain, '--schema=since_f', '--since=since_src.orders.created:30d']);
+    expect(typo.status, typo.out).to.equal(1);
+    expect(typo.out).to.include('did you mean since_src.orders.created_at?');
+    const bad = cli(server.uri, ['load', dumps.plain, '--schema=since_f', '--since=since_src.orders.created_at:last month']);
+    expect(bad.status, bad.out).to.equal(1);
+    expect(bad.out).to.match(/"last month" (does not parse|has an unknown unit)/);
+    expect(await server.query('SHOW DATABASES')).to.deep.equal(before);
+  });
+
+  describe('from a backup host', function () {
+    let ssh;
+    let daemon;
+    before(async function () {
+      const why = remoteMissing();
+      if (why) skipBecause(this, why);
+      ssh = await startSshHost();
+      daemon = await startRsyncDaemon({ dumps: path.dirname(dumps.plain) });
+    });
+    after(async function () {
+      if (ssh) await ssh.stop();
+      if (daemon) await daemon.stop();
+    });
+
+    function cached(home) {
+      const root = path.join(home, 'restore', 'cache');
+      const dir = path.join(root, fs.readdirSync(root).filter((d) => d !== 'folders')[0]);
+      return fs.readdirSync(dir).filter((f) => f.startsWith(`${SRC}@orders@`) && DATA_FILE.test(f));
+    }
+
+    it('over ssh: heads read there (head -c), only the chunks from the boundary on fetched', async function () {
+      const home = installPlugin(tempDir('restore-cfg-'));
+      const s = target('since_g');
+      const r = cli(server.uri, ['load', `root@127.0.0.1:${dumps.plain}`, `--rsh=${ssh.rsh}`, `--schema=${s}`,
+        '--since=since_src.orders.created_at:2026-09-20 10:00:00', '--include-tables=since_src.orders,since_src.customers'],
+      { configHome: home });
+      expect(r.status, r.out).to.equal(0);
+      await expectSlice(s, 'orders', 'id', "created_at >= '2026-09-20 10:00:00'");
+      const heads = headsRead(r.out, dumps.plain, 'orders');
+      expect(r.out).to.include(`Chunk heads read on the backup host over ssh (head -c): ${heads} file(s)`);
+      const m = /the point falls in chunk (\d+) of (\d+)[^\n]*; (\d+) chunk\(s\) load/.exec(r.out);
+      // The cache holds exactly the chunks from the boundary on: the heads crossed without their files.
+      expect(cached(home).length).to.equal(Number(m[3]));
+      expect(Number(m[1]) + Number(m[3])).to.equal(Number(m[2]));
+    });
+
+    it('from an rsync daemon: the probed chunks fetched whole, then the chunks from the boundary on', async function () {
+      const home = installPlugin(tempDir('restore-cfg-'));
+      const s = target('since_h');
+      const r = cli(server.uri, ['load', `rsync://127.0.0.1:${daemon.port}/dumps/plain`, `--schema=${s}`,
+        '--since=since_src.orders.created_at:2026-09-20 10:00:00', '--include-tables=since_src.orders,since_src.customers'],
+      { configHome: home });
+      expect(r.status, r.out).to.equal(0);
+      await expectSlice(s, 'orders', 'id', "created_at >= '2026-09-20 10:00:00'");
+      const heads = headsRead(r.out, dumps.plain, 'orders');
+      const probe = new RegExp(`Chunk heads from the rsync daemon: ${heads} probed chunk file\\(s\\), fetched whole into the cache ` +
+        `\\(${heads} transferred\\)`);
+      expect(r.out).to.match(probe);
+      const m = /the point falls in chunk (\d+) of (\d+)[^\n]*; (\d+) chunk\(s\) load/.exec(r.out);
+      const f = /Fetched (\d+) data file\(s\) from [^(]*\((\d+) transferred, (\d+) already in the cache\)/.exec(r.out);
+      // customers (1 chunk or more) + the orders chunks from the boundary on; the probed ones among them were there already.
+      const customers = chunkCount(dumps.plain, `${SRC}@customers`);
+      expect(Number(f[1])).to.equal(customers + Number(m[3]));
+      expect(Number(f[2]) + Number(f[3])).to.equal(Number(f[1]));
+      expect(cached(home).length).to.be.at.most(Number(m[3]) + heads);
+    });
+  });
+});

@@ -1,0 +1,171 @@
+'use strict';
+// since (lib/options/since-spec.js, lib/dump/chunk-heads.js, lib/partial/since-boundary.js) on the
+// fake host: the option's forms and refusals, a chunk's first row from the first zstd block of a
+// real chunk (the real zstd program decodes it), and the bisection on the sample dump (12 chunks
+// of shop.orders, written by MySQL Shell): the boundary chunk is right for every point, at most
+// ceil(log2(12)) + 2 heads are read, and a column that does not grow with the key is refused.
+const fs = require('fs');
+const path = require('path');
+const { spawnSync } = require('child_process');
+const { expect } = require('chai');
+const { fakeHost } = require('../support/fake-host.js');
+const { chunkRows } = require('../support/dump-facts');
+const sinceSpec = require('../../lib/options/since-spec.js');
+const selection = require('../../lib/partial/selection.js');
+const zstdFrames = require('../../lib/dump/zstd-frames.js');
+const chunkHeads = require('../../lib/dump/chunk-heads.js');
+const planCommand = require('../../lib/commands/plan.js').planCommand;
+
+const SHOP = path.resolve(__dirname, '..', '..', 'sample-dumps', 'shop');
+const HAVE_ZSTD = spawnSync('sh', ['-c', 'command -v zstd'], { stdio: 'ignore' }).status === 0;
+
+function ordersChunks() {
+  const files = fs.readdirSync(SHOP).filter((f) => /^shop@orders@@?\d+\.tsv\.zst$/.test(f));
+  return files.sort((a, b) => Number(/(\d+)\.tsv/.exec(a)[1]) - Number(/(\d+)\.tsv/.exec(b)[1]));
+}
+
+function planOf(options, change) {
+  const host = fakeHost({ mount: { '/d': 'sample-dumps/shop' } });
+  if (change) change(host);
+  const r = planCommand(host, '/d', Object.assign({ outputFormat: 'none' }, options));
+  return { facts: r, host, text: host.printed.join('\n') };
+}
+
+describe('since: the option, chunk heads and the bisection (fake host)', function () {
+  it('reads the option as a dictionary and as command-line text (a time keeps its colons), with durations and numbers', function () {
+    const r = sinceSpec.parseSince('shop.orders.created_at:2026-10-25 7:05,`my db`.`t:x`.c:30d,shop.events.id:182000000');
+    expect(r.map((x) => [x.schema, x.table, x.column, x.value.kind])).to.deep.equal([
+      ['shop', 'orders', 'created_at', 'time'], ['my db', 't:x', 'c', 'duration'], ['shop', 'events', 'id', 'number']]);
+    expect(r[0].value.time).to.equal('2026-10-25 07:05:00');
+    expect(r[1].value.seconds).to.equal(30 * 86400);
+    expect(sinceSpec.parseSince({ 'shop.orders.at': '12h', 'shop.x.at': '2 weeks', 'shop.y.d': '2026-02-28' })
+      .map((x) => x.value.seconds || x.value.time)).to.deep.equal([43200, 1209600, '2026-02-28 00:00:00']);
+    expect(sinceSpec.timeMinus('2026-11-24 01:00:00', 30 * 86400)).to.equal('2026-10-25 01:00:00');
+    expect(sinceSpec.epochOf('2026-01-01 00:00:00')).to.equal('1767225600');
+  });
+
+  it('refuses what does not parse, with what to write', function () {
+    const bad = [
+      [{ 'shop.orders.created_at': 'last month' }, /"last month" does not parse: give/],
+      [{ 'shop.orders.created_at': '3 months' }, /"3 months" has an unknown unit "months"/],
+      [{ 'shop.orders.created_at': '2026-02-30' }, /"2026-02-30" does not parse: give/],
+      [{ 'shop.orders': '30d' }, /must name one column as schema\.table\.column/],
+      [{ 'shop.*.at': '30d' }, /no wildcards/],
+      ['shop.orders.created_at', /must be schema\.table\.column:value/],
+      [{ 'shop.orders.a': '1d', 'shop.orders.b': '2d' }, /names the table of `shop`\.`orders`\.`b` twice/],
+      [{ 'shop.orders.a': 1.5 }, /needs "2026-10-25 00:00:00"/],
+    ];
+    bad.forEach(([v, re]) => expect(() => sinceSpec.parseSince(v), JSON.stringify(v)).to.throw(re));
+    expect(() => selection.parseSelection({ since: { 'shop.orders.at': '1d' }, latest: { 'shop.orders': 2 } }))
+      .to.throw(/latest and since both name `shop`\.`orders`/);
+    expect(() => selection.parseSelection({ since: { 'shop.orders.at': '1d' }, excludeTables: ['shop.orders'] }))
+      .to.throw(/leave out of the load/);
+    expect(() => selection.parseSelection({ sinceScan: true })).to.throw(/sinceScan is for since/);
+    // A wildcard latest leaves a since table to since.
+    const sel = selection.parseSelection({ since: { 'shop.orders.at': '1d' }, latest: { 'shop.*': 1 } });
+    expect(selection.latestCount(sel, 'shop', 'orders', null)).to.equal(null);
+    expect(selection.latestCount(sel, 'shop', 'events', null)).to.equal(1);
+  });
+
+  it('splits a first row as LOAD DATA reads it: escapes, \\N, the line end; no row without a line end', function () {
+    const d = { fieldsTerminatedBy: '\t', linesTerminatedBy: '\n', fieldsEscapedBy: '\\' };
+    expect(chunkHeads.splitFirstRow('1\t\\N\ta\\tb\\\\c\n2\t', d, false)).to.deep.equal(['1', null, 'a\tb\\c']);
+    expect(chunkHeads.splitFirstRow('1\t2', d, false)).to.equal(null);
+    expect(chunkHeads.splitFirstRow('1\t2', d, true)).to.deep.equal(['1', '2']);
+    expect(chunkHeads.splitFirstRow('"a,b",2\r\n', { fieldsTerminatedBy: ',', linesTerminatedBy: '\r\n', fieldsEnclosedBy: '"',
+      fieldsEscapedBy: '\\' }, false)).to.deep.equal(['a,b', '2']);
+  });
+
+  it('reads a first row from gzip, plain and empty chunks; more bytes when the first row is longer than the first read', function () {
+    const zlib = require('zlib');
+    const { newChunkTable } = require('../../lib/dump/chunk-table.js');
+    const long = 'x'.repeat(300000);
+    const files = {
+      '/g/t@0.tsv.gz': zlib.gzipSync('1\tA\n2\tB\n'), '/g/t@0.tsv': Buffer.from('7\t\\N\n8\tz\n'), '/g/t@@1.tsv': Buffer.alloc(0),
+      '/g/t@0.tsv.zst': Buffer.from('28b52ffd2000010000', 'hex'),
+    };
+    if (HAVE_ZSTD) files['/g/t@@1.tsv.zst'] = spawnSync('zstd', ['-q', '-c'], { input: `5\t${long}\n6\ty\n` }).stdout;
+    const host = fakeHost({ files });
+    const reads = [];
+    const reader = { read: (names, n) => { reads.push(n); return host.files.readHeads(names.map((x) => '/g/' + x), n); } };
+    const target = (ext, compression) => ({ chunks: newChunkTable('t', ext, 2, 1, false), compression,
+      info: { settings: { loadDialect: { fieldsTerminatedBy: '\t', linesTerminatedBy: '\n', fieldsEscapedBy: '\\' } } } });
+    expect(chunkHeads.firstRow(host, target('tsv.gz', 'gzip'), 0, reader)).to.deep.equal(['1', 'A']);
+    expect(chunkHeads.firstRow(host, target('tsv', 'none'), 0, reader)).to.deep.equal(['7', null]);
+    expect(chunkHeads.firstRow(host, target('tsv', 'none'), 1, reader)).to.equal(null);
+    if (!HAVE_ZSTD) return;
+    expect(chunkHeads.firstRow(host, target('tsv.zst', 'zstd'), 0, reader)).to.equal(null); // the Shell's empty chunk
+    reads.length = 0;
+    expect(chunkHeads.firstRow(host, target('tsv.zst', 'zstd'), 1, reader)).to.deep.equal(['5', long]);
+    expect(reads.length).to.be.above(1); // a 300,000-byte row is more than the first block
+  });
+
+  it('makes a frame of a chunk\'s first block that the zstd program decodes to the chunk\'s first rows', function () {
+    if (!HAVE_ZSTD) this.skip();
+    const file = path.join(SHOP, ordersChunks()[3]);
+    const bytes = new Uint8Array(fs.readFileSync(file).subarray(0, chunkHeads.FIRST_READ));
+    const f = zstdFrames.firstBlocksFrame(bytes, 1);
+    expect(f.blocks).to.equal(1);
+    const out = spawnSync('zstd', ['-dcq'], { input: Buffer.from(f.frame) });
+    expect(out.status).to.equal(0);
+    const whole = spawnSync('zstd', ['-dcq', file], { maxBuffer: 64 << 20 }).stdout;
+    expect(out.stdout.length).to.be.above(0);
+    expect(whole.subarray(0, out.stdout.length).equals(out.stdout)).to.equal(true);
+    // The Shell's empty chunk (a single-segment frame of one empty block) has no row.
+    const empty = zstdFrames.firstBlocksFrame(new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00]), 1);
+    expect(spawnSync('zstd', ['-dcq'], { input: Buffer.from(empty.frame) }).stdout.length).to.equal(0);
+    expect(zstdFrames.firstBlocksFrame(new Uint8Array([1, 2, 3, 4, 5, 6, 7]), 1).error).to.match(/not zstd/);
+  });
+
+  it('finds the boundary chunk of every point by bisection, within ceil(log2(chunks)) + 2 heads', function () {
+    if (!HAVE_ZSTD) this.skip();
+    const chunks = ordersChunks();
+    const heads = chunks.map((f) => chunkRows(path.join(SHOP, f))[0][2]); // ordered_at of each chunk's first row
+    const allowed = Math.ceil(Math.log2(chunks.length)) + 2;
+    // Before the first row, on a chunk's first row, inside chunks, after the last row.
+    const points = ['2025-12-31 00:00:00', heads[0], heads[4], heads[7].slice(0, 15) + '9:59', '2026-01-05 03:00',
+      heads[chunks.length - 1], '2027-01-01'];
+    points.forEach((point) => {
+      const p = planOf({ since: { 'shop.orders.ordered_at': point } });
+      const f = p.facts.since[0];
+      const at = sinceSpec.normalTime(point.length === 10 ? point : point.length === 16 ? point + ':00' : point);
+      // The boundary: the last chunk whose first row is before the point (0 if none).
+      let want = 0;
+      heads.forEach((h, i) => { if (h < at) want = i; });
+      expect(f.boundary, point).to.equal(want);
+      expect(f.load).to.equal(chunks.length - want);
+      expect(f.headsRead, point).to.be.at.most(allowed);
+      expect(f.headsAllowed).to.equal(allowed);
+      expect(f.method).to.equal('bisection');
+      const orders = p.facts.tables.find((t) => t.table === 'orders');
+      expect(orders.chosen).to.deep.equal(chunks.slice(want));
+      expect(p.text).to.include(`the point falls in chunk ${want} of ${chunks.length}`);
+    });
+    // The key itself: the same search on the key's values; a key leads the chunking index.
+    const byKey = planOf({ since: 'shop.orders.id:5500' }).facts.since[0];
+    expect([byKey.boundary, byKey.ordered]).to.deep.equal([5, true]);
+  });
+
+  it('refuses a column that does not grow with the key, naming the chunks; sinceScan reads every head instead', function () {
+    if (!HAVE_ZSTD) this.skip();
+    const chunks = ordersChunks();
+    // Chunk 3 holds chunk 10's rows (compressed anew): its first row is later than chunk 6's.
+    const rows = spawnSync('zstd', ['-dcq', path.join(SHOP, chunks[10])], { maxBuffer: 64 << 20 }).stdout;
+    const again = spawnSync('zstd', ['-q', '-c', '-1', '--no-content-size'], { input: rows, maxBuffer: 64 << 20 }).stdout;
+    const swap = (host) => host.files.writeFiles([{ path: '/d/' + chunks[3], data: again }], { overwrite: true });
+    const point = chunkRows(path.join(SHOP, chunks[2]))[5][2];
+    expect(() => planOf({ since: { 'shop.orders.ordered_at': point } }, swap))
+      .to.throw(/ordered_at does not grow with the key of shop\.orders: chunk \d+ starts at .*, lower than chunk 3 \(/);
+    const scan = planOf({ since: { 'shop.orders.ordered_at': point }, sinceScan: true }, swap);
+    expect(scan.facts.since[0].headsRead).to.equal(chunks.length);
+    expect(scan.text).to.match(/WARNING: ordered_at does not grow with the key: chunk \d+ starts at/);
+  });
+
+  it('refuses an unknown table, an unknown column (the closest name) and a value the column\'s type cannot take', function () {
+    expect(() => planOf({ since: { 'shop.ordrs.ordered_at': '1d' } })).to.throw(/names no table of the dump: did you mean shop\.orders\?/);
+    expect(() => planOf({ since: { 'shop.orders.orderd_at': '1d' } })).to.throw(/did you mean shop\.orders\.ordered_at\?/);
+    expect(() => planOf({ since: { 'shop.orders.ordered_at': 12 } })).to.throw(/DATETIME column: give a time/);
+    expect(() => planOf({ since: { 'shop.orders.id': '30d' } })).to.throw(/AUTO_INCREMENT key: a time means nothing/);
+    expect(() => planOf({ since: { 'shop.orders.status': '30d' } })).to.throw(/ENUM column: since takes DATETIME/);
+  });
+});
