@@ -6,6 +6,8 @@ const { expect } = require('chai');
 const { fakeHost, sqlError } = require('../support/fake-host.js');
 const tuning = require('../../lib/server/tuning.js');
 const restoreState = require('../../lib/server/restore-state.js');
+const topology = require('../../lib/server/topology.js');
+const road = require('../../lib/server/replicated-road.js');
 
 const GiB = 1024 * 1024 * 1024;
 const MiB = 1024 * 1024;
@@ -107,5 +109,22 @@ describe('restore-time tuning (lib/server/tuning.js)', function () {
     expect(tuning.restartAdvice(h, {}, true).map((a) => a[0])).to.deep.equal(['innodb_doublewrite = OFF', 'innodb_autoinc_lock_mode = 2']);
     expect(tuning.adviceLines([['innodb_doublewrite = OFF', 'halves page writes']])).to.deep.equal([
       'Settings that need a restart (not changed; for my.cnf if the load is slow):', '[mysqld]', 'innodb_doublewrite = OFF    # halves page writes']);
+  });
+
+  // BUG (found by this test, not fixed here: lib/ is being changed elsewhere): on a group primary
+  // whose other members are not ONLINE, the plan says the durability settings are "kept (no other
+  // ONLINE member holds the transactions)" (replicated-road.js durabilityNote), but keptDurability
+  // keeps them only on a source, so tuning relaxes them: a crash of this member can then lose
+  // transactions no other member holds. Checked with runLoad(preset fastest, membersTimeout 0):
+  // the plan prints "kept", then SET GLOBAL sync_binlog = 0 and innodb_flush_log_at_trx_commit = 2 run.
+  it.skip('a group primary alone ONLINE keeps sync_binlog and innodb_flush_log_at_trx_commit, as its plan says', function () {
+    const h = server({ gtid_mode: 'ON' }, [[/FROM performance_schema\.replication_group_members$/, { rows: [
+      { id: 'aaaaaaaa-0000-0000-0000-000000000001', host: 'db1', port: 3306, state: 'ONLINE', role: 'PRIMARY' },
+      { id: 'b', host: 'db2', port: 3306, state: 'UNREACHABLE', role: 'SECONDARY' }] }]]);
+    const topo = topology.readTopology(h);
+    expect(road.planLines(topo, { tune: true, verify: 0 }).join('\n')).to.match(/innodb_flush_log_at_trx_commit: kept/);
+    const names = tuning.planTuning(h, { kept: road.keptDurability(topo) }).map((p) => p.name);
+    expect(names).to.not.include('sync_binlog');
+    expect(names).to.not.include('innodb_flush_log_at_trx_commit');
   });
 });
