@@ -102,7 +102,13 @@ function buildChunkLists(targets, sources) {
     });
   }
   var problems = [];
-  fromDone.forEach(function (c) { dropAbsurd(c, problems); });
+  fromDone.forEach(function (c, base) {
+    dropAbsurd(c, problems);
+    // util.loadDump finds chunks in the directory listing, never in chunkFileBytes (9.1.0
+    // modules/util/load/dump_reader.cc rescan_data): entries that name no last chunk leave the
+    // table to its files, as for the loader.
+    if (!c.lasts.length && !c.whole) fromDone.delete(base);
+  });
   // Files and listing only matter for tables chunkFileBytes says nothing about (usually none).
   if (loadable.some(function (t) { return !fromDone.has(t.base); })) {
     var fileNames = typeof sources.fileNames === 'function' ? sources.fileNames() : sources.fileNames;

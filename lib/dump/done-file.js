@@ -6,6 +6,8 @@
 var readText = require('./dump-metadata.js').readText;
 var invalidJson = require('./dump-metadata.js').invalidJson;
 var checkObject = require('./dump-metadata.js').checkObject;
+var memberReader = require('./loader-json.js').memberReader;
+var cast = require('./loader-json.js').cast;
 
 var QUOTE = 34;
 var BACKSLASH = 92;
@@ -186,6 +188,41 @@ function eachChunkEntry(done, fn) {
   });
 }
 
+// @.done.json as util.loadDump reads it (MySQL Shell 9.1.0 modules/util/load/dump_reader.cc,
+// Dump_info::parse_done_metadata): dataBytes an unsigned integer, tableDataBytes a Map of
+// schema -> Map of table -> unsigned integer, chunkFileBytes a Map of file -> unsigned integer,
+// issues a Map whose hasInvalidViewReferences is a Bool. report(fact) gets each member it would
+// stop on (the first wrong entry of a map only).
+function doneTypeProblems(done, report) {
+  var r = memberReader('@.done.json', report);
+  var json = done.json;
+  r.get(json, 'dataBytes', 'UInteger');
+  var tables = r.get(json, 'tableDataBytes', 'Map');
+  r.entries(tables, 'Map', 'tableDataBytes').some(function (e) {
+    return r.entries(e[1], 'UInteger', 'tableDataBytes.' + e[0]).length < Object.keys(e[1]).length;
+  });
+  var issues = r.get(json, 'issues', 'Map');
+  if (issues) r.get(issues, 'hasInvalidViewReferences', 'Bool', 'issues.hasInvalidViewReferences');
+  if (!done.chunks) {
+    r.get(json, 'chunkFileBytes', 'Map');
+    return;
+  }
+  // The entries are walked in place (a million of them); only a value that is not a plain
+  // number is parsed on its own.
+  var text = done.text;
+  var bad = null;
+  wrap(done.path, function () {
+    var w = walker(text);
+    w.at(done.chunks.start);
+    w.members(function (key, v, start, end) {
+      if (bad) return;
+      var value = v !== null ? v : JSON.parse(text.slice(start, end));
+      if (cast('UInteger', value).error) bad = { name: key.decoded !== null ? key.decoded : text.slice(key.start, key.end), value: value };
+    }, true);
+  });
+  if (bad) { var one = {}; one[bad.name] = bad.value; r.get(one, bad.name, 'UInteger', 'chunkFileBytes.' + bad.name); }
+}
+
 // A chunkFileBytes span is cut between entries once it holds this many characters.
 var SPAN = 262144;
 // An entry "name": number, the number apart (a zero span's entries all have numbers).
@@ -250,5 +287,5 @@ function textSink(done, emit, piece) {
   };
 }
 
-module.exports = { readDoneFile: readDoneFile, eachChunkEntry: eachChunkEntry, rewriteDone: rewriteDone,
+module.exports = { readDoneFile: readDoneFile, doneTypeProblems: doneTypeProblems, eachChunkEntry: eachChunkEntry, rewriteDone: rewriteDone,
   textSink: textSink, zeroSizes: zeroSizes };

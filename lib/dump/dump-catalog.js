@@ -6,6 +6,9 @@ var checkFileNamePart = require('./dump-paths.js').checkFileNamePart;
 var readJsonFile = require('./dump-metadata.js').readJsonFile;
 var ownValue = require('./dump-metadata.js').ownValue;
 var makeProblem = require('./dump-problems.js').makeProblem;
+var memberReader = require('./loader-json.js').memberReader;
+var cast = require('./loader-json.js').cast;
+var loaderCompression = require('./loader-json.js').loaderCompression;
 var displayTable = require('../format/display-name.js').displayTable;
 var displayIdentifier = require('../format/display-name.js').displayIdentifier;
 
@@ -17,24 +20,9 @@ function stringList(v) {
 // "<schema base>@<raw name>" (tables, partitions). A name the map does hold must give a usable
 // base name: an empty or non-text one is damage, refused (MySQL Shell never writes one, and a
 // guess could name a file util.loadDump does not read). Both are checked like any other base name.
-function baseName(map, name, fallback, what, source) {
-  var v = ownValue(map, name);
+function baseName(map, name, fallback, what, source, reader, mapName) {
+  var v = reader ? reader.get(map, name, 'String', (mapName || 'basenames') + '.' + name) : ownValue(map, name);
   return checkFileNamePart(v === undefined ? fallback : v, what, source);
-}
-
-function compressionOf(ext) {
-  if (/\.zst$/.test(ext)) return 'zstd';
-  if (/\.gz$/.test(ext)) return 'gzip';
-  return 'none';
-}
-
-// 1.0.x: options.primaryIndex is a column name ("" when the table has no usable index);
-// 1.0.2 also writes the 2.0.1 top-level list. null when neither is recorded.
-function primaryIndexOf(tj) {
-  var v = tj.primaryIndex !== undefined ? tj.primaryIndex : (tj.options || {}).primaryIndex;
-  if (Array.isArray(v)) return stringList(v);
-  if (typeof v === 'string') return v === '' ? [] : [v];
-  return null;
 }
 
 // What util.loadDump passes to LOAD DATA from the table JSON's options (contract §2), under
@@ -51,27 +39,59 @@ function loadDialect(options) {
   return out;
 }
 
-function tableSettings(tj, what, source) {
-  // Every Shell version writes `extension`; tsv.zst is its default, should one ever lack it.
-  var ext = checkFileNamePart(typeof tj.extension === 'string' ? tj.extension : 'tsv.zst',
-    'the data files of ' + what + ' (extension)', source);
-  var options = tj.options && typeof tj.options === 'object' ? tj.options : {};
-  var compression = tj.compression || options.compression || compressionOf(ext);
+// A table JSON as util.loadDump reads it (MySQL Shell 9.1.0 modules/util/load/dump_reader.cc,
+// Table_info::update_metadata): includesDdl, includesData and chunking are Bool (default true,
+// true, false), extension a String (default "tsv"), options a Map it cannot do without,
+// compression a String (top level, else options.compression as 1.0.x wrote it, else from the
+// extension), primaryIndex an Array of names (1.0.x: options.primaryIndex, a String), triggers
+// and histograms Arrays, basenames a Map of partition -> base name: a non-empty one makes the
+// table partitioned (the loader reads partitions from it, not from "partitions").
+// typeProblem(fact) gets what the loader would stop on.
+function tableSettings(tj, what, source, typeProblem) {
+  var r = memberReader(source, typeProblem);
+  var options = r.require(tj, 'options', 'Map');
+  if (options === undefined) options = {};
+  var includesDdl = r.get(tj, 'includesDdl', 'Bool');
+  var includesData = r.get(tj, 'includesData', 'Bool');
+  var extension = r.get(tj, 'extension', 'String');
+  var chunking = r.get(tj, 'chunking', 'Bool');
+  var compressionName = r.get(options, 'compression', 'String', 'options.compression');
+  var topCompression = r.get(tj, 'compression', 'String');
+  if (topCompression !== undefined) compressionName = topCompression;
+  var oldIndex = r.get(options, 'primaryIndex', 'String', 'options.primaryIndex');
+  var index = r.get(tj, 'primaryIndex', 'Array');
+  var ext = checkFileNamePart(extension === undefined ? 'tsv' : extension, 'the data files of ' + what + ' (extension)', source);
+  var compression = loaderCompression(compressionName, ext);
+  if (compression.unknown !== undefined) {
+    typeProblem(source + ': "compression" is ' + JSON.stringify(compression.unknown) + ', which util.loadDump does ' +
+      'not know; it stops with "Unknown compression type: ' + compression.unknown + '".', 'compression-unknown');
+  }
+  var triggers = r.entries(r.get(tj, 'triggers', 'Array'), 'AnyString', 'triggers');
+  var histograms = (r.get(tj, 'histograms', 'Array') || []).filter(function (h, i) {
+    if (h === null) return false;
+    if (cast('Map', h).error) { r.get({ h: h }, 'h', 'Map', 'histograms[' + i + ']'); return false; }
+    r.get(h, 'column', 'String', 'histograms[' + i + '].column');
+    r.get(h, 'buckets', 'Integer', 'histograms[' + i + '].buckets');
+    return typeof h.column === 'string';
+  });
+  var partitionBases = r.get(tj, 'basenames', 'Map');
+  var partitionEntries = r.entries(partitionBases, 'AnyString', 'basenames');
+  var partitionMap = {};
+  partitionEntries.forEach(function (e) { partitionMap[e[0]] = e[1]; });
   return {
     extension: ext,
-    compression: String(compression).toLowerCase(),
-    chunking: tj.chunking === true,
-    primaryIndex: primaryIndexOf(tj),
-    includesData: tj.includesData !== false,
-    includesDdl: tj.includesDdl !== false,
-    triggers: stringList(tj.triggers),
-    partitions: stringList(tj.partitions),
-    partitionBasenames: tj.basenames,
+    compression: compression.unknown !== undefined ? 'none' : compression.compression,
+    chunking: chunking === true,
+    primaryIndex: index !== undefined ? r.entries(index, 'AnyString', 'primaryIndex') : oldIndex !== undefined ? (oldIndex === '' ? [] : [oldIndex])
+      : null,
+    includesData: includesData !== false,
+    includesDdl: includesDdl !== false,
+    triggers: triggers,
+    partitions: partitionEntries.map(function (e) { return e[0]; }),
+    partitionBasenames: partitionMap,
     loadDialect: loadDialect(options),
     // The histograms util.dump* recorded ({column, buckets} as written; buckets checked where used).
-    histograms: (Array.isArray(tj.histograms) ? tj.histograms : []).filter(function (h) {
-      return h && typeof h.column === 'string';
-    }).map(function (h) { return { column: h.column, buckets: h.buckets }; }),
+    histograms: histograms.map(function (h) { return { column: h.column, buckets: h.buckets }; }),
   };
 }
 
@@ -95,61 +115,71 @@ function readCatalog(ctx) {
   function readJson(name) {
     return ctx.parsed && ctx.parsed.has(name) ? ctx.parsed.get(name) : readJsonFile(ctx.host, ctx.pathOf(name));
   }
-  checkedList(ctx.root, 'schemas', '@.json', damaged).forEach(function (schema) {
-    var sb = baseName(ctx.root.basenames, schema, schema, 'schema ' + displayIdentifier(schema), '@.json');
+  function typeProblem(fact, code) {
+    if (out.problems.length < 200) out.problems.push(makeProblem(code || 'metadata-type', fact, currentFile));
+  }
+  var currentFile = '@.json';
+  // @.json as Dump_reader::open reads it (9.1.0 modules/util/load/dump_reader.cc): "schemas" an
+  // Array and "basenames" a Map, both used without a check that they are there.
+  var rootReader = memberReader('@.json', typeProblem);
+  var schemas = checkedList(rootReader, ctx.root, 'schemas', true);
+  var rootBases = schemas.length ? rootReader.require(ctx.root, 'basenames', 'Map') : undefined;
+  schemas.forEach(function (schema) {
+    currentFile = '@.json';
+    var sb = baseName(rootBases, schema, schema, 'schema ' + displayIdentifier(schema), '@.json', rootReader);
     var entry = { schema: schema, basename: sb, json: null, includesDdl: true, tables: [], views: [], functions: [],
       procedures: [], events: [], bases: new Map() };
     out.schemas.push(entry);
     if (!needFile(sb + '.json', 'schema metadata')) return;
     var sj = readJson(sb + '.json');
     entry.json = sj;
-    entry.includesDdl = sj.includesDdl !== false;
-    entry.tables = checkedList(sj, 'tables', sb + '.json', damaged);
-    entry.views = checkedList(sj, 'views', sb + '.json', damaged);
-    entry.functions = stringList(sj.functions);
-    entry.procedures = stringList(sj.procedures);
-    entry.events = stringList(sj.events);
+    // <schema>.json as Schema_info::update_metadata reads it: includesDdl / includesViewsDdl /
+    // includesData Bool, the object lists Arrays of names, "basenames" a Map (used unchecked
+    // when there are tables or views).
+    currentFile = sb + '.json';
+    var sr = memberReader(currentFile, typeProblem);
+    entry.includesDdl = sr.get(sj, 'includesDdl', 'Bool') !== false;
+    sr.get(sj, 'includesViewsDdl', 'Bool');
+    sr.get(sj, 'includesData', 'Bool');
+    entry.tables = checkedList(sr, sj, 'tables');
+    entry.views = checkedList(sr, sj, 'views');
+    entry.functions = checkedList(sr, sj, 'functions');
+    entry.procedures = checkedList(sr, sj, 'procedures');
+    entry.events = checkedList(sr, sj, 'events');
+    var bases = entry.tables.length || entry.views.length ? sr.require(sj, 'basenames', 'Map') : sr.get(sj, 'basenames', 'Map');
     if (entry.includesDdl) needFile(sb + '.sql', 'schema DDL');
     schemaPartFiles(sj).forEach(function (part) { needFile(sb + part, 'schema DDL'); });
     entry.views.forEach(function (view) {
-      var vb = baseName(sj.basenames, view, sb + '@' + view, 'view ' + displayTable(schema, view), sb + '.json');
+      var vb = baseName(bases, view, sb + '@' + view, 'view ' + displayTable(schema, view), sb + '.json', sr);
       entry.bases.set(view, vb);
       needFile(vb + '.pre.sql', 'view placeholder DDL');
       needFile(vb + '.sql', 'view DDL');
     });
     entry.tables.forEach(function (table) {
       var what = 'table ' + displayTable(schema, table);
-      var tb = baseName(sj.basenames, table, sb + '@' + table, what, sb + '.json');
+      currentFile = sb + '.json';
+      var tb = baseName(bases, table, sb + '@' + table, what, sb + '.json', sr);
       entry.bases.set(table, tb);
-      readTable(readJson, out, needFile, { schema: schema, table: table, basename: tb, what: what, done: ctx.done });
+      currentFile = tb + '.json';
+      readTable(readJson, out, needFile, { schema: schema, table: table, basename: tb, what: what, done: ctx.done,
+        typeProblem: typeProblem });
     });
   });
   sharedBaseNames(out.targets, damaged);
   return out;
 }
 
-// A list of names from the metadata: wrong JSON types, non-text entries and names given twice are
-// damage (reported); the distinct names are used.
-function checkedList(json, key, file, damaged) {
-  var v = json[key];
-  if (v === undefined) return [];
-  if (!Array.isArray(v)) {
-    damaged(file + ': "' + key + '" is ' + JSON.stringify(v).slice(0, 40) + ', not a list of names.', file);
-    return [];
-  }
+// A list of names as util.loadDump reads it: an Array (absent: none), each entry cast to text
+// (Value::as_string); a name given twice is one object (the loader keeps them in a map).
+// required: the loader uses the list without checking it is there.
+function checkedList(reader, json, key, required) {
+  var v = required ? reader.require(json, key, 'Array') : reader.get(json, key, 'Array');
   var seen = {};
-  var outList = [];
-  v.forEach(function (x) {
-    if (typeof x !== 'string') {
-      damaged(file + ': "' + key + '" holds ' + JSON.stringify(x).slice(0, 40) + ', not a name.', file);
-    } else if (Object.prototype.hasOwnProperty.call(seen, x)) {
-      damaged(file + ': "' + key + '" lists ' + JSON.stringify(x) + ' twice.', file);
-    } else {
-      seen[x] = true;
-      outList.push(x);
-    }
+  return reader.entries(v, 'AnyString', key).filter(function (x) {
+    if (Object.prototype.hasOwnProperty.call(seen, x)) return false;
+    seen[x] = true;
+    return true;
   });
-  return outList;
 }
 
 // Two tables (or partitions) with one file base name would load each other's data.
@@ -186,7 +216,7 @@ function readTable(readJson, out, needFile, t) {
     return;
   }
   info.json = readJson(info.metadataFile);
-  var s = tableSettings(info.json, t.what, info.metadataFile);
+  var s = tableSettings(info.json, t.what, info.metadataFile, t.typeProblem);
   info.settings = s;
   info.partitions = s.partitions;
   if (s.includesDdl) {

@@ -2,6 +2,8 @@
 // version check, and the facts of `@.json` and `@.done.json` that differ between formats
 // 1.0.0, 1.0.1, 1.0.2 and 2.0.1 (contract §2).
 var UserError = require('../core/user-error.js').UserError;
+var memberReader = require('./loader-json.js').memberReader;
+var cast = require('./loader-json.js').cast;
 
 // The newest format MySQL Shell writes (8.0.27 … 9.6). A newer 2.x is read as 2.0.1 with a
 // warning; a new major means a layout this code does not know.
@@ -63,7 +65,10 @@ function checkFormat(root, path) {
       ', newer than the formats this plugin reads (1.0.0 to 2.x; newest known ' + NEWEST_FORMAT + '). It was ' +
       'written by ' + (root.dumper || 'a newer MySQL Shell') + '. Update mysqlsh-restore to inspect it.');
   }
-  return { format: root.version, newerThanKnown: compareFormats(parts, parseFormat(NEWEST_FORMAT)) > 0 };
+  // MySQL Shell 9.1.0 modules/util/load/dump_loader.cc: a major above 2, or major 2 with a minor
+  // above 0, is "Unsupported dump version".
+  return { format: root.version, newerThanKnown: compareFormats(parts, parseFormat(NEWEST_FORMAT)) > 0,
+    unsupported: parts[0] === 2 && parts[1] > 0 };
 }
 
 // `origin` exists from format 1.0.2. Before it, a `users` list means dumpInstance and
@@ -97,6 +102,41 @@ function doneFacts(done) {
   };
 }
 
+// @.json's members as util.loadDump reads them besides schemas and basenames (dump-catalog.js):
+// MySQL Shell 9.1.0 modules/util/load/dump_reader.cc Dump_reader::open. report(fact) gets each
+// member it would stop on.
+var ROOT_MEMBERS = [['version', 'String'], ['targetVersion', 'String'], ['origin', 'String'],
+  ['defaultCharacterSet', 'String'], ['gtidExecutedInconsistent', 'Bool'], ['tzUtc', 'Bool'],
+  ['mdsCompatibility', 'Bool'], ['tableOnly', 'Bool'], ['bytesPerChunk', 'UInteger'], ['checksum', 'Bool'],
+  ['compatibilityOptions', 'Array']];
+// Read only when there is no "source" (9.1+ writes the same facts inside it).
+var LEGACY_MEMBERS = [['serverVersion', 'String'], ['binlogFile', 'String'], ['binlogPosition', 'UInteger'],
+  ['gtidExecuted', 'String'], ['partialRevokes', 'Bool']];
+
+function rootTypeProblems(root, report) {
+  var r = memberReader('@.json', report);
+  ROOT_MEMBERS.forEach(function (m) { r.get(root, m[0], m[1]); });
+  r.entries(r.get(root, 'compatibilityOptions', 'Array'), 'AnyString', 'compatibilityOptions');
+  var source = r.get(root, 'source', 'Map');
+  if (source === undefined) {
+    LEGACY_MEMBERS.forEach(function (m) { r.get(root, m[0], m[1]); });
+  } else {
+    var binlog = r.get(source, 'binlog', 'Map', 'source.binlog');
+    if (binlog) {
+      r.require(binlog, 'file', 'String', 'source.binlog.file');
+      r.require(binlog, 'position', 'UInteger', 'source.binlog.position');
+    }
+    r.entries(r.require(source, 'sysvars', 'Map', 'source.sysvars'), 'AnyString', 'source.sysvars');
+  }
+  (r.get(root, 'capabilities', 'Array') || []).some(function (c, i) {
+    var at = 'capabilities[' + i + ']';
+    if (cast('Map', c).error) { r.get({ c: c }, 'c', 'Map', at); return true; }
+    return ['id', 'description', 'versionRequired'].some(function (k) {
+      return r.require(c, k, 'AnyString', at + '.' + k) === undefined;
+    });
+  });
+}
+
 // When a dump's snapshot was taken, as its @.json records it ("begin"), or null (unreadable,
 // damaged or not recorded): to pick the newest of a folder of dumps without reading any further.
 function recordedBegin(host, atJsonPath) {
@@ -112,5 +152,5 @@ function ownValue(map, key) {
   return map && typeof map === 'object' && Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
 }
 
-module.exports = { readJsonFile: readJsonFile, readText: readText, invalidJson: invalidJson, checkObject: checkObject, checkFormat: checkFormat, dumpOrigin: dumpOrigin,
+module.exports = { rootTypeProblems: rootTypeProblems, readJsonFile: readJsonFile, readText: readText, invalidJson: invalidJson, checkObject: checkObject, checkFormat: checkFormat, dumpOrigin: dumpOrigin,
   doneFacts: doneFacts, ownValue: ownValue, recordedBegin: recordedBegin, NEWEST_FORMAT: NEWEST_FORMAT };

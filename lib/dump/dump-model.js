@@ -16,8 +16,10 @@ var unlistedFiles = require('./unlisted-files.js').unlistedFiles;
 var eachEntry = require('../core/listing.js').eachEntry;
 var chunkNames = require('./chunk-names.js');
 var readDoneFile = require('./done-file.js').readDoneFile;
+var doneTypeProblems = require('./done-file.js').doneTypeProblems;
 var chunkTable = require('./chunk-table.js');
 var isComplete = require('./dump-complete.js').isComplete;
+var displayTable = require('../format/display-name.js').displayTable;
 
 function checkDumpDir(host, dumpDir) {
   if (dumpDir === '') throw new UserError('No dump directory given: pass the directory holding @.json.');
@@ -69,7 +71,7 @@ function listFiles(host, dir, done, broken, omit, counts) {
 }
 
 function addEntry(sizes, broken, name, size, isDir, error) {
-  if (error) broken.push({ name: name, size: size, isDir: isDir, error: error });
+  if (error) broken.push({ name: name, size: size, isDir: isDir, error: error, special: SPECIAL.test(error) });
   // An unreadable file is there (not missing: nothing may be written in its place).
   if (!isDir && (!error || size !== null)) sizes.set(name, size);
 }
@@ -97,8 +99,17 @@ function surveyedFiles(host, pathOf, targets, surveyedFrom, sizes, broken) {
   addFiles(host, pathOf, names, sizes, broken);
 }
 
+// What the Python side says of an entry that is not a regular file (restore_py _kind).
+var SPECIAL = /^not a regular file/;
+
 function brokenProblems(broken) {
   return broken.slice(0, 20).map(function (e) {
+    // util.loadDump lists regular files only (mysqlshdk/libs/storage/backend/directory.cc
+    // filter_files): such an entry is missing for it.
+    if (e.special) {
+      return problemsOf.makeProblem('file-unreadable', e.name + ' is ' + e.error.replace(SPECIAL, 'not a regular file') +
+        ': util.loadDump does not see it, as if the file were missing.', e.name);
+    }
     if (e.size !== null) {
       return problemsOf.makeProblem('file-unreadable', e.name + ' cannot be read by the user running mysqlsh (' +
         e.error + ').', e.name);
@@ -128,6 +139,66 @@ function newerFormatProblem(format) {
     ', the newest this plugin knows; it was read as ' + newest + '.', '@.json');
 }
 
+function formatProblems(format) {
+  if (format.unsupported) {
+    return [problemsOf.makeProblem('format-unsupported', 'The dump format ' + format.format + ' is newer than 2.0.x.', '@.json')];
+  }
+  return format.newerThanKnown ? [newerFormatProblem(format.format)] : [];
+}
+
+// The members of @.json and @.done.json util.loadDump would stop on (loader-json.js).
+function loaderTypeProblems(root, doneFile) {
+  var out = [];
+  metadata.rootTypeProblems(root, function (fact) { out.push(problemsOf.makeProblem('metadata-type', fact, '@.json')); });
+  if (doneFile) doneTypeProblems(doneFile, function (fact) { out.push(problemsOf.makeProblem('metadata-type', fact, '@.done.json')); });
+  return out;
+}
+
+// What util.loadDump finds by name beside the chunks the model knows (dump_reader.cc
+// Table_data_info::rescan_data, 9.1.0): the whole-table name first (then it looks no further),
+// and after chunks 0..N-1 the plain @N before @@N (then it never finds the last chunk); a table
+// whose metadata says includesData: false has its data files ignored. Two names per table or
+// partition are looked up, whatever the number of chunks.
+function nameProblems(host, pathOf, targets, sizes, broken) {
+  var names = [];
+  targets.forEach(function (t) {
+    if (t.ext === null) return;
+    names.push(chunkNames.wholeFileName(t.base, t.ext));
+    if (!t.includesData) names.push(chunkNames.chunkFileName(t.base, t.ext, 0, false), chunkNames.chunkFileName(t.base, t.ext, 0, true));
+    else if (t.chunking && t.lastChunkKnown && t.chunks.length) {
+      names.push(chunkNames.chunkFileName(t.base, t.ext, t.chunks.length - 1, false));
+    }
+  });
+  addFiles(host, pathOf, names.filter(function (n) { return !sizes.has(n); }), sizes, broken);
+  var out = [];
+  targets.forEach(function (t) {
+    if (t.ext === null) return;
+    var name = displayTable(t.schema, t.table, t.partition);
+    var whole = chunkNames.wholeFileName(t.base, t.ext);
+    if (!t.includesData) {
+      var found = [whole, chunkNames.chunkFileName(t.base, t.ext, 0, false), chunkNames.chunkFileName(t.base, t.ext, 0, true)]
+        .filter(function (n) { return sizes.has(n); });
+      if (found.length) {
+        out.push(problemsOf.makeProblem('data-not-loaded', name + ': ' + t.info.metadataFile + ' says "includesData": ' +
+          'false, but its data files are there (' + found[0] + '); its rows are not loaded.', t.info.metadataFile, t));
+      }
+      return;
+    }
+    if (!t.chunking || !t.chunks.length) return;
+    if (sizes.has(whole) && t.chunkSource === 'chunkFileBytes') {
+      out.push(problemsOf.makeProblem('whole-and-chunked', name + ': both the whole-table file ' + whole +
+        ' and chunk files exist.', whole, t));
+    }
+    var twin = chunkNames.chunkFileName(t.base, t.ext, t.chunks.length - 1, false);
+    if (t.lastChunkKnown && sizes.has(twin)) {
+      out.push(problemsOf.makeProblem('chunks-conflict', name + ': both ' + twin + ' and ' +
+        chunkTable.fileOf(t.chunks, t.chunks.length - 1) + ' exist: util.loadDump takes ' + twin + ' as a chunk ' +
+        'and then finds no last chunk.', twin, t));
+    }
+  });
+  return out;
+}
+
 // The catalog of the metadata (dump-catalog.js), from a listing of the directory: sizes (name ->
 // size) and broken as listFiles made them; chunksOmitted: the listing left chunk files out, so a
 // metadata file whose name looks like a chunk's is looked up on its own. parsed: documents
@@ -139,7 +210,9 @@ function catalogOf(host, opened, root, done, listed, parsed) {
       if (!listed.sizes.has(name) && listed.chunksOmitted && chunkLike.test(name)) {
         addFiles(host, opened.pathOf, [name], listed.sizes, listed.broken);
       }
-      return listed.sizes.has(name);
+      // An entry util.loadDump does not list (a pipe, a socket, a device: not a regular file) is
+      // missing for it; reading one could block.
+      return listed.sizes.has(name) && !listed.broken.some(function (e) { return e.name === name && e.special; });
     } });
 }
 
@@ -220,8 +293,9 @@ function readDumpModel(host, dumpDir, options) {
   var problems = [];
   if (!complete) problems.push(incompleteProblem());
   problems = problems.concat(brokenProblems(broken));
-  if (format.newerThanKnown) problems.push(newerFormatProblem(format.format));
+  problems = problems.concat(formatProblems(format), loaderTypeProblems(root, doneFile));
   problems = problems.concat(catalog.problems, listProblems, chunkSurvey.stateProblems(catalog.targets));
+  problems = problems.concat(nameProblems(host, pathOf, catalog.targets, sizes, broken));
   var unlisted = unlistedFiles(Array.from(sizes.keys()), catalog.schemas);
   if (unlisted) problems.push(unlisted);
 
@@ -255,7 +329,7 @@ function readDumpMetadata(host, dumpDir) {
   var sizes = listFiles(host, opened.dir, done, broken, 'chunks');
   var catalog = catalogOf(host, opened, root, done, { sizes: sizes, broken: broken, chunksOmitted: true }, null);
   var model = metadataPart(opened, root, format, isComplete(host, pathOf), catalog);
-  model.problems = brokenProblems(broken).concat(catalog.problems);
+  model.problems = brokenProblems(broken).concat(formatProblems(format), loaderTypeProblems(root, null), catalog.problems);
   model.files = sizes;
   return model;
 }

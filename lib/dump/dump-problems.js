@@ -10,6 +10,14 @@ var KINDS = {
     'the metadata files are missing". Copy the file from the original dump.' },
   'metadata-damaged': { blocking: true, advice: 'The dump metadata was altered or damaged; util.loadDump may stop ' +
     'or load the wrong files. Copy @.done.json again from the original dump.' },
+  // A member util.loadDump reads is missing or of a type it cannot cast (lib/dump/loader-json.js).
+  'metadata-type': { blocking: true, advice: 'util.loadDump stops with that error before loading anything. Copy ' +
+    'the file again from the original dump.' },
+  'compression-unknown': { blocking: true, advice: 'util.loadDump knows only "none", "gzip" and "zstd" and stops ' +
+    'with "Unknown compression type". Copy the table metadata file again from the original dump.' },
+  // includesData false: the loader creates the table and never looks at its data files.
+  'data-not-loaded': { blocking: false, advice: 'util.loadDump creates the table without rows and loads none of ' +
+    'these files. If the rows are wanted, copy the table metadata file again from the original dump.' },
   'file-unreadable': { blocking: true, advice: 'util.loadDump fails when it opens such a file. Let the user running ' +
     'mysqlsh read it (owner, mode, ACLs), or replace it with the real file from the original dump.' },
   'chunk-missing': { blocking: true, advice: 'util.loadDump loads the chunks of a table up to the first gap, then ' +
@@ -23,9 +31,13 @@ var KINDS = {
     'of the data files are missing". Remove the wrong files.' },
   'chunk-corrupt': { blocking: true, advice: 'util.loadDump fails on such a file (zstd: "zstd.read: Unknown frame ' +
     'descriptor") or, when it was cut short, loads fewer rows without a word. Copy it again from the original dump.' },
+  'format-unsupported': { blocking: true, advice: 'util.loadDump (MySQL Shell 8.0.27 to 9.x reads formats up to ' +
+    '2.0.x) stops with "Unsupported dump version". Load it with the MySQL Shell that wrote it, or a newer one.' },
   'format-newer': { blocking: false, advice: 'Facts recorded only in the newer format are not shown.' },
-  'whole-and-chunked': { blocking: false, advice: 'util.loadDump loads only the whole-table file and ignores the ' +
-    'chunk files.' },
+  // The loader takes the whole-table file as the only chunk (dump_reader.cc rescan_data): it loads
+  // other rows than the chunks hold, without an error.
+  'whole-and-chunked': { blocking: true, advice: 'util.loadDump loads only the whole-table file and ignores the ' +
+    'chunk files, without a word. Remove the file that does not belong to the dump.' },
   'unlisted-files': { blocking: false, advice: 'util.loadDump ignores them; they may be left over from another ' +
     'dump written to the same directory.' },
 };

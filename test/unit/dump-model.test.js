@@ -10,19 +10,8 @@ const { buildChunkLists, parseListing } = require('../../lib/dump/chunk-list.js'
 const chunkTable = require('../../lib/dump/chunk-table.js');
 const metadata = require('../../lib/dump/dump-metadata.js');
 
-const SAMPLE = { '/d': 'sample-dumps/shop' };
-
-function sampleHost() { return fakeHost({ mount: SAMPLE }); }
-
-function target(model, table, partition) {
-  return model.targets.find((t) => t.table === table && t.partition === (partition === undefined ? null : partition));
-}
-
-function states(t) {
-  const out = [];
-  for (let i = 0; i < t.chunks.length; i++) out.push(chunkTable.stateOf(t.chunks, i));
-  return out;
-}
+// The sample dump's copy at /d, a target of a model and its chunks' states (shared with chunk-survey.test.js).
+const { sampleHost, targetOf: target, statesOf: states } = require('../support/sample-dump.js');
 
 describe('dump catalog (lib/dump/dump-catalog.js)', function () {
   function catalogOf(host) {

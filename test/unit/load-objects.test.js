@@ -137,8 +137,6 @@ describe('base names: one rule for every reader (lib/dump/dump-catalog.js)', fun
   it('an empty or non-text base name in a basenames map is refused as damage (never replaced by a guess)', function () {
     [['/d/@.json', (j) => { j.basenames.shop = ''; }, /@\.json gives schema shop an empty or non-text file name \(""\): the metadata is damaged/],
       ['/d/shop.json', (j) => { j.basenames.orders = ''; }, /shop\.json gives table shop\.orders an empty or non-text file name \(""\)/],
-      ['/d/shop.json', (j) => { j.basenames.orders = 7; }, /shop\.json gives table shop\.orders an empty or non-text file name \(7\)/],
-      ['/d/shop.json', (j) => { j.basenames.orders = null; }, /shop\.json gives table shop\.orders an empty or non-text file name \(null\)/],
       ['/d/shop.json', (j) => { j.basenames.orders = '../x'; }, /would point outside the dump directory/],
     ].forEach(([file, edit, message]) => {
       const host = sampleHost();
@@ -146,6 +144,19 @@ describe('base names: one rule for every reader (lib/dump/dump-catalog.js)', fun
       const got = refused(host);
       expect(got[0], file).to.match(message);
       expect(got[1], file + ' (metadata part)').to.equal(got[0]);
+    });
+  });
+
+  it('a base name of another JSON type is the loader\'s typecast error, naming file, member, found and expected type', function () {
+    [[7, 'Integer'], [null, 'Null'], [['x'], 'Array']].forEach(([value, found]) => {
+      const host = sampleHost();
+      editJson(host, '/d/shop.json', (j) => { j.basenames.orders = value; });
+      [readDumpModel(host, '/d'), readDumpMetadata(host, '/d')].forEach((model) => {
+        const p = model.problems.find((x) => x.code === 'metadata-type');
+        expect(p && p.message).to.match(new RegExp('^shop\\.json: "basenames\\.orders" is ' + found + ', where util\\.loadDump ' +
+          'reads a string \\(String\\): it stops with "Invalid typecast: String expected, but value is ' + found + '"'));
+        expect(model.loadable === undefined || model.loadable === false).to.equal(true);
+      });
     });
   });
 

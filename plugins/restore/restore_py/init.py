@@ -48,6 +48,15 @@ def _why(e):
     return e.strerror or str(e)
 
 
+def _special(mode):
+    # util.loadDump lists regular files only (and links to them): any other entry is not there for it.
+    if _statmod.S_ISREG(mode):
+        return None
+    kind = ("a named pipe" if _statmod.S_ISFIFO(mode) else "a socket" if _statmod.S_ISSOCK(mode)
+            else "a device" if _statmod.S_ISCHR(mode) or _statmod.S_ISBLK(mode) else "a special file")
+    return "not a regular file (%s)" % kind
+
+
 def _list(path, options=None):
     # A stat per file is most of the cost of listing a big dump: skip it where the caller says.
     # In columns, not an entry per file (a big dump has hundreds of thousands): {"names": [...],
@@ -73,9 +82,13 @@ def _list(path, options=None):
                         sizes.append(0)
                         dirs.append(at)
                         continue
-                    sizes.append(None if no_size and e.name.endswith(no_size) else e.stat().st_size)
+                    st = e.stat()
+                    sizes.append(None if no_size and e.name.endswith(no_size) else st.st_size)
+                    special = _special(st.st_mode)
+                    if special:
+                        errors.append([at, special])
                     # A file the user running mysqlsh cannot read: util.loadDump would fail on it.
-                    if not _os.access(e.path, _os.R_OK):
+                    elif not _os.access(e.path, _os.R_OK):
                         errors.append([at, "Permission denied"])
                 except OSError as err:
                     if len(sizes) == at:
@@ -100,6 +113,9 @@ def _stat_one(path):
         return None, False, _why(err)
     if _statmod.S_ISDIR(st.st_mode):
         return None, True, None
+    special = _special(st.st_mode)
+    if special:
+        return st.st_size, False, special
     return st.st_size, False, (None if _os.access(path, _os.R_OK) else "Permission denied")
 
 

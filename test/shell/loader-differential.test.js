@@ -1,0 +1,270 @@
+'use strict';
+// inspect's verdict is the loader's verdict: a corpus of damaged dumps, each made here from the
+// sample dump (written by the real MySQL Shell 9.1.0) and handed both to `restore inspect` and to
+// the real util.loadDump on the suite's server: a dry run first, a real load when the dry run
+// passes (what only loading meets: data files). "would load" must mean the loader loads every
+// row the dump's metadata promises; "would fail" that it stops or loads fewer. One mysqlsh runs
+// the whole corpus. Disagreements are printed as a table; the deliberate ones carry their reason.
+const fs = require('fs');
+const path = require('path');
+const { spawnSync } = require('child_process');
+const { expect } = require('chai');
+const { needs, SAMPLE_SHOP } = require('../support/real');
+const { mysqlsh, tempDir, copyDump } = require('../support/shell');
+const { suiteServer } = require('../support/root-hooks');
+
+const ROWS = { audit_log: 2000, customers: 1000, 'order items': 1000, events: 3000, products: 100, orders: 12000 };
+const ORDERS = 'shop@orders.json';
+
+function editJson(dir, file, fn) {
+  const p = path.join(dir, file);
+  const j = JSON.parse(fs.readFileSync(p, 'utf8'));
+  const r = fn(j);
+  fs.writeFileSync(p, JSON.stringify(r === undefined ? j : r, null, 2));
+}
+const set = (file, key, value) => (d) => editJson(d, file, (j) => { j[key] = value; });
+const drop = (file, key) => (d) => editJson(d, file, (j) => { delete j[key]; });
+const doneEntry = (name, value) => (d) => editJson(d, '@.done.json', (j) => { j.chunkFileBytes[name] = value; });
+const write = (file, content) => (d) => fs.writeFileSync(path.join(d, file), content);
+const remove = (file) => (d) => fs.rmSync(path.join(d, file));
+const copy = (from, to) => (d) => fs.copyFileSync(path.join(d, from), path.join(d, to));
+const fifo = (file) => (d) => { remove(file)(d); spawnSync('mkfifo', [path.join(d, file)]); };
+const socket = (file) => (d) => {
+  remove(file)(d);
+  spawnSync('python3', ['-c', 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])', path.join(d, file)]);
+};
+const device = (file) => (d) => { remove(file)(d); fs.symlinkSync('/dev/null', path.join(d, file)); };
+const directory = (file) => (d) => { remove(file)(d); fs.mkdirSync(path.join(d, file)); };
+const C3 = 'shop@orders@3.tsv.zst';
+
+// [name, damage, {rows: per-table rows the metadata promises when not the dump's own}]
+const CORPUS = [
+  ['untouched', () => {}],
+  // @.json, as Dump_reader::open reads it
+  ['@.json version Integer', set('@.json', 'version', 2)],
+  ['@.json version 2.1.0', set('@.json', 'version', '2.1.0')],
+  ['@.json version 2.0.9', set('@.json', 'version', '2.0.9')],
+  ['@.json version 1.0.0 (mixed versions)', set('@.json', 'version', '1.0.0')],
+  ['@.json schemas String', set('@.json', 'schemas', 'shop')],
+  ['@.json basenames Array', set('@.json', 'basenames', [])],
+  ['@.json basenames.shop Integer', (d) => editJson(d, '@.json', (j) => { j.basenames.shop = 5; })],
+  ['@.json tzUtc "yes"', set('@.json', 'tzUtc', 'yes')],
+  ['@.json tzUtc "true"', set('@.json', 'tzUtc', 'true')],
+  ['@.json bytesPerChunk "128000"', set('@.json', 'bytesPerChunk', '128000')],
+  ['@.json bytesPerChunk "128k"', set('@.json', 'bytesPerChunk', '128k')],
+  ['@.json bytesPerChunk -1', set('@.json', 'bytesPerChunk', -1)],
+  ['@.json origin Integer', set('@.json', 'origin', 5)],
+  ['@.json gtidExecutedInconsistent 0', set('@.json', 'gtidExecutedInconsistent', 0)],
+  ['@.json checksum "no"', set('@.json', 'checksum', 'no')],
+  ['@.json extra member', set('@.json', 'restoreTestExtra', { a: 1 })],
+  ['@.json defaultCharacterSet Array', set('@.json', 'defaultCharacterSet', [])],
+  ['@.json source.binlog.position "abc"', (d) => editJson(d, '@.json', (j) => { j.source.binlog.position = 'abc'; })],
+  ['@.json capabilities String', set('@.json', 'capabilities', 'x')],
+  ['@.json targetVersion Integer', set('@.json', 'targetVersion', 9)],
+  ['@.json tableRows-like junk member users String', set('@.json', 'users', 'x')],
+  ['@.json empty', write('@.json', '')],
+  ['@.json NUL bytes', write('@.json', Buffer.alloc(64))],
+  // @.done.json, as Dump_info::parse_done_metadata reads it
+  ['@.done.json dataBytes "many"', set('@.done.json', 'dataBytes', 'many')],
+  ['@.done.json dataBytes "1164302"', set('@.done.json', 'dataBytes', '1164302')],
+  ['@.done.json tableDataBytes Array', set('@.done.json', 'tableDataBytes', [])],
+  ['@.done.json tableDataBytes.shop Integer', (d) => editJson(d, '@.done.json', (j) => { j.tableDataBytes.shop = 5; })],
+  ['@.done.json tableDataBytes.shop.orders -5', (d) => editJson(d, '@.done.json', (j) => { j.tableDataBytes.shop.orders = -5; })],
+  ['@.done.json tableRows String', set('@.done.json', 'tableRows', 'x')],
+  ['@.done.json chunkFileBytes String', set('@.done.json', 'chunkFileBytes', 'x')],
+  ['@.done.json chunkFileBytes entry "77078"', doneEntry(C3, '77078')],
+  ['@.done.json chunkFileBytes entry "big"', doneEntry(C3, 'big')],
+  ['@.done.json chunkFileBytes entry -1', doneEntry(C3, -1)],
+  ['@.done.json chunkFileBytes entry Null', doneEntry(C3, null)],
+  ['@.done.json chunkFileBytes missing', drop('@.done.json', 'chunkFileBytes')],
+  ['@.done.json chunkFileBytes lacks @@11', (d) => editJson(d, '@.done.json', (j) => { delete j.chunkFileBytes['shop@orders@@11.tsv.zst']; })],
+  ['@.done.json issues String', set('@.done.json', 'issues', 'x')],
+  ['@.done.json empty', write('@.done.json', '')],
+  ['@.done.json invalid UTF-8', write('@.done.json', Buffer.from([0x7b, 0xff, 0xfe, 0x7d]))],
+  ['@.done.json missing', remove('@.done.json')],
+  // shop.json, as Schema_info::update_metadata reads it
+  ['shop.json tables String', set('shop.json', 'tables', 'orders')],
+  ['shop.json tables [1]', set('shop.json', 'tables', [1])],
+  ['shop.json tables twice', (d) => editJson(d, 'shop.json', (j) => { j.tables.push('orders'); })],
+  ['shop.json includesDdl "nope"', set('shop.json', 'includesDdl', 'nope')],
+  ['shop.json includesData "false"', set('shop.json', 'includesData', 'false')],
+  ['shop.json basenames String', set('shop.json', 'basenames', 'x')],
+  ['shop.json views Map', set('shop.json', 'views', {})],
+  ['shop.json functions String', set('shop.json', 'functions', 'f')],
+  ['shop.json empty', write('shop.json', '')],
+  ['shop.json NUL bytes', write('shop.json', Buffer.alloc(16))],
+  ['shop.json a directory', directory('shop.json')],
+  // shop@orders.json, as Table_info::update_metadata reads it
+  ['orders options String', set(ORDERS, 'options', 'x')],
+  ['orders chunking 1', set(ORDERS, 'chunking', 1)],
+  ['orders chunking "yes"', set(ORDERS, 'chunking', 'yes')],
+  ['orders chunking "true"', set(ORDERS, 'chunking', 'true')],
+  ['orders compression lz4', set(ORDERS, 'compression', 'lz4')],
+  ['orders compression ZSTD', set(ORDERS, 'compression', 'ZSTD')],
+  ['orders compression "zstd;level=3"', set(ORDERS, 'compression', 'zstd;level=3')],
+  ['orders compression Integer', set(ORDERS, 'compression', 5)],
+  ['orders compression missing', drop(ORDERS, 'compression')],
+  ['orders extension Integer', set(ORDERS, 'extension', 5)],
+  ['orders includesData "no"', set(ORDERS, 'includesData', 'no')],
+  ['orders includesData false, files there', set(ORDERS, 'includesData', false), { rows: { orders: 0 } }],
+  ['orders primaryIndex String', set(ORDERS, 'primaryIndex', 'id')],
+  ['orders triggers String', set(ORDERS, 'triggers', 't')],
+  ['orders histograms [5]', set(ORDERS, 'histograms', [5])],
+  ['orders histograms column Integer', set(ORDERS, 'histograms', [{ column: 5, buckets: 4 }])],
+  ['orders basenames Array', set(ORDERS, 'basenames', [])],
+  ['orders 1.0.x layout', (d) => editJson(d, ORDERS, (j) => {
+    j.options.compression = j.compression; j.options.primaryIndex = 'id';
+    delete j.compression; delete j.primaryIndex; delete j.partitions; delete j.basenames;
+  })],
+  ['orders json empty', write(ORDERS, '')],
+  ['orders json a FIFO', fifo(ORDERS)],
+  ['orders DDL missing', remove('shop@orders.sql')],
+  ['orders DDL a FIFO', fifo('shop@orders.sql')],
+  // data files, as Table_data_info::rescan_data finds them
+  ['both @11 and @@11', copy('shop@orders@@11.tsv.zst', 'shop@orders@11.tsv.zst')],
+  ['chunk 3 missing', remove(C3)],
+  ['last chunk @@11 missing', remove('shop@orders@@11.tsv.zst')],
+  ['chunk 3 a FIFO', fifo(C3)],
+  ['chunk 3 a socket', socket(C3)],
+  ['chunk 3 a device', device(C3)],
+  ['chunk 3 a directory', directory(C3)],
+  ['chunk 3 plain text', write(C3, 'not zstd at all\n')],
+  ['chunk 3 truncated', (d) => { const p = path.join(d, C3); fs.truncateSync(p, Math.floor(fs.statSync(p).size / 2)); }],
+  ['chunk 3 a copy of chunk 2', copy('shop@orders@2.tsv.zst', C3)],
+  ['whole-table file beside the chunks', copy('shop@orders@0.tsv.zst', 'shop@orders.tsv.zst')],
+  ['chunk @12 past @@11', copy('shop@orders@3.tsv.zst', 'shop@orders@12.tsv.zst')],
+  ['an unrelated file', write('notes.txt', 'hello\n')],
+  ['every .idx removed', (d) => fs.readdirSync(d).filter((f) => f.endsWith('.idx')).forEach((f) => fs.rmSync(path.join(d, f)))],
+  ['partition p2026_02 missing', remove('shop@events@p2026_02@@0.tsv.zst')],
+  ['customers @@0 renamed @0', (d) => fs.renameSync(path.join(d, 'shop@customers@@0.tsv.zst'), path.join(d, 'shop@customers@0.tsv.zst'))],
+];
+
+// Where the plugin deliberately says more than the loader's outcome, and why.
+const DELIBERATE = {};
+
+const MARK = '@@DIFF@@';
+
+describe('restore inspect agrees with the real util.loadDump on a corpus of damaged dumps (real Shell)', function () {
+  this.timeout(300000);
+  let results = null;
+  let server = null;
+
+  before(async function () {
+    needs(this, ['shell', 'server']);
+    server = suiteServer();
+    const root = tempDir('restore-diff-');
+    const cases = CORPUS.map(([name, damage, extra], i) => {
+      const dir = copyDump(SAMPLE_SHOP, 'c' + i);
+      fs.renameSync(dir, path.join(root, 'c' + i));
+      damage(path.join(root, 'c' + i));
+      return { name, dir: path.join(root, 'c' + i), rows: { ...ROWS, ...((extra && extra.rows) || {}) } };
+    });
+    const infile = await server.value('SELECT @@GLOBAL.local_infile');
+    if (String(infile) !== '1') await server.query('SET GLOBAL local_infile = ON');
+    const script = path.join(root, 'corpus.js');
+    fs.writeFileSync(script, `
+var cases = ${JSON.stringify(cases)};
+function why(e) { return String((e && e.message) || (e && e.cause && e.cause.message) || e); }
+cases.forEach(function (c) {
+  println(${JSON.stringify(MARK)} + c.name + '\\tINSPECT');
+  try { restore.inspect(c.dir); } catch (e) { println('ERROR: ' + why(e)); }
+  println(${JSON.stringify(MARK)} + c.name + '\\tLOADER');
+  var r = {dry: null, load: null, rows: null};
+  try { util.loadDump(c.dir, {dryRun: true, progressFile: '', showProgress: false}); r.dry = 'ok'; } catch (e) { r.dry = why(e); }
+  if (r.dry === 'ok') {
+    session.runSql('DROP SCHEMA IF EXISTS shop');
+    try { util.loadDump(c.dir, {progressFile: '', showProgress: false, skipBinlog: true}); r.load = 'ok'; } catch (e) { r.load = why(e); }
+    r.rows = {};
+    try {
+      var res = session.runSql("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'shop'");
+      var row; var names = [];
+      while ((row = res.fetchOne())) names.push(row[0]);
+      names.forEach(function (t) { r.rows[t] = session.runSql('SELECT COUNT(*) FROM shop.\`' + t + '\`').fetchOne()[0]; });
+    } catch (e) { r.rows = null; }
+    session.runSql('DROP SCHEMA IF EXISTS shop');
+  }
+  println(${JSON.stringify(MARK)} + c.name + '\\tRESULT\\t' + JSON.stringify(r));
+});
+`);
+    const started = Date.now();
+    const r = mysqlsh([server.uri, '--js', '-f', script], { timeout: 280000 });
+    if (String(infile) !== '1') await server.query('SET GLOBAL local_infile = ' + Number(infile));
+    console.log(`      (corpus of ${cases.length} dumps through inspect and util.loadDump in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    expect(r.signal, r.out.slice(-3000)).to.equal(null);
+    results = {};
+    r.stdout.split(MARK).slice(1).forEach((s) => {
+      const nl = s.indexOf('\n');
+      const head = (nl < 0 ? s : s.slice(0, nl)).split('\t');
+      const body = nl < 0 ? '' : s.slice(nl + 1);
+      const c = results[head[0]] || (results[head[0]] = { name: head[0] });
+      if (head[1] === 'INSPECT') c.inspect = body;
+      if (head[1] === 'LOADER') c.loaderOut = body;
+      if (head[1] === 'RESULT') c.loader = JSON.parse(head[2]);
+    });
+    cases.forEach((c) => { if (results[c.name]) results[c.name].rows = c.rows; });
+  });
+
+  after(async function () {
+    if (server) await server.query('DROP SCHEMA IF EXISTS shop');
+  });
+
+  function verdicts(c) {
+    const inspect = /util\.loadDump would load this dump/.test(c.inspect) ? 'load'
+      : /util\.loadDump would fail/.test(c.inspect) || /^ERROR: /m.test(c.inspect) ? 'fail' : '?';
+    const l = c.loader;
+    let loader;
+    let detail;
+    if (!l) { loader = '?'; detail = 'no result'; } else if (l.dry !== 'ok') { loader = 'fail'; detail = 'dryRun: ' + l.dry; } else if (l.load !== 'ok') {
+      loader = 'fail'; detail = 'load: ' + l.load;
+    } else {
+      const short = Object.keys(c.rows).filter((t) => Number((l.rows || {})[t] || 0) !== c.rows[t]);
+      loader = short.length ? 'fail' : 'load';
+      detail = short.length ? 'loaded, rows differ: ' + short.map((t) => `${t} ${(l.rows || {})[t] || 0}/${c.rows[t]}`).join(', ') : 'loaded every row';
+    }
+    return { inspect, loader, detail };
+  }
+
+  it(`has ${CORPUS.length} damaged dumps (60 or more), each through inspect and the loader`, function () {
+    expect(CORPUS.length).to.be.at.least(60);
+    expect(Object.keys(results).length).to.equal(CORPUS.length);
+    CORPUS.forEach(([name]) => expect(results[name].loader, name).to.be.an('object'));
+  });
+
+  it('inspect says "would load" exactly where util.loadDump loads every row (table of disagreements)', function () {
+    const rows = [];
+    const unexpected = [];
+    CORPUS.forEach(([name]) => {
+      const c = results[name];
+      const v = verdicts(c);
+      if (v.inspect === v.loader) return;
+      const reason = DELIBERATE[name];
+      rows.push([name, v.inspect, v.loader, v.detail, reason || 'UNEXPECTED']);
+      if (!reason) unexpected.push(name);
+    });
+    const widths = [0, 1, 2, 3].map((i) => Math.min(60, Math.max(...rows.map((r) => String(r[i]).length), 8)));
+    const line = (r) => r.map((x, i) => (i < 4 ? String(x).slice(0, 60).padEnd(widths[i]) : x)).join(' | ');
+    console.log('      Disagreements: ' + rows.length + ' of ' + CORPUS.length + '\n' + (rows.length ? ['      ' + line(['dump', 'inspect', 'loader', 'loader said', 'why']),
+      ...rows.map((r) => '      ' + line(r))].join('\n') : ''));
+    if (process.env.DIFF_VERBOSE) {
+      CORPUS.forEach(([name]) => { const v = verdicts(results[name]); console.log('      ' + [name, v.inspect, v.loader, v.detail].join(' | ')); });
+    }
+    expect(unexpected, unexpected.map((n) => `${n}:\n${results[n].inspect}\n${JSON.stringify(results[n].loader)}`).join('\n\n')).to.deep.equal([]);
+  });
+
+  it('no raw Python or JavaScript message reaches a person (NoneType, Traceback, undefined, null, [object)', function () {
+    const bad = [];
+    CORPUS.forEach(([name]) => {
+      const m = /NoneType|Traceback|undefined|\bnull\b|\[object/.exec(results[name].inspect);
+      if (m) bad.push(`${name}: ${m[0]} in\n${results[name].inspect}`);
+    });
+    expect(bad, bad.join('\n\n')).to.deep.equal([]);
+  });
+
+  it('a "would fail" names the file concerned', function () {
+    CORPUS.forEach(([name]) => {
+      const c = results[name];
+      if (verdicts(c).inspect !== 'fail') return;
+      expect(c.inspect, name).to.match(/@\.json|@\.done\.json|shop[@.][^ ]*|\.tsv\.zst|directory/);
+    });
+  });
+});
