@@ -175,6 +175,8 @@ function utf8Literal(text) {
 // LOAD DATA variable the field was read into: lib/snapshot/load-masks.js), then the fixed value is
 // written as a literal (no placeholders).
 function maskExpression(m, value) {
+  // A column without a length (int, datetime) has maxLength null: no cut (LEFT(x, NULL) is NULL).
+  var cut = typeof m.maxLength === 'number' && m.maxLength < LONG;
   var col = value || quoteIdentifier(m.column);
   var h = hashOf(col);
   var e;
@@ -182,7 +184,7 @@ function maskExpression(m, value) {
   if (m.kind === 'fixed') {
     if (m.value === null) return { sql: 'NULL', args: [] };
     var lit = value ? utf8Literal(m.value) : '?';
-    var v = m.maxLength < LONG ? 'LEFT(' + lit + ', ' + m.maxLength + ')' : lit;
+    var v = cut ? 'LEFT(' + lit + ', ' + m.maxLength + ')' : lit;
     return { sql: 'CASE WHEN ' + col + ' IS NULL THEN NULL ELSE ' + v + ' END', args: value ? [] : [m.value] };
   }
   if (m.kind === 'hash') e = h;
@@ -200,7 +202,7 @@ function maskExpression(m, value) {
     });
     e = 'LEFT(REPEAT(CONCAT(' + parts.join(', ') + '), 1 + CHAR_LENGTH(' + col + ') DIV 70), CHAR_LENGTH(' + col + '))';
   } else throw new Error('unknown mask kind ' + m.kind);
-  return { sql: m.maxLength < LONG ? 'LEFT(' + e + ', ' + m.maxLength + ')' : e, args: [] };
+  return { sql: cut ? 'LEFT(' + e + ', ' + m.maxLength + ')' : e, args: [] };
 }
 
 function longest(names) { return Math.max.apply(null, names.map(function (n) { return n.length; })); }
