@@ -362,6 +362,7 @@ function lockedRun(host, pre, clock, partial) {
     return { dryRun: true, dumpDir: plan.dir, preset: plan.preset.name, loadDumpOptions: plan.loadDumpOptions,
       toDrop: plan.drops, settings: plan.tuning, redoLog: { now: plan.redo.state, action: plan.redo.action },
       analyze: pre.own.analyze, advice: tuning.adviceLines(plan.advice), warnings: plan.warnings.concat(plan.blockers),
+      topology: topology.describeTopology(plan.topology),
       partial: pre.planned ? pre.planned.facts || null : null };
   }
   if (plan.blockers.length) throw new UserError(plan.blockers.join(' '));

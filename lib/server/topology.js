@@ -178,5 +178,5 @@ function pointAt(t) {
   return null;
 }
 
-module.exports = { readTopology: readTopology, describeTopology: describeTopology, consequence: consequence,
+module.exports = { firstSupported: firstSupported, readTopology: readTopology, describeTopology: describeTopology, consequence: consequence,
   pointAt: pointAt, memberAddress: addr };
