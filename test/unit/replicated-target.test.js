@@ -173,6 +173,39 @@ describe('restore.load into a replicated target (fake host)', function () {
     expect(e2.message).to.match(/1 table\(s\) of the dump have no primary key \(shop\.audit_log\).*createInvisiblePKs: false was given/);
   });
 
+  it('topology "rebuild" on a server without members: every standalone lever, then the steps that add members by clone', function () {
+    const h = fakeHost({ mount: { '/d': 'sample-dumps/shop' }, variables: TUNABLE_NOW, sql: [[COUNT, { rows: [{ n: 5 }] }]] });
+    const report = runLoad(h, '/d', { preset: 'fastest', topology: 'rebuild' });
+    expect(loadOptions(h)[0].skipBinlog).to.equal(true);
+    expect(h.statements()).to.include('ALTER INSTANCE DISABLE INNODB REDO_LOG');
+    const out = h.printed.join('\n');
+    expect(out).to.match(/topology "rebuild": every standalone lever/);
+    expect(out).to.match(/dba\.createCluster\("<name>"\)/);
+    expect(out).to.match(/cluster\.addInstance\("<user>@<member>:3306", \{recoveryMethod: "clone"\}\)/);
+    expect(out).to.match(/CLONE INSTANCE FROM/);
+    expect(report.rebuildSteps.length).to.be.above(3);
+  });
+
+  it('topology "rebuild" with a replica connected is refused naming it; on a group of one member the levers apply', function () {
+    const h = source();
+    const e = refusal(() => runLoad(h, '/d', { preset: 'fastest', topology: 'rebuild' }));
+    expect(e.message).to.match(/topology: "rebuild" loads this server with every standalone lever.*1 member\(s\) \(127\.0\.0\.1:3307\)/);
+    expect(changes(h)).to.deep.equal([]);
+    const lone = fakeHost({
+      mount: { '/d': 'sample-dumps/shop' },
+      variables: Object.assign({}, TUNABLE_NOW, { group_replication_transaction_size_limit: '150000000' }),
+      sql: [
+        [/FROM performance_schema\.replication_group_members$/, { rows: [{ id: SELF, host: 'db1', port: 3306, state: 'ONLINE', role: 'PRIMARY' }] }],
+        [COUNT, { rows: [{ n: 5 }] }],
+      ],
+    });
+    runLoad(lone, '/d', { preset: 'fastest', topology: 'rebuild' });
+    const lo = loadOptions(lone)[0];
+    expect([lo.skipBinlog, lo.createInvisiblePKs]).to.deep.equal([true, true]);
+    expect(lone.statements()).to.include('ALTER INSTANCE DISABLE INNODB REDO_LOG');
+    expect(lone.printed.join('\n')).to.match(/var cluster = dba\.getCluster\(\)/);
+  });
+
   it('counts the transactions of a GTID set', function () {
     expect(countGtids('')).to.equal(0);
     expect(countGtids(SELF + ':1-5:7,\n' + M2 + ':3')).to.equal(7);
