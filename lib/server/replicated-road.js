@@ -125,9 +125,10 @@ function rebuildSteps(topo) {
     '    var cluster = ' + (topo.rebuild.group ? 'dba.getCluster()' : 'dba.createCluster("<name>")') + '     # or dba.createReplicaSet("<name>")',
     '    cluster.addInstance("<user>@<member>:3306", {recoveryMethod: "clone"})   # each member (replica set: addInstance too)',
     '  Or with SQL, where the AdminAPI refuses this server version:',
-    topo.rebuild.group ? '    here: nothing (the group runs with this one member)'
-      : '    here (a group): SET GLOBAL group_replication_bootstrap_group = ON; START GROUP_REPLICATION; SET GLOBAL group_replication_bootstrap_group = OFF;',
-    '    on each member: INSTALL PLUGIN clone SONAME \'mysql_clone.so\'; SET GLOBAL clone_valid_donor_list = \'' + a + '\';',
+    '    here: INSTALL PLUGIN clone SONAME \'mysql_clone.so\';   # the donor needs it too (if not loaded yet)',
+    topo.rebuild.group ? '    here: nothing more (the group runs with this one member)'
+      : '    here (for a group): SET GLOBAL group_replication_bootstrap_group = ON; START GROUP_REPLICATION; SET GLOBAL group_replication_bootstrap_group = OFF;',
+    '    on each member (super_read_only OFF): INSTALL PLUGIN clone SONAME \'mysql_clone.so\'; SET GLOBAL clone_valid_donor_list = \'' + a + '\';',
     '      CLONE INSTANCE FROM \'<user>\'@\'' + h + '\':' + port + ' IDENTIFIED BY \'<password>\';   # the member restarts on the clone',
     '      then START GROUP_REPLICATION; (or, a replica: CHANGE REPLICATION SOURCE TO SOURCE_HOST = \'' + h + '\', SOURCE_PORT = ' +
       port + ', SOURCE_AUTO_POSITION = 1, …; START REPLICA;)',
