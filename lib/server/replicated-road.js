@@ -25,7 +25,13 @@ function others(topo) {
 // skipBinlog on a server that feeds others: refused when the user gave it, dropped (with the
 // reason) when a preset did. Returns null or the plan line of the drop.
 function binlogDecision(topo, loadOptions, explicit) {
-  if (!topo.feedsOthers || !loadOptions.skipBinlog) return null;
+  if (!loadOptions.skipBinlog) return null;
+  if (!topo.feedsOthers) {
+    // Whether anyone reads the binary log could not be checked: a preset does not bet on "nobody".
+    if (explicit || !topo.logBin || !topo.unchecked.length) return null;
+    return 'skipBinlog from the preset dropped: whether replicas or a group read this server\'s binary log could not be ' +
+      'checked (' + topo.unchecked.join('; ') + '); give skipBinlog: true if nothing does';
+  }
   var who = topo.group ? 'the Group Replication group (' + (others(topo) || 'no other member yet') + ')'
     : topo.replicas.length + ' replica(s) (' + others(topo) + ')';
   if (explicit) {
@@ -138,6 +144,9 @@ function rebuildSteps(topo) {
 
 // The plan's lines for the topology and the levers on it.
 function planLines(topo, d) {
+  if (!topo.feedsOthers && d.binlogDropped && !topo.rebuild) {
+    return ['Topology: ' + topology.describeTopology(topo) + '.', '  ' + d.binlogDropped];
+  }
   if (topo.rebuild) {
     return ['Topology: ' + topo.rebuild.from + '; topology "rebuild": every standalone lever while no other member is ' +
       'there, then the members join by clone (steps at the end).'].concat(d.keyLine ? ['  ' + d.keyLine] : []);

@@ -206,6 +206,20 @@ describe('restore.load into a replicated target (fake host)', function () {
     expect(lone.printed.join('\n')).to.match(/var cluster = dba\.getCluster\(\)/);
   });
 
+  it('an account that cannot see the replicas: fastest keeps the binary log (skipBinlog dropped, the reason printed)', function () {
+    const { sqlError } = require('../support/fake-host.js');
+    const h = fakeHost({ mount: { '/d': 'sample-dumps/shop' }, variables: TUNABLE_NOW, sql: [
+      [/^SHOW REPLICAS$/, () => { throw sqlError(1227, 'Access denied; you need (at least one of) the REPLICATION SLAVE privilege(s)'); }],
+      [COUNT, { rows: [{ n: 5 }] }]] });
+    runLoad(h, '/d', { preset: 'fastest', force: true });
+    expect(loadOptions(h)[0].skipBinlog).to.equal(undefined);
+    expect(h.printed.join('\n')).to.match(/skipBinlog from the preset dropped: whether replicas or a group read this server's binary log could not be checked \(replicasConnected: Access denied/);
+    const h2 = fakeHost({ mount: { '/d': 'sample-dumps/shop' }, variables: TUNABLE_NOW, sql: [
+      [/^SHOW REPLICAS$/, () => { throw sqlError(1227, 'Access denied'); }], [COUNT, { rows: [{ n: 5 }] }]] });
+    runLoad(h2, '/d', { preset: 'fastest', skipBinlog: true, force: true });
+    expect(loadOptions(h2)[0].skipBinlog).to.equal(true);
+  });
+
   it('counts the transactions of a GTID set', function () {
     expect(countGtids('')).to.equal(0);
     expect(countGtids(SELF + ':1-5:7,\n' + M2 + ':3')).to.equal(7);
