@@ -13,10 +13,25 @@ const REPL_USER = 'restore_repl';
 const REPL_PASSWORD = 'restore-repl-pw';
 const GROUP_NAME = 'aaaaaaaa-3333-4000-8000-00000000a033';
 
-const live = new Set(); // servers started here and not stopped yet
-process.once('exit', () => {
+// Servers started here and not stopped yet. If the process ends without stopping them (a crash,
+// Ctrl-C, a kill), they are shut down before it goes: a member restarted after a clone belongs to
+// no with-mysql, and with-mysql removes a data directory under a mysqld still shutting down.
+const live = new Set();
+function shutdownLive() {
   for (const s of live) spawnSync('sh', ['-c', `${s.client} -e 'SHUTDOWN'`], { stdio: 'ignore' });
-});
+  const end = Date.now() + 30000;
+  while ([...live].some((s) => s.pidFile()) && Date.now() < end) spawnSync('sleep', ['0.2']);
+  live.clear();
+}
+let guarded = false;
+function guardExit() {
+  if (guarded) return;
+  guarded = true;
+  process.once('exit', shutdownLive);
+  for (const [sig, n] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]]) {
+    process.once(sig, () => { shutdownLive(); process.exit(128 + n); });
+  }
+}
 
 // A free loopback port (for XCom, whose address is given before the server starts).
 function freePort() {
@@ -44,6 +59,7 @@ async function until(what, ms, cond) {
 
 // Starts each server with its options in parallel; if one fails, the others are stopped.
 async function startAll(optsList) {
+  guardExit();
   const results = await Promise.allSettled(optsList.map((opts) => startServer({ opts })));
   const up = results.filter((r) => r.status === 'fulfilled').map((r) => r.value);
   up.forEach((s) => live.add(s));
