@@ -39,6 +39,11 @@ var dropExisting = require('../server/drop-existing.js');
 var redoLog = require('../server/redo-log.js');
 var tuning = require('../server/tuning.js');
 var safety = require('../server/server-safety.js');
+var topology = require('../server/topology.js');
+var road = require('../server/replicated-road.js');
+var members = require('../server/members.js');
+var tableDdl = require('../snapshot/table-ddl.js');
+var displayTable = require('../format/display-name.js').displayTable;
 var restoreState = require('../server/restore-state.js');
 var revert = require('../server/revert.js');
 var analyze = require('../server/analyze.js');
@@ -84,12 +89,12 @@ function phaseClock() {
 // while it is off leaves an instance MySQL will not start again: it is switched off only where
 // that cannot cost more than this load (no other user schema, no replica), unless the user said
 // redoLog: "off" (explicit) — then with a warning.
-function planRedo(host, own, existingState, objects, explicit) {
+function planRedo(host, own, existingState, objects, explicit, topo) {
   var s = redoLog.redoLogSupport(host);
   var plan = { state: s.state, reason: s.reason, action: null, note: null, warning: null };
   if (own.redoLog !== 'off') return plan;
   if (s.state === 'ON') {
-    var risk = safety.redoOffRisk(host, objects.schemas.map(function (x) { return x.schema; }));
+    var risk = safety.redoOffRisk(host, objects.schemas.map(function (x) { return x.schema; }), topo);
     if (risk && !explicit) {
       plan.note = 'kept ON although the preset turns it off: ' + risk + '; a server crash while it is off leaves an ' +
         'instance MySQL will not start again, to be re-initialized and loaded again. Pass redoLog: "off" to disable it anyway';
@@ -129,6 +134,24 @@ function preflight(host, dumpDir, options, partial) {
   var resolved = optionsValue.resolveLoadOptions(host, options, partial ? partial.optionNames || [] : []);
   var own = resolved.own;
   var given = resolved.loadDump;
+  // What the server is (source, replica, group member) decides what the load may do: read first.
+  var topo = topology.readTopology(host);
+  var elsewhere = topology.pointAt(topo);
+  if (elsewhere) {
+    throw new UserError('Refusing to load into this server: ' + elsewhere.why + '. What is loaded here would not reach the ' +
+      'other members' + (topo.superReadOnly ? ', and it takes no writes' : '') + '. Point restore.load at ' + elsewhere.target +
+      ' instead: every member then gets every row. Nothing was changed.');
+  }
+  // The clone road: loaded as a standalone server while no other member is there.
+  if (own.topology === 'rebuild') topo = road.rebuildTopology(topo);
+  var binlogDropped = road.binlogDecision(topo, given, resolved.explicit.skipBinlog !== undefined);
+  var transaction = road.transactionSize(topo, given, resolved.explicit.maxBytesPerTransaction !== undefined);
+  if (binlogDropped || transaction.value) {
+    var adjusted = Object.assign({}, given);
+    if (binlogDropped) delete adjusted.skipBinlog;
+    if (transaction.value) adjusted.maxBytesPerTransaction = transaction.value;
+    given = optionsValue.frozenCopy(adjusted);
+  }
   // A remote dump: its metadata is fetched into the cache here, which is then read as the dump.
   var src = openDumpSource(host, dumpDir, resolved.all);
   var dir = src.dir;
@@ -162,7 +185,8 @@ function preflight(host, dumpDir, options, partial) {
   var release = restoreLock.takeRestoreLock(host, 'this load');
   try {
     var pre = lockedPreflight(host, { dir: dir, src: src, resolved: resolved, own: own, lo: lo, stepOptions: stepOptions,
-      ctx: ctx, planned: planned, dropNative: dropNative, fresh: fresh });
+      ctx: ctx, planned: planned, dropNative: dropNative, fresh: fresh,
+      topo: topo, binlogDropped: binlogDropped, transactionLine: transaction.line });
     pre.release = release;
     return pre;
   } catch (e) {
@@ -194,7 +218,18 @@ function loadDumpOptions(host, p, extra) {
   if (extra.indexBuilds) additions.push({ sessionInitSql: [extra.indexBuilds.statement].concat(lo.sessionInitSql || []) });
   // orphans "delete" may defer every secondary index until the orphans are gone (lib/snapshot/).
   if (extra.snapshot) additions.push(extra.snapshot);
+  // A group takes no row of a table without a primary key (lib/server/replicated-road.js).
+  if (extra.invisiblePKs) additions.push({ createInvisiblePKs: true });
   return { options: optionsValue.composeLoadDumpOptions(lo, additions), progressDir: place ? place.dir : null };
+}
+
+// Display names of the loaded tables whose dump DDL has no primary key (loadDdl: false: none known).
+function keylessTables(host, dump, objects) {
+  var parsed = tableDdl.dumpTableColumns(host, dump, objects.tables);
+  return objects.tables.filter(function (t) {
+    var c = parsed[JSON.stringify([t.schema, t.table])];
+    return c && !c.primary.length;
+  }).map(function (t) { return displayTable(t.schema, t.table); });
 }
 
 // The part of the preflight that reads the state file and plans server changes: under the lock.
@@ -208,16 +243,20 @@ function lockedPreflight(host, p) {
   var objects = loadObjects(dump, lo, own.dropExisting || own.analyze === 'histogram', rename);
   var existing = restoreState.readState(host);
   refuseLeftovers(host, existing, restoreState.statePath(host, host.sql.serverInfo().uuid));
-  var redoPlan = planRedo(host, own, existing, objects, p.resolved.explicit.redoLog !== undefined);
+  var topo = p.topo;
+  var redoPlan = planRedo(host, own, existing, objects, p.resolved.explicit.redoLog !== undefined, topo);
   var keep = own.keepSettings || [];
-  var tuned = own.tune ? tuning.planTuning(host, { redoOff: redoPlan.action === 'disable', keep: keep }) : [];
+  var tuned = own.tune ? tuning.planTuning(host, { redoOff: redoPlan.action === 'disable', keep: keep,
+    kept: road.keptDurability(topo) }) : [];
   var indexBuilds = own.tune && lo.loadIndexes !== false && atLeast(ctx.shellVersion, '8.0.30')
     ? tuning.planIndexBuilds(host, Number(lo.threads) || 4, keep) : null;
   var drops = own.dropExisting ? dropExisting.existingObjects(host, objects) : [];
   var dropNative = p.dropNative && drops.length > 0;
   var snapshot = snapshotStep.planSnapshot(host, { ctx: ctx, dump: dump, objects: objects, planned: planned });
+  var keys = road.invisiblePrimaryKeys(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
+    p.resolved.explicit.createInvisiblePKs !== undefined);
   var composed = loadDumpOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,
-    snapshot: snapshot.loadOptions });
+    snapshot: snapshot.loadOptions, invisiblePKs: keys.value });
   var final = composed.options;
   var plan = {
     dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: p.resolved.preset, loadDumpOptions: final,
@@ -227,8 +266,12 @@ function lockedPreflight(host, p) {
     drops: drops, dropNative: dropNative,
     redo: redoPlan, tune: own.tune, tuning: tuned, sessionTuning: indexBuilds ? [indexBuilds] : [],
     analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + objects.tables.length + ' table(s))',
-    advice: own.tune ? tuning.restartAdvice(host, final) : [], partialLines: planned && planned.lines ? planned.lines : [],
+    advice: own.tune ? tuning.restartAdvice(host, final, topo.feedsOthers) : [], partialLines: planned && planned.lines ? planned.lines : [],
     warnings: [], blockers: [], snapshot: snapshot,
+    topology: topo, verifyMembers: topo.members.length > 0 && own.membersTimeout > 0 && !own.dryRun,
+    topologyLines: road.planLines(topo, { binlogDropped: p.binlogDropped, redoKept: own.redoLog === 'off' && redoPlan.action !== 'disable',
+      tune: own.tune, threads: final.threads, deferred: final.deferTableIndexes, indexBuffer: !!indexBuilds,
+      transactionLine: p.transactionLine, keyLine: keys.line, verify: own.membersTimeout }),
   };
   if (plan.redo.warning) plan.warnings.push(plan.redo.warning);
   if (own.tune) {
@@ -248,7 +291,10 @@ function lockedPreflight(host, p) {
   if (plan.redo.action === 'disable') changes.push('disable the InnoDB redo log');
   if (plan.tuning.length) changes.push('change ' + plan.tuning.length + ' server setting(s)');
   if (changes.length && !own.dryRun) restoreState.checkStateWritable(host, host.sql.serverInfo().uuid);
-  if (changes.length) safety.checkServerSafety(host, changes.join(' and '), own.force, plan.drops.length > 0);
+  // On a source or a group primary the road above keeps every member equal: only the redo log
+  // switched off still needs force there.
+  var onReplicatedRoad = !!topo.rebuild || ((topo.kind === 'source' || topo.kind === 'group-primary') && plan.redo.action !== 'disable');
+  if (changes.length) safety.checkServerSafety(host, changes.join(' and '), own.force, plan.drops.length > 0, onReplicatedRoad);
   if (plan.redo.action === 'disable') safety.checkRedoLogPrivilege(host, own.force);
   // Every privilege a planned step needs, before anything is dropped or changed.
   var snap = plan.snapshot;
@@ -256,6 +302,8 @@ function lockedPreflight(host, p) {
     drops: plan.drops, deletes: snap.active && (snap.orphans === 'delete' || snap.orphans === 'parents') ? objects.tables : [],
     inserts: snap.active && snap.orphans === 'parents' ? objects.tables : [],
     updates: snap.active ? snap.specs : [], binlogSwitch: snap.active && !!final.skipBinlog && !final.dryRun }, own.force);
+  // Every member answers before anything changes: an unreachable one would fail the load at the end.
+  if (plan.verifyMembers) members.checkReachable(host, topo);
   return { ctx: ctx, own: own, objects: objects, plan: plan, planned: planned, existing: existing };
 }
 
@@ -307,6 +355,10 @@ function runLoad(host, dumpDir, options, extensions) {
   }
 }
 
+function topologyText(topo) {
+  return topo.rebuild ? topo.rebuild.from + ' (topology: "rebuild")' : topology.describeTopology(topo);
+}
+
 function lockedRun(host, pre, clock, partial) {
   var ctx = pre.ctx;
   var plan = pre.plan;
@@ -316,6 +368,7 @@ function lockedRun(host, pre, clock, partial) {
     return { dryRun: true, dumpDir: plan.dir, preset: plan.preset.name, loadDumpOptions: plan.loadDumpOptions,
       toDrop: plan.drops, settings: plan.tuning, redoLog: { now: plan.redo.state, action: plan.redo.action },
       analyze: pre.own.analyze, advice: tuning.adviceLines(plan.advice), warnings: plan.warnings.concat(plan.blockers),
+      topology: topologyText(plan.topology),
       partial: pre.planned ? pre.planned.facts || null : null };
   }
   if (plan.blockers.length) throw new UserError(plan.blockers.join(' '));
@@ -325,7 +378,8 @@ function lockedRun(host, pre, clock, partial) {
   var report = { dryRun: false, ok: false, error: null, dumpDir: plan.dir, title: plan.title, preset: plan.preset.name,
     loadDumpOptions: plan.loadDumpOptions, phases: clock.phases, tables: [], dropped: [], settings: [],
     redoLog: { before: plan.redo.state, disabled: false, after: null }, analyze: null, advice: tuning.adviceLines(plan.advice),
-    stateFile: null, partial: pre.planned ? pre.planned.facts || null : null, partialLines: [], snapshot: null };
+    stateFile: null, partial: pre.planned ? pre.planned.facts || null : null, partialLines: [], snapshot: null,
+    topology: topologyText(plan.topology), members: null, rebuildSteps: plan.topology.rebuild ? road.rebuildSteps(plan.topology) : null };
   var failure = null;
   var failedPhase = null;
   var current = null;
@@ -373,6 +427,13 @@ function lockedRun(host, pre, clock, partial) {
         var a = analyze.analyzeTables(host, pre.objects.tables, pre.own.analyze, !!plan.loadDumpOptions.skipBinlog);
         report.analyze = { mode: pre.own.analyze, tables: a.tables, histograms: a.histograms, problems: a.problems };
         analyze.problemLines(a).forEach(host.out.warn);
+      });
+    }
+    // Last: every member has applied all of the above (parents, masks, analyze included).
+    if (plan.verifyMembers) {
+      step('members', function () {
+        report.members = members.verifyMembers(host, plan.topology, pre.objects.tables, pre.own.membersTimeout);
+        if (!report.members.ok) throw members.failure(report.members);
       });
     }
   } catch (e) {

@@ -56,6 +56,9 @@
 //     run(sql, args)            -> {columns: [name], rows: [{col: value}], affected, insertId}
 //                                  errors thrown as SqlError (lib/core/sql-error.js): {code, message}
 //     serverInfo()              -> {version, flavour: 'mysql'|'mariadb', uuid} (cached per session)
+//     openOther(hostName, port) -> {run(sql, args) (as run above), close()}: a session of its own on
+//                                  another server (a replica, a group member) with this session's
+//                                  account; errors thrown as SqlError
 //   },
 //   util: { loadDump(url, opts), dumpInstance(dir, opts), dumpSchemas(schemas, dir, opts),
 //           dumpTables(schema, tables, dir, opts), importTable(file, opts) }   (errors thrown as ShellApiError)
@@ -67,7 +70,7 @@
 const REQUIRED = {
   files: ['list', 'stat', 'statRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
-  sql: ['connected', 'run', 'serverInfo'],
+  sql: ['connected', 'run', 'serverInfo', 'openOther'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables', 'importTable'],
   out: ['print', 'warn', 'progress'],
   shell: ['getenv', 'prompt', 'cpuCount'],

@@ -59,6 +59,15 @@ var OWN_OPTIONS = {
     brief: 'DEFINER of the loaded views, triggers, routines and events: keep (as dumped), strip (removed: the loading ' +
       'account, as the Shell\'s strip_definers), current (DEFINER=CURRENT_USER) or an account user@host; SQL SECURITY ' +
       'is kept' },
+  topology: { type: 'string', values: ['live', 'rebuild'], default: 'live',
+    brief: 'rebuild: the target has no other member yet and they will join by clone afterwards: load it with every ' +
+      'standalone lever of the preset (no binary log, redo log off) and print the AdminAPI / SQL steps that add the ' +
+      'members by clone; refused while a replica is connected or the group has another member. live: keep every ' +
+      'member equal while loading' },
+  membersTimeout: { type: 'integer', default: 600, min: 0, max: 604800,
+    brief: 'On a source with replicas or a Group Replication primary: seconds to wait after the load for every member ' +
+      'to apply it (progress lines while waiting); then every loaded table\'s rows are compared on every member. A member ' +
+      'that does not catch up, differs or cannot be reached fails the load. 0: no verification' },
   maskKey: { type: 'string', default: null,
     brief: 'Key of the masks\' hash: the same key gives the same masks in every load; without it a random key per load' },
 };
@@ -94,6 +103,9 @@ function ownValueProblem(name, value) {
   if (spec.check) return spec.check(value);
   if (spec.type === 'bool' && typeof value !== 'boolean') return 'must be true or false, not ' + JSON.stringify(value);
   if (spec.type === 'string' && typeof value !== 'string') return 'must be a string, not ' + JSON.stringify(value);
+  if (spec.type === 'integer' && (typeof value !== 'number' || Math.floor(value) !== value || value < spec.min || value > spec.max)) {
+    return 'must be a whole number from ' + spec.min + ' to ' + spec.max + ', not ' + JSON.stringify(value);
+  }
   if (spec.values && spec.values.indexOf(value) < 0) {
     return 'must be one of ' + spec.values.map(JSON.stringify).join(', ') + ', not ' + JSON.stringify(value);
   }

@@ -22,7 +22,9 @@ var BUILT_IN = [
     options: { compatibility: ['strip_definers'], users: false } },
   { name: 'fastest', kind: 'load',
     description: 'Fastest load into a server nobody else uses yet: one thread per client CPU, all indexes ' +
-      'deferred, no binlog, redo log off, tuned settings, then ANALYZE TABLE. Everything is put back afterwards.',
+      'deferred, no binlog, redo log off, tuned settings, then ANALYZE TABLE. Everything is put back afterwards. On a ' +
+      'source with replicas or a Group Replication primary the binary log and the redo log stay on and the members are ' +
+      'verified (the plan says per lever what is kept and why).',
     options: { threads: CLIENT_CPUS, deferTableIndexes: 'all', skipBinlog: true, redoLog: 'off', tune: true,
       analyze: 'on' } },
   { name: 'safe', kind: 'load',

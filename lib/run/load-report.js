@@ -5,6 +5,7 @@ var textTable = require('../format/text-table.js');
 var displayTable = require('../format/display-name.js').displayTable;
 var describeDrops = require('../server/drop-existing.js').describeDrops;
 var adviceLines = require('../server/tuning.js').adviceLines;
+var memberLines = require('../server/members.js').memberLines;
 var snapshotLines = require('./snapshot-report.js').snapshotLines;
 
 function sortedJson(o) {
@@ -34,6 +35,7 @@ function planLines(plan) {
       : plan.loadDumpOptions.threads + ' (given explicitly)'));
   }
   lines.push('  Tables in the load: ' + plan.tableCount);
+  lines = lines.concat(indent(plan.topologyLines || []));
   if (plan.dropRequested) {
     lines.push('  Drop before loading: ' + (plan.drops.length ? plan.drops.length + ' existing object(s)' +
       (plan.dropNative ? ' (by util.loadDump\'s dropExistingObjects)' : '') : 'nothing exists yet'));
@@ -91,6 +93,8 @@ function reportLines(report) {
       (report.analyze.mode === 'histogram' ? ', ' + report.analyze.histograms + ' histogram set(s)' : '') +
       (report.analyze.problems.length ? ', ' + report.analyze.problems.length + ' problem(s)' : ''));
   }
+  if (report.members) lines = lines.concat(memberLines(report.members));
+  if (report.rebuildSteps && report.ok) lines = lines.concat(report.rebuildSteps);
   return lines.concat(snapshotLines(report.snapshot || null, report.tables)).concat(report.partialLines || []);
 }
 

@@ -5,21 +5,9 @@
 var UserError = require('../core/user-error.js').UserError;
 var globalVariable = require('./server-variables.js').globalVariable;
 var isSystemSchema = require('./server-tables.js').isSystemSchema;
+var firstSupported = require('./topology.js').firstSupported;
 
-var PARSE_ERROR = 1064;
 var NO_SUCH_TABLE = 1146;
-
-// Rows of the first statement the server understands (8.0.22+ names first, then the older ones).
-function firstSupported(host, statements) {
-  for (var i = 0; i < statements.length; i++) {
-    try {
-      return host.sql.run(statements[i]).rows;
-    } catch (e) {
-      if (e.code !== PARSE_ERROR || i === statements.length - 1) throw e;
-    }
-  }
-  return [];
-}
 
 function pick(row, names) {
   for (var i = 0; i < names.length; i++) if (row[names[i]] !== undefined && row[names[i]] !== null) return row[names[i]];
@@ -36,7 +24,10 @@ function replicasConnected(host) {
 
 var CHECKS = [
   function replica(host) {
-    var rows = firstSupported(host, ['SHOW REPLICA STATUS', 'SHOW SLAVE STATUS']);
+    // Group Replication's own channels (group_replication_applier…) are the group check's.
+    var rows = firstSupported(host, ['SHOW REPLICA STATUS', 'SHOW SLAVE STATUS']).filter(function (r) {
+      return !/^group_replication_/.test(String(r.Channel_Name || r.Channel_name || ''));
+    });
     if (!rows.length) return null;
     var r = rows[0];
     return 'it is a replica of ' + pick(r, ['Source_Host', 'Master_Host']) + ':' + pick(r, ['Source_Port', 'Master_Port']) +
@@ -63,10 +54,12 @@ var CHECKS = [
 ];
 
 // [sentence] of reasons to think the server serves others; checks that cannot run are warned about.
-function servesOthers(host) {
+function servesOthers(host, replicatedRoad) {
   var reasons = [];
   reasons.unchecked = []; // checks that could not run (e.g. no REPLICATION CLIENT privilege)
   CHECKS.forEach(function (check) {
+    // On the replicated road (lib/server/replicated-road.js) replicas and a group are expected.
+    if (replicatedRoad && (check === replicasConnected || check.name === 'groupReplication')) return;
     var r;
     try {
       r = check(host);
@@ -83,8 +76,8 @@ function servesOthers(host) {
 // Refuses (unless force) server-wide changes on a server that serves others. changes: words for
 // the error, e.g. "disable the InnoDB redo log and change 4 settings". strict (a drop follows):
 // a check that could not run refuses too, rather than being skipped.
-function checkServerSafety(host, changes, force, strict) {
-  var reasons = servesOthers(host);
+function checkServerSafety(host, changes, force, strict, replicatedRoad) {
+  var reasons = servesOthers(host, replicatedRoad);
   if (strict && reasons.unchecked.length && !force) {
     throw new UserError('Refusing to ' + changes + ' before dropping existing objects: whether this server serves ' +
       'others could not be checked (' + reasons.unchecked.join('; ') + '). Nothing was dropped or changed. Grant ' +
@@ -138,12 +131,16 @@ function checkRedoLogPrivilege(host, force) {
 // Why a server crash while the redo log is off would cost more than the load (MySQL will not start
 // the instance again): user schemas outside loadSchemas, or replicas connected. null when it would
 // not; a replica check that cannot run is left to checkServerSafety, which reports it.
-function redoOffRisk(host, loadSchemas) {
+function redoOffRisk(host, loadSchemas, topo) {
   var others = host.sql.run('SELECT SCHEMA_NAME AS s FROM information_schema.SCHEMATA').rows.map(function (r) { return String(r.s); })
     .filter(function (name) { return !isSystemSchema(name) && loadSchemas.indexOf(name) < 0; });
   if (others.length) {
     return 'the server holds ' + others.length + ' schema(s) outside this load (' + others.slice(0, 5).join(', ') +
       (others.length > 5 ? ', …' : '') + ')';
+  }
+  if (topo && topo.group) return 'it is a Group Replication member';
+  if (topo && topo.replicas.length) {
+    return topo.replicas.length + ' replica(s) are connected to it (' + topo.replicas.map(function (r) { return r.host + ':' + r.port; }).join(', ') + ')';
   }
   try {
     return replicasConnected(host);

@@ -32,9 +32,10 @@ var RESTART_ONLY = [
   { name: 'innodb_autoinc_lock_mode', advice: function (v) {
     return v !== '2' ? ['innodb_autoinc_lock_mode = 2', 'interleaved: no table lock for inserts'] : null;
   } },
-  { name: 'log_bin', advice: function (v, vars, loadOptions) {
+  { name: 'log_bin', advice: function (v, vars, loadOptions, feedsOthers) {
     // Under skipBinlog the load writes nothing to the binary log: no reason to restart without it.
-    if (loadOptions && loadOptions.skipBinlog) return null;
+    // Where it feeds replicas or a group it is never to be turned off.
+    if ((loadOptions && loadOptions.skipBinlog) || feedsOthers) return null;
     return v === 'ON' ? ['skip-log-bin', 'only if nothing needs this server\'s binary log (replicas, point-in-time ' +
       'recovery); or load with skipBinlog: true'] : null;
   } },
@@ -54,26 +55,28 @@ function readVariables(host, names) {
 function same(a, b) { return String(a).toUpperCase() === String(b).toUpperCase(); }
 
 // [{name, original, value, why}] for the settings this server has that would change. ctx:
-// {redoOff: the load disables the redo log, keep: names to leave alone}.
+// {redoOff: the load disables the redo log, keep: names to leave alone, kept: {name: why} the topology keeps}.
 function planTuning(host, ctx) {
   var c = ctx || {};
   var vars = readVariables(host, TUNABLE.map(function (t) { return t.name; }));
   var plan = [];
   TUNABLE.forEach(function (t) {
     if (vars[t.name] === undefined || (t.when && !t.when(c)) || (c.keep || []).indexOf(t.name) >= 0) return;
+    if (c.kept && c.kept[t.name]) return; // the topology keeps it (lib/server/replicated-road.js)
     var value = t.target(vars[t.name]);
     if (!same(value, vars[t.name])) plan.push({ name: t.name, original: vars[t.name], value: value, why: t.why });
   });
   return plan;
 }
 
-// [[line, comment]] for my.cnf; loadOptions: the util.loadDump options of the load (skipBinlog).
-function restartAdvice(host, loadOptions) {
+// [[line, comment]] for my.cnf; loadOptions: the util.loadDump options of the load (skipBinlog);
+// feedsOthers: the binary log feeds replicas or a group (lib/server/topology.js).
+function restartAdvice(host, loadOptions, feedsOthers) {
   var vars = readVariables(host, RESTART_ONLY.map(function (t) { return t.name; }).concat(['innodb_redo_log_capacity']));
   var out = [];
   RESTART_ONLY.forEach(function (t) {
     if (vars[t.name] === undefined) return;
-    var a = t.advice(vars[t.name], vars, loadOptions);
+    var a = t.advice(vars[t.name], vars, loadOptions, feedsOthers);
     if (a) out.push(a);
   });
   return out;

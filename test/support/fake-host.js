@@ -9,7 +9,8 @@
 //     variables: { local_infile: 'ON' }, status: { Innodb_redo_log_enabled: 'ON' },
 //     grants: ['GRANT ALL PRIVILEGES ON *.* TO `root`@`%` WITH GRANT OPTION'],
 //     sql: [[/information_schema.TABLES/, { rows: [...] }], [/^DROP /, (sql, args) => ...]],
-//     loadDump: (dir, options) => {...} });
+//     loadDump: (dir, options) => {...},
+//     others: { '127.0.0.1:3307': { variables, sql } } });   // servers host.sql.openOther reaches
 //
 // mount copies a real directory's files into memory (read once; nothing is ever written there).
 const fs = require('fs');
@@ -342,6 +343,19 @@ function fakeHost(options) {
       return fn ? fn.apply(null, args) : undefined;
     };
   }
+  // Other servers (replicas, group members) by 'host:port': each a fake server of its own, made
+  // from the same options (variables, status, sql…); its statements go to host.memberLog.
+  const memberLog = [];
+  const others = new Map();
+  server.api.openOther = (hostName, port) => {
+    const key = hostName + ':' + port;
+    log.push(['sql.openOther', key]);
+    const spec = (o.others || {})[key];
+    if (!spec) throw sqlError(2003, "Can't connect to MySQL server on '" + key + "' (111)");
+    if (!others.has(key)) others.set(key, fakeServer(memberLog, spec));
+    const srv = others.get(key);
+    return { run: (sql, args) => { memberLog.push(['at', key]); return srv.api.run(sql, args); }, close: () => { log.push(['sql.close', key]); } };
+  };
   const host = {
     files: mem.api,
     sql: server.api,
@@ -359,7 +373,7 @@ function fakeHost(options) {
     shell: Object.assign({ version: '9.1.0', longVersion: 'mysqlsh Ver 9.1.0 (fake)', engine: 'V8', interactive: false,
       configHome: '/home/u/.mysqlsh', cpuCount: () => 4, getenv: () => null, prompt: (q, d) => d }, o.shell || {}),
     // For tests:
-    log, printed, warned, fs: mem.inspect, server,
+    log, printed, warned, fs: mem.inspect, server, memberLog, others,
     // The log's entries of one kind ('sql', 'util.loadDump', 'files.write'…), in order.
     calls(kind) { return log.filter((e) => e[0] === kind); },
     statements() { return log.filter((e) => e[0] === 'sql').map((e) => e[1]); },

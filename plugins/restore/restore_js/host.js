@@ -5,6 +5,8 @@ var SqlError = require('../lib/core/sql-error.js').SqlError;
 var UserError = require('../lib/core/user-error.js').UserError;
 var shellVersion = require('../lib/options/shell-version.js');
 var bytes = require('../lib/core/bytes.js');
+// The global `mysql` may be missing in a plugin's context (contract §1): the module itself.
+var mysqlModule = require('mysql');
 
 function errorDetails(e) {
   var cause = e && e.cause;
@@ -162,14 +164,37 @@ function makeFiles(restore) {
   };
 }
 
-function makeSql() {
-  var info = null;
-  function session() {
-    var s = shell.getSession();
-    if (!s) throw new SqlError(0, 'Not connected: open a session first (\\connect root@host or mysqlsh root@host -- restore ...).');
-    return s;
+// Another server with the global session's account: the password the Shell's credential store
+// holds for that address, else the prompt (interactive only), else none (a script would hang on
+// a prompt). The global session's own password is not readable from JS.
+function openOtherSession(current, hostName, port, typed) {
+  var m = /^(?:\w+:\/\/)?([^@]*)@/.exec(String(current.uri));
+  var user = m ? decodeURIComponent(m[1].replace(/:.*$/, '')) : 'root';
+  var uri = 'mysql://' + encodeURIComponent(user) + '@' + hostName + ':' + port;
+  var stored = false;
+  try {
+    stored = Array.from(shell.listCredentials()).indexOf(user + '@' + hostName + ':' + port) >= 0;
+  } catch (e) {
+    stored = false; // no credential helper
   }
-  function run(sql, args) {
+  try {
+    if (stored) return mysqlModule.getClassicSession(uri);
+    var key = user + '@' + hostName + ':' + port;
+    // Asked once per call of a member (the preflight and the verification reach the same members).
+    if (typed[key] === undefined) {
+      typed[key] = shell.options.interactive
+        ? String(shell.prompt('Password for ' + key + ' (to verify this member): ', { type: 'password' })) : '';
+    }
+    var password = typed[key];
+    return mysqlModule.getClassicSession(uri, password);
+  } catch (e) {
+    var d = errorDetails(e);
+    throw new SqlError(d.code, d.message.replace(/^\w+\.getClassicSession: /, ''));
+  }
+}
+
+function sessionRunner(session) {
+  return function run(sql, args) {
     var result;
     try {
       result = args === undefined ? session().runSql(sql) : session().runSql(sql, args);
@@ -188,10 +213,25 @@ function makeSql() {
     }
     return { columns: columns, rows: rows, affected: result.getAffectedItemsCount(),
       insertId: result.getAutoIncrementValue() };
+  };
+}
+
+function makeSql() {
+  var info = null;
+  function session() {
+    var s = shell.getSession();
+    if (!s) throw new SqlError(0, 'Not connected: open a session first (\\connect root@host or mysqlsh root@host -- restore ...).');
+    return s;
   }
+  var run = sessionRunner(session);
+  var typed = {}; // passwords typed for other members, for this host (one member call) only
   return {
     connected: function () { var s = shell.getSession(); return !!(s && s.isOpen()); },
     run: run,
+    openOther: function (hostName, port) {
+      var other = openOtherSession(session(), hostName, port, typed);
+      return { run: sessionRunner(function () { return other; }), close: function () { other.close(); } };
+    },
     serverInfo: function () {
       if (info) return info;
       var v = run('SELECT @@version AS version, @@version_comment AS comment, @@hostname AS hostname, ' +

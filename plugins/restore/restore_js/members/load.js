@@ -38,8 +38,21 @@ module.exports = {
       'original values are written to <config home>/restore/state/<server uuid>.json BEFORE anything changes, ' +
       'so restore.revert() can put them back after a crash. Settings that need a restart are printed as my.cnf ' +
       'advice, never changed.',
-      'The redo log and tuning are refused, unless force: true, on a server that serves others: a replica, a ' +
-      'source with replicas connected, read_only or super_read_only ON, or a Group Replication member.',
+      'Replicated targets: the preflight reads the topology (standalone, source with replicas connected, replica, ' +
+      'Group Replication primary or secondary, InnoDB Cluster / ReplicaSet) and the plan prints it with what follows. ' +
+      'A load pointed at a replica, a group secondary or a super_read_only server is refused before anything ' +
+      'changes, naming the source or primary to point at. On a source with replicas or a group primary the binary ' +
+      'log is never turned off: skipBinlog from a preset is dropped (the plan says why), skipBinlog: true given ' +
+      'explicitly is refused, and no step of the plugin sets sql_log_bin = 0. fastest there keeps threads, deferred ' +
+      'indexes, the index build buffer and tuning, keeps the redo log on, keeps sync_binlog and ' +
+      'innodb_flush_log_at_trx_commit on a source with async replicas (relaxed on a group primary: the group holds ' +
+      'what it certified), and sets maxBytesPerTransaction to a quarter of group_replication_transaction_size_limit. ' +
+      'Afterwards every member (reached with this session\'s account; passwords from the Shell\'s credential store) ' +
+      'must apply the load within membersTimeout seconds (progress lines while waiting) and have the same rows in every ' +
+      'loaded table; the report ends with a members table, and a member that lags, differs or cannot be reached fails ' +
+      'the load by name (an unreachable one already in the preflight). membersTimeout: 0 skips the verification.',
+      'The redo log off and tuning are refused, unless force: true, on a server that serves others in other ways: ' +
+      'read_only ON, or the redo log switched off on a source with replicas or a group member.',
       'dropExisting: true drops exactly the tables, views, routines, events and triggers the load will create, ' +
       'if they exist (never a schema, never anything outside the chosen schemas and tables). They are listed ' +
       'first; in interactive mode you are asked (force skips the question). With MySQL Shell 9.1 and later ' +

@@ -248,7 +248,7 @@ public final class Main {
 
   static final class MysqlModule extends Sh.HostObject {
     MysqlModule() {
-      fn("getClassicSession", a -> new Session((String) a.get(0)));
+      fn("getClassicSession", a -> new Session((String) a.get(0), a.size() > 1 && a.get(1) instanceof String ? (String) a.get(1) : null));
       fn("getSession", a -> new Session((String) a.get(0)));
     }
     @Override public String className() { return "mysql"; }

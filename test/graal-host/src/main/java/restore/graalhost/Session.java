@@ -23,13 +23,16 @@ final class Session extends Sh.HostObject {
   Connection conn;
   Result current;
 
-  Session(String uri) {
+  Session(String uri) { this(uri, null); }
+
+  /** mysql.getClassicSession(uri, password): the second argument, when given, is the password. */
+  Session(String uri, String givenPassword) {
     this.uri = uri;
     java.util.regex.Matcher m = java.util.regex.Pattern
         .compile("^(?:mysql://)?([^:@/]+)(?::([^@]*))?@([^:/?]+)(?::(\\d+))?.*$").matcher(uri);
     if (!m.matches()) throw new ShellError("ArgumentError", "Invalid URI: " + uri, 0);
     user = m.group(1);
-    String password = m.group(2) == null ? "" : m.group(2);
+    String password = givenPassword != null ? givenPassword : m.group(2) == null ? "" : m.group(2);
     host = m.group(3);
     port = m.group(4) == null ? 3306 : Integer.parseInt(m.group(4));
     try {
