@@ -8,7 +8,7 @@ const { expect } = require('chai');
 const { needs, SAMPLE_SHOP } = require('../support/real');
 const { cli, copyDump } = require('../support/shell');
 const { serverFingerprint } = require('../support/fingerprint');
-const { startReplicaSet } = require('../support/topology');
+const { sharedReplicaSet } = require('../support/topology');
 
 const SHOP_ROWS = { customers: 1000, orders: 12000, products: 100, events: 3000 };
 
@@ -17,17 +17,14 @@ describe('restore load into a source with a replica (real Shell, real MySQL)', f
   let source;
   let replica;
 
+  // The run's shared source and replica (test/support/topology.js; the root hooks stop it): each
+  // test leaves it as it found it.
   before(async function () {
     needs(this, ['shell', 'server']);
     this.timeout(300000);
-    set = await startReplicaSet({ replicas: 1 });
+    set = await sharedReplicaSet();
     source = set.source;
     replica = set.replicas[0];
-  });
-
-  after(async function () {
-    this.timeout(120000);
-    if (set) await set.stop();
   });
 
   afterEach(async function () {
@@ -112,7 +109,7 @@ describe('restore load into a source with a replica (real Shell, real MySQL)', f
     expect(await set.rowsEqual('shop')).to.equal(true);
   });
 
-  // Last: it takes the replica out of replication and rebuilds it by clone.
+  // Last: it takes the replica out of replication, rebuilds it by clone and attaches it again.
   it('topology "rebuild": the lone source loaded with every lever, then the printed SQL steps clone it into the replica', async function () {
     this.timeout(180000);
     await replica.query('STOP REPLICA; RESET REPLICA ALL');
@@ -143,5 +140,7 @@ describe('restore load into a source with a replica (real Shell, real MySQL)', f
       SOURCE_PASSWORD = '', SOURCE_AUTO_POSITION = 1, GET_SOURCE_PUBLIC_KEY = 1, SOURCE_CONNECT_RETRY = 1; START REPLICA`);
     await set.waitApplied(30000);
     expect(await set.threadsRunning()).to.equal(true);
+    await replica.query('SET GLOBAL super_read_only = OFF; UNINSTALL PLUGIN clone; SET GLOBAL super_read_only = ON');
+    await source.query('UNINSTALL PLUGIN clone');
   });
 });
