@@ -1,5 +1,7 @@
-// restore.load(dumpDir, options): preflight (nothing changes), server steps, util.loadDump,
-// analyze, revert (ALWAYS, whatever failed before it), report.
+// restore.load(dumpDir, options): preflight (nothing changes; the topology is read first:
+// lib/server/topology.js, replicated-road.js), server steps, util.loadDump, analyze, members (on a
+// source with replicas or a group primary: every member applied the load and has its rows,
+// lib/server/members.js), revert (ALWAYS, whatever failed before it), report.
 //
 // Options: a preset (restore.presets(); default "safe") overridden by explicit options; the
 // plugin's own (lib/options/load-own-options.js); everything else goes to util.loadDump unchanged,
@@ -142,6 +144,8 @@ function preflight(host, dumpDir, options, partial) {
       'other members' + (topo.superReadOnly ? ', and it takes no writes' : '') + '. Point restore.load at ' + elsewhere.target +
       ' instead: every member then gets every row. Nothing was changed.');
   }
+  // The clone road: loaded as a standalone server while no other member is there.
+  if (own.topology === 'rebuild') topo = road.rebuildTopology(topo);
   var binlogDropped = road.binlogDecision(topo, given, resolved.explicit.skipBinlog !== undefined);
   var transaction = road.transactionSize(topo, given, resolved.explicit.maxBytesPerTransaction !== undefined);
   if (binlogDropped || transaction.value) {
@@ -251,7 +255,7 @@ function lockedPreflight(host, p) {
   var drops = own.dropExisting ? dropExisting.existingObjects(host, objects) : [];
   var dropNative = p.dropNative && drops.length > 0;
   var snapshot = snapshotStep.planSnapshot(host, { ctx: ctx, dump: dump, objects: objects, planned: planned });
-  var keys = road.invisiblePrimaryKeys(topo, topo.group && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
+  var keys = road.invisiblePrimaryKeys(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
     p.resolved.explicit.createInvisiblePKs !== undefined);
   var composed = loadDumpOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,
     snapshot: snapshot.loadOptions, invisiblePKs: keys.value });
@@ -291,7 +295,7 @@ function lockedPreflight(host, p) {
   if (changes.length && !own.dryRun) restoreState.checkStateWritable(host, host.sql.serverInfo().uuid);
   // On a source or a group primary the road above keeps every member equal: only the redo log
   // switched off still needs force there.
-  var onReplicatedRoad = (topo.kind === 'source' || topo.kind === 'group-primary') && plan.redo.action !== 'disable';
+  var onReplicatedRoad = !!topo.rebuild || ((topo.kind === 'source' || topo.kind === 'group-primary') && plan.redo.action !== 'disable');
   if (changes.length) safety.checkServerSafety(host, changes.join(' and '), own.force, plan.drops.length > 0, onReplicatedRoad);
   if (plan.redo.action === 'disable') safety.checkRedoLogPrivilege(host, own.force);
   // Every privilege a planned step needs, before anything is dropped or changed.
@@ -354,6 +358,10 @@ function runLoad(host, dumpDir, options, extensions) {
   }
 }
 
+function topologyText(topo) {
+  return topo.rebuild ? topo.rebuild.from + ' (topology: "rebuild")' : topology.describeTopology(topo);
+}
+
 function lockedRun(host, pre, clock, partial) {
   var ctx = pre.ctx;
   var plan = pre.plan;
@@ -363,6 +371,7 @@ function lockedRun(host, pre, clock, partial) {
     return { dryRun: true, dumpDir: plan.dir, preset: plan.preset.name, loadDumpOptions: plan.loadDumpOptions,
       toDrop: plan.drops, settings: plan.tuning, redoLog: { now: plan.redo.state, action: plan.redo.action },
       analyze: pre.own.analyze, advice: tuning.adviceLines(plan.advice), warnings: plan.warnings.concat(plan.blockers),
+      topology: topologyText(plan.topology),
       partial: pre.planned ? pre.planned.facts || null : null };
   }
   if (plan.blockers.length) throw new UserError(plan.blockers.join(' '));
@@ -373,7 +382,7 @@ function lockedRun(host, pre, clock, partial) {
     loadDumpOptions: plan.loadDumpOptions, phases: clock.phases, tables: [], dropped: [], settings: [],
     redoLog: { before: plan.redo.state, disabled: false, after: null }, analyze: null, advice: tuning.adviceLines(plan.advice),
     stateFile: null, partial: pre.planned ? pre.planned.facts || null : null, partialLines: [], snapshot: null,
-    topology: topology.describeTopology(plan.topology), members: null };
+    topology: topologyText(plan.topology), members: null, rebuildSteps: plan.topology.rebuild ? road.rebuildSteps(plan.topology) : null };
   var failure = null;
   var failedPhase = null;
   var current = null;

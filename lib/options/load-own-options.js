@@ -59,6 +59,11 @@ var OWN_OPTIONS = {
     brief: 'DEFINER of the loaded views, triggers, routines and events: keep (as dumped), strip (removed: the loading ' +
       'account, as the Shell\'s strip_definers), current (DEFINER=CURRENT_USER) or an account user@host; SQL SECURITY ' +
       'is kept' },
+  topology: { type: 'string', values: ['live', 'rebuild'], default: 'live',
+    brief: 'rebuild: the target has no other member yet and they will join by clone afterwards: load it with every ' +
+      'standalone lever of the preset (no binary log, redo log off) and print the AdminAPI / SQL steps that add the ' +
+      'members by clone; refused while a replica is connected or the group has another member. live: keep every ' +
+      'member equal while loading' },
   membersTimeout: { type: 'integer', default: 600, min: 0, max: 604800,
     brief: 'On a source with replicas or a Group Replication primary: seconds to wait after the load for every member ' +
       'to apply it (progress lines while waiting); then every loaded table\'s rows are compared on every member. A member ' +

@@ -94,6 +94,7 @@ function reportLines(report) {
       (report.analyze.problems.length ? ', ' + report.analyze.problems.length + ' problem(s)' : ''));
   }
   if (report.members) lines = lines.concat(memberLines(report.members));
+  if (report.rebuildSteps && report.ok) lines = lines.concat(report.rebuildSteps);
   return lines.concat(snapshotLines(report.snapshot || null, report.tables)).concat(report.partialLines || []);
 }
 

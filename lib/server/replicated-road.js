@@ -25,7 +25,13 @@ function others(topo) {
 // skipBinlog on a server that feeds others: refused when the user gave it, dropped (with the
 // reason) when a preset did. Returns null or the plan line of the drop.
 function binlogDecision(topo, loadOptions, explicit) {
-  if (!topo.feedsOthers || !loadOptions.skipBinlog) return null;
+  if (!loadOptions.skipBinlog) return null;
+  if (!topo.feedsOthers) {
+    // Whether anyone reads the binary log could not be checked: a preset does not bet on "nobody".
+    if (explicit || !topo.logBin || !topo.unchecked.length) return null;
+    return 'skipBinlog from the preset dropped: whether replicas or a group read this server\'s binary log could not be ' +
+      'checked (' + topo.unchecked.join('; ') + '); give skipBinlog: true if nothing does';
+  }
   var who = topo.group ? 'the Group Replication group (' + (others(topo) || 'no other member yet') + ')'
     : topo.replicas.length + ' replica(s) (' + others(topo) + ')';
   if (explicit) {
@@ -79,12 +85,17 @@ function transactionSize(topo, loadOptions, explicit) {
     limit + ': no transaction of the load is rolled back by the group)' };
 }
 
+// A group now, or one rebuilt from this server: every table needs a primary key.
+function needsPrimaryKeys(topo) {
+  return !!(topo.group || (topo.rebuild && topo.rebuild.group));
+}
+
 // Group Replication takes no row of a table without a primary key (error 3098): in a group, such
 // tables of the dump get an invisible one (util.loadDump's createInvisiblePKs, as MySQL's own
 // sql_generate_invisible_primary_key does). keyless: display names of the dump's tables without
 // one. Returns {value: true or null, line}; throws when createInvisiblePKs: false was given.
 function invisiblePrimaryKeys(topo, keyless, loadOptions, explicit) {
-  if (!topo.group || !keyless.length) return { value: null, line: null };
+  if (!needsPrimaryKeys(topo) || !keyless.length) return { value: null, line: null };
   var list = keyless.slice(0, 5).join(', ') + (keyless.length > 5 ? ' and ' + (keyless.length - 5) + ' more' : '');
   if (explicit && loadOptions.createInvisiblePKs === false) {
     throw new UserError(keyless.length + ' table(s) of the dump have no primary key (' + list + '): Group Replication ' +
@@ -96,8 +107,50 @@ function invisiblePrimaryKeys(topo, keyless, loadOptions, explicit) {
     'invisible column my_row_id is added' };
 }
 
+// topology: "rebuild": the target is loaded as a standalone server (every lever: no binary log,
+// redo log off) while it has no other member, and the members are added afterwards by clone (a
+// physical copy: what is not in the binary log reaches them too). Refused while any member is there.
+function rebuildTopology(topo) {
+  if (topo.members.length) {
+    throw new UserError('topology: "rebuild" loads this server with every standalone lever (no binary log, redo log ' +
+      'off), which its ' + topo.members.length + ' member(s) (' + others(topo) + ') cannot follow. Remove them first ' +
+      '(they are added back by clone afterwards), or load the live topology without topology: "rebuild". Nothing was changed.');
+  }
+  return Object.assign({}, topo, { kind: 'standalone', feedsOthers: false, members: [], replicas: [], group: null,
+    rebuild: { from: topology.describeTopology(topo), group: !!topo.group } });
+}
+
+// The steps that add members by clone after a rebuild load: AdminAPI first, SQL where the
+// AdminAPI refuses the server version.
+function rebuildSteps(topo) {
+  var a = topo.address;
+  var h = a.replace(/:\d+$/, ''), port = a.replace(/^.*:/, '');
+  return ['Add the members by clone (every member then has this server\'s data, the load included):',
+    '  MySQL Shell AdminAPI, connected to ' + a + ':',
+    '    dba.configureInstance("<user>@' + a + '")            # here, and on each new member',
+    '    var cluster = ' + (topo.rebuild.group ? 'dba.getCluster()' : 'dba.createCluster("<name>")') + '     # or dba.createReplicaSet("<name>")',
+    '    cluster.addInstance("<user>@<member>:3306", {recoveryMethod: "clone"})   # each member (replica set: addInstance too)',
+    '  Or with SQL, where the AdminAPI refuses this server version:',
+    '    here: INSTALL PLUGIN clone SONAME \'mysql_clone.so\';   # the donor needs it too (if not loaded yet)',
+    topo.rebuild.group ? '    here: nothing more (the group runs with this one member)'
+      : '    here (for a group): SET GLOBAL group_replication_bootstrap_group = ON; START GROUP_REPLICATION; SET GLOBAL group_replication_bootstrap_group = OFF;',
+    '    on each member (super_read_only OFF): INSTALL PLUGIN clone SONAME \'mysql_clone.so\'; SET GLOBAL clone_valid_donor_list = \'' + a + '\';',
+    '      CLONE INSTANCE FROM \'<user>\'@\'' + h + '\':' + port + ' IDENTIFIED BY \'<password>\';   # the member restarts on the clone',
+    '      then START GROUP_REPLICATION; (or, a replica: CHANGE REPLICATION SOURCE TO SOURCE_HOST = \'' + h + '\', SOURCE_PORT = ' +
+      port + ', SOURCE_AUTO_POSITION = 1, …; START REPLICA;)',
+    '  Members must join by clone: the load is not in the binary log, so incremental recovery or a replica applying ' +
+      'it would miss it.'];
+}
+
 // The plan's lines for the topology and the levers on it.
 function planLines(topo, d) {
+  if (!topo.feedsOthers && d.binlogDropped && !topo.rebuild) {
+    return ['Topology: ' + topology.describeTopology(topo) + '.', '  ' + d.binlogDropped];
+  }
+  if (topo.rebuild) {
+    return ['Topology: ' + topo.rebuild.from + '; topology "rebuild": every standalone lever while no other member is ' +
+      'there, then the members join by clone (steps at the end).'].concat(d.keyLine ? ['  ' + d.keyLine] : []);
+  }
   var lines = ['Topology: ' + topology.describeTopology(topo) + ': ' + topology.consequence(topo) + '.'];
   if (!topo.feedsOthers) return lines;
   var levers = [];
@@ -116,5 +169,5 @@ function planLines(topo, d) {
 }
 
 module.exports = { binlogDecision: binlogDecision, keptDurability: keptDurability, transactionSize: transactionSize,
-  invisiblePrimaryKeys: invisiblePrimaryKeys,
+  invisiblePrimaryKeys: invisiblePrimaryKeys, needsPrimaryKeys: needsPrimaryKeys, rebuildTopology: rebuildTopology, rebuildSteps: rebuildSteps,
   planLines: planLines, DURABILITY: DURABILITY };

@@ -5,21 +5,9 @@
 var UserError = require('../core/user-error.js').UserError;
 var globalVariable = require('./server-variables.js').globalVariable;
 var isSystemSchema = require('./server-tables.js').isSystemSchema;
+var firstSupported = require('./topology.js').firstSupported;
 
-var PARSE_ERROR = 1064;
 var NO_SUCH_TABLE = 1146;
-
-// Rows of the first statement the server understands (8.0.22+ names first, then the older ones).
-function firstSupported(host, statements) {
-  for (var i = 0; i < statements.length; i++) {
-    try {
-      return host.sql.run(statements[i]).rows;
-    } catch (e) {
-      if (e.code !== PARSE_ERROR || i === statements.length - 1) throw e;
-    }
-  }
-  return [];
-}
 
 function pick(row, names) {
   for (var i = 0; i < names.length; i++) if (row[names[i]] !== undefined && row[names[i]] !== null) return row[names[i]];

@@ -123,6 +123,8 @@ function readTopology(host) {
   t.superReadOnly = globalVariable(host, 'super_read_only') === 'ON';
   t.readOnly = globalVariable(host, 'read_only') === 'ON';
   t.logBin = globalVariable(host, 'log_bin') === 'ON';
+  var info = host.sql.serverInfo();
+  t.address = (globalVariable(host, 'report_host') || info.hostname || '127.0.0.1') + ':' + (info.port || 3306);
   if (t.group) t.kind = t.group.self.role === 'secondary' ? 'group-secondary' : 'group-primary';
   else if (t.sources.length) t.kind = 'replica';
   else if (t.replicas.length) t.kind = 'source';
@@ -178,5 +180,5 @@ function pointAt(t) {
   return null;
 }
 
-module.exports = { readTopology: readTopology, describeTopology: describeTopology, consequence: consequence,
+module.exports = { firstSupported: firstSupported, readTopology: readTopology, describeTopology: describeTopology, consequence: consequence,
   pointAt: pointAt, memberAddress: addr };

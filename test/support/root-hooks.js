@@ -6,6 +6,7 @@ const { HAVE, skipped } = require('./real');
 const { startServer } = require('./server');
 const { cleanTemp } = require('./shell');
 const { serverFingerprint } = require('./fingerprint');
+const { stopShared } = require('./topology');
 
 let server = null;
 let before = null;
@@ -27,6 +28,8 @@ exports.mochaHooks = {
   async afterAll() {
     this.timeout(120000);
     cleanTemp();
+    // The replicated topologies tests shared (test/support/topology.js), if any; its verdict after the rest.
+    const sharedError = await stopShared().then(() => null, (e) => e);
     if (server) {
       const after = await serverFingerprint(server);
       await server.stop();
@@ -43,6 +46,7 @@ exports.mochaHooks = {
         'To run them, put the shared folder beside the checkout (bin/mysqlsh: MySQL Shell; bin/with-mysql: a ' +
         'throwaway MySQL server; real-dumps/) and install zstd (scripts/setup-dev.sh).\n'));
     }
+    if (sharedError) throw sharedError;
   },
 };
 

@@ -5,6 +5,7 @@
 //   AdminAPI refuses MySQL 9.7), the clone plugin loaded so members can also join by clone.
 // Servers start in parallel; stop() tears everything down (data directories included), and a
 // process exit shuts down whatever a failed test left running.
+const fs = require('fs');
 const net = require('net');
 const { spawnSync } = require('child_process');
 const { startServer } = require('./server');
@@ -13,10 +14,25 @@ const REPL_USER = 'restore_repl';
 const REPL_PASSWORD = 'restore-repl-pw';
 const GROUP_NAME = 'aaaaaaaa-3333-4000-8000-00000000a033';
 
-const live = new Set(); // servers started here and not stopped yet
-process.once('exit', () => {
+// Servers started here and not stopped yet. If the process ends without stopping them (a crash,
+// Ctrl-C, a kill), they are shut down before it goes: a member restarted after a clone belongs to
+// no with-mysql, and with-mysql removes a data directory under a mysqld still shutting down.
+const live = new Set();
+function shutdownLive() {
   for (const s of live) spawnSync('sh', ['-c', `${s.client} -e 'SHUTDOWN'`], { stdio: 'ignore' });
-});
+  const end = Date.now() + 30000;
+  while ([...live].some((s) => s.pidFile()) && Date.now() < end) spawnSync('sleep', ['0.2']);
+  live.clear();
+}
+let guarded = false;
+function guardExit() {
+  if (guarded) return;
+  guarded = true;
+  process.once('exit', shutdownLive);
+  for (const [sig, n] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]]) {
+    process.once(sig, () => { shutdownLive(); process.exit(128 + n); });
+  }
+}
 
 // A free loopback port (for XCom, whose address is given before the server starts).
 function freePort() {
@@ -44,6 +60,7 @@ async function until(what, ms, cond) {
 
 // Starts each server with its options in parallel; if one fails, the others are stopped.
 async function startAll(optsList) {
+  guardExit();
   const results = await Promise.allSettled(optsList.map((opts) => startServer({ opts })));
   const up = results.filter((r) => r.status === 'fulfilled').map((r) => r.value);
   up.forEach((s) => live.add(s));
@@ -98,6 +115,17 @@ class Topology {
     return out;
   }
 
+  // Schemas other than the system ones, per member: what a test left behind.
+  async userSchemas() {
+    const out = {};
+    for (const m of this.members) {
+      const rows = await m.query(`SELECT SCHEMA_NAME AS s FROM information_schema.SCHEMATA
+        WHERE SCHEMA_NAME NOT IN ('mysql', 'information_schema', 'performance_schema', 'sys') ORDER BY 1`);
+      if (rows.length) out[`127.0.0.1:${m.port}`] = rows.map((r) => r.s);
+    }
+    return out;
+  }
+
   // True when every member has the same row count for every table of these schemas.
   async rowsEqual(schemas) {
     const counts = Object.values(await this.rowCounts(schemas)).map((c) => JSON.stringify(c));
@@ -146,6 +174,10 @@ class ReplicaSet extends Topology {
   async threadsRunning() {
     return Object.values(await this.replicaThreads()).every((t) => t.io === 'ON' && t.sql === 'ON');
   }
+
+  async target() { return this.source; }
+
+  async healthy() { return this.members.every((m) => m.alive()) && this.threadsRunning(); }
 
   // Replicas stop first; the source's dump threads are then ended, or its shutdown waits ~10 s for them.
   async quiesce(ms) {
@@ -215,6 +247,10 @@ class Group extends Topology {
     const p = (await this.groupMembers()).find((m) => m.role === 'PRIMARY');
     return p ? p.server : null;
   }
+
+  async target() { return this.primary(); }
+
+  async healthy() { return this.allOnline(); }
 
   async secondaries() {
     return (await this.groupMembers()).filter((m) => m.role === 'SECONDARY').map((m) => m.server);
@@ -325,4 +361,44 @@ async function startGroup({ members = 3, join = true } = {}) {
   return group;
 }
 
-module.exports = { startReplicaSet, startGroup, REPL_USER, GROUP_NAME };
+// One source with a replica and one three-member group for a whole test run: started on first use,
+// replaced if a test left one unhealthy, stopped by the root hooks (stopShared) at the end, which
+// fail the run if a test left a schema on them or a data directory stayed behind. A test using
+// them drops what it made and waits until the members applied that (waitApplied).
+const shared = new Map(); // kind → promise of a topology
+const SHARED = { replicaSet: () => startReplicaSet({ replicas: 1 }), group: () => startGroup({ members: 3 }) };
+
+async function sharedTopology(kind) {
+  const had = shared.get(kind);
+  if (had) {
+    const t = await had.catch(() => null);
+    if (t && await t.healthy().catch(() => false)) return t;
+    shared.delete(kind);
+    if (t) await t.stop().catch(() => {});
+  }
+  const p = SHARED[kind]();
+  shared.set(kind, p);
+  return p;
+}
+
+async function stopShared() {
+  const problems = [];
+  const t0 = Date.now();
+  const kinds = [...shared.keys()];
+  for (const [kind, p] of shared) {
+    const t = await p.catch(() => null);
+    if (!t) continue;
+    const left = await t.userSchemas().catch((e) => ({ error: e.message }));
+    if (Object.keys(left).length) problems.push(`${kind}: schemas left behind: ${JSON.stringify(left)}`);
+    const dirs = t.members.map((m) => m.datadir);
+    await t.stop();
+    const stayed = dirs.filter((d) => fs.existsSync(d));
+    if (stayed.length) problems.push(`${kind}: data directories not removed: ${stayed.join(', ')}`);
+  }
+  shared.clear();
+  if (kinds.length) process.stdout.write(`  (shared topologies stopped in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${kinds.join(', ')})\n`);
+  if (problems.length) throw new Error(`The test run left the shared topologies changed: ${problems.join('; ')}`);
+}
+
+module.exports = { startReplicaSet, startGroup, sharedReplicaSet: () => sharedTopology('replicaSet'),
+  sharedGroup: () => sharedTopology('group'), stopShared, REPL_USER, GROUP_NAME };

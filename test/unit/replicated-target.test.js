@@ -27,11 +27,12 @@ function member(uuid, { wait = 0, rows = 5, sqlRunning = 'Yes' } = {}) {
   ] };
 }
 
-function source({ replica = member(REPLICA), variables = {} } = {}) {
+function source({ replica = member(REPLICA), variables = {}, metadata = [] } = {}) {
   return fakeHost({
     mount: { '/d': 'sample-dumps/shop' },
     variables: Object.assign({}, TUNABLE_NOW, variables),
     sql: [
+      [/FROM mysql_innodb_cluster_metadata\.clusters/, { rows: metadata }],
       [/^SHOW REPLICAS$/, { rows: [{ Server_Id: 2, Host: '', Port: 3307, Source_Id: 1, Replica_UUID: REPLICA }] }],
       [/COMMAND LIKE 'Binlog Dump%'/, { rows: [{ h: 'localhost:40001' }] }],
       [/@@GLOBAL\.gtid_executed/, { rows: [{ g: SELF + ':1-40' }] }],
@@ -104,6 +105,12 @@ describe('restore.load into a replicated target (fake host)', function () {
     expect(plan).to.match(/127\.0\.0\.1:3307\s+replica\s+IO Yes, SQL Yes\s+yes\s+yes/);
   });
 
+  it('an InnoDB ReplicaSet is named as the AdminAPI names it', function () {
+    const h = source({ metadata: [{ name: 'shoprs', type: 'ar' }] });
+    runLoad(h, '/d', { preset: 'safe', dryRun: true });
+    expect(h.printed.join('\n')).to.match(/Topology: source with 1 replica\(s\) connected \(127\.0\.0\.1:3307\), InnoDB ReplicaSet 'shoprs', GTIDs ON/);
+  });
+
   it('source with a replica: skipBinlog given explicitly is refused before anything changes, force or not', function () {
     const h = source();
     const e = refusal(() => runLoad(h, '/d', { preset: 'fastest', skipBinlog: true, force: true }));
@@ -171,6 +178,53 @@ describe('restore.load into a replicated target (fake host)', function () {
     expect(plan).to.match(/createInvisiblePKs: true for 1 table\(s\) without a primary key \(shop\.audit_log\)/);
     const e2 = refusal(() => runLoad(groupHost('PRIMARY'), '/d', { preset: 'fastest', createInvisiblePKs: false }));
     expect(e2.message).to.match(/1 table\(s\) of the dump have no primary key \(shop\.audit_log\).*createInvisiblePKs: false was given/);
+  });
+
+  it('topology "rebuild" on a server without members: every standalone lever, then the steps that add members by clone', function () {
+    const h = fakeHost({ mount: { '/d': 'sample-dumps/shop' }, variables: TUNABLE_NOW, sql: [[COUNT, { rows: [{ n: 5 }] }]] });
+    const report = runLoad(h, '/d', { preset: 'fastest', topology: 'rebuild' });
+    expect(loadOptions(h)[0].skipBinlog).to.equal(true);
+    expect(h.statements()).to.include('ALTER INSTANCE DISABLE INNODB REDO_LOG');
+    const out = h.printed.join('\n');
+    expect(out).to.match(/topology "rebuild": every standalone lever/);
+    expect(out).to.match(/dba\.createCluster\("<name>"\)/);
+    expect(out).to.match(/cluster\.addInstance\("<user>@<member>:3306", \{recoveryMethod: "clone"\}\)/);
+    expect(out).to.match(/CLONE INSTANCE FROM/);
+    expect(report.rebuildSteps.length).to.be.above(3);
+  });
+
+  it('topology "rebuild" with a replica connected is refused naming it; on a group of one member the levers apply', function () {
+    const h = source();
+    const e = refusal(() => runLoad(h, '/d', { preset: 'fastest', topology: 'rebuild' }));
+    expect(e.message).to.match(/topology: "rebuild" loads this server with every standalone lever.*1 member\(s\) \(127\.0\.0\.1:3307\)/);
+    expect(changes(h)).to.deep.equal([]);
+    const lone = fakeHost({
+      mount: { '/d': 'sample-dumps/shop' },
+      variables: Object.assign({}, TUNABLE_NOW, { group_replication_transaction_size_limit: '150000000' }),
+      sql: [
+        [/FROM performance_schema\.replication_group_members$/, { rows: [{ id: SELF, host: 'db1', port: 3306, state: 'ONLINE', role: 'PRIMARY' }] }],
+        [COUNT, { rows: [{ n: 5 }] }],
+      ],
+    });
+    runLoad(lone, '/d', { preset: 'fastest', topology: 'rebuild' });
+    const lo = loadOptions(lone)[0];
+    expect([lo.skipBinlog, lo.createInvisiblePKs]).to.deep.equal([true, true]);
+    expect(lone.statements()).to.include('ALTER INSTANCE DISABLE INNODB REDO_LOG');
+    expect(lone.printed.join('\n')).to.match(/var cluster = dba\.getCluster\(\)/);
+  });
+
+  it('an account that cannot see the replicas: fastest keeps the binary log (skipBinlog dropped, the reason printed)', function () {
+    const { sqlError } = require('../support/fake-host.js');
+    const h = fakeHost({ mount: { '/d': 'sample-dumps/shop' }, variables: TUNABLE_NOW, sql: [
+      [/^SHOW REPLICAS$/, () => { throw sqlError(1227, 'Access denied; you need (at least one of) the REPLICATION SLAVE privilege(s)'); }],
+      [COUNT, { rows: [{ n: 5 }] }]] });
+    runLoad(h, '/d', { preset: 'fastest', force: true });
+    expect(loadOptions(h)[0].skipBinlog).to.equal(undefined);
+    expect(h.printed.join('\n')).to.match(/skipBinlog from the preset dropped: whether replicas or a group read this server's binary log could not be checked \(replicasConnected: Access denied/);
+    const h2 = fakeHost({ mount: { '/d': 'sample-dumps/shop' }, variables: TUNABLE_NOW, sql: [
+      [/^SHOW REPLICAS$/, () => { throw sqlError(1227, 'Access denied'); }], [COUNT, { rows: [{ n: 5 }] }]] });
+    runLoad(h2, '/d', { preset: 'fastest', skipBinlog: true, force: true });
+    expect(loadOptions(h2)[0].skipBinlog).to.equal(true);
   });
 
   it('counts the transactions of a GTID set', function () {
