@@ -44,23 +44,32 @@ function binlogDecision(topo, loadOptions, explicit) {
     'so every member gets every row';
 }
 
+// Other ONLINE members of a group primary's group (they hold what it certified).
+function onlineOthers(topo) {
+  return topo.group.members.filter(function (m) { return m.state === 'ONLINE'; }).length;
+}
+
+// Why the durability settings stay as they are on this topology, or null where they may be relaxed.
+function durabilityKeptWhy(topo) {
+  if (topo.kind === 'source') return 'a source with async replicas must not lose after an OS crash what its replicas already applied';
+  if (topo.kind === 'group-primary' && !onlineOthers(topo)) return 'no other ONLINE member holds the transactions';
+  return null;
+}
+
 // Durability settings to leave alone, by name → why; {} where they may be relaxed.
 function keptDurability(topo) {
-  if (topo.kind !== 'source') return {};
-  var why = 'kept: a source with async replicas must not lose after an OS crash what its replicas already applied';
+  var why = durabilityKeptWhy(topo);
   var out = {};
-  DURABILITY.forEach(function (n) { out[n] = why; });
+  if (why) DURABILITY.forEach(function (n) { out[n] = 'kept: ' + why; });
   return out;
 }
 
 function durabilityNote(topo) {
-  if (topo.kind === 'source') return 'sync_binlog, innodb_flush_log_at_trx_commit: kept (a source with async replicas ' +
-    'must not lose after an OS crash what its replicas already applied)';
+  var why = durabilityKeptWhy(topo);
+  if (why) return 'sync_binlog, innodb_flush_log_at_trx_commit: kept (' + why + ')';
   if (topo.kind === 'group-primary') {
-    var online = topo.group.members.filter(function (m) { return m.state === 'ONLINE'; }).length;
-    return online ? 'sync_binlog, innodb_flush_log_at_trx_commit: relaxed with tune (the group has every certified ' +
-      'transaction: a crash of this member loses nothing the ' + online + ' other ONLINE member(s) confirmed; it recovers them when it rejoins)'
-      : 'sync_binlog, innodb_flush_log_at_trx_commit: kept (no other ONLINE member holds the transactions)';
+    return 'sync_binlog, innodb_flush_log_at_trx_commit: relaxed with tune (the group has every certified ' +
+      'transaction: a crash of this member loses nothing the ' + onlineOthers(topo) + ' other ONLINE member(s) confirmed; it recovers them when it rejoins)';
   }
   return null;
 }

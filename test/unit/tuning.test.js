@@ -111,13 +111,8 @@ describe('restore-time tuning (lib/server/tuning.js)', function () {
       'Settings that need a restart (not changed; for my.cnf if the load is slow):', '[mysqld]', 'innodb_doublewrite = OFF    # halves page writes']);
   });
 
-  // BUG (found by this test, not fixed here: lib/ is being changed elsewhere): on a group primary
-  // whose other members are not ONLINE, the plan says the durability settings are "kept (no other
-  // ONLINE member holds the transactions)" (replicated-road.js durabilityNote), but keptDurability
-  // keeps them only on a source, so tuning relaxes them: a crash of this member can then lose
-  // transactions no other member holds. Checked with runLoad(preset fastest, membersTimeout 0):
-  // the plan prints "kept", then SET GLOBAL sync_binlog = 0 and innodb_flush_log_at_trx_commit = 2 run.
-  it.skip('a group primary alone ONLINE keeps sync_binlog and innodb_flush_log_at_trx_commit, as its plan says', function () {
+  // The plan's words and tuning's choice come from one rule (replicated-road.js durabilityKeptWhy).
+  it('a group primary alone ONLINE keeps sync_binlog and innodb_flush_log_at_trx_commit, as its plan says', function () {
     const h = server({ gtid_mode: 'ON' }, [[/FROM performance_schema\.replication_group_members$/, { rows: [
       { id: 'aaaaaaaa-0000-0000-0000-000000000001', host: 'db1', port: 3306, state: 'ONLINE', role: 'PRIMARY' },
       { id: 'b', host: 'db2', port: 3306, state: 'UNREACHABLE', role: 'SECONDARY' }] }]]);
