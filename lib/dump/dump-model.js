@@ -106,7 +106,7 @@ function brokenProblems(broken) {
   return broken.slice(0, 20).map(function (e) {
     // util.loadDump lists regular files only (mysqlshdk/libs/storage/backend/directory.cc
     // filter_files): such an entry is missing for it.
-    if (e.special) {
+    if (e.special || SPECIAL.test(e.error)) {
       return problemsOf.makeProblem('file-unreadable', e.name + ' is ' + e.error.replace(SPECIAL, 'not a regular file') +
         ': util.loadDump does not see it, as if the file were missing.', e.name);
     }

@@ -168,6 +168,8 @@ function why(e) { return String((e && e.message) || (e && e.cause && e.cause.mes
 cases.forEach(function (c) {
   println(${JSON.stringify(MARK)} + c.name + '\\tINSPECT');
   try { restore.inspect(c.dir); } catch (e) { println('ERROR: ' + why(e)); }
+  println(${JSON.stringify(MARK)} + c.name + '\\tPLAN');
+  try { restore.plan(c.dir); } catch (e) { println('ERROR: ' + why(e)); }
   println(${JSON.stringify(MARK)} + c.name + '\\tLOADER');
   var r = {dry: null, load: null, rows: null};
   try { util.loadDump(c.dir, {dryRun: true, progressFile: '', showProgress: false}); r.dry = 'ok'; } catch (e) { r.dry = why(e); }
@@ -198,6 +200,7 @@ cases.forEach(function (c) {
       const body = nl < 0 ? '' : s.slice(nl + 1);
       const c = results[head[0]] || (results[head[0]] = { name: head[0] });
       if (head[1] === 'INSPECT') c.inspect = body;
+      if (head[1] === 'PLAN') c.plan = body;
       if (head[1] === 'LOADER') c.loaderOut = body;
       if (head[1] === 'RESULT') c.loader = JSON.parse(head[2]);
     });
@@ -254,16 +257,48 @@ cases.forEach(function (c) {
   it('no raw Python or JavaScript message reaches a person (NoneType, Traceback, undefined, null, [object)', function () {
     const bad = [];
     CORPUS.forEach(([name]) => {
-      const m = /NoneType|Traceback|undefined|\bnull\b|\[object/.exec(results[name].inspect);
-      if (m) bad.push(`${name}: ${m[0]} in\n${results[name].inspect}`);
+      ['inspect', 'plan'].forEach((what) => {
+        const m = /NoneType|Traceback|undefined|\bnull\b|\[object/.exec(results[name][what]);
+        if (m) bad.push(`${name} (${what}): ${m[0]} in\n${results[name][what]}`);
+      });
     });
     expect(bad, bad.join('\n\n')).to.deep.equal([]);
   });
 
-  it('a "would fail" names the file concerned', function () {
+  it('restore plan refuses, before anything changes and in inspect\'s words, every dump inspect says would fail', function () {
+    const wrong = [];
+    CORPUS.forEach(([name]) => {
+      const c = results[name];
+      const fails = verdicts(c).inspect === 'fail';
+      // A chosen chunk missing from a local directory is what the plan lists to fetch (restore.load
+      // and restore.view then refuse until it is there: test/shell/partial.test.js).
+      const onlyMissing = /^\[chunk-missing\]/m.test(c.inspect) && (c.inspect.match(/^\[[a-z-]+\]/mg) || []).length === 1;
+      const refused = /^ERROR: /m.test(c.plan) || (onlyMissing && /^Files to fetch: [1-9]/m.test(c.plan));
+      if (refused !== fails) { wrong.push(`${name}: inspect ${fails ? 'fail' : 'load'}, plan ${refused ? 'refused' : 'planned'}:\n${c.plan}`); return; }
+      if (!fails) return;
+      // The plan gives one of inspect's facts whole, or names the same file (or inspect's own error).
+      const facts = c.inspect.split('\n').filter((l) => /^  - |^ERROR: /.test(l)).map((l) => l.replace(/^  - |^ERROR: /, '').trim());
+      const flat = c.plan.replace(/\s+/g, ' ');
+      const files = facts.join(' ').match(/[\w%@.]+\.(?:json|sql|zst)\b/g) || [];
+      if (!facts.some((f) => flat.indexOf(f.replace(/\s+/g, ' ')) >= 0) && !files.some((f) => flat.indexOf(f) >= 0) &&
+          !(/unfinished/.test(c.inspect) && /unfinished/.test(c.plan))) {
+        wrong.push(`${name}: plan not in inspect's words:\n${c.plan}\n--- inspect:\n${c.inspect}`);
+      }
+    });
+    expect(wrong, wrong.join('\n\n')).to.deep.equal([]);
+  });
+
+  it('data files util.loadDump would skip (includesData: false) are named in the inspect verdict and the plan', function () {
+    const c = results['orders includesData false, files there'];
+    expect(c.inspect).to.match(/Verdict: util\.loadDump would load this dump \(1 table\(s\) whose metadata says "includesData": false are created without their data files' rows\)/);
+    expect(c.plan).to.match(/WARNING: shop\.orders: shop@orders\.json says "includesData": false, but its data files are there \(shop@orders@0\.tsv\.zst\); its rows are not loaded\./);
+  });
+
+  it('a "would fail" says why and names the file concerned', function () {
     CORPUS.forEach(([name]) => {
       const c = results[name];
       if (verdicts(c).inspect !== 'fail') return;
+      if (!/^ERROR: /m.test(c.inspect)) expect(c.inspect, name).to.match(/util\.loadDump would fail[^:]*: \w/);
       expect(c.inspect, name).to.match(/@\.json|@\.done\.json|shop[@.][^ ]*|\.tsv\.zst|directory/);
     });
   });
