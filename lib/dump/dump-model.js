@@ -28,6 +28,13 @@ function checkDumpDir(host, dumpDir) {
     if (host.files.isFile(dir)) {
       throw new UserError(dir + ' is a file, not a directory: give the dump directory (the one holding @.json).');
     }
+    // Something that is neither (a device such as /dev/null, a pipe, a socket) says what it is.
+    var st = host.files.stat([dir]);
+    var why = st.errors.length ? st.errors[0][1] : null;
+    if (why !== null && SPECIAL.test(why)) {
+      throw new UserError(dir + ' is ' + why.replace(SPECIAL, 'not a regular file').replace(/^not a regular file \((.*)\)$/, '$1') +
+        ', not a directory: give the dump directory (the one holding @.json).');
+    }
     var relative = host.files.isAbs(dumpDir) ? '' : ' (' + JSON.stringify(dumpDir) + ' is taken relative to the ' +
       'current directory ' + host.files.cwd() + ')';
     throw new UserError('The dump directory ' + dir + ' does not exist' + relative + '.');

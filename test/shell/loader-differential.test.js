@@ -143,6 +143,9 @@ const CORPUS = [
 const DELIBERATE = {};
 
 const MARK = '@@DIFF@@';
+// Dumps restore.load, restore.view and restore.stub (latest shop.orders: 2) are also given.
+const MEMBERS = ['orders compression lz4', '@.json tzUtc "yes"', 'both @11 and @@11', 'orders includesData false, files there'];
+const listing = (dir) => fs.readdirSync(dir).sort().map((f) => f + ':' + fs.lstatSync(path.join(dir, f)).size).join('\n');
 
 describe('restore inspect agrees with the real util.loadDump on a corpus of damaged dumps (real Shell)', function () {
   this.timeout(300000);
@@ -157,7 +160,7 @@ describe('restore inspect agrees with the real util.loadDump on a corpus of dama
       const dir = copyDump(SAMPLE_SHOP, 'c' + i);
       fs.renameSync(dir, path.join(root, 'c' + i));
       damage(path.join(root, 'c' + i));
-      return { name, dir: path.join(root, 'c' + i), rows: { ...ROWS, ...((extra && extra.rows) || {}) } };
+      return { name, dir: path.join(root, 'c' + i), rows: { ...ROWS, ...((extra && extra.rows) || {}) }, files: listing(path.join(root, 'c' + i)) };
     });
     const infile = await server.value('SELECT @@GLOBAL.local_infile');
     if (String(infile) !== '1') await server.query('SET GLOBAL local_infile = ON');
@@ -187,6 +190,23 @@ cases.forEach(function (c) {
   }
   println(${JSON.stringify(MARK)} + c.name + '\\tRESULT\\t' + JSON.stringify(r));
 });
+// Item 3: the commands that change something refuse before they do; item 4: a path that is not a directory.
+var MEMBERS = ${JSON.stringify(MEMBERS)};
+cases.forEach(function (c) {
+  if (MEMBERS.indexOf(c.name) < 0) return;
+  var viewDir = c.dir + '-view';
+  [['load', function () { restore.load(c.dir, {latest: {'shop.orders': 2}}); }],
+   ['view', function () { restore.view(c.dir, {latest: {'shop.orders': 2}, viewDir: viewDir}); }],
+   ['stub', function () { restore.stub(c.dir, {latest: {'shop.orders': 2}}); }]].forEach(function (m) {
+    println(${JSON.stringify(MARK)} + c.name + '\\tMEMBER-' + m[0]);
+    try { m[1](); println('OK'); } catch (e) { println('ERROR: ' + why(e)); }
+    var shop = session.runSql("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'").fetchOne()[0];
+    println('SCHEMA shop: ' + shop + '; VIEW DIR: ' + (os.path.isdir(viewDir) ? 'made' : 'none'));
+    session.runSql('DROP SCHEMA IF EXISTS shop');
+  });
+});
+println(${JSON.stringify(MARK)} + '/dev/null\\tINSPECT');
+try { restore.inspect('/dev/null'); } catch (e) { println('ERROR: ' + why(e)); }
 `);
     const started = Date.now();
     const r = mysqlsh([server.uri, '--js', '-f', script], { timeout: 280000 });
@@ -201,10 +221,11 @@ cases.forEach(function (c) {
       const c = results[head[0]] || (results[head[0]] = { name: head[0] });
       if (head[1] === 'INSPECT') c.inspect = body;
       if (head[1] === 'PLAN') c.plan = body;
+      if (/^MEMBER-/.test(head[1])) (c.members || (c.members = {}))[head[1].slice(7)] = body;
       if (head[1] === 'LOADER') c.loaderOut = body;
       if (head[1] === 'RESULT') c.loader = JSON.parse(head[2]);
     });
-    cases.forEach((c) => { if (results[c.name]) results[c.name].rows = c.rows; });
+    cases.forEach((c) => { if (results[c.name]) { results[c.name].rows = c.rows; results[c.name].files = c.files; results[c.name].dir = c.dir; } });
   });
 
   after(async function () {
@@ -229,7 +250,7 @@ cases.forEach(function (c) {
 
   it(`has ${CORPUS.length} damaged dumps (60 or more), each through inspect and the loader`, function () {
     expect(CORPUS.length).to.be.at.least(60);
-    expect(Object.keys(results).length).to.equal(CORPUS.length);
+    expect(Object.keys(results).filter((n) => n !== '/dev/null').length).to.equal(CORPUS.length);
     CORPUS.forEach(([name]) => expect(results[name].loader, name).to.be.an('object'));
   });
 
@@ -257,9 +278,10 @@ cases.forEach(function (c) {
   it('no raw Python or JavaScript message reaches a person (NoneType, Traceback, undefined, null, [object)', function () {
     const bad = [];
     CORPUS.forEach(([name]) => {
-      ['inspect', 'plan'].forEach((what) => {
-        const m = /NoneType|Traceback|undefined|\bnull\b|\[object/.exec(results[name][what]);
-        if (m) bad.push(`${name} (${what}): ${m[0]} in\n${results[name][what]}`);
+      const outputs = { inspect: results[name].inspect, plan: results[name].plan, ...(results[name].members || {}) };
+      Object.entries(outputs).forEach(([what, text]) => {
+        const m = /NoneType|Traceback|undefined|\bnull\b|\[object/.exec(text);
+        if (m) bad.push(`${name} (${what}): ${m[0]} in\n${text}`);
       });
     });
     expect(bad, bad.join('\n\n')).to.deep.equal([]);
@@ -292,6 +314,32 @@ cases.forEach(function (c) {
     const c = results['orders includesData false, files there'];
     expect(c.inspect).to.match(/Verdict: util\.loadDump would load this dump \(1 table\(s\) whose metadata says "includesData": false are created without their data files' rows\)/);
     expect(c.plan).to.match(/WARNING: shop\.orders: shop@orders\.json says "includesData": false, but its data files are there \(shop@orders@0\.tsv\.zst\); its rows are not loaded\./);
+  });
+
+  it('restore.load, restore.view and restore.stub refuse, in inspect\'s words, before anything changes', function () {
+    const failing = MEMBERS.filter((n) => verdicts(results[n]).inspect === 'fail');
+    expect(failing.length).to.equal(3);
+    failing.forEach((name) => {
+      const c = results[name];
+      const fact = c.inspect.split('\n').find((l) => /^  - /.test(l)).replace(/^  - /, '').trim();
+      ['load', 'view', 'stub'].forEach((m) => {
+        const out = c.members[m];
+        expect(out, `${name}: ${m}`).to.match(/^ERROR: /m);
+        expect(out.replace(/\s+/g, ' '), `${name}: ${m} in inspect's words`).to.include(fact.replace(/\s+/g, ' '));
+        expect(out, `${name}: ${m} changed nothing`).to.include('SCHEMA shop: 0; VIEW DIR: none');
+      });
+      expect(listing(c.dir), `${name}: nothing written into the dump`).to.equal(c.files);
+    });
+  });
+
+  it('data files util.loadDump would skip (includesData: false) are named when restore.load loads', function () {
+    const out = results['orders includesData false, files there'].members.load;
+    expect(out).to.match(/^OK$/m);
+    expect(out).to.match(/shop\.orders: shop@orders\.json says "includesData": false, but its data files are there \(shop@orders@0\.tsv\.zst\); its rows are not loaded\./);
+  });
+
+  it('a path that exists but is not a directory says what it is (/dev/null)', function () {
+    expect(results['/dev/null'].inspect).to.match(/^ERROR: \/dev\/null is a device, not a directory: give the dump directory \(the one holding @\.json\)\.$/m);
   });
 
   it('a "would fail" says why and names the file concerned', function () {
