@@ -136,6 +136,7 @@ function verdict(model, totals) {
   if (counts['compression-unknown']) reasons.push(counts['compression-unknown'] + ' table(s) with an unknown compression');
   if (counts['format-unsupported']) reasons.push('a dump format newer than util.loadDump reads');
   if (counts['whole-and-chunked']) reasons.push(counts['whole-and-chunked'] + ' table(s) with a whole-table file beside their chunks');
+  if (counts['tables-unlisted']) reasons.push(counts['tables-unlisted'] + ' table(s) with data the metadata does not list');
   if (counts['metadata-damaged']) reasons.push(counts['metadata-damaged'] + ' damaged metadata entr' + (counts['metadata-damaged'] === 1 ? 'y' : 'ies'));
   return 'util.loadDump would fail' + (corrupt ? ' or load fewer rows' : '') + ': ' + reasons.join(', ') + '.';
 }

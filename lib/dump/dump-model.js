@@ -150,6 +150,9 @@ function formatProblems(format) {
   if (format.unsupported) {
     return [problemsOf.makeProblem('format-unsupported', 'The dump format ' + format.format + ' is newer than 2.0.x.', '@.json')];
   }
+  if (format.unrecorded) {
+    return [problemsOf.makeProblem('format-unrecorded', '@.json records no dump format version ("version").', '@.json')];
+  }
   return format.newerThanKnown ? [newerFormatProblem(format.format)] : [];
 }
 
@@ -202,6 +205,28 @@ function nameProblems(host, pathOf, targets, sizes, broken) {
         chunkTable.fileOf(t.chunks, t.chunks.length - 1) + ' exist: util.loadDump takes ' + twin + ' as a chunk ' +
         'and then finds no last chunk.', twin, t));
     }
+  });
+  return out;
+}
+
+// Tables whose data @.done.json records (tableDataBytes: the dumper writes an entry for every table
+// it dumped) but which no schema metadata lists: util.loadDump never looks for them
+// (dump_reader.cc: the tables come from <schema>.json "tables" only).
+function unlistedTables(doneFile, catalog) {
+  var recorded = doneFile && doneFile.json.tableDataBytes;
+  if (!recorded || typeof recorded !== 'object' || Array.isArray(recorded)) return [];
+  var listed = new Set(catalog.tables.map(function (t) { return JSON.stringify([t.schema, t.table]); }));
+  var out = [];
+  Object.keys(recorded).forEach(function (schema) {
+    var tables = recorded[schema];
+    if (!tables || typeof tables !== 'object' || Array.isArray(tables)) return;
+    var entry = catalog.schemas.find(function (s) { return s.schema === schema; });
+    Object.keys(tables).forEach(function (table) {
+      if (listed.has(JSON.stringify([schema, table])) || out.length >= 20) return;
+      var where = entry ? entry.basename + '.json does not list it in "tables"' : '@.json does not list its schema in "schemas"';
+      out.push(problemsOf.makeProblem('tables-unlisted', '@.done.json records ' + tables[table] + ' bytes of data of ' +
+        displayTable(schema, table) + ', but ' + where + '.', entry ? entry.basename + '.json' : '@.json', { schema: schema, table: table }));
+    });
   });
   return out;
 }
@@ -303,6 +328,7 @@ function readDumpModel(host, dumpDir, options) {
   problems = problems.concat(formatProblems(format), loaderTypeProblems(root, doneFile));
   problems = problems.concat(catalog.problems, listProblems, chunkSurvey.stateProblems(catalog.targets));
   problems = problems.concat(nameProblems(host, pathOf, catalog.targets, sizes, broken));
+  problems = problems.concat(unlistedTables(doneFile, catalog));
   var unlisted = unlistedFiles(Array.from(sizes.keys()), catalog.schemas);
   if (unlisted) problems.push(unlisted);
 
