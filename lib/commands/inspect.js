@@ -112,8 +112,14 @@ function tableRow(t) {
 
 function verdict(model, totals) {
   if (model.loadable) {
-    return 'util.loadDump would load this dump' + (totals.stub ? ' (' + totals.stub + ' stubbed chunk' +
-      (totals.stub === 1 ? '' : 's') + ' load no rows).' : '.');
+    var notes = [];
+    if (totals.stub) notes.push(totals.stub + ' stubbed chunk' + (totals.stub === 1 ? '' : 's') + ' load no rows');
+    var skipped = model.problems.filter(function (p) { return p.code === 'data-not-loaded'; });
+    if (skipped.length) {
+      notes.push(skipped.length + ' table(s) whose metadata says "includesData": false are created without their ' +
+        'data files\' rows');
+    }
+    return 'util.loadDump would load this dump' + (notes.length ? ' (' + notes.join('; ') + ').' : '.');
   }
   var counts = {};
   model.problems.filter(isBlocking).forEach(function (p) { counts[p.code] = (counts[p.code] || 0) + 1; });
@@ -126,6 +132,11 @@ function verdict(model, totals) {
   if (counts['last-chunk-unknown']) reasons.push(counts['last-chunk-unknown'] + ' table(s) with an unknown last chunk');
   if (counts['chunks-conflict']) reasons.push(counts['chunks-conflict'] + ' table(s) with conflicting chunk files');
   if (counts['file-unreadable']) reasons.push(counts['file-unreadable'] + ' unreadable file(s)');
+  if (counts['metadata-type']) reasons.push(counts['metadata-type'] + ' metadata member(s) util.loadDump cannot read');
+  if (counts['compression-unknown']) reasons.push(counts['compression-unknown'] + ' table(s) with an unknown compression');
+  if (counts['format-unsupported']) reasons.push('a dump format newer than util.loadDump reads');
+  if (counts['whole-and-chunked']) reasons.push(counts['whole-and-chunked'] + ' table(s) with a whole-table file beside their chunks');
+  if (counts['tables-unlisted']) reasons.push(counts['tables-unlisted'] + ' table(s) with data the metadata does not list');
   if (counts['metadata-damaged']) reasons.push(counts['metadata-damaged'] + ' damaged metadata entr' + (counts['metadata-damaged'] === 1 ? 'y' : 'ies'));
   return 'util.loadDump would fail' + (corrupt ? ' or load fewer rows' : '') + ': ' + reasons.join(', ') + '.';
 }

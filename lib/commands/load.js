@@ -319,6 +319,13 @@ function failureMessage(phase, e, revertResult, changed) {
   var text = phase === 'util.loadDump' ? 'util.loadDump failed: ' + e.message
     : 'restore.load failed in the ' + phase + ' phase: ' + e.message;
   if (!/[.!?]$/.test(text)) text += '.';
+  // After util.loadDump finished, every row is in: only the later step failed.
+  if (phase === 'analyze') {
+    text += ' The data is complete: util.loadDump loaded every row; only the statistics step failed. Fix the cause ' +
+      'and run restore.analyze on the same dump (the data need not be loaded again).';
+  } else if (phase === 'snapshot') {
+    text += ' util.loadDump loaded every row; the step after it (orphan rows, masks) did not finish.';
+  }
   var left = revertResult ? revert.leftoverLines(revertResult) : [];
   if (left.length) return text + ' ' + left.join(' ');
   return text + (changed ? ' The redo log and the server settings were put back as they were.' : ' No server setting was changed.');
@@ -331,6 +338,7 @@ function droppedNote(host, pre, plan, report, phase) {
   if (!plan.drops.length) return '';
   var gone = dropExisting.goneObjects(host, pre.objects, plan.drops);
   var loaderRan = phase === 'util.loadDump' || phase === 'snapshot' || phase === 'analyze';
+  var loaderDone = phase === 'snapshot' || phase === 'analyze';
   var parts = [];
   if (report.dropped.length) {
     parts.push(report.dropped.length + ' existing object(s) were dropped before the failure: ' +
@@ -338,6 +346,11 @@ function droppedNote(host, pre, plan, report, phase) {
   }
   if (gone === null) parts.push('Which of the ' + plan.drops.length + ' planned object(s) the server still has could not be checked.');
   else if (gone.length) parts.push('The server no longer has ' + gone.length + ' of them: ' + dropExisting.describeDrops(gone).join(', ') + '.');
+  if (loaderDone && (report.dropped.length || plan.dropNative)) {
+    parts.push('util.loadDump ' + (plan.dropNative ? 'dropped them (dropExistingObjects) and ' : '') +
+      'created and loaded them again in full.');
+    return ' ' + parts.join(' ');
+  }
   if (loaderRan && (report.dropped.length || plan.dropNative)) {
     parts.push('util.loadDump ' + (plan.dropNative ? 'was asked to drop them (dropExistingObjects) and ' : '') +
       'may have created some again, partly loaded.');

@@ -52,6 +52,13 @@ function planCommand(host, dumpDir, options) {
   if (!(options && options.allowIncomplete)) refuseIncompleteModel(r.model, 'restore.plan');
   partialPlan.refuseBlocked(r.plan);
   var listFile = options && options.fetchListFile ? writeFetchList(host, r.plan, options.fetchListFile) : null;
+  // A local directory lacking chosen files (a partial download): named, as restore.load names them
+  // when it refuses.
+  if (!src.source && r.plan.fetch.length) {
+    r.plan.warnings.push('The selection chooses ' + r.plan.fetch.length + ' data file(s) that are not in the dump ' +
+      'directory (' + r.plan.fetch.slice(0, 5).join(', ') + (r.plan.fetch.length > 5 ? ', …' : '') + '): restore.load ' +
+      'refuses until they are there' + (listFile ? '.' : ' (fetchListFile writes their list), or choose fewer chunks with latest.'));
+  }
   planReport.printPlan(host, r.plan, { fetchListFile: listFile });
   if (src.source && r.plan.fetch.length) {
     host.out.print('restore.load of ' + src.source.source.url + ' with the same selection fetches them into ' + src.dir + '.');

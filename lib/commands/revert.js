@@ -35,6 +35,7 @@ function revertMember(host) {
   restoreState.describeState(state).forEach(function (l) { host.out.print('  ' + l); });
   var result = revert.revertServer(host, state, null);
   if (result.redoLog === 'enabled') host.out.print('InnoDB redo log: enabled again.');
+  if (result.redoLog === 'was-on') host.out.print('InnoDB redo log: was ON; nothing to do.');
   if (result.restored.length) {
     // Both values as the server reports them, before and after.
     formatTable(['setting', 'was', 'now', ''], result.restored.map(function (r) {

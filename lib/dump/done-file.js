@@ -207,9 +207,14 @@ function doneTypeProblems(done, report) {
     r.get(json, 'chunkFileBytes', 'Map');
     return;
   }
-  // The entries are walked in place (a million of them); only a value that is not a plain
-  // number is parsed on its own.
+  // One native scan first: a value that does not start as a plain unsigned integer (a string,
+  // null, a map, a minus, a fraction). Only then are the entries walked, in place (a million of
+  // them), and such a value parsed on its own.
   var text = done.text;
+  var suspect = /"\s*:\s*(?:[^0-9\s]|[0-9]+[.eE])/g;
+  suspect.lastIndex = done.chunks.start;
+  var hit = suspect.exec(text);
+  if (!hit || hit.index >= done.chunks.end) return;
   var bad = null;
   wrap(done.path, function () {
     var w = walker(text);

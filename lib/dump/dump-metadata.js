@@ -46,7 +46,7 @@ function readJsonFile(host, path) {
 function parseFormat(version, path) {
   var m = /^(\d+)\.(\d+)\.(\d+)$/.exec(String(version));
   if (!m) {
-    throw new UserError(path + ' has no readable dump format version ("version": ' + JSON.stringify(version) +
+    throw new UserError(path + ' has no readable dump format version ("version": ' + JSON.stringify(version).slice(0, 40) +
       '): it was not written by MySQL Shell, or it is damaged.');
   }
   return [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -59,6 +59,9 @@ function compareFormats(a, b) {
 
 // Returns {format, newerThanKnown}; throws for a major version above 2.
 function checkFormat(root, path) {
+  // No "version" at all: util.loadDump takes it as older than any format and loads it (9.1.0
+  // dump_reader.cc reads the member only when present); read here as the oldest, 1.0.0.
+  if (root.version === undefined) return { format: '1.0.0', newerThanKnown: false, unsupported: false, unrecorded: true };
   var parts = parseFormat(root.version, path);
   if (parts[0] > 2) {
     throw new UserError('The dump in ' + path.replace(/[\/\\]@\.json$/, '') + ' has format ' + root.version +

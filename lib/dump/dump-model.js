@@ -28,6 +28,13 @@ function checkDumpDir(host, dumpDir) {
     if (host.files.isFile(dir)) {
       throw new UserError(dir + ' is a file, not a directory: give the dump directory (the one holding @.json).');
     }
+    // Something that is neither (a device such as /dev/null, a pipe, a socket) says what it is.
+    var st = host.files.stat([dir]);
+    var why = st.errors.length ? st.errors[0][1] : null;
+    if (why !== null && SPECIAL.test(why)) {
+      throw new UserError(dir + ' is ' + why.replace(SPECIAL, 'not a regular file').replace(/^not a regular file \((.*)\)$/, '$1') +
+        ', not a directory: give the dump directory (the one holding @.json).');
+    }
     var relative = host.files.isAbs(dumpDir) ? '' : ' (' + JSON.stringify(dumpDir) + ' is taken relative to the ' +
       'current directory ' + host.files.cwd() + ')';
     throw new UserError('The dump directory ' + dir + ' does not exist' + relative + '.');
@@ -106,7 +113,7 @@ function brokenProblems(broken) {
   return broken.slice(0, 20).map(function (e) {
     // util.loadDump lists regular files only (mysqlshdk/libs/storage/backend/directory.cc
     // filter_files): such an entry is missing for it.
-    if (e.special) {
+    if (e.special || SPECIAL.test(e.error)) {
       return problemsOf.makeProblem('file-unreadable', e.name + ' is ' + e.error.replace(SPECIAL, 'not a regular file') +
         ': util.loadDump does not see it, as if the file were missing.', e.name);
     }
@@ -142,6 +149,9 @@ function newerFormatProblem(format) {
 function formatProblems(format) {
   if (format.unsupported) {
     return [problemsOf.makeProblem('format-unsupported', 'The dump format ' + format.format + ' is newer than 2.0.x.', '@.json')];
+  }
+  if (format.unrecorded) {
+    return [problemsOf.makeProblem('format-unrecorded', '@.json records no dump format version ("version").', '@.json')];
   }
   return format.newerThanKnown ? [newerFormatProblem(format.format)] : [];
 }
@@ -195,6 +205,28 @@ function nameProblems(host, pathOf, targets, sizes, broken) {
         chunkTable.fileOf(t.chunks, t.chunks.length - 1) + ' exist: util.loadDump takes ' + twin + ' as a chunk ' +
         'and then finds no last chunk.', twin, t));
     }
+  });
+  return out;
+}
+
+// Tables whose data @.done.json records (tableDataBytes: the dumper writes an entry for every table
+// it dumped) but which no schema metadata lists: util.loadDump never looks for them
+// (dump_reader.cc: the tables come from <schema>.json "tables" only).
+function unlistedTables(doneFile, catalog) {
+  var recorded = doneFile && doneFile.json.tableDataBytes;
+  if (!recorded || typeof recorded !== 'object' || Array.isArray(recorded)) return [];
+  var listed = new Set(catalog.tables.map(function (t) { return JSON.stringify([t.schema, t.table]); }));
+  var out = [];
+  Object.keys(recorded).forEach(function (schema) {
+    var tables = recorded[schema];
+    if (!tables || typeof tables !== 'object' || Array.isArray(tables)) return;
+    var entry = catalog.schemas.find(function (s) { return s.schema === schema; });
+    Object.keys(tables).forEach(function (table) {
+      if (listed.has(JSON.stringify([schema, table])) || out.length >= 20) return;
+      var where = entry ? entry.basename + '.json does not list it in "tables"' : '@.json does not list its schema in "schemas"';
+      out.push(problemsOf.makeProblem('tables-unlisted', '@.done.json records ' + tables[table] + ' bytes of data of ' +
+        displayTable(schema, table) + ', but ' + where + '.', entry ? entry.basename + '.json' : '@.json', { schema: schema, table: table }));
+    });
   });
   return out;
 }
@@ -296,6 +328,7 @@ function readDumpModel(host, dumpDir, options) {
   problems = problems.concat(formatProblems(format), loaderTypeProblems(root, doneFile));
   problems = problems.concat(catalog.problems, listProblems, chunkSurvey.stateProblems(catalog.targets));
   problems = problems.concat(nameProblems(host, pathOf, catalog.targets, sizes, broken));
+  problems = problems.concat(unlistedTables(doneFile, catalog));
   var unlisted = unlistedFiles(Array.from(sizes.keys()), catalog.schemas);
   if (unlisted) problems.push(unlisted);
 

@@ -18,6 +18,10 @@ var KINDS = {
   // includesData false: the loader creates the table and never looks at its data files.
   'data-not-loaded': { blocking: false, advice: 'util.loadDump creates the table without rows and loads none of ' +
     'these files. If the rows are wanted, copy the table metadata file again from the original dump.' },
+  // util.loadDump loads the tables the schema metadata lists, and no others, without a word.
+  'tables-unlisted': { blocking: true, advice: 'util.loadDump loads only the schemas and tables the metadata lists ' +
+    '(@.json "schemas", <schema>.json "tables"), without a word about the others: their rows would be missing. Copy ' +
+    'the metadata files again from the original dump.' },
   'file-unreadable': { blocking: true, advice: 'util.loadDump fails when it opens such a file. Let the user running ' +
     'mysqlsh read it (owner, mode, ACLs), or replace it with the real file from the original dump.' },
   'chunk-missing': { blocking: true, advice: 'util.loadDump loads the chunks of a table up to the first gap, then ' +
@@ -33,6 +37,8 @@ var KINDS = {
     'descriptor") or, when it was cut short, loads fewer rows without a word. Copy it again from the original dump.' },
   'format-unsupported': { blocking: true, advice: 'util.loadDump (MySQL Shell 8.0.27 to 9.x reads formats up to ' +
     '2.0.x) stops with "Unsupported dump version". Load it with the MySQL Shell that wrote it, or a newer one.' },
+  'format-unrecorded': { blocking: false, advice: 'util.loadDump loads it as an old format (with a note); it was ' +
+    'read here as format 1.0.0. MySQL Shell always writes the version: the file may have been edited.' },
   'format-newer': { blocking: false, advice: 'Facts recorded only in the newer format are not shown.' },
   // The loader takes the whole-table file as the only chunk (dump_reader.cc rescan_data): it loads
   // other rows than the chunks hold, without an error.

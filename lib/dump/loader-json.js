@@ -77,7 +77,7 @@ function cast(type, v) {
 }
 
 var TYPE_WORDS = { String: 'a string', Bool: 'a bool', UInteger: 'an unsigned integer',
-  Integer: 'an integer', Map: 'a map (JSON object)', Array: 'an array (JSON list)' };
+  Integer: 'an integer', Map: 'a map', Array: 'an array' };
 
 // A reader of one metadata document for util.loadDump's rules. report(fact) gets one sentence per
 // member the loader would stop on, naming the file, the member (a path such as

@@ -34,12 +34,15 @@ function disableWithState(host, state, by) {
 }
 
 // Enables again if it is off; clears the state entry once it is on. Throws when it fails.
+// Returns whether it had to enable it (false: it was ON already).
 function enableWithState(host, state) {
-  if (redoLogState(host) === 'OFF') setRedoLog(host, true);
+  var wasOff = redoLogState(host) === 'OFF';
+  if (wasOff) setRedoLog(host, true);
   if (state) {
     state.redoLog = null;
     restoreState.saveState(host, state);
   }
+  return wasOff;
 }
 
 module.exports = { redoLogSupport: redoLogSupport, setRedoLog: setRedoLog, disableWithState: disableWithState,

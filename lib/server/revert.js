@@ -7,13 +7,12 @@ var tuning = require('./tuning.js');
 
 // Reverts what `by` recorded (everything when by is null). Never throws for a failed step:
 // what could not be put back stays in the state file. Returns
-// {redoLog: 'enabled'|'failed'|null, redoLogError, restored, failed, stateFile (null when nothing is left)}.
+// {redoLog: 'enabled'|'was-on' (recorded off, found ON: nothing run)|'failed'|null, redoLogError, restored, failed, stateFile (null when nothing is left)}.
 function revertServer(host, state, by) {
   var out = { redoLog: null, redoLogError: null, restored: [], unknown: [], failed: [], stateFile: null };
   if (state.redoLog && (!by || state.redoLog.disabledBy === by)) {
     try {
-      redoLog.enableWithState(host, state);
-      out.redoLog = 'enabled';
+      out.redoLog = redoLog.enableWithState(host, state) ? 'enabled' : 'was-on';
     } catch (e) {
       out.redoLog = 'failed';
       out.redoLogError = e.message;

@@ -53,7 +53,8 @@ describe('hostile 3/5/6/8/9: damaged metadata, broken files, unfinished dumps, m
     expect(r.out).to.match(/Verdict: util\.loadDump would fail/);
   });
 
-  it('8: a schema or table listed twice, wrong JSON types, two tables sharing a file name are reported', function () {
+  it('8: wrong JSON types, a name that is a number, two tables sharing a file name are reported as util.loadDump reads them', function () {
+    // A name listed twice is one object for the loader (it keeps them in a map): not a problem.
     editJson(path.join(sb.dump, '@.json'), (d) => { d.schemas = ['shop', 'shop']; });
     editJson(path.join(sb.dump, 'shop.json'), (d) => {
       d.tables = d.tables.concat(['orders', 42]);
@@ -61,8 +62,9 @@ describe('hostile 3/5/6/8/9: damaged metadata, broken files, unfinished dumps, m
       d.basenames.customers = 'shop@products';
     });
     const r = inspect();
-    expect(r.out).to.match(/"schemas" lists "shop" twice/).and.match(/"tables" lists "orders" twice/)
-      .and.match(/"tables" holds 42, not a name/).and.match(/"views" is "v1", not a list of names/)
+    expect(r.out).to.not.match(/twice/);
+    expect(r.out).to.match(/The table metadata file shop@42\.json is missing/)
+      .and.match(/shop\.json: "views" is String, where util\.loadDump reads an array \(Array\): it stops with "Invalid typecast: Array expected, but value is String"/)
       .and.match(/share the file name shop@products/).and.match(/util\.loadDump would fail/);
   });
 
