@@ -3,8 +3,9 @@
 // - startReplicaSet({replicas}): a GTID source and N replicas applying from it (SOURCE_AUTO_POSITION);
 // - startGroup({members}): a single-primary Group Replication group configured with SQL (Shell 9.1's
 //   AdminAPI refuses MySQL 9.7), the clone plugin loaded so members can also join by clone.
+// - sharedReplicaSet(), sharedGroup(): one of each for a whole test run (stopped by the root hooks).
 // Servers start in parallel; stop() tears everything down (data directories included), and a
-// process exit shuts down whatever a failed test left running.
+// process that ends without stopping them (crash, Ctrl-C, kill) shuts them down first.
 const fs = require('fs');
 const net = require('net');
 const { spawnSync } = require('child_process');
@@ -94,8 +95,6 @@ class Topology {
     this.members = members;
     this.startSeconds = null;
   }
-
-  get servers() { return this.members; }
 
   // Every base table of these schemas (as on the first member) → {member uri: {schema.table: rows}}.
   async rowCounts(schemas) {
