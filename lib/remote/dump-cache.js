@@ -5,6 +5,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var shortHash = require('../core/short-hash.js').shortHash;
 var rsync = require('./rsync.js');
+var bucket = require('./bucket.js');
 var startProgress = require('../format/progress.js').startProgress;
 var formatBytes = require('../format/text-table.js').formatBytes;
 
@@ -21,7 +22,8 @@ function safeName(text) {
 }
 
 // Makes (or finds) the cache directory of a source; returns its path. A cacheDir that exists must
-// be one the plugin made (it holds the cache marker): rsync must never write over other files.
+// be one the plugin made (it holds the cache marker): rsync (or a bucket's
+// objects) must never write over other files.
 function openCache(host, source, cacheDir) {
   var f = host.files;
   var given = cacheDir !== undefined && cacheDir !== null;
@@ -52,6 +54,7 @@ function openCache(host, source, cacheDir) {
 // The dump's metadata (every .json and .sql but util.loadDump progress files) into the cache, and
 // the listing of the remote dump directory: name -> size of every file there.
 function fetchMetadata(host, source, dir, rsh) {
+  if (bucket.isBucket(source)) return bucket.fetchMetadata(host, source, dir);
   var started = Date.now();
   var listing = rsync.listRemote(host, source, rsh);
   var sizes = new Map();
@@ -69,6 +72,7 @@ function fetchMetadata(host, source, dir, rsh) {
 // Exactly these data files (names relative to the dump) into the cache, with progress by bytes;
 // sizes: the remote listing. Returns {files, bytes, fetched}: fetched counts what rsync transferred.
 function fetchFiles(host, source, dir, names, sizes, rsh) {
+  if (bucket.isBucket(source)) return bucket.fetchFiles(host, source, dir, names, sizes);
   var total = 0;
   names.forEach(function (n) { total += sizes.get(n) || 0; });
   var progress = startProgress(host, 'Fetching data files', total, { format: formatBytes });

@@ -23,6 +23,18 @@ var SOURCE_OPTIONS = [
     'are fetched to, and reused by later runs (default: <config home>/restore/cache/<dump>-<hash>)' },
   { name: 'rsh', type: 'string', brief: 'For a dump on a backup host over ssh: the remote shell rsync runs (rsync -e), ' +
     'e.g. "ssh -p 2222 -i ~/.ssh/backup_key" (default: $RSYNC_RSH, else ssh)' },
+  // A dump in an S3-compatible bucket: util.loadDump's own option names and meanings.
+  { name: 's3BucketName', type: 'string', brief: 'The dump is in this S3 bucket; the dump argument is its prefix there ' +
+    '(default: none)' },
+  { name: 's3Region', type: 'string', brief: 'The bucket\'s region (default: $AWS_REGION, $AWS_DEFAULT_REGION, the profile\'s ' +
+    'region in the config file, else us-east-1)' },
+  { name: 's3Profile', type: 'string', brief: 'The profile in the credentials and config files (default: $AWS_PROFILE, ' +
+    '$AWS_DEFAULT_PROFILE, else "default"); when given, the environment\'s keys are not used' },
+  { name: 's3CredentialsFile', type: 'string', brief: 'The AWS credentials file (default: $AWS_SHARED_CREDENTIALS_FILE, ' +
+    'else ~/.aws/credentials)' },
+  { name: 's3ConfigFile', type: 'string', brief: 'The AWS config file (default: $AWS_CONFIG_FILE, else ~/.aws/config)' },
+  { name: 's3EndpointOverride', type: 'string', brief: 'The URL of an S3-compatible server (MinIO, Ceph, R2, ...), e.g. ' +
+    'http://127.0.0.1:9000 (default: https://<bucket>.s3.<region>.amazonaws.com)' },
 ];
 
 var VIEW_OPTIONS = [
@@ -33,7 +45,11 @@ var VIEW_OPTIONS = [
 var SOURCE_DETAILS = 'The dump: a local directory (never written to: a read-only mount is fine), a folder of dumps ' +
   'with newest: true, or a dump on a backup host named as rsync names it, user@host:/backups/2026-11-24 (over ssh) or ' +
   'rsync://host/module/path (an rsync daemon): its metadata is fetched with rsync into cacheDir, then exactly the ' +
-  'chosen data files; files fetched earlier are reused. rsync and ssh must be installed.';
+  'chosen data files; files fetched earlier are reused. rsync and ssh must be installed. A dump in an S3-compatible ' +
+  'bucket: s3BucketName (and s3Region, s3Profile, s3CredentialsFile, s3ConfigFile, s3EndpointOverride, as for ' +
+  'util.loadDump; keys from the environment or the AWS files, as MySQL Shell finds them) with the prefix as the dump ' +
+  'argument: its metadata, then exactly the chosen data files, are fetched with GET requests into cacheDir (nothing ' +
+  'is ever written to the bucket); a full load without a view is read from the bucket by util.loadDump itself.';
 
 var VIEW_DETAILS = 'With latest, util.loadDump loads a load view instead of the dump: a directory of the plugin\'s own ' +
   'with links to the dump\'s metadata and chosen data files, an empty stub for every chunk not chosen (whether the ' +
