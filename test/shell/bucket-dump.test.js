@@ -34,13 +34,14 @@ describe('a dump in an S3-compatible bucket (real SeaweedFS, real Shell, real My
     if (why) skipBecause(this, why);
     server = suiteServer();
     s3 = await startS3Server();
-    proxy = await startRecordingProxy({ host: '127.0.0.1', port: s3.port });
+    proxy = await startRecordingProxy({ port: s3.port });
     await s3.createBucket(BUCKET);
     home = installPlugin(tempDir('restore-cfg-'));
     // The shop into the server, then three nights dumped by the real Shell straight to the bucket:
     // two complete, the newest one unfinished (its @.done.json removed, as while the Shell writes).
     const seeded = cli(server.uri, ['load', copyDump(SAMPLE_SHOP)], { configHome: home });
     expect(seeded.status, seeded.out).to.equal(0);
+    await server.query('ANALYZE TABLE shop.orders, shop.customers'); // the dumper chunks by the row estimate
     const to = (prefix) => `{s3BucketName: '${BUCKET}', s3EndpointOverride: '${s3.endpoint}', threads: 2, showProgress: false}`;
     await withShellDumper(server, async () => {
       const r = runJs(server.uri, `
@@ -121,9 +122,11 @@ describe('a dump in an S3-compatible bucket (real SeaweedFS, real Shell, real My
     let r = plan([NIGHT, ...s3Args(), '--latest=shop.orders:2']);
     expect(r.status, r.out).to.equal(0);
     expect(r.out).to.include('shop@orders@@11.tsv.zst');
-    r = plan([NIGHT, ...s3Args()], { ...s3.env, AWS_SECRET_ACCESS_KEY: 'wrong-secret' });
-    expect(r.status).to.equal(1);
-    expect(r.out).to.match(/The bucket dumps at http:\/\/127\.0\.0\.1:\d+ refused the credentials \(SignatureDoesNotMatch, keys from environment\)/);
+    if (s3.checksKeys) {
+      r = plan([NIGHT, ...s3Args()], { ...s3.env, AWS_SECRET_ACCESS_KEY: 'wrong-secret' });
+      expect(r.status).to.equal(1);
+      expect(r.out).to.match(/The bucket dumps at http:\/\/127\.0\.0\.1:\d+ refused the credentials \(SignatureDoesNotMatch, keys from environment\)/);
+    }
     r = plan([NIGHT, '--s3-bucket-name=no-such-bucket', `--s3-endpoint-override=${proxy.endpoint}`]);
     expect(r.out).to.include('There is no bucket no-such-bucket at');
     r = plan(['nightly/2026-01-01', ...s3Args()]);

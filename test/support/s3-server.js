@@ -23,8 +23,16 @@ function weedProgram() {
   return candidates.find((p) => p && fs.existsSync(p)) || null;
 }
 
+// moto's standalone server, only where SeaweedFS is not built: $RESTORE_TEST_MOTO or moto_server on PATH.
+// It takes any keys (the test of wrong keys is skipped then).
+function motoProgram() {
+  const candidates = [process.env.RESTORE_TEST_MOTO, ...String(process.env.PATH || '').split(':').map((d) => path.join(d, 'moto_server'))];
+  return candidates.find((p) => p && fs.existsSync(p)) || null;
+}
+
 function s3Missing() {
-  return weedProgram() ? null : 'they need SeaweedFS\'s weed program (.ci/run builds it: go install … seaweedfs/weed, or set RESTORE_TEST_WEED)';
+  return weedProgram() || motoProgram() ? null
+    : 'they need SeaweedFS\'s weed program (scripts/install-s3-server.sh builds it; or set RESTORE_TEST_WEED)';
 }
 
 async function freePort() {
@@ -92,6 +100,7 @@ async function waitFor(fn, ms, what) {
 // → {port, endpoint, env (the keys for mysqlsh), createBucket(name), getObject(bucket, key), deleteObject(bucket, key), stop()}
 async function startS3Server() {
   const weed = weedProgram();
+  if (!weed && motoProgram()) return startMoto(motoProgram());
   if (!weed) throw new Error(s3Missing());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'restore-s3-'));
   const config = path.join(dir, 's3.json');
@@ -123,7 +132,31 @@ async function startS3Server() {
     await stop();
     throw new Error(`${e.message}: ${tail}`);
   }
+  return handle(s3, 'SeaweedFS', true, stop);
+}
+
+async function startMoto(program) {
+  const port = await freePort();
+  const child = spawn(program, ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  let exited = null;
+  child.on('exit', (code) => { exited = code; });
+  const stop = async () => {
+    if (exited === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.on('exit', r));
+    }
+  };
+  await waitFor(async () => {
+    if (exited !== null) throw new Error('exited');
+    return (await s3Request(port, 'GET', '/')).status === 200;
+  }, 30000, 'moto_server');
+  return handle(port, 'moto', false, stop);
+}
+
+function handle(s3, kind, checksKeys, stop) {
   return {
+    kind,
+    checksKeys,
     port: s3,
     endpoint: `http://127.0.0.1:${s3}`,
     env: { AWS_ACCESS_KEY_ID: ACCESS_KEY, AWS_SECRET_ACCESS_KEY: SECRET_KEY },
