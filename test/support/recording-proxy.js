@@ -11,13 +11,29 @@ const os = require('os');
 const path = require('path');
 const { spawn } = require('child_process');
 
-function serve(targetPort, logFile) {
+// cutListings: every listing page comes back marked truncated, with no token to go on (what a
+// listing limited by a policy can look like); the body is rewritten, nothing else.
+function serve(targetPort, logFile, cutListings) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://proxy');
     const entry = { method: req.method, path: decodeURIComponent(url.pathname), query: url.search, status: null, bytes: 0 };
     const record = () => fs.appendFileSync(logFile, JSON.stringify(entry) + '\n');
     const up = http.request({ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers: req.headers }, (r) => {
       entry.status = r.statusCode;
+      if (cutListings && /list-type=2/.test(url.search) && r.statusCode === 200) {
+        const parts = [];
+        r.on('data', (d) => parts.push(d));
+        r.on('end', () => {
+          const body = Buffer.from(Buffer.concat(parts).toString('utf8').replace(/<IsTruncated>false<\/IsTruncated>/, '<IsTruncated>true</IsTruncated>')
+            .replace(/<NextContinuationToken>[^<]*<\/NextContinuationToken>/, ''));
+          entry.bytes = body.length;
+          record();
+          const headers = { ...r.headers, 'content-length': String(body.length) };
+          res.writeHead(r.statusCode, headers);
+          res.end(body);
+        });
+        return;
+      }
       res.writeHead(r.statusCode, r.headers);
       r.on('data', (d) => { entry.bytes += d.length; });
       r.on('end', record);
@@ -29,11 +45,11 @@ function serve(targetPort, logFile) {
   server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address().port) + '\n'));
 }
 
-// target: {port} → {endpoint, requests (read when asked), writes(), reset(), stop()}
+// target: {port, cutListings} → {endpoint, requests (read when asked), writes(), reset(), stop()}
 async function startRecordingProxy(target) {
   const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'restore-proxy-')), 'requests.jsonl');
   fs.writeFileSync(logFile, '');
-  const child = spawn(process.execPath, [__filename, String(target.port), logFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [__filename, String(target.port), logFile, target.cutListings ? 'cut' : ''], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise((ok, fail) => {
     child.stdout.once('data', (d) => ok(Number(String(d).trim())));
     child.on('exit', (code) => fail(new Error(`the recording proxy exited (${code})`)));
@@ -53,6 +69,6 @@ async function startRecordingProxy(target) {
   };
 }
 
-if (require.main === module) serve(Number(process.argv[2]), process.argv[3]);
+if (require.main === module) serve(Number(process.argv[2]), process.argv[3], process.argv[4] === 'cut');
 
 module.exports = { startRecordingProxy };
