@@ -4,11 +4,8 @@
 // data files, with GET requests (host.files.bucketList / bucketHead / bucketFetch, which never send
 // anything else). Credentials and region are found as MySQL Shell finds them.
 var UserError = require('../core/user-error.js').UserError;
-var startProgress = require('../format/progress.js').startProgress;
-var formatBytes = require('../format/text-table.js').formatBytes;
 
 var S3_OPTIONS = ['s3BucketName', 's3Region', 's3Profile', 's3ConfigFile', 's3CredentialsFile', 's3EndpointOverride'];
-var BATCHES = 10; // progress moves between batches: about a tenth of the bytes each
 var METADATA = /\.(json|sql)$/;
 
 function isBucket(source) { return !!source && source.kind === 's3'; }
@@ -80,29 +77,11 @@ function fetchMetadata(host, source, dir) {
   return sizes;
 }
 
-// Exactly these data files into the cache, in parallel, with progress (files and bytes); files an
-// earlier run fetched whole are kept. Returns {files, bytes, fetched}.
-function fetchFiles(host, source, dir, names, sizes) {
-  var total = 0;
-  names.forEach(function (n) { total += sizes.get(n) || 0; });
-  var progress = startProgress(host, 'Fetching data files', total, { format: formatBytes });
-  var per = Math.max(1, Math.ceil(total / BATCHES));
-  var done = 0;
-  var fetched = 0;
-  for (var i = 0; i < names.length;) {
-    var batch = [];
-    var bytes = 0;
-    while (i < names.length && (batch.length === 0 || bytes < per)) {
-      batch.push(names[i]);
-      bytes += sizes.get(names[i]) || 0;
-      i++;
-    }
-    fetched += fetch(host, source, dir, batch, sizes, false).fetched;
-    done += bytes;
-    progress.update(done, i + ' / ' + names.length + ' files');
-  }
-  progress.done(names.length + ' files, ' + formatBytes(total));
-  return { files: names.length, bytes: total, fetched: fetched };
+// One batch of data files into the cache, several at once (lib/remote/dump-cache.js fetchFiles
+// makes the batches and the progress); files an earlier run fetched whole are kept. Returns how
+// many were transferred.
+function fetchBatch(host, source, dir, names, sizes) {
+  return fetch(host, source, dir, names, sizes, false).fetched;
 }
 
 // newest: the dumps one level under the prefix, each with its @.json fetched into folderDir/<name>
@@ -138,5 +117,5 @@ function withoutBucketOptions(options) {
 }
 
 module.exports = { S3_OPTIONS: S3_OPTIONS, isBucket: isBucket, bucketOptions: bucketOptions, bucketSource: bucketSource,
-  childBucketSource: childBucketSource, fetchMetadata: fetchMetadata, fetchFiles: fetchFiles, candidates: candidates,
+  childBucketSource: childBucketSource, fetchMetadata: fetchMetadata, fetchBatch: fetchBatch, candidates: candidates,
   withoutBucketOptions: withoutBucketOptions };

@@ -69,10 +69,21 @@ function fetchMetadata(host, source, dir, rsh) {
   return sizes;
 }
 
-// Exactly these data files (names relative to the dump) into the cache, with progress by bytes;
-// sizes: the remote listing. Returns {files, bytes, fetched}: fetched counts what rsync transferred.
+// One batch of data files by rsync; returns how many it transferred.
+function rsyncBatch(host, source, dir, batch, rsh) {
+  // Include patterns, not --files-from: rsync 3.5's daemon reports every --files-from file below
+  // the module's top as "vanished". Dump file names hold no glob characters (the Shell
+  // percent-encodes them); a leading / anchors each name to the dump directory.
+  var r = rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-rt', '--chmod=u+rw', '--out-format=%n',
+    '--include-from=-', '--exclude=*', source.url + '/', dir + '/']), 'fetching data files of ' + source.url,
+  batch.map(function (n) { return '/' + n; }).join('\n') + '\n');
+  return String(r.stdout).split('\n').filter(function (l) { return l.trim() !== '' && !/\/$/.test(l); }).length;
+}
+
+// Exactly these data files (names relative to the dump) into the cache, with progress by bytes
+// (rsync, or GETs from a bucket, several files at once); sizes: the remote listing. Returns
+// {files, bytes, fetched}: fetched counts what was transferred (the rest was in the cache already).
 function fetchFiles(host, source, dir, names, sizes, rsh) {
-  if (bucket.isBucket(source)) return bucket.fetchFiles(host, source, dir, names, sizes);
   var total = 0;
   names.forEach(function (n) { total += sizes.get(n) || 0; });
   var progress = startProgress(host, 'Fetching data files', total, { format: formatBytes });
@@ -87,13 +98,7 @@ function fetchFiles(host, source, dir, names, sizes, rsh) {
       bytes += sizes.get(names[i]) || 0;
       i++;
     }
-    // Include patterns, not --files-from: rsync 3.5's daemon reports every --files-from file below
-    // the module's top as "vanished". Dump file names hold no glob characters (the Shell
-    // percent-encodes them); a leading / anchors each name to the dump directory.
-    var r = rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-rt', '--chmod=u+rw', '--out-format=%n',
-      '--include-from=-', '--exclude=*', source.url + '/', dir + '/']), 'fetching data files of ' + source.url,
-    batch.map(function (n) { return '/' + n; }).join('\n') + '\n');
-    fetched += String(r.stdout).split('\n').filter(function (l) { return l.trim() !== '' && !/\/$/.test(l); }).length;
+    fetched += bucket.isBucket(source) ? bucket.fetchBatch(host, source, dir, batch, sizes) : rsyncBatch(host, source, dir, batch, rsh);
     done += bytes;
     progress.update(done, i + ' / ' + names.length + ' files');
   }
