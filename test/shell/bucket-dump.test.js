@@ -1,5 +1,6 @@
 'use strict';
-// A dump in an S3-compatible bucket (issue 37): a real SeaweedFS on loopback, filled by the real
+// A dump in an S3-compatible bucket (issue 37): a real S3 server on loopback (SeaweedFS, or moto's
+// standalone server; both check request signatures), filled by the real
 // Shell's util.dumpSchemas/dumpTables straight to it; the plugin talks to it through a recording
 // proxy that counts every request and fails the test on anything that could write. latest: 2 of
 // a 12-chunk table reads the metadata and exactly those two chunks; the newest complete dump of a
@@ -21,7 +22,7 @@ const NIGHT = 'nightly/2026-11-23';
 
 function chunkNumber(name) { return Number(/@@?(\d+)\.tsv\.zst$/.exec(name)[1]); }
 
-describe('a dump in an S3-compatible bucket (real SeaweedFS, real Shell, real MySQL)', function () {
+describe('a dump in an S3-compatible bucket (a real S3 server, real Shell, real MySQL)', function () {
   this.timeout(300000);
   let server;
   let s3;
@@ -121,13 +122,11 @@ describe('a dump in an S3-compatible bucket (real SeaweedFS, real Shell, real My
     const plan = (args, env = s3.env) => cli(null, ['plan', ...args], { configHome: home, env });
     let r = plan([NIGHT, ...s3Args(), '--latest=shop.orders:2']);
     expect(r.status, r.out).to.equal(0);
-    expect(r.out).to.match(/shop\.orders\s+2\s+2\s+2\s+10\n/);
+    expect(r.out, r.out).to.match(/shop\.orders\s+2\s+2\s+\d\s+10\b/);
     expect(r.out).to.include('restore.load of s3://dumps/nightly/2026-11-23 with the same selection fetches them');
-    if (s3.checksKeys) {
-      r = plan([NIGHT, ...s3Args()], { ...s3.env, AWS_SECRET_ACCESS_KEY: 'wrong-secret' });
-      expect(r.status).to.equal(1);
-      expect(r.out).to.match(/The bucket dumps at http:\/\/127\.0\.0\.1:\d+ refused the credentials \(SignatureDoesNotMatch, keys from environment\)/);
-    }
+    r = plan([NIGHT, ...s3Args()], { ...s3.env, AWS_SECRET_ACCESS_KEY: 'wrong-secret' });
+    expect(r.status).to.equal(1);
+    expect(r.out).to.match(/The bucket dumps at http:\/\/127\.0\.0\.1:\d+ refused the credentials \(SignatureDoesNotMatch, keys from environment\)/);
     r = plan([NIGHT, '--s3-bucket-name=no-such-bucket', `--s3-endpoint-override=${proxy.endpoint}`]);
     expect(r.out).to.include('There is no bucket no-such-bucket at');
     r = plan(['nightly/2026-01-01', ...s3Args()]);

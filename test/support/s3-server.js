@@ -1,7 +1,7 @@
 'use strict';
 // A real S3-compatible server on loopback for the bucket tests: SeaweedFS (`weed server -s3`, built
-// from the Go module proxy by .ci/run) with one identity (access and secret key), so wrong keys are
-// refused as by AWS. The test side fills and prepares buckets with its own signed requests
+// from the Go module proxy) with one identity, or moto's standalone server (PyPI) with one IAM user:
+// both check request signatures, so wrong keys are refused as by AWS. The test side fills and prepares buckets with its own signed requests
 // (bucket creation, reading and deleting an object), straight to the server, never through the
 // recording proxy the plugin talks to.
 const crypto = require('crypto');
@@ -23,10 +23,12 @@ function weedProgram() {
   return candidates.find((p) => p && fs.existsSync(p)) || null;
 }
 
-// moto's standalone server, only where SeaweedFS is not built: $RESTORE_TEST_MOTO or moto_server on PATH.
-// It takes any keys (the test of wrong keys is skipped then).
+// moto's standalone server where SeaweedFS is not built: $RESTORE_TEST_MOTO, moto_server on PATH, or
+// the virtual environment scripts/install-s3-server.sh makes.
+const MOTO_VENV = path.join(os.homedir(), '.cache', 'restore-test', 'moto');
 function motoProgram() {
-  const candidates = [process.env.RESTORE_TEST_MOTO, ...String(process.env.PATH || '').split(':').map((d) => path.join(d, 'moto_server'))];
+  const candidates = [process.env.RESTORE_TEST_MOTO, ...String(process.env.PATH || '').split(':').map((d) => path.join(d, 'moto_server')),
+    path.join(MOTO_VENV, 'bin', 'moto_server')];
   return candidates.find((p) => p && fs.existsSync(p)) || null;
 }
 
@@ -51,7 +53,7 @@ async function freePort() {
   }
 }
 
-function sign(method, host, pathname, query, headers, body) {
+function sign(keys, method, host, pathname, query, headers, body) {
   const now = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '');
   const day = now.slice(0, 8);
   const hash = crypto.createHash('sha256').update(body || '').digest('hex');
@@ -65,17 +67,18 @@ function sign(method, host, pathname, query, headers, body) {
     names.join(';'), hash].join('\n');
   const scope = `${day}/${REGION}/s3/aws4_request`;
   const toSign = ['AWS4-HMAC-SHA256', now, scope, crypto.createHash('sha256').update(canonical).digest('hex')].join('\n');
-  let key = Buffer.from('AWS4' + SECRET_KEY);
+  let key = Buffer.from('AWS4' + keys.secret);
   for (const part of [day, REGION, 's3', 'aws4_request']) key = crypto.createHmac('sha256', key).update(part).digest();
   const sig = crypto.createHmac('sha256', key).update(toSign).digest('hex');
-  lower.authorization = `AWS4-HMAC-SHA256 Credential=${ACCESS_KEY}/${scope}, SignedHeaders=${names.join(';')}, Signature=${sig}`;
+  lower.authorization = `AWS4-HMAC-SHA256 Credential=${keys.access}/${scope}, SignedHeaders=${names.join(';')}, Signature=${sig}`;
   return { headers: lower, query: q };
 }
 
 // A signed request to the server itself → {status, body (Buffer)}.
-function s3Request(port, method, pathname, query = {}, body = '') {
+const WEED_KEYS = { access: ACCESS_KEY, secret: SECRET_KEY };
+function s3Request(port, method, pathname, query = {}, body = '', keys = WEED_KEYS) {
   const host = `127.0.0.1:${port}`;
-  const s = sign(method, host, pathname, query, body ? { 'content-length': Buffer.byteLength(body) } : {}, body);
+  const s = sign(keys, method, host, pathname, query, body ? { 'content-length': Buffer.byteLength(body) } : {}, body);
   const enc = pathname.split('/').map((p) => encodeURIComponent(p)).join('/');
   return new Promise((ok, fail) => {
     const req = http.request({ host: '127.0.0.1', port, method, path: enc + (s.query ? '?' + s.query : ''), headers: s.headers }, (res) => {
@@ -132,12 +135,30 @@ async function startS3Server() {
     await stop();
     throw new Error(`${e.message}: ${tail}`);
   }
-  return handle(s3, 'SeaweedFS', true, stop);
+  return handle(s3, 'SeaweedFS', WEED_KEYS, stop);
+}
+
+// moto checks request signatures once INITIAL_NO_AUTH_ACTION_COUNT requests went through: the
+// first three make an IAM user allowed everything and its keys, which every later request needs.
+function motoIam(port, params) {
+  const body = new URLSearchParams({ ...params, Version: '2010-05-08' }).toString();
+  return new Promise((ok, fail) => {
+    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: {
+      'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body),
+      authorization: 'AWS4-HMAC-SHA256 Credential=SETUP/20260101/us-east-1/iam/aws4_request, SignedHeaders=host, Signature=0' } }, (res) => {
+      let text = '';
+      res.on('data', (d) => { text += d; });
+      res.on('end', () => (res.statusCode === 200 ? ok(text) : fail(new Error(`moto IAM ${params.Action}: HTTP ${res.statusCode} ${text}`))));
+    });
+    req.on('error', fail);
+    req.end(body);
+  });
 }
 
 async function startMoto(program) {
   const port = await freePort();
-  const child = spawn(program, ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  const child = spawn(program, ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore',
+    env: { ...process.env, INITIAL_NO_AUTH_ACTION_COUNT: '3' } });
   let exited = null;
   child.on('exit', (code) => { exited = code; });
   const stop = async () => {
@@ -146,38 +167,42 @@ async function startMoto(program) {
       await new Promise((r) => child.on('exit', r));
     }
   };
-  await waitFor(async () => {
-    if (exited !== null) throw new Error('exited');
-    return (await s3Request(port, 'GET', '/')).status === 200;
-  }, 30000, 'moto_server');
-  return handle(port, 'moto', false, stop);
+  await waitFor(() => new Promise((ok, fail) => {
+    if (exited !== null) return fail(new Error('exited'));
+    const s = net.connect(port, '127.0.0.1', () => { s.destroy(); ok(true); });
+    s.on('error', () => ok(false));
+  }), 30000, 'moto_server');
+  await motoIam(port, { Action: 'CreateUser', UserName: 'restore-test' });
+  await motoIam(port, { Action: 'PutUserPolicy', UserName: 'restore-test', PolicyName: 'all', PolicyDocument:
+    JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: '*', Resource: '*' }] }) });
+  const made = await motoIam(port, { Action: 'CreateAccessKey', UserName: 'restore-test' });
+  const keys = { access: /<AccessKeyId>([^<]+)/.exec(made)[1], secret: /<SecretAccessKey>([^<]+)/.exec(made)[1] };
+  return handle(port, 'moto', keys, stop);
 }
 
-function handle(s3, kind, checksKeys, stop) {
+function handle(s3, kind, keys, stop) {
   return {
     kind,
-    checksKeys,
     port: s3,
     endpoint: `http://127.0.0.1:${s3}`,
-    env: { AWS_ACCESS_KEY_ID: ACCESS_KEY, AWS_SECRET_ACCESS_KEY: SECRET_KEY },
-    accessKey: ACCESS_KEY,
+    env: { AWS_ACCESS_KEY_ID: keys.access, AWS_SECRET_ACCESS_KEY: keys.secret },
     async createBucket(name) {
-      const r = await s3Request(s3, 'PUT', `/${name}`);
+      const r = await s3Request(s3, 'PUT', `/${name}`, {}, '', keys);
       if (r.status !== 200) throw new Error(`creating bucket ${name}: HTTP ${r.status} ${r.body}`);
       // A new bucket can take a moment to be writable everywhere.
-      await waitFor(async () => (await s3Request(s3, 'GET', `/${name}`, { 'list-type': '2' })).status === 200, 20000, `bucket ${name}`);
+      await waitFor(async () => (await s3Request(s3, 'GET', `/${name}`, { 'list-type': '2' }, '', keys)).status === 200, 20000, `bucket ${name}`);
     },
     async getObject(bucket, key) {
-      const r = await s3Request(s3, 'GET', `/${bucket}/${key}`);
+      const r = await s3Request(s3, 'GET', `/${bucket}/${key}`, {}, '', keys);
       if (r.status !== 200) throw new Error(`GET ${bucket}/${key}: HTTP ${r.status}`);
       return r.body;
     },
     async deleteObject(bucket, key) {
-      const r = await s3Request(s3, 'DELETE', `/${bucket}/${key}`);
+      const r = await s3Request(s3, 'DELETE', `/${bucket}/${key}`, {}, '', keys);
       if (r.status !== 204 && r.status !== 200) throw new Error(`DELETE ${bucket}/${key}: HTTP ${r.status}`);
     },
     async listKeys(bucket, prefix) {
-      const r = await s3Request(s3, 'GET', `/${bucket}`, { 'list-type': '2', prefix, 'max-keys': '1000' });
+      const r = await s3Request(s3, 'GET', `/${bucket}`, { 'list-type': '2', prefix, 'max-keys': '1000' }, '', keys);
       return [...String(r.body).matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => m[1].replace(/&amp;/g, '&'));
     },
     stop,
