@@ -34,7 +34,7 @@ function motoProgram() {
 
 function s3Missing() {
   return weedProgram() || motoProgram() ? null
-    : 'they need SeaweedFS\'s weed program (scripts/install-s3-server.sh builds it; or set RESTORE_TEST_WEED)';
+    : 'they need an S3-compatible server: scripts/install-s3-server.sh (moto from PyPI; --seaweedfs builds SeaweedFS)';
 }
 
 async function freePort() {
