@@ -104,6 +104,13 @@ describe('a dump in an S3-compatible bucket (a real S3 server, real Shell, real 
     expect(again.status, again.out).to.equal(0);
     expect(dataGets()).to.deep.equal([]);
     expect(again.out).to.include('Fetched 2 data file(s) from s3://dumps/nightly/2026-11-23 (0 transferred, 2 already in the cache)');
+    // restore.view: the same view for the user's own util.loadDump, which reads no bucket.
+    const view = cli(null, ['view', NIGHT, ...s3Args(), '--latest=shop.orders:2', '--include-tables=shop.orders',
+      `--cache-dir=${path.join(tempDir(), 'cache')}`], { configHome: home, env: s3.env });
+    expect(view.status, view.out).to.equal(0);
+    const hint = /Load it with: (util\.loadDump\(.*\))/.exec(view.out);
+    expect(hint, view.out).to.not.equal(null);
+    expect(hint[1]).to.not.include('s3');
   });
 
   it('a full load is read by util.loadDump from the bucket itself, its progress file outside the bucket', async function () {

@@ -23,12 +23,13 @@ function weedProgram() {
   return candidates.find((p) => p && fs.existsSync(p)) || null;
 }
 
-// moto's standalone server where SeaweedFS is not built: $RESTORE_TEST_MOTO, moto_server on PATH, or
-// the virtual environment scripts/install-s3-server.sh makes.
+// moto's standalone server where SeaweedFS is not built: $RESTORE_TEST_MOTO, the pinned one
+// scripts/install-s3-server.sh puts in a virtual environment, else moto_server on PATH (an older
+// moto, 5.2.1, refuses the Shell 9.1's signature of a listing under "nightly/2026-11-22/").
 const MOTO_VENV = path.join(os.homedir(), '.cache', 'restore-test', 'moto');
 function motoProgram() {
-  const candidates = [process.env.RESTORE_TEST_MOTO, ...String(process.env.PATH || '').split(':').map((d) => path.join(d, 'moto_server')),
-    path.join(MOTO_VENV, 'bin', 'moto_server')];
+  const candidates = [process.env.RESTORE_TEST_MOTO, path.join(MOTO_VENV, 'bin', 'moto_server'),
+    ...String(process.env.PATH || '').split(':').map((d) => path.join(d, 'moto_server'))];
   return candidates.find((p) => p && fs.existsSync(p)) || null;
 }
 
