@@ -49,11 +49,10 @@
 //     bucketList(s3, prefix, delimiter) -> {names, sizes, prefixes, requests}: the objects of an S3-compatible
 //                                  bucket under prefix (names relative to it; delimiter "/": one level,
 //                                  prefixes: its sub-prefixes); s3: util.loadDump's s3* options
-//     bucketHead(s3, keys)      -> {exists: [bool], requests}
 //     bucketFetch(s3, [[key, name, size]], dir, threads, refresh) -> {fetched, kept, bytes, requests}: objects
 //                                  into a cache the plugin made (files of the listed size already there
 //                                  are kept, unless refresh); each file's size checked against the listing;
-//                                  only GET and HEAD requests are ever sent to a bucket
+//                                  only GET requests are ever sent to a bucket
 //     canWrite(dir)             -> bool: the user running the Shell may create files in dir
 //     remove(paths)             -> {removed: [path]}
 //     loadText(path)            -> string (throws if missing/unreadable)
@@ -73,7 +72,7 @@
 // }
 
 const REQUIRED = {
-  files: ['list', 'stat', 'statRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'bucketList', 'bucketHead', 'bucketFetch', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
+  files: ['list', 'stat', 'statRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'bucketList', 'bucketFetch', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables', 'importTable'],

@@ -1,7 +1,7 @@
 // A dump in an S3-compatible bucket: util.loadDump's s3BucketName (and s3Region, s3Profile,
 // s3ConfigFile, s3CredentialsFile, s3EndpointOverride) with a prefix as the dump argument. Read as a
 // backup host is (lib/remote/dump-cache.js): its metadata into the cache, then exactly the chosen
-// data files, with GET requests (host.files.bucketList / bucketHead / bucketFetch, which never send
+// data files, with GET requests (host.files.bucketList / bucketFetch, which never send
 // anything else). Credentials and region are found as MySQL Shell finds them.
 var UserError = require('../core/user-error.js').UserError;
 

@@ -125,9 +125,10 @@ function plan(ctx) {
       return Object.assign(base, { loadOptions: lo, lines: p.warnings.map(function (w) { return 'WARNING: ' + w; })
         .concat(renameLines), facts: renameLines.length ? { rename: rw.facts } : null, local: true, loadDir: ctx.dumpDir });
     }
-    if (bucket.isBucket(ctx.source.source)) {
+    if (bucket.isBucket(ctx.source.source) && ctx.source.source.prefix !== '') {
       // A full load from a bucket: util.loadDump reads the bucket itself (no local copy), with the
       // s3* options given; its progress file goes to the state directory (lib/commands/load.js).
+      // (A dump at the bucket's top has no prefix to name: it is fetched and loaded from the cache.)
       lines.push('Dump in a bucket ' + ctx.source.source.url + ': util.loadDump reads it there (' + p.fetch.length +
         ' data file(s)); only its metadata was fetched, into ' + ctx.dumpDir + '.');
       facts.rename = rw.facts;

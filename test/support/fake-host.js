@@ -228,7 +228,6 @@ function memoryFiles(log, initial, mounts) {
     },
     rsync() { throw userError('rsync is not available in the fake host'); },
     bucketList() { throw userError('buckets are not available in the fake host'); },
-    bucketHead() { throw userError('buckets are not available in the fake host'); },
     bucketFetch() { throw userError('buckets are not available in the fake host'); },
     canWrite(dir) { return !readOnly.has(posix.normalize(dir)); },
     remove(paths) {

@@ -153,7 +153,6 @@ function makeFiles(restore) {
     bucketList: function (s3, prefix, delimiter) {
       return JSON.parse(companion(restore, 'bucketList')(JSON.stringify(s3), prefix, delimiter || ''));
     },
-    bucketHead: function (s3, keys) { return JSON.parse(companion(restore, 'bucketHead')(JSON.stringify(s3), JSON.stringify(keys))); },
     bucketFetch: function (s3, items, dir, threads, refresh) {
       return JSON.parse(companion(restore, 'bucketFetch')(JSON.stringify(s3),
         JSON.stringify({ items: items, dir: dir, threads: threads, refresh: !!refresh })));

@@ -1,6 +1,6 @@
 # Reading a dump from an S3-compatible bucket with the Python standard library of mysqlsh's own
 # Python (no package to install): AWS Signature Version 4 (hmac, hashlib), http.client, a thread
-# pool for parallel GETs. Only GET and HEAD requests are ever sent: nothing is written to a bucket.
+# pool for parallel GETs. Only GET requests are ever sent: nothing is written to a bucket.
 #
 # Credentials, region and endpoint are found as MySQL Shell finds them for util.loadDump
 # (mysqlshdk/libs/aws/s3_bucket_config.cc):
@@ -164,8 +164,9 @@ class _Client:
         return headers, canonical_query
 
     def request(self, method, key, query=(), sink=None):
-        # -> (status, body bytes); with sink, a 200 body goes to sink(block) instead. GET and HEAD only.
-        if method not in ("GET", "HEAD"):
+        # -> (status, body bytes); with sink, a 200 body goes to sink(block) instead. GET only: a
+        # listing is a GET too, so no request that could change a bucket can leave here.
+        if method != "GET":
             raise BucketError("the restore plugin never sends a %s request to a bucket" % method)
         path = self._path(key)
         for attempt in (1, 2):
@@ -268,22 +269,6 @@ def list_prefix(options_json, prefix, delimiter):
                               "policy that limits listing?): the dump cannot be read completely. Ask for "
                               "s3:ListBucket on the prefix." % (cfg["bucket"], prefix))
     return _json.dumps({"names": names, "sizes": sizes, "prefixes": prefixes, "requests": client.requests})
-
-
-def head(options_json, keys_json):
-    # Whether each object exists: JSON {exists: [bool], requests}.
-    cfg = resolve(_json.loads(options_json))
-    client = _Client(cfg)
-    out = []
-    for key in _json.loads(keys_json):
-        status, body = client.request("HEAD", key)
-        if status == 200:
-            out.append(True)
-        elif status == 404:
-            out.append(False)
-        else:
-            _fail(cfg, status, body, "reading " + key)
-    return _json.dumps({"exists": out, "requests": client.requests})
 
 
 def _may_write(dest_dir, state_dir):

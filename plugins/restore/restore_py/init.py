@@ -682,9 +682,6 @@ _member("bucketList", _bucket.list_prefix, "Lists objects under a prefix: JSON t
     {"name": "optionsJson", "type": "string", "brief": "JSON text: util.loadDump's s3* options."},
     {"name": "prefix", "type": "string", "brief": "The key prefix."},
     {"name": "delimiter", "type": "string", "brief": "\"/\" for one level, \"\" for everything."}])
-_member("bucketHead", _bucket.head, "Whether objects exist: JSON text {exists, requests}.", [
-    {"name": "optionsJson", "type": "string", "brief": "JSON text: util.loadDump's s3* options."},
-    {"name": "keysJson", "type": "string", "brief": "JSON text [key, ...]."}])
 _member("bucketFetch", lambda o, spec: _bucket.fetch(o, spec, _state_dir()),
         "Fetches objects into a cache the plugin made: JSON text {fetched, kept, bytes, requests}.", [
     {"name": "optionsJson", "type": "string", "brief": "JSON text: util.loadDump's s3* options."},
