@@ -125,6 +125,20 @@ describe('a dump in an S3-compatible bucket (a real S3 server, real Shell, real 
     expect(cached.filter((f) => DATA_FILE.test(f)).filter((f) => !orders.slice(-2).some((c) => c.name === f))).to.deep.equal([]);
   });
 
+  it('orphans "parents": the orders chunks read for parents are fetched from the bucket too, and no other file', async function () {
+    const r = cli(server.uri, ['load', NIGHT, ...s3Args(), '--latest=shop.orders:2', '--orphans=parents',
+      '--include-tables=shop.orders,shop.`order items`', '--relations=shop.`order items`.order_id:shop.orders.id'],
+    { configHome: home, env: s3.env });
+    expect(r.status, r.out).to.equal(0);
+    expect(Number(await server.value('SELECT COUNT(*) FROM shop.`order items` i LEFT JOIN shop.orders o ON o.id = i.order_id ' +
+      'WHERE o.id IS NULL'))).to.equal(0);
+    const got = dataGets();
+    expect(got.filter((n) => !/^shop@orders@/.test(n) && !/^shop@order%20items@/.test(n))).to.deep.equal([]);
+    // Beyond the two chosen ones (in the cache since the first test): chunks read for parents.
+    expect(got.filter((n) => /^shop@orders@/.test(n)).length).to.be.above(0);
+    expect(got.filter((n) => orders.slice(-2).some((c) => c.name === n))).to.deep.equal([]);
+  });
+
   it('says what is wrong, in sentences: keys, bucket, prefix, an unfinished dump, an endpoint that does not answer', async function () {
     const plan = (args, env = s3.env) => cli(null, ['plan', ...args], { configHome: home, env });
     let r = plan([NIGHT, ...s3Args(), '--latest=shop.orders:2']);
