@@ -70,6 +70,26 @@ def _read_profiles(path, config_file):
     return profiles
 
 
+def _process_keys(command, profile):
+    # credential_process: a program that prints {"Version": 1, "AccessKeyId", "SecretAccessKey",
+    # "SessionToken"} (the AWS CLI's convention, which MySQL Shell follows).
+    import shlex
+    import subprocess
+    try:
+        out = subprocess.run(shlex.split(command), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise BucketError("The credential_process of profile %s could not run (%s)." % (profile, _reason(err)))
+    try:
+        doc = _json.loads(out.stdout.decode("utf-8", "replace"))
+        if out.returncode != 0 or not doc.get("AccessKeyId") or not doc.get("SecretAccessKey"):
+            raise ValueError()
+    except ValueError:
+        raise BucketError("The credential_process of profile %s failed (exit %d) or printed no AccessKeyId and "
+                          "SecretAccessKey." % (profile, out.returncode))
+    return doc["AccessKeyId"], doc["SecretAccessKey"], doc.get("SessionToken"), "credential_process of profile %s" % profile
+
+
 def resolve(options):
     # options: util.loadDump's s3* options ({s3BucketName, s3Region, ...}); returns the settings used.
     bucket = options.get("s3BucketName") or ""
@@ -87,9 +107,15 @@ def resolve(options):
         looked.append("the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)")
         if _env("AWS_ACCESS_KEY_ID") and _env("AWS_SECRET_ACCESS_KEY"):
             keys = (_env("AWS_ACCESS_KEY_ID"), _env("AWS_SECRET_ACCESS_KEY"), _env("AWS_SESSION_TOKEN"), "environment")
-    for where, found in (("credentials file %s" % cred_file, from_cred), ("config file %s" % conf_file, from_conf)):
+    for where, found in (("credentials file %s" % cred_file, from_cred), ("credential_process", from_conf),
+                         ("config file %s" % conf_file, from_conf)):
         if keys:
             break
+        if where == "credential_process":
+            if found and found.get("credential_process"):
+                looked.append("the config file's credential_process (profile %s)" % profile)
+                keys = _process_keys(found["credential_process"], profile)
+            continue
         looked.append("%s (profile %s)" % (where, profile))
         if found and found.get("aws_access_key_id") and found.get("aws_secret_access_key"):
             keys = (found["aws_access_key_id"], found["aws_secret_access_key"], found.get("aws_session_token"),
