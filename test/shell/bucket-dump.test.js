@@ -111,6 +111,11 @@ describe('a dump in an S3-compatible bucket (a real S3 server, real Shell, real 
     const hint = /Load it with: (util\.loadDump\(.*\))/.exec(view.out);
     expect(hint, view.out).to.not.equal(null);
     expect(hint[1]).to.not.include('s3');
+    // restore.inspect checks every data file: it says so, fetches them all, and judges the dump.
+    const ins = cli(null, ['inspect', NIGHT, ...s3Args(), `--cache-dir=${path.join(tempDir(), 'cache')}`], { configHome: home, env: s3.env });
+    expect(ins.status, ins.out).to.equal(0);
+    expect(ins.out).to.match(/restore\.inspect reads every data file: fetching \d+ file\(s\), .* from s3:\/\/dumps\/nightly\/2026-11-23 into /);
+    expect(ins.out).to.include('Verdict: util.loadDump would load this dump.');
   });
 
   it('a full load is read by util.loadDump from the bucket itself, its progress file outside the bucket', async function () {
