@@ -32,7 +32,6 @@ var UserError = require('../core/user-error.js').UserError;
 var SqlError = require('../core/sql-error.js').SqlError;
 var atLeast = require('../options/shell-version.js').atLeast;
 var openDumpSource = require('../remote/dump-source.js').openDumpSource;
-var bucket = require('../remote/bucket.js');
 var optionsValue = require('../run/load-options-value.js');
 var loadObjects = require('../partial/load-objects.js').loadObjects;
 var partialStep = require('../run/partial-step.js');
@@ -195,10 +194,7 @@ function loadDumpOptions(host, p, extra) {
   if (extra.indexBuilds) additions.push({ sessionInitSql: [extra.indexBuilds.statement].concat(lo.sessionInitSql || []) });
   // orphans "delete" may defer every secondary index until the orphans are gone (lib/snapshot/).
   if (extra.snapshot) additions.push(extra.snapshot);
-  // A dump in a bucket is read from a local view or cache unless the step hands the load to the bucket.
-  var base = p.src.source && bucket.isBucket(p.src.source.source) && !(p.planned && p.planned.readsBucket)
-    ? bucket.withoutBucketOptions(lo) : lo;
-  return { options: optionsValue.composeLoadDumpOptions(base, additions), progressDir: place ? place.dir : null };
+  return { options: optionsValue.composeLoadDumpOptions(lo, additions), progressDir: place ? place.dir : null };
 }
 
 // The part of the preflight that reads the state file and plans server changes: under the lock.

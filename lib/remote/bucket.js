@@ -109,13 +109,5 @@ function candidates(host, source, folderDir) {
   return out;
 }
 
-// util.loadDump's options without the s3* ones: for a load from a local view or cache of a bucket dump.
-function withoutBucketOptions(options) {
-  var out = {};
-  Object.keys(options).forEach(function (k) { if (S3_OPTIONS.indexOf(k) < 0) out[k] = options[k]; });
-  return out;
-}
-
 module.exports = { S3_OPTIONS: S3_OPTIONS, isBucket: isBucket, bucketOptions: bucketOptions, bucketSource: bucketSource,
-  childBucketSource: childBucketSource, fetchMetadata: fetchMetadata, fetchBatch: fetchBatch, candidates: candidates,
-  withoutBucketOptions: withoutBucketOptions };
+  childBucketSource: childBucketSource, fetchMetadata: fetchMetadata, fetchBatch: fetchBatch, candidates: candidates };

@@ -133,8 +133,8 @@ function plan(ctx) {
         ' data file(s)); only its metadata was fetched, into ' + ctx.dumpDir + '.');
       facts.rename = rw.facts;
       facts.readsBucket = true;
-      return Object.assign(base, { loadOptions: lo, lines: lines.concat(renameLines), facts: facts, local: true,
-        readsBucket: true, loadDir: ctx.source.source.prefix });
+      return Object.assign(base, { loadOptions: Object.assign(lo, ctx.source.source.s3), lines: lines.concat(renameLines),
+        facts: facts, local: true, readsBucket: true, loadDir: ctx.source.source.prefix });
     }
     lines.push('Remote dump ' + ctx.source.source.url + ': ' + p.fetch.length + ' data file(s) to fetch into ' + ctx.dumpDir + '.');
     facts.rename = rw.facts;
@@ -274,7 +274,8 @@ function report(ctx, planned, outcome) {
 }
 
 module.exports = {
-  optionNames: ['latest', 'listing', 'viewDir', 'newest', 'cacheDir', 'rsh'],
+  // The s3* options name where the dump is: util.loadDump gets them only when it reads the bucket.
+  optionNames: ['latest', 'listing', 'viewDir', 'newest', 'cacheDir', 'rsh'].concat(bucket.S3_OPTIONS),
   // The options schemaMap and definers are restore.load's own (lib/options/load-own-options.js).
   plan: plan,
   prepare: prepare,

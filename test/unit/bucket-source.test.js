@@ -1,6 +1,6 @@
 'use strict';
-// A dump in a bucket named with util.loadDump's own options (lib/remote/bucket.js): the prefix,
-// the options kept for util.loadDump reading the bucket, and left out of a load from a local view.
+// A dump in a bucket named with util.loadDump's own options (lib/remote/bucket.js): the prefix
+// and the refusals.
 const { expect } = require('chai');
 const bucket = require('../../lib/remote/bucket');
 const { openDumpSource } = require('../../lib/remote/dump-source');
@@ -25,10 +25,5 @@ describe('a dump in a bucket: the source (lib/remote/bucket.js)', function () {
     const host = fakeHost({});
     expect(() => openDumpSource(host, 'nightly', { s3BucketName: 'acme', rsh: 'ssh -p 2' }))
       .to.throw('Option rsh is for a dump on a backup host over ssh; this dump is in bucket acme.');
-  });
-
-  it('leaves the s3 options out of a load from a local view, and nothing else', function () {
-    expect(bucket.withoutBucketOptions({ s3BucketName: 'a', s3EndpointOverride: 'http://x', threads: 4, progressFile: '/p' }))
-      .to.deep.equal({ threads: 4, progressFile: '/p' });
   });
 });
