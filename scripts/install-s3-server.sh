@@ -26,7 +26,7 @@ if [ "${1:-}" = "--seaweedfs" ]; then
   echo "install-s3-server: built $BIN/weed ($MODULE $VERSION) in $(( $(date +%s) - started )) s"
   exit 0
 fi
-VENV="$HOME/.cache/restore-test/moto"
+VENV="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}/.cache/restore-test/moto"
 if [ -x "$VENV/bin/moto_server" ]; then exit 0; fi
 started=$(date +%s)
 python3 -m venv "$VENV"

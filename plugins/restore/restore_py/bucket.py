@@ -280,7 +280,11 @@ def list_prefix(options_json, prefix, delimiter):
         status, body = client.request("GET", "", query)
         if status != 200:
             _fail(cfg, status, body, "listing")
-        root = _xml.fromstring(body)
+        try:
+            root = _xml.fromstring(body)
+        except _xml.ParseError:
+            raise BucketError("%s answered the listing of s3://%s/%s with something that is not an S3 listing: check "
+                              "s3EndpointOverride (it must be the S3 API's address)." % (cfg["endpoint"], cfg["bucket"], prefix))
         for c in _children(root, "Contents"):
             names.append(_text(c, "Key")[len(prefix):])
             sizes.append(int(_text(c, "Size") or 0))
