@@ -247,6 +247,9 @@ def _fail(cfg, status, body, what):
     if code == "NoSuchBucket" or (status == 404 and not code and what == "listing"):
         raise BucketError("There is no bucket %s at %s: check s3BucketName (and s3EndpointOverride, s3Region)."
                           % (cfg["bucket"], cfg["endpoint"]))
+    if code in ("PermanentRedirect", "IllegalLocationConstraintException") or status == 301:
+        raise BucketError("Bucket %s is not in region %s (%s): give its region with s3Region."
+                          % (cfg["bucket"], cfg["region"], code or "HTTP 301"))
     if code == "AccessDenied" or status == 403:
         raise BucketError("The %s denied %s to the keys from %s (%s): the dump cannot be read with them; ask for "
                           "s3:ListBucket and s3:GetObject on it." % (where, what, cfg["keysFrom"], code or "HTTP 403"))
