@@ -3,7 +3,8 @@
 // standalone server; both check request signatures), filled by the real
 // Shell's util.dumpSchemas/dumpTables straight to it; the plugin talks to it through a recording
 // proxy that counts every request and fails the test on anything that could write. latest: 2 of
-// a 12-chunk table reads the metadata and exactly those two chunks; the newest complete dump of a
+// a table of about 12 chunks (the dumper chunks by the server's row estimate) reads the metadata and
+// exactly those two chunks; the newest complete dump of a
 // prefix of nightly dumps; a full load read by util.loadDump from the bucket itself; the errors a
 // user meets, as sentences.
 const fs = require('fs');
@@ -79,8 +80,8 @@ describe('a dump in an S3-compatible bucket (a real S3 server, real Shell, real 
   const s3Args = () => [`--s3-bucket-name=${BUCKET}`, `--s3-endpoint-override=${proxy.endpoint}`];
   const dataGets = () => proxy.requests.filter((r) => r.method === 'GET' && DATA_FILE.test(r.path)).map((r) => path.basename(r.path)).sort();
 
-  it('newest on a prefix, latest: 2 of a 12-chunk table: the metadata and exactly those two chunks are read; the next run reads no chunk again', async function () {
-    expect(orders).to.have.lengthOf(12);
+  it('newest on a prefix, latest: 2 of a table of ~12 chunks: the metadata and exactly those two chunks are read; the next run reads no chunk again', async function () {
+    expect(orders.length).to.be.within(4, 40); // 12 or 14 seen
     const chosen = orders.slice(-2);
     const r = cli(server.uri, ['load', 'nightly', '--newest', ...s3Args(), '--include-tables=shop.orders', '--latest=shop.orders:2'],
       { configHome: home, env: s3.env });
@@ -93,7 +94,7 @@ describe('a dump in an S3-compatible bucket (a real S3 server, real Shell, real 
     expect(objectGets.filter((x) => !/\.(json|sql)$/.test(x.path) && !DATA_FILE.test(x.path)).map((x) => x.path)).to.deep.equal([]);
     const ids = (await server.query('SELECT id FROM shop.orders')).map((x) => String(x.id)).sort();
     expect(ids).to.deep.equal(chosen.flatMap((c) => c.rows).sort());
-    console.log(`      requests: ${proxy.requests.length} (${gets.length - objectGets.length} listings, ${objectGets.length} object GETs of which ` +
+    console.log(`      ${orders.length} chunks; requests: ${proxy.requests.length} (${gets.length - objectGets.length} listings, ${objectGets.length} object GETs of which ` +
       `${dataGets().length} data files, ${proxy.requests.filter((x) => x.method === 'HEAD').length} HEAD); data bytes read: ` +
       `${proxy.requests.filter((x) => DATA_FILE.test(x.path)).reduce((n, x) => n + x.bytes, 0)}`);
     // Again: the chunks come from the cache.
@@ -124,7 +125,7 @@ describe('a dump in an S3-compatible bucket (a real S3 server, real Shell, real 
     expect(r.out).to.include('util.loadDump reads it there');
     expect(Number(await server.value('SELECT COUNT(*) FROM shop.orders'))).to.equal(orders.reduce((n, c) => n + c.rows.length, 0));
     // The Shell read every orders chunk from the bucket: no local copy was made.
-    expect(dataGets().filter((n) => /^shop@orders@/.test(n))).to.have.lengthOf(12);
+    expect(dataGets().filter((n) => /^shop@orders@/.test(n))).to.have.lengthOf(orders.length);
     const cache = path.join(home, 'restore', 'cache');
     const cached = fs.readdirSync(cache).filter((d) => d !== 'folders').flatMap((d) => fs.readdirSync(path.join(cache, d)));
     expect(cached.filter((f) => DATA_FILE.test(f)).filter((f) => !orders.slice(-2).some((c) => c.name === f))).to.deep.equal([]);
@@ -148,7 +149,7 @@ describe('a dump in an S3-compatible bucket (a real S3 server, real Shell, real 
     const plan = (args, env = s3.env) => cli(null, ['plan', ...args], { configHome: home, env });
     let r = plan([NIGHT, ...s3Args(), '--latest=shop.orders:2']);
     expect(r.status, r.out).to.equal(0);
-    expect(r.out, r.out).to.match(/shop\.orders\s+2\s+2\s+\d\s+10\b/);
+    expect(r.out, r.out).to.match(new RegExp(`shop\\.orders\\s+2\\s+2\\s+\\d\\s+${orders.length - 2}\\b`));
     expect(r.out).to.include('restore.load of s3://dumps/nightly/2026-11-23 with the same selection fetches them');
     r = plan([NIGHT, ...s3Args()], { ...s3.env, AWS_SECRET_ACCESS_KEY: 'wrong-secret' });
     expect(r.status).to.equal(1);
