@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 need=""
 command -v zstd >/dev/null 2>&1 || need="$need zstd"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need="$need python3-venv"
 command -v rsync >/dev/null 2>&1 || need="$need rsync"
 command -v ssh >/dev/null 2>&1 || need="$need openssh-client"
 [ -x /usr/sbin/sshd ] || need="$need openssh-server"
@@ -39,4 +40,6 @@ if [ "$major" -lt 18 ]; then
 fi
 echo "zstd, python3, rsync, ssh, node $(node --version), npm $(npm --version): installing the project's dependencies (npm ci)"
 npm ci
+# The bucket tests' S3-compatible server (moto from PyPI, in ~/.cache/restore-test/moto).
+"$(dirname "$0")/install-s3-server.sh" || echo "Could not install moto: the bucket tests will be skipped." >&2
 echo "Ready: npm run demo (the main job on sample-dumps/shop), npm test (the tests)."

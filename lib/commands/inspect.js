@@ -7,6 +7,9 @@ var adviceFor = require('../dump/dump-problems.js').adviceFor;
 var textTable = require('../format/text-table.js');
 var displayTable = require('../format/display-name.js').displayTable;
 var chunkTable = require('../dump/chunk-table.js');
+var openDumpSource = require('../remote/dump-source.js').openDumpSource;
+var fetchFiles = require('../remote/dump-cache.js').fetchFiles;
+var formatBytes = textTable.formatBytes;
 
 var SHOWN_PER_CODE = 10;
 var STATES = ['present', 'empty', 'stub', 'missing', 'corrupt'];
@@ -202,8 +205,25 @@ function printReport(host, model, totals) {
   line('Verdict: ' + verdict(model, totals));
 }
 
+// A dump in a bucket (s3BucketName): inspect checks every data file's bytes, so every file is
+// fetched into the cache first (the whole dump, said before it starts; reused by later runs).
+function fromBucket(host, dumpDir, o) {
+  var src = openDumpSource(host, dumpDir, o);
+  var sizes = src.source.sizes;
+  var names = [];
+  var bytes = 0;
+  sizes.forEach(function (size, n) {
+    if (!/\.(json|sql)$/.test(n)) { names.push(n); bytes += size; }
+  });
+  host.out.print('restore.inspect reads every data file: fetching ' + names.length + ' file(s), ' + formatBytes(bytes) +
+    ', from ' + src.source.source.url + ' into ' + src.dir + ' (restore.plan reads only the metadata).');
+  fetchFiles(host, src.source.source, src.dir, names, sizes);
+  return src.dir;
+}
+
 function inspectDump(host, dumpDir, options) {
   var o = options || {};
+  if (o.s3BucketName !== undefined) dumpDir = fromBucket(host, dumpDir, o);
   // The report needs no chunk file's name in the model's listing: chunks are looked up as runs.
   var model = readDumpModel(host, dumpDir, { listing: o.listing, verify: o.verify, chunksInFiles: false });
   var totals = totalsOf(model);

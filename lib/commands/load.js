@@ -264,7 +264,7 @@ function lockedPreflight(host, p) {
     dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: p.resolved.preset, loadDumpOptions: final,
     progressDir: composed.progressDir,
     // What the user named: a remote dump by its place, with the local cache it is read from.
-    title: src.source ? src.source.source.url + ' (cache ' + dir + ')' : dir, tableCount: objects.tables.length, dropRequested: own.dropExisting,
+    title: src.source ? src.source.source.url + (planned && planned.readsBucket ? '' : ' (cache ' + dir + ')') : dir, tableCount: objects.tables.length, dropRequested: own.dropExisting,
     drops: drops, dropNative: dropNative,
     redo: redoPlan, tune: own.tune, tuning: tuned, sessionTuning: indexBuilds ? [indexBuilds] : [],
     analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + objects.tables.length + ' table(s))',

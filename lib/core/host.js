@@ -53,6 +53,13 @@
 //     rsync(args, {timeout, input}) -> {status, stdout, stderr}: the rsync program (never with deletions;
 //                                  input: its standard input, e.g. a --files-from=- list);
 //                                  throws a UserError saying what to install when rsync is missing
+//     bucketList(s3, prefix, delimiter) -> {names, sizes, prefixes, requests}: the objects of an S3-compatible
+//                                  bucket under prefix (names relative to it; delimiter "/": one level,
+//                                  prefixes: its sub-prefixes); s3: util.loadDump's s3* options
+//     bucketFetch(s3, [[key, name, size]], dir, threads, refresh) -> {fetched, kept, bytes, requests}: objects
+//                                  into a cache the plugin made (files of the listed size already there
+//                                  are kept, unless refresh); each file's size checked against the listing;
+//                                  only GET requests are ever sent to a bucket
 //     canWrite(dir)             -> bool: the user running the Shell may create files in dir
 //     remove(paths)             -> {removed: [path]}
 //     loadText(path)            -> string (throws if missing/unreadable)
@@ -75,7 +82,7 @@
 // }
 
 const REQUIRED = {
-  files: ['list', 'stat', 'statRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'decodeHeads', 'remoteHeads', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
+  files: ['list', 'stat', 'statRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'decodeHeads', 'remoteHeads', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'bucketList', 'bucketFetch', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo', 'openOther'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables', 'importTable'],

@@ -5,6 +5,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var shortHash = require('../core/short-hash.js').shortHash;
 var rsync = require('./rsync.js');
+var bucket = require('./bucket.js');
 var startProgress = require('../format/progress.js').startProgress;
 var formatBytes = require('../format/text-table.js').formatBytes;
 
@@ -21,7 +22,8 @@ function safeName(text) {
 }
 
 // Makes (or finds) the cache directory of a source; returns its path. A cacheDir that exists must
-// be one the plugin made (it holds the cache marker): rsync must never write over other files.
+// be one the plugin made (it holds the cache marker): rsync (or a bucket's
+// objects) must never write over other files.
 function openCache(host, source, cacheDir) {
   var f = host.files;
   var given = cacheDir !== undefined && cacheDir !== null;
@@ -52,6 +54,7 @@ function openCache(host, source, cacheDir) {
 // The dump's metadata (every .json and .sql but util.loadDump progress files) into the cache, and
 // the listing of the remote dump directory: name -> size of every file there.
 function fetchMetadata(host, source, dir, rsh) {
+  if (bucket.isBucket(source)) return bucket.fetchMetadata(host, source, dir);
   var started = Date.now();
   var listing = rsync.listRemote(host, source, rsh);
   var sizes = new Map();
@@ -66,8 +69,20 @@ function fetchMetadata(host, source, dir, rsh) {
   return sizes;
 }
 
-// Exactly these data files (names relative to the dump) into the cache, with progress by bytes;
-// sizes: the remote listing. Returns {files, bytes, fetched}: fetched counts what rsync transferred.
+// One batch of data files by rsync; returns how many it transferred.
+function rsyncBatch(host, source, dir, batch, rsh) {
+  // Include patterns, not --files-from: rsync 3.5's daemon reports every --files-from file below
+  // the module's top as "vanished". Dump file names hold no glob characters (the Shell
+  // percent-encodes them); a leading / anchors each name to the dump directory.
+  var r = rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-rt', '--chmod=u+rw', '--out-format=%n',
+    '--include-from=-', '--exclude=*', source.url + '/', dir + '/']), 'fetching data files of ' + source.url,
+  batch.map(function (n) { return '/' + n; }).join('\n') + '\n');
+  return String(r.stdout).split('\n').filter(function (l) { return l.trim() !== '' && !/\/$/.test(l); }).length;
+}
+
+// Exactly these data files (names relative to the dump) into the cache, with progress by bytes
+// (rsync, or GETs from a bucket, several files at once); sizes: the remote listing. Returns
+// {files, bytes, fetched}: fetched counts what was transferred (the rest was in the cache already).
 function fetchFiles(host, source, dir, names, sizes, rsh) {
   var total = 0;
   names.forEach(function (n) { total += sizes.get(n) || 0; });
@@ -83,13 +98,7 @@ function fetchFiles(host, source, dir, names, sizes, rsh) {
       bytes += sizes.get(names[i]) || 0;
       i++;
     }
-    // Include patterns, not --files-from: rsync 3.5's daemon reports every --files-from file below
-    // the module's top as "vanished". Dump file names hold no glob characters (the Shell
-    // percent-encodes them); a leading / anchors each name to the dump directory.
-    var r = rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-rt', '--chmod=u+rw', '--out-format=%n',
-      '--include-from=-', '--exclude=*', source.url + '/', dir + '/']), 'fetching data files of ' + source.url,
-    batch.map(function (n) { return '/' + n; }).join('\n') + '\n');
-    fetched += String(r.stdout).split('\n').filter(function (l) { return l.trim() !== '' && !/\/$/.test(l); }).length;
+    fetched += bucket.isBucket(source) ? bucket.fetchBatch(host, source, dir, batch, sizes) : rsyncBatch(host, source, dir, batch, rsh);
     done += bytes;
     progress.update(done, i + ' / ' + names.length + ' files');
   }

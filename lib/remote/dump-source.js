@@ -8,13 +8,17 @@ var parseSource = require('./remote-source.js').parseSource;
 var childSource = require('./remote-source.js').childSource;
 var newest = require('./newest-dump.js');
 var dumpCache = require('./dump-cache.js');
+var bucket = require('./bucket.js');
 
-function checkOptions(o, remote) {
+function checkOptions(o, remote, inBucket) {
   if (o.newest !== undefined && typeof o.newest !== 'boolean') throw new UserError('Option newest must be true or false.');
   if (o.rsh !== undefined && (typeof o.rsh !== 'string' || o.rsh.trim() === '')) {
     throw new UserError('Option rsh must be the remote shell command rsync runs, e.g. "ssh -p 2222".');
   }
-  if (!remote && (o.cacheDir !== undefined || o.rsh !== undefined)) {
+  if (inBucket && o.rsh !== undefined) {
+    throw new UserError('Option rsh is for a dump on a backup host over ssh; this dump is in bucket ' + o.s3BucketName + '.');
+  }
+  if (!remote && !inBucket && (o.cacheDir !== undefined || o.rsh !== undefined)) {
     throw new UserError('Option ' + (o.cacheDir !== undefined ? 'cacheDir' : 'rsh') + ' is for a dump on a backup host ' +
       '(user@host:/path or rsync://host/module/path); this dump is a local directory.');
   }
@@ -27,12 +31,13 @@ function pickedLine(where, pick) {
 }
 
 function openDumpSource(host, dumpArg, options) {
-  if (typeof dumpArg !== 'string' || dumpArg.trim() === '') {
+  if (typeof dumpArg !== 'string' || (dumpArg.trim() === '' && !(options && options.s3BucketName))) {
     throw new UserError('No dump given: pass the dump directory (the one holding @.json), or host:/path for a dump on a backup host.');
   }
   var o = options || {};
-  var source = parseSource(dumpArg);
-  checkOptions(o, !!source);
+  var s3 = bucket.bucketOptions(o);
+  var source = s3 ? bucket.bucketSource(dumpArg, s3) : parseSource(dumpArg);
+  checkOptions(o, !!source, !!s3);
   var lines = [];
   if (!source) {
     var dir = resolveDumpDir(host, dumpArg);
@@ -49,7 +54,7 @@ function openDumpSource(host, dumpArg, options) {
     var remotePick = newest.pickNewest(newest.remoteCandidates(host, source, o.rsh), source.url);
     lines.push(pickedLine(source.url, remotePick));
     host.out.print(lines[lines.length - 1]);
-    source = childSource(source, remotePick.name);
+    source = bucket.isBucket(source) ? bucket.childBucketSource(source, remotePick.name) : childSource(source, remotePick.name);
   }
   var cache = dumpCache.openCache(host, source, o.cacheDir);
   var sizes = dumpCache.fetchMetadata(host, source, cache, o.rsh);

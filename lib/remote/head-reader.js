@@ -4,8 +4,8 @@
 //   ssh     a backup host over ssh: `head -c n` run there through the same remote shell rsync uses
 //           (the rsh option, else $RSYNC_RSH, else ssh): only the head crosses the network
 //   daemon  an rsync daemon serves whole files only: each probed chunk is fetched whole into the
-//           cache (rsync skips it next time), then read there
-// A bucket (S3) source would add its own kind here: a ranged GET of bytes 0..n-1 of each object.
+//   s3      cache (the next run keeps it), then read there; a bucket's probed chunks the same way
+//           (GETs of whole objects; a ranged GET of the head would read less)
 var UserError = require('../core/user-error.js').UserError;
 var dumpCache = require('./dump-cache.js');
 
@@ -45,8 +45,7 @@ function headReader(host, cache, remote, rsh) {
     };
     return r;
   }
-  if (source.kind !== 'daemon') {
-    // The seam for other sources (a bucket: a ranged GET of each object's first n bytes).
+  if (source.kind !== 'daemon' && source.kind !== 's3') {
     throw new UserError('since cannot read chunk heads from a ' + source.kind + ' source yet: load the table whole, or ' +
       'use latest for it.');
   }

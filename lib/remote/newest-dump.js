@@ -5,6 +5,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var shortHash = require('../core/short-hash.js').shortHash;
 var rsync = require('./rsync.js');
+var bucket = require('./bucket.js');
 var cacheRoot = require('./dump-cache.js').cacheRoot;
 var eachEntry = require('../core/listing.js').eachEntry;
 var recordedBegin = require('../dump/dump-metadata.js').recordedBegin;
@@ -51,17 +52,26 @@ function remoteCandidates(host, source, rsh) {
   var f = host.files;
   var dir = f.join(f.join(cacheRoot(host), 'folders'), shortHash(source.url));
   f.makeDirs(dir);
+  if (bucket.isBucket(source)) {
+    // The @.json of every dump under the prefix is fetched; @.done.json only listed.
+    var done = {};
+    bucket.candidates(host, source, dir).forEach(function (c) { done[c.name] = c.complete; });
+    return localCandidates(host, dir).filter(function (c) { return done[c.name] !== undefined; }).map(function (c) {
+      c.complete = c.dump && done[c.name] === true;
+      return c;
+    });
+  }
   var base = rsync.baseArgs(source, rsh);
   rsync.run(host, source, base.concat(['-rt', '--include=/*/', '--include=/*/@.json', '--exclude=*', source.url + '/', dir + '/']),
     'fetching the @.json files of ' + source.url);
   var listed = rsync.run(host, source, base.concat(['-r', '--list-only', '--include=/*/', '--include=/*/@.done.json', '--exclude=*',
     source.url + '/']), 'listing ' + source.url);
-  var done = {};
+  var listedDone = {};
   rsync.parseList(listed.stdout).forEach(function (e) {
-    if (/\/@\.done\.json$/.test(e.name)) done[e.name.slice(0, -'/@.done.json'.length)] = true;
+    if (/\/@\.done\.json$/.test(e.name)) listedDone[e.name.slice(0, -'/@.done.json'.length)] = true;
   });
   return localCandidates(host, dir).map(function (c) {
-    c.complete = c.dump && done[c.name] === true;
+    c.complete = c.dump && listedDone[c.name] === true;
     return c;
   });
 }

@@ -12,6 +12,7 @@ var partialCommands = require('../partial/plan-report.js');
 var partialPlan = require('../partial/partial-plan.js');
 var loadView = require('../partial/load-view.js');
 var dumpCache = require('../remote/dump-cache.js');
+var bucket = require('../remote/bucket.js');
 var displayTable = require('../format/display-name.js').displayTable;
 var renamePlan = require('../rename/rename-plan.js');
 var loadObjects = require('../partial/load-objects.js').loadObjects;
@@ -125,6 +126,17 @@ function plan(ctx) {
       return Object.assign(base, { loadOptions: lo, lines: p.warnings.map(function (w) { return 'WARNING: ' + w; })
         .concat(renameLines), facts: renameLines.length ? { rename: rw.facts } : null, local: true, loadDir: ctx.dumpDir });
     }
+    if (bucket.isBucket(ctx.source.source) && ctx.source.source.prefix !== '') {
+      // A full load from a bucket: util.loadDump reads the bucket itself (no local copy), with the
+      // s3* options given; its progress file goes to the state directory (lib/commands/load.js).
+      // (A dump at the bucket's top has no prefix to name: it is fetched and loaded from the cache.)
+      lines.push('Dump in a bucket ' + ctx.source.source.url + ': util.loadDump reads it there (' + p.fetch.length +
+        ' data file(s)); only its metadata was fetched, into ' + ctx.dumpDir + '.');
+      facts.rename = rw.facts;
+      facts.readsBucket = true;
+      return Object.assign(base, { loadOptions: Object.assign(lo, ctx.source.source.s3), lines: lines.concat(renameLines),
+        facts: facts, local: true, readsBucket: true, loadDir: ctx.source.source.prefix });
+    }
     lines.push('Remote dump ' + ctx.source.source.url + ': ' + p.fetch.length + ' data file(s) to fetch into ' + ctx.dumpDir + '.');
     facts.rename = rw.facts;
     return Object.assign(base, { loadOptions: lo, lines: lines.concat(renameLines), facts: facts, loadDir: ctx.dumpDir });
@@ -188,7 +200,7 @@ function fetchChosen(ctx, planned) {
   var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, chosen, src.sizes, ctx.options.rsh);
   var r = planAgainst(ctx, planned.sel, planned.partial, planned.model);
   if (r.plan.fetch.length) {
-    throw new UserError('rsync did not bring ' + r.plan.fetch.length + ' chosen data file(s) (' + listed(r.plan.fetch) +
+    throw new UserError((bucket.isBucket(src.source) ? 'The bucket' : 'rsync') + ' did not bring ' + r.plan.fetch.length + ' chosen data file(s) (' + listed(r.plan.fetch) +
       ') into ' + ctx.dumpDir + '. No server setting was changed.');
   }
   ctx.host.out.print('Fetched ' + got.files + ' data file(s) from ' + src.source.url + ' (' + got.fetched + ' transferred, ' +
@@ -268,7 +280,8 @@ function report(ctx, planned, outcome) {
 }
 
 module.exports = {
-  optionNames: ['latest', 'since', 'sinceExact', 'sinceScan', 'listing', 'viewDir', 'newest', 'cacheDir', 'rsh'],
+  // The s3* options name where the dump is: util.loadDump gets them only when it reads the bucket.
+  optionNames: ['latest', 'since', 'sinceExact', 'sinceScan', 'listing', 'viewDir', 'newest', 'cacheDir', 'rsh'].concat(bucket.S3_OPTIONS),
   // The options schemaMap and definers are restore.load's own (lib/options/load-own-options.js).
   plan: plan,
   prepare: prepare,

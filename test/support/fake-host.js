@@ -244,6 +244,8 @@ function memoryFiles(log, initial, mounts) {
       return n;
     },
     rsync() { throw userError('rsync is not available in the fake host'); },
+    bucketList() { throw userError('buckets are not available in the fake host'); },
+    bucketFetch() { throw userError('buckets are not available in the fake host'); },
     canWrite(dir) { return !readOnly.has(posix.normalize(dir)); },
     remove(paths) {
       const removed = [];

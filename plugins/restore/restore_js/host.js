@@ -163,6 +163,14 @@ function makeFiles(restore) {
       return answer;
     },
     canWrite: function (dir) { return !!companion(restore, 'canWrite')(dir); },
+    // A dump in an S3-compatible bucket (../restore_py/bucket.py): GET and HEAD requests only.
+    bucketList: function (s3, prefix, delimiter) {
+      return JSON.parse(companion(restore, 'bucketList')(JSON.stringify(s3), prefix, delimiter || ''));
+    },
+    bucketFetch: function (s3, items, dir, threads, refresh) {
+      return JSON.parse(companion(restore, 'bucketFetch')(JSON.stringify(s3),
+        JSON.stringify({ items: items, dir: dir, threads: threads, refresh: !!refresh })));
+    },
     remove: function (paths) { return { removed: Array.from(companion(restore, 'remove')(paths).removed) }; },
     loadText: function (p) { return os.loadTextFile(p); },
     isFile: function (p) { return os.path.isfile(p); },

@@ -23,7 +23,7 @@ var SELECTION_OPTIONS = [
     'for dumps whose metadata does not list the chunks (default: none)' },
 ];
 
-// Where the dump is: a local directory, a folder of dumps (newest), or a backup host (rsync).
+// Where the dump is: a local directory, a folder of dumps (newest), a backup host (rsync) or a bucket.
 var SOURCE_OPTIONS = [
   { name: 'newest', type: 'bool', brief: 'The dump argument is a folder of dumps (local or on a backup host): take the ' +
     'newest complete one in it (with @.done.json; newest by the time @.json records, then by name) (default: false)' },
@@ -31,7 +31,18 @@ var SOURCE_OPTIONS = [
     'are fetched to, and reused by later runs (default: <config home>/restore/cache/<dump>-<hash>)' },
   { name: 'rsh', type: 'string', brief: 'For a dump on a backup host over ssh: the remote shell rsync runs (rsync -e), ' +
     'e.g. "ssh -p 2222 -i ~/.ssh/backup_key" (default: $RSYNC_RSH, else ssh)' },
-];
+].concat([
+  // A dump in an S3-compatible bucket: util.loadDump's own option names and meanings (all strings).
+  ['s3BucketName', 'The dump is in this S3 bucket; the dump argument is its prefix there (default: none)'],
+  ['s3Region', 'The bucket\'s region (default: $AWS_REGION, $AWS_DEFAULT_REGION, the profile\'s region in the config ' +
+    'file, else us-east-1)'],
+  ['s3Profile', 'The profile in the credentials and config files (default: $AWS_PROFILE, $AWS_DEFAULT_PROFILE, else ' +
+    '"default"); when given, the environment\'s keys are not used'],
+  ['s3CredentialsFile', 'The AWS credentials file (default: $AWS_SHARED_CREDENTIALS_FILE, else ~/.aws/credentials)'],
+  ['s3ConfigFile', 'The AWS config file (default: $AWS_CONFIG_FILE, else ~/.aws/config)'],
+  ['s3EndpointOverride', 'The URL of an S3-compatible server (MinIO, Ceph, R2, ...), e.g. http://127.0.0.1:9000 ' +
+    '(default: https://<bucket>.s3.<region>.amazonaws.com)'],
+].map(function (o) { return { name: o[0], type: 'string', brief: o[1] }; }));
 
 var VIEW_OPTIONS = [
   { name: 'viewDir', type: 'string', brief: 'With latest: where the load view is made, a directory that does not exist ' +
@@ -41,7 +52,11 @@ var VIEW_OPTIONS = [
 var SOURCE_DETAILS = 'The dump: a local directory (never written to: a read-only mount is fine), a folder of dumps ' +
   'with newest: true, or a dump on a backup host named as rsync names it, user@host:/backups/2026-11-24 (over ssh) or ' +
   'rsync://host/module/path (an rsync daemon): its metadata is fetched with rsync into cacheDir, then exactly the ' +
-  'chosen data files; files fetched earlier are reused. rsync and ssh must be installed.';
+  'chosen data files; files fetched earlier are reused. rsync and ssh must be installed. A dump in an S3-compatible ' +
+  'bucket: s3BucketName (and s3Region, s3Profile, s3CredentialsFile, s3ConfigFile, s3EndpointOverride, as for ' +
+  'util.loadDump; keys from the environment or the AWS files, as MySQL Shell finds them) with the prefix as the dump ' +
+  'argument: its metadata, then exactly the chosen data files, are fetched with GET requests into cacheDir (nothing ' +
+  'is ever written to the bucket); a full load without a view is read from the bucket by util.loadDump itself.';
 
 var VIEW_DETAILS = 'With latest, util.loadDump loads a load view instead of the dump: a directory of the plugin\'s own ' +
   'with links to the dump\'s metadata and chosen data files, an empty stub for every chunk not chosen (whether the ' +

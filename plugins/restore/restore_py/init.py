@@ -758,6 +758,27 @@ _member("rsync", _rsync, "Runs rsync (never with deletions): JSON text {status, 
 _member("clientInfo", _client_info, "Facts about the client machine and process.", [])
 
 
+def _load_bucket_module():
+    # The bucket client (bucket.py beside this file): loaded by path, as mysqlsh runs this file as a
+    # script, not as a package.
+    import importlib.util as _ilu
+    spec = _ilu.spec_from_file_location("restore_bucket", _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "bucket.py"))
+    module = _ilu.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_bucket = _load_bucket_module()
+_member("bucketList", _bucket.list_prefix, "Lists objects under a prefix: JSON text {names, sizes, prefixes, requests}.", [
+    {"name": "optionsJson", "type": "string", "brief": "JSON text: util.loadDump's s3* options."},
+    {"name": "prefix", "type": "string", "brief": "The key prefix."},
+    {"name": "delimiter", "type": "string", "brief": "\"/\" for one level, \"\" for everything."}])
+_member("bucketFetch", lambda o, spec: _bucket.fetch(o, spec, _state_dir()),
+        "Fetches objects into a cache the plugin made: JSON text {fetched, kept, bytes, requests}.", [
+    {"name": "optionsJson", "type": "string", "brief": "JSON text: util.loadDump's s3* options."},
+    {"name": "specJson", "type": "string", "brief": "JSON text {items: [[key, file name, size]], dir, threads, refresh}."}])
+
+
 _SAFE_INTEGER = 2 ** 53 - 1  # beyond it JavaScript numbers lose digits
 
 

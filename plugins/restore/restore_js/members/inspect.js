@@ -1,5 +1,6 @@
 var output = require('../../lib/format/output.js');
 var inspectDump = require('../../lib/commands/inspect.js').inspectDump;
+var selectionOptions = require('../selection-options.js');
 
 module.exports = {
   name: 'inspect',
@@ -34,7 +35,8 @@ module.exports = {
       'mysqlsh -- restore inspect ./dump --listing=dump-listing.txt',
     ],
     parameters: [
-      { name: 'dumpDir', type: 'string', brief: 'The dump directory, absolute or relative to the current directory' },
+      { name: 'dumpDir', type: 'string', brief: 'The dump directory, absolute or relative to the current directory (with ' +
+        's3BucketName: the dump\'s prefix in the bucket; every data file is fetched into cacheDir to be checked)' },
       {
         name: 'options',
         type: 'dictionary',
@@ -59,7 +61,7 @@ module.exports = {
               'with the dump\'s record, with progress (default: false: structure only)',
           },
           output.outputFormatOption(),
-        ],
+        ].concat(selectionOptions.SOURCE_OPTIONS.filter(function (d) { return /^s3|^cacheDir$/.test(d.name); })),
       },
     ],
     cli: true,
