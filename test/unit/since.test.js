@@ -172,8 +172,14 @@ describe('since: the option, chunk heads and the bisection (fake host)', functio
     r.read(['t@0.tsv.zst', 't@9.tsv.zst'], 100);
     expect(calls).to.deep.equal([[['ssh', '-p', '2222'], 'backup@db1', ['/backups/d/t@0.tsv.zst', null], 100]]);
     expect([r.kind, r.files]).to.deep.equal(['ssh', 2]);
-    expect(() => headReader(host, '/cache', { source: { kind: 's3', url: 's3://b/d' }, sizes }))
-      .to.throw(/since cannot read chunk heads from a s3 source yet/);
+    expect(() => headReader(host, '/cache', { source: { kind: 'ftp', url: 'ftp://b/d' }, sizes }))
+      .to.throw(/since cannot read chunk heads from a ftp source yet/);
+    const fetched = [];
+    host.files.bucketFetch = (s3, items) => { fetched.push(items.map((i) => i[1])); return { fetched: items.length, kept: 0, bytes: 10 }; };
+    host.files.readHeads = (paths) => paths.map(() => null);
+    const b = headReader(host, '/cache', { source: { kind: 's3', url: 's3://b/d', bucket: 'b', prefix: 'd', s3: {} }, sizes });
+    b.read(['t@0.tsv.zst', 't@9.tsv.zst'], 100);
+    expect([b.kind, fetched, b.transferred]).to.deep.equal(['s3', [['t@0.tsv.zst']], 1]);
   });
 
   it('refuses an unknown table, an unknown column (the closest name) and a value the column\'s type cannot take', function () {
