@@ -22,7 +22,7 @@ function stringList(v) {
 // guess could name a file util.loadDump does not read). Both are checked like any other base name.
 function baseName(map, name, fallback, what, source, reader, mapName) {
   var v = reader ? reader.get(map, name, 'String', (mapName || 'basenames') + '.' + name) : ownValue(map, name);
-  return checkFileNamePart(v === undefined ? fallback : v, what, source);
+  return checkFileNamePart(v == null ? fallback : v, what, source);
 }
 
 // What util.loadDump passes to LOAD DATA from the table JSON's options (contract §2), under
@@ -50,19 +50,19 @@ function loadDialect(options) {
 function tableSettings(tj, what, source, typeProblem) {
   var r = memberReader(source, typeProblem);
   var options = r.require(tj, 'options', 'Map');
-  if (options === undefined) options = {};
+  if (options == null) options = {};
   var includesDdl = r.get(tj, 'includesDdl', 'Bool');
   var includesData = r.get(tj, 'includesData', 'Bool');
   var extension = r.get(tj, 'extension', 'String');
   var chunking = r.get(tj, 'chunking', 'Bool');
   var compressionName = r.get(options, 'compression', 'String', 'options.compression');
   var topCompression = r.get(tj, 'compression', 'String');
-  if (topCompression !== undefined) compressionName = topCompression;
+  if (topCompression != null) compressionName = topCompression;
   var oldIndex = r.get(options, 'primaryIndex', 'String', 'options.primaryIndex');
   var index = r.get(tj, 'primaryIndex', 'Array');
-  var ext = checkFileNamePart(extension === undefined ? 'tsv' : extension, 'the data files of ' + what + ' (extension)', source);
+  var ext = checkFileNamePart(extension == null ? 'tsv' : extension, 'the data files of ' + what + ' (extension)', source);
   var compression = loaderCompression(compressionName, ext);
-  if (compression.unknown !== undefined) {
+  if (compression.unknown != null) {
     typeProblem(source + ': "compression" is ' + JSON.stringify(compression.unknown) + ', which util.loadDump does ' +
       'not know; it stops with "Unknown compression type: ' + compression.unknown + '".', 'compression-unknown');
   }
@@ -80,9 +80,9 @@ function tableSettings(tj, what, source, typeProblem) {
   partitionEntries.forEach(function (e) { partitionMap[e[0]] = e[1]; });
   return {
     extension: ext,
-    compression: compression.unknown !== undefined ? 'none' : compression.compression,
+    compression: compression.unknown != null ? 'none' : compression.compression,
     chunking: chunking === true,
-    primaryIndex: index !== undefined ? r.entries(index, 'AnyString', 'primaryIndex') : oldIndex !== undefined ? (oldIndex === '' ? [] : [oldIndex])
+    primaryIndex: index != null ? r.entries(index, 'AnyString', 'primaryIndex') : oldIndex != null ? (oldIndex === '' ? [] : [oldIndex])
       : null,
     includesData: includesData !== false,
     includesDdl: includesDdl !== false,

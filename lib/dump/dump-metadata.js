@@ -121,7 +121,7 @@ function rootTypeProblems(root, report) {
   ROOT_MEMBERS.forEach(function (m) { r.get(root, m[0], m[1]); });
   r.entries(r.get(root, 'compatibilityOptions', 'Array'), 'AnyString', 'compatibilityOptions');
   var source = r.get(root, 'source', 'Map');
-  if (source === undefined) {
+  if (source == null) {
     LEGACY_MEMBERS.forEach(function (m) { r.get(root, m[0], m[1]); });
   } else {
     var binlog = r.get(source, 'binlog', 'Map', 'source.binlog');
@@ -135,7 +135,7 @@ function rootTypeProblems(root, report) {
     var at = 'capabilities[' + i + ']';
     if (cast('Map', c).error) { r.get({ c: c }, 'c', 'Map', at); return true; }
     return ['id', 'description', 'versionRequired'].some(function (k) {
-      return r.require(c, k, 'AnyString', at + '.' + k) === undefined;
+      return r.require(c, k, 'AnyString', at + '.' + k) == null;
     });
   });
 }

@@ -82,6 +82,8 @@ var TYPE_WORDS = { String: 'a string', Bool: 'a bool', UInteger: 'an unsigned in
 // A reader of one metadata document for util.loadDump's rules. report(fact) gets one sentence per
 // member the loader would stop on, naming the file, the member (a path such as
 // "options.compression"), what it found and what it expects, in the loader's words.
+// get and require give undefined for a member that is absent or wrong: callers in other files test
+// it with == null, as GraalJS hands undefined to another file's context as null.
 function memberReader(file, report) {
   function fail(path, r) {
     report(file + ': "' + path + '" is ' + r.found + ', where util.loadDump reads ' + TYPE_WORDS[r.expected] + ' (' +
@@ -130,7 +132,7 @@ var COMPRESSIONS = { none: 'none', gzip: 'gzip', zstd: 'zstd' };
 
 // → {compression} or {unknown: the name as written}.
 function loaderCompression(name, extension) {
-  if (name === undefined || name === '') {
+  if (name == null || name === '') {
     var dot = extension.lastIndexOf('.');
     var ext = dot > 0 ? extension.slice(dot) : '';
     return { compression: ext === '.zst' ? 'zstd' : ext === '.gz' ? 'gzip' : 'none' };
