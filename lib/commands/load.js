@@ -1,5 +1,7 @@
-// restore.load(dumpDir, options): preflight (nothing changes), server steps, util.loadDump,
-// analyze, revert (ALWAYS, whatever failed before it), report.
+// restore.load(dumpDir, options): preflight (nothing changes; the topology is read first:
+// lib/server/topology.js, replicated-road.js), server steps, util.loadDump, analyze, members (on a
+// source with replicas or a group primary: every member applied the load and has its rows,
+// lib/server/members.js), revert (ALWAYS, whatever failed before it), report.
 //
 // Options: a preset (restore.presets(); default "safe") overridden by explicit options; the
 // plugin's own (lib/options/load-own-options.js); everything else goes to util.loadDump unchanged,

@@ -25,7 +25,13 @@ function others(topo) {
 // skipBinlog on a server that feeds others: refused when the user gave it, dropped (with the
 // reason) when a preset did. Returns null or the plan line of the drop.
 function binlogDecision(topo, loadOptions, explicit) {
-  if (!topo.feedsOthers || !loadOptions.skipBinlog) return null;
+  if (!loadOptions.skipBinlog) return null;
+  if (!topo.feedsOthers) {
+    // Whether anyone reads the binary log could not be checked: a preset does not bet on "nobody".
+    if (explicit || !topo.logBin || !topo.unchecked.length) return null;
+    return 'skipBinlog from the preset dropped: whether replicas or a group read this server\'s binary log could not be ' +
+      'checked (' + topo.unchecked.join('; ') + '); give skipBinlog: true if nothing does';
+  }
   var who = topo.group ? 'the Group Replication group (' + (others(topo) || 'no other member yet') + ')'
     : topo.replicas.length + ' replica(s) (' + others(topo) + ')';
   if (explicit) {
@@ -125,9 +131,10 @@ function rebuildSteps(topo) {
     '    var cluster = ' + (topo.rebuild.group ? 'dba.getCluster()' : 'dba.createCluster("<name>")') + '     # or dba.createReplicaSet("<name>")',
     '    cluster.addInstance("<user>@<member>:3306", {recoveryMethod: "clone"})   # each member (replica set: addInstance too)',
     '  Or with SQL, where the AdminAPI refuses this server version:',
-    topo.rebuild.group ? '    here: nothing (the group runs with this one member)'
-      : '    here (a group): SET GLOBAL group_replication_bootstrap_group = ON; START GROUP_REPLICATION; SET GLOBAL group_replication_bootstrap_group = OFF;',
-    '    on each member: INSTALL PLUGIN clone SONAME \'mysql_clone.so\'; SET GLOBAL clone_valid_donor_list = \'' + a + '\';',
+    '    here: INSTALL PLUGIN clone SONAME \'mysql_clone.so\';   # the donor needs it too (if not loaded yet)',
+    topo.rebuild.group ? '    here: nothing more (the group runs with this one member)'
+      : '    here (for a group): SET GLOBAL group_replication_bootstrap_group = ON; START GROUP_REPLICATION; SET GLOBAL group_replication_bootstrap_group = OFF;',
+    '    on each member (super_read_only OFF): INSTALL PLUGIN clone SONAME \'mysql_clone.so\'; SET GLOBAL clone_valid_donor_list = \'' + a + '\';',
     '      CLONE INSTANCE FROM \'<user>\'@\'' + h + '\':' + port + ' IDENTIFIED BY \'<password>\';   # the member restarts on the clone',
     '      then START GROUP_REPLICATION; (or, a replica: CHANGE REPLICATION SOURCE TO SOURCE_HOST = \'' + h + '\', SOURCE_PORT = ' +
       port + ', SOURCE_AUTO_POSITION = 1, …; START REPLICA;)',
@@ -137,6 +144,9 @@ function rebuildSteps(topo) {
 
 // The plan's lines for the topology and the levers on it.
 function planLines(topo, d) {
+  if (!topo.feedsOthers && d.binlogDropped && !topo.rebuild) {
+    return ['Topology: ' + topology.describeTopology(topo) + '.', '  ' + d.binlogDropped];
+  }
   if (topo.rebuild) {
     return ['Topology: ' + topo.rebuild.from + '; topology "rebuild": every standalone lever while no other member is ' +
       'there, then the members join by clone (steps at the end).'].concat(d.keyLine ? ['  ' + d.keyLine] : []);

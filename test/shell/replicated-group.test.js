@@ -8,22 +8,25 @@ const { expect } = require('chai');
 const { needs, SAMPLE_SHOP } = require('../support/real');
 const { cli, copyDump } = require('../support/shell');
 const { serverFingerprint } = require('../support/fingerprint');
-const { startGroup } = require('../support/topology');
+const { sharedGroup } = require('../support/topology');
 
 describe('restore load into a Group Replication group (real Shell, real MySQL)', function () {
   let group = null;
   let primary;
 
+  // The run's shared group (test/support/topology.js; the root hooks stop it): each test leaves it
+  // as it found it.
   before(async function () {
     needs(this, ['shell', 'server']);
     this.timeout(300000);
-    group = await startGroup({ members: 3 });
+    group = await sharedGroup();
     primary = await group.primary();
   });
 
-  after(async function () {
-    this.timeout(120000);
-    if (group) await group.stop();
+  afterEach(async function () {
+    if (!group) return;
+    await primary.query('DROP SCHEMA IF EXISTS shop');
+    await group.waitApplied();
   });
 
   it('fastest at the primary: binary log on, transactions below the size limit, every member ONLINE with every row', async function () {

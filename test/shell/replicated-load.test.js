@@ -8,7 +8,7 @@ const { expect } = require('chai');
 const { needs, SAMPLE_SHOP } = require('../support/real');
 const { cli, copyDump } = require('../support/shell');
 const { serverFingerprint } = require('../support/fingerprint');
-const { startReplicaSet } = require('../support/topology');
+const { sharedReplicaSet } = require('../support/topology');
 
 const SHOP_ROWS = { customers: 1000, orders: 12000, products: 100, events: 3000 };
 
@@ -17,17 +17,14 @@ describe('restore load into a source with a replica (real Shell, real MySQL)', f
   let source;
   let replica;
 
+  // The run's shared source and replica (test/support/topology.js; the root hooks stop it): each
+  // test leaves it as it found it.
   before(async function () {
     needs(this, ['shell', 'server']);
     this.timeout(300000);
-    set = await startReplicaSet({ replicas: 1 });
+    set = await sharedReplicaSet();
     source = set.source;
     replica = set.replicas[0];
-  });
-
-  after(async function () {
-    this.timeout(120000);
-    if (set) await set.stop();
   });
 
   afterEach(async function () {
@@ -85,6 +82,16 @@ describe('restore load into a source with a replica (real Shell, real MySQL)', f
     expect(await set.threadsRunning()).to.equal(true);
   });
 
+  it('topology "rebuild" while the replica is connected: refused naming it, nothing changed', async function () {
+    this.timeout(60000);
+    const before = await serverFingerprint(source);
+    const r = cli(source.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--topology=rebuild']);
+    expect(r.status, r.out).to.equal(1);
+    expect(r.out).to.match(new RegExp(`topology: "rebuild" loads this server with every standalone lever.*\\(127\\.0\\.0\\.1:${replica.port}\\)`));
+    expect(await shopOn(source)).to.equal(0);
+    expect(await serverFingerprint(source)).to.deep.equal(before);
+  });
+
   it('a replica that does not apply the load within membersTimeout: the load fails naming it', async function () {
     this.timeout(120000);
     await replica.query('STOP REPLICA SQL_THREAD');
@@ -100,5 +107,40 @@ describe('restore load into a source with a replica (real Shell, real MySQL)', f
     await replica.query('START REPLICA SQL_THREAD');
     await set.waitApplied();
     expect(await set.rowsEqual('shop')).to.equal(true);
+  });
+
+  // Last: it takes the replica out of replication, rebuilds it by clone and attaches it again.
+  it('topology "rebuild": the lone source loaded with every lever, then the printed SQL steps clone it into the replica', async function () {
+    this.timeout(180000);
+    await replica.query('STOP REPLICA; RESET REPLICA ALL');
+    for (const d of await source.query("SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'")) {
+      await source.query(`KILL ${Number(d.ID)}`).catch(() => {});
+    }
+    const r = cli(source.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--topology=rebuild']);
+    expect(r.status, r.out).to.equal(0);
+    expect(r.stdout).to.match(/topology "rebuild": every standalone lever while no other member is there/);
+    expect(r.stdout).to.match(/InnoDB redo log: before ON, OFF during the load, after ON/);
+    expect(JSON.parse(/util\.loadDump options: (\{.*\})/.exec(r.stdout)[1]).skipBinlog).to.equal(true);
+    expect(r.stdout).to.match(/cluster\.addInstance\("<user>@<member>:3306", \{recoveryMethod: "clone"\}\)/);
+    // The SQL steps as printed, on the replica (the donor needs the clone plugin too).
+    const donor = /clone_valid_donor_list = '([^']+)'/.exec(r.stdout)[1];
+    expect(donor).to.match(new RegExp(`:${source.port}$`));
+    const cloneSql = /(CLONE INSTANCE FROM .*?);/.exec(r.stdout)[1].replace('<user>', 'root').replace("'<password>'", "''");
+    await source.query("INSTALL PLUGIN clone SONAME 'mysql_clone.so'");
+    await replica.query(`SET GLOBAL super_read_only = OFF; INSTALL PLUGIN clone SONAME 'mysql_clone.so';
+      SET GLOBAL clone_valid_donor_list = '${donor}'`);
+    await replica.query(cloneSql).catch((e) => { if (e.errno !== 3707) throw e; }); // 3707: no supervisor restarts it
+    await replica.conn.end().catch(() => {});
+    for (let i = 0; i < 240 && (replica.alive() || replica.pidFile()); i++) await new Promise((res) => setTimeout(res, 250));
+    await replica.start();
+    expect(Number(await replica.value('SELECT COUNT(*) FROM shop.orders'))).to.equal(SHOP_ROWS.orders);
+    expect(await set.rowsEqual('shop')).to.equal(true);
+    // It replicates again from where the clone left it (the clone carries the source's GTIDs).
+    await replica.query(`CHANGE REPLICATION SOURCE TO SOURCE_HOST = '127.0.0.1', SOURCE_PORT = ${source.port}, SOURCE_USER = 'root',
+      SOURCE_PASSWORD = '', SOURCE_AUTO_POSITION = 1, GET_SOURCE_PUBLIC_KEY = 1, SOURCE_CONNECT_RETRY = 1; START REPLICA`);
+    await set.waitApplied(30000);
+    expect(await set.threadsRunning()).to.equal(true);
+    await replica.query('SET GLOBAL super_read_only = OFF; UNINSTALL PLUGIN clone; SET GLOBAL super_read_only = ON');
+    await source.query('UNINSTALL PLUGIN clone');
   });
 });

@@ -27,11 +27,12 @@ function member(uuid, { wait = 0, rows = 5, sqlRunning = 'Yes' } = {}) {
   ] };
 }
 
-function source({ replica = member(REPLICA), variables = {} } = {}) {
+function source({ replica = member(REPLICA), variables = {}, metadata = [] } = {}) {
   return fakeHost({
     mount: { '/d': 'sample-dumps/shop' },
     variables: Object.assign({}, TUNABLE_NOW, variables),
     sql: [
+      [/FROM mysql_innodb_cluster_metadata\.clusters/, { rows: metadata }],
       [/^SHOW REPLICAS$/, { rows: [{ Server_Id: 2, Host: '', Port: 3307, Source_Id: 1, Replica_UUID: REPLICA }] }],
       [/COMMAND LIKE 'Binlog Dump%'/, { rows: [{ h: 'localhost:40001' }] }],
       [/@@GLOBAL\.gtid_executed/, { rows: [{ g: SELF + ':1-40' }] }],
@@ -102,6 +103,12 @@ describe('restore.load into a replicated target (fake host)', function () {
     expect(report.members.ok).to.equal(true);
     expect(report.members.members.map((m) => [m.member, m.role, m.applied, m.rows])).to.deep.equal([['127.0.0.1:3307', 'replica', 'yes', 'yes']]);
     expect(plan).to.match(/127\.0\.0\.1:3307\s+replica\s+IO Yes, SQL Yes\s+yes\s+yes/);
+  });
+
+  it('an InnoDB ReplicaSet is named as the AdminAPI names it', function () {
+    const h = source({ metadata: [{ name: 'shoprs', type: 'ar' }] });
+    runLoad(h, '/d', { preset: 'safe', dryRun: true });
+    expect(h.printed.join('\n')).to.match(/Topology: source with 1 replica\(s\) connected \(127\.0\.0\.1:3307\), InnoDB ReplicaSet 'shoprs', GTIDs ON/);
   });
 
   it('source with a replica: skipBinlog given explicitly is refused before anything changes, force or not', function () {
@@ -204,6 +211,20 @@ describe('restore.load into a replicated target (fake host)', function () {
     expect([lo.skipBinlog, lo.createInvisiblePKs]).to.deep.equal([true, true]);
     expect(lone.statements()).to.include('ALTER INSTANCE DISABLE INNODB REDO_LOG');
     expect(lone.printed.join('\n')).to.match(/var cluster = dba\.getCluster\(\)/);
+  });
+
+  it('an account that cannot see the replicas: fastest keeps the binary log (skipBinlog dropped, the reason printed)', function () {
+    const { sqlError } = require('../support/fake-host.js');
+    const h = fakeHost({ mount: { '/d': 'sample-dumps/shop' }, variables: TUNABLE_NOW, sql: [
+      [/^SHOW REPLICAS$/, () => { throw sqlError(1227, 'Access denied; you need (at least one of) the REPLICATION SLAVE privilege(s)'); }],
+      [COUNT, { rows: [{ n: 5 }] }]] });
+    runLoad(h, '/d', { preset: 'fastest', force: true });
+    expect(loadOptions(h)[0].skipBinlog).to.equal(undefined);
+    expect(h.printed.join('\n')).to.match(/skipBinlog from the preset dropped: whether replicas or a group read this server's binary log could not be checked \(replicasConnected: Access denied/);
+    const h2 = fakeHost({ mount: { '/d': 'sample-dumps/shop' }, variables: TUNABLE_NOW, sql: [
+      [/^SHOW REPLICAS$/, () => { throw sqlError(1227, 'Access denied'); }], [COUNT, { rows: [{ n: 5 }] }]] });
+    runLoad(h2, '/d', { preset: 'fastest', skipBinlog: true, force: true });
+    expect(loadOptions(h2)[0].skipBinlog).to.equal(true);
   });
 
   it('counts the transactions of a GTID set', function () {

@@ -50,7 +50,9 @@ module.exports = {
       'Afterwards every member (reached with this session\'s account; passwords from the Shell\'s credential store) ' +
       'must apply the load within membersTimeout seconds (progress lines while waiting) and have the same rows in every ' +
       'loaded table; the report ends with a members table, and a member that lags, differs or cannot be reached fails ' +
-      'the load by name (an unreachable one already in the preflight). membersTimeout: 0 skips the verification.',
+      'the load by name (an unreachable one already in the preflight). membersTimeout: 0 skips the verification. ' +
+      'topology: "rebuild" (a cluster being rebuilt; refused while another member is there) loads with every standalone ' +
+      'lever and prints the AdminAPI / SQL steps that add the members by clone.',
       'The redo log off and tuning are refused, unless force: true, on a server that serves others in other ways: ' +
       'read_only ON, or the redo log switched off on a source with replicas or a group member.',
       'dropExisting: true drops exactly the tables, views, routines, events and triggers the load will create, ' +
