@@ -125,6 +125,13 @@ class Topology {
     return out;
   }
 
+  // Waits until healthy(): replication threads running (they connect a moment after START REPLICA),
+  // every member ONLINE.
+  async waitHealthy(timeoutMs = 60000) {
+    await until(this instanceof Group ? 'every member ONLINE' : 'the replication threads running', timeoutMs,
+      () => this.healthy().catch(() => false));
+  }
+
   // True when every member has the same row count for every table of these schemas.
   async rowsEqual(schemas) {
     const counts = Object.values(await this.rowCounts(schemas)).map((c) => JSON.stringify(c));
