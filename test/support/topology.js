@@ -378,7 +378,8 @@ async function sharedTopology(kind) {
   const had = shared.get(kind);
   if (had) {
     const t = await had.catch(() => null);
-    if (t && await t.healthy().catch(() => false)) return t;
+    // A moment's grace: a test may have just restarted replication.
+    if (t && await t.waitHealthy(15000).then(() => true, () => false)) return t;
     shared.delete(kind);
     if (t) await t.stop().catch(() => {});
   }
