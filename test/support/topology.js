@@ -125,6 +125,13 @@ class Topology {
     return out;
   }
 
+  // Waits until healthy(): replication threads running (they connect a moment after START REPLICA),
+  // every member ONLINE.
+  async waitHealthy(timeoutMs = 60000) {
+    await until(this instanceof Group ? 'every member ONLINE' : 'the replication threads running', timeoutMs,
+      () => this.healthy().catch(() => false));
+  }
+
   // True when every member has the same row count for every table of these schemas.
   async rowsEqual(schemas) {
     const counts = Object.values(await this.rowCounts(schemas)).map((c) => JSON.stringify(c));
@@ -371,7 +378,8 @@ async function sharedTopology(kind) {
   const had = shared.get(kind);
   if (had) {
     const t = await had.catch(() => null);
-    if (t && await t.healthy().catch(() => false)) return t;
+    // A moment's grace: a test may have just restarted replication.
+    if (t && await t.waitHealthy(15000).then(() => true, () => false)) return t;
     shared.delete(kind);
     if (t) await t.stop().catch(() => {});
   }
