@@ -139,6 +139,7 @@ describe('restore load into a source with a replica (real Shell, real MySQL)', f
     await replica.query(`CHANGE REPLICATION SOURCE TO SOURCE_HOST = '127.0.0.1', SOURCE_PORT = ${source.port}, SOURCE_USER = 'root',
       SOURCE_PASSWORD = '', SOURCE_AUTO_POSITION = 1, GET_SOURCE_PUBLIC_KEY = 1, SOURCE_CONNECT_RETRY = 1; START REPLICA`);
     await set.waitApplied(30000);
+    await set.waitHealthy(30000); // the IO thread connects a moment after START REPLICA
     expect(await set.threadsRunning()).to.equal(true);
     await replica.query('SET GLOBAL super_read_only = OFF; UNINSTALL PLUGIN clone; SET GLOBAL super_read_only = ON');
     await source.query('UNINSTALL PLUGIN clone');
