@@ -189,14 +189,18 @@ class _Client:
             cfg["accessKey"], scope, ";".join(names), signature)
         return headers, canonical_query
 
-    def request(self, method, key, query=(), sink=None):
+    def request(self, method, key, query=(), sink=None, first=None):
         # -> (status, body bytes); with sink, a 200 body goes to sink(block) instead. GET only: a
         # listing is a GET too, so no request that could change a bucket can leave here.
+        # first: only the first that many bytes (a Range header, unsigned as S3 allows; a server
+        # that ignores it is read no further than that, on a connection then closed).
         if method != "GET":
             raise BucketError("the restore plugin never sends a %s request to a bucket" % method)
         path = self._path(key)
         for attempt in (1, 2):
             headers, q = self._sign(method, path, list(query))
+            if first is not None:
+                headers["range"] = "bytes=0-%d" % (first - 1)
             conn = self._connection()
             try:
                 self.requests += 1
@@ -209,6 +213,12 @@ class _Client:
                             break
                         sink(block)
                     return resp.status, b""
+                if first is not None and resp.status in (200, 206):
+                    body = resp.read(first)
+                    if resp.status == 200 and len(body) == first:
+                        conn.close()
+                        self.local.conn = None
+                    return resp.status, body
                 return resp.status, resp.read()
             except (ConnectionRefusedError, _socket.gaierror, _socket.timeout, TimeoutError, _ssl.SSLError) as err:
                 conn.close()
@@ -353,3 +363,27 @@ def fetch(options_json, spec_json, state_dir):
         results = list(pool.map(one, items))
     return _json.dumps({"fetched": sum(r[0] for r in results), "kept": sum(1 for r in results if r[0] == 0),
                         "bytes": sum(r[1] for r in results), "requests": client.requests})
+
+
+def heads(options_json, spec_json):
+    # spec {keys: [key or null], n}: the first n bytes of each object, by ranged GETs (since's
+    # chunk heads: a few KiB of each probed chunk, not the chunk). -> [bytes or None]; None: no key.
+    cfg = resolve(_json.loads(options_json))
+    spec = _json.loads(spec_json)
+    client = _Client(cfg)
+    n = int(spec["n"])
+
+    def one(key):
+        if key is None:
+            return None
+        status, body = client.request("GET", key, first=n)
+        if status == 404:
+            return None
+        if status == 416:  # an empty object: no byte 0
+            return b""
+        if status not in (200, 206):
+            _fail(cfg, status, body, "reading " + key)
+        return body
+
+    with _Pool(max_workers=4) as pool:
+        return list(pool.map(one, spec["keys"]))
