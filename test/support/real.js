@@ -38,8 +38,8 @@ function realDump(name) { return path.join(REAL_DUMPS, name); }
 // mocha's pending count.
 const skipped = new Map();
 function skipBecause(ctx, why) {
-  const hook = ctx.test && ctx.test.type === 'hook' && !ctx.currentTest;
-  const n = hook ? ctx.test.parent.total() : 1;
+  const beforeAll = ctx.test && ctx.test.type === 'hook' && /^"before all" hook/.test(ctx.test.originalTitle || ctx.test.title);
+  const n = beforeAll ? ctx.test.parent.total() : 1;
   skipped.set(why, (skipped.get(why) || 0) + n);
   ctx.skip();
 }
