@@ -34,7 +34,8 @@ function serverHas(host) {
 // p: {ctx: lib/commands/load.js's preflight context (read only), dump: the dump model (the
 // CREATE TABLE texts), objects: what the load creates (load-objects.js), planned: the partial
 // step's plan (null without one): its masks applied while loading}. Returns what the phase will
-// do, {active, orphans, specs, relations, maskKey, tables, lines, lateRelations}; throws a
+// do, {active, orphans, specs, relations, maskKey, tables, lines, lateRelations, sessionInit: statements
+// first in util.loadDump's sessionInitSql, loadOptions: what it adds to util.loadDump's options}; throws a
 // UserError for a wrong mask or relation.
 function planSnapshot(host, p) {
   var ctx = p.ctx;
@@ -46,7 +47,10 @@ function planSnapshot(host, p) {
   var lm = masksPlan && masksPlan.masks.length ? masksPlan : null;
   var snap = { active: own.orphans !== 'keep' || specs.length > 0, orphans: own.orphans, specs: specs, relations: rels,
     maskKey: lm ? lm.key : own.maskKey, keySource: lm ? lm.keySource : null, loadMasks: lm, tables: objects.tables, lines: [],
-    ctx: ctx };
+    ctx: ctx,
+    // With masks applied while loading, each loader session first reads the key from this session
+    // (load-masks.js keyThread): lib/commands/load.js puts this first in util.loadDump's sessionInitSql.
+    sessionInit: lm ? [loadMasks.keyStatement(lm.thread)] : [] };
   if (ORPHAN_LINES[own.orphans]) snap.lines.push(ORPHAN_LINES[own.orphans]);
   if (own.orphans === 'parents' && ctx.loadOptions.skipBinlog && !atLeast(ctx.shellVersion, '8.0.30')) {
     throw new UserError('orphans: "parents" with skipBinlog needs MySQL Shell 8.0.30 or later (util.importTable\'s ' +
@@ -140,15 +144,6 @@ function withMinimalRowImage(host, fn) {
 }
 
 
-// The util.loadDump options of the call: with masks applied while loading, each loader session
-// first reads the key from this session (lib/snapshot/load-masks.js keyThread).
-function loaderOptions(snap, lo) {
-  if (!snap || !snap.loadMasks) return lo;
-  var o = Object.assign({}, lo);
-  o.sessionInitSql = [loadMasks.keyStatement(snap.loadMasks.thread)].concat(lo.sessionInitSql || []);
-  return o;
-}
-
 // Around util.loadDump and the snapshot phase: this session holds the key of the masks applied
 // while loading (set: true), and lets it go afterwards, also after a failure (set: false).
 function holdMaskKey(host, snap, set) {
@@ -229,4 +224,4 @@ function inLoadFacts(masks) {
   return out;
 }
 
-module.exports = { planSnapshot: planSnapshot, runSnapshot: runSnapshot, loaderOptions: loaderOptions, holdMaskKey: holdMaskKey };
+module.exports = { planSnapshot: planSnapshot, runSnapshot: runSnapshot, holdMaskKey: holdMaskKey };
