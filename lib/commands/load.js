@@ -268,8 +268,9 @@ function isKnownFailure(e) {
 }
 
 function failureMessage(phase, e, revertResult, changed) {
+  // No phase: before the first one (the progress file's directory).
   var text = phase === 'util.loadDump' ? 'util.loadDump failed: ' + e.message
-    : 'restore.load failed in the ' + phase + ' phase: ' + e.message;
+    : 'restore.load failed' + (phase ? ' in the ' + phase + ' phase' : '') + ': ' + e.message;
   if (!/[.!?]$/.test(text)) text += '.';
   var left = revertResult ? revert.leftoverLines(revertResult) : [];
   if (left.length) return text + ' ' + left.join(' ');
