@@ -11,13 +11,13 @@ var MAX_ROWS = 40;
 
 // how.inPlace: restore.stub, which writes into the directory itself (every file there is then
 // loaded, and read here); otherwise a load view holds the chosen files only, and only they are read.
-// how.source: a remote dump's {source, sizes} (lib/remote/dump-source.js).
+// how.source: a remote dump's {source, listing} (lib/remote/dump-source.js).
 function modelAndPlan(host, dumpDir, options, how) {
   var o = options || {};
   var inPlace = !!(how && how.inPlace);
   var sel = selection.parseSelection(o);
-  var sizes = how && how.source ? how.source.sizes : null;
-  var model = readDumpModel(host, dumpDir, { listing: o.listing, listingNames: sizes ? Array.from(sizes.keys()) : null,
+  var remote = how && how.source ? how.source.listing : null;
+  var model = readDumpModel(host, dumpDir, { listing: o.listing, listingNames: remote ? remote.names : null,
     surveyedFrom: inPlace || !selection.isPartial(sel) ? null : partialPlan.chosenOnly(sel), idxFiles: inPlace,
     chunksInFiles: !inPlace }); // in place, the stubs' .idx files are looked up when written (stub-writer.js)
   var plan = partialPlan.planPartial(model, sel, { inPlace: inPlace });

@@ -38,7 +38,7 @@ function missingChosen(plan) {
 function readModel(ctx, sel, partial, earlier) {
   var src = ctx.source;
   return readDumpModel(ctx.host, ctx.dumpDir, { listing: ctx.options.listing, verify: ctx.own.verify,
-    listingNames: src && src.sizes ? Array.from(src.sizes.keys()) : null,
+    listingNames: src ? src.listing.names : null,
     surveyedFrom: partial ? partialPlan.chosenOnly(sel) : null, metadataFrom: earlier || null });
 }
 
@@ -50,7 +50,7 @@ function planAgainst(ctx, sel, partial, earlier) {
 }
 
 function refuseNotRemote(ctx, p) {
-  var sizes = ctx.source.sizes;
+  var sizes = ctx.source.listing.sizesOf(p.fetch);
   var absent = p.fetch.filter(function (n) { return !sizes.has(n); });
   if (absent.length) {
     throw new UserError('The selection chooses ' + absent.length + ' data file(s) that ' + ctx.source.source.url +
@@ -184,7 +184,7 @@ function fetchChosen(ctx, planned) {
   var p = planned.plan;
   var chosen = [];
   p.targets.forEach(function (t) { t.chosen.forEach(function (n) { chosen.push(n); }); });
-  var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, chosen, src.sizes, ctx.options.rsh);
+  var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, chosen, src.listing.sizesOf(chosen), ctx.options.rsh);
   var r = planAgainst(ctx, planned.sel, planned.partial, planned.model);
   if (r.plan.fetch.length) {
     throw new UserError('rsync did not bring ' + r.plan.fetch.length + ' chosen data file(s) (' + listed(r.plan.fetch) +
