@@ -87,12 +87,46 @@ function runWithOutput(host, options, fn) {
   var made = fn(quietHost(host, warnings), rest);
   var facts = withWarnings(typeof made === 'function' ? made() : made, warnings);
   if (format === 'none') return facts;
-  host.out.print(JSON.stringify(facts, null, 2));
+  printJson(facts, host.out.print);
   return undefined;
+}
+
+var PIECE = 262144;
+
+// Prints JSON.stringify(value, null, 2) in pieces of whole lines (about PIECE characters each): a
+// dump's facts list every chunk (100,000 make 20 MB of text), never one string.
+function printJson(value, print) {
+  var lines = [];
+  var size = 0;
+  function line(text) {
+    lines.push(text);
+    size += text.length + 1;
+    if (size >= PIECE) { print(lines.join('\n')); lines = []; size = 0; }
+  }
+  function write(v, pad, prefix, suffix) {
+    if (v === null || typeof v !== 'object' || typeof v.toJSON === 'function') {
+      line(pad + prefix + JSON.stringify(v) + suffix);
+      return;
+    }
+    var isArray = Array.isArray(v);
+    var keys = isArray ? null : Object.keys(v).filter(function (k) { return v[k] !== undefined && typeof v[k] !== 'function'; });
+    var n = isArray ? v.length : keys.length;
+    if (!n) { line(pad + prefix + (isArray ? '[]' : '{}') + suffix); return; }
+    line(pad + prefix + (isArray ? '[' : '{'));
+    for (var i = 0; i < n; i++) {
+      var item = isArray ? v[i] : v[keys[i]];
+      if (isArray && (item === undefined || typeof item === 'function')) item = null;
+      write(item, pad + '  ', isArray ? '' : JSON.stringify(keys[i]) + ': ', i < n - 1 ? ',' : '');
+    }
+    line(pad + (isArray ? ']' : '}') + suffix);
+  }
+  write(value, '', '', '');
+  if (lines.length) print(lines.join('\n'));
 }
 
 module.exports = {
   runWithOutput: runWithOutput,
+  printJson: printJson,
   outputFormatOption: outputFormatOption,
   outputOnlyParameters: outputOnlyParameters,
   OUTPUT_FORMAT_DETAILS: OUTPUT_FORMAT_DETAILS,
