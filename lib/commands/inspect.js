@@ -7,6 +7,7 @@ var adviceFor = require('../dump/dump-problems.js').adviceFor;
 var textTable = require('../format/text-table.js');
 var displayTable = require('../format/display-name.js').displayTable;
 var chunkTable = require('../dump/chunk-table.js');
+var lazyList = require('../format/output.js').lazyList;
 
 var SHOWN_PER_CODE = 10;
 var STATES = ['present', 'empty', 'stub', 'missing', 'corrupt'];
@@ -36,11 +37,11 @@ function tableFacts(t) {
   e.dataBytes = t.dataBytes;
   e.chunkSource = t.chunkSource;
   e.lastChunkKnown = t.lastChunkKnown;
-  e.chunks = [];
-  for (var i = 0; i < t.chunks.length; i++) {
-    e.chunks.push({ index: i, last: chunkTable.isLast(t.chunks, i), file: chunkTable.fileOf(t.chunks, i),
-      state: chunkTable.stateOf(t.chunks, i), dataBytes: chunkTable.dataBytesOf(t.chunks, i) });
-  }
+  // Made one at a time as they are printed (a million chunks), an array for outputFormat "none".
+  e.chunks = lazyList(t.chunks.length, function (i) {
+    return { index: i, last: chunkTable.isLast(t.chunks, i), file: chunkTable.fileOf(t.chunks, i),
+      state: chunkTable.stateOf(t.chunks, i), dataBytes: chunkTable.dataBytesOf(t.chunks, i) };
+  });
   return e;
 }
 
