@@ -100,15 +100,16 @@ const FLOOR = [
   'print(time.perf_counter() - t)',
 ].join('\n');
 
-// In memory (tmpfs) where there is one and it has inodes enough (a dump of N chunks holds 2N files,
-// and the view or the floor, one at a time, N more), unless BENCH_DIR
+// In memory (tmpfs) where there is one and it has inodes enough (a dump of N chunks holds 2N files;
+// the shapes made from it are hard-linked copies, and a link takes an inode of tmpfs too: about 9N
+// in all with the stub copies and the view or the floor), unless BENCH_DIR
 // says otherwise: the view and the floor are then measured by what they do, not by when the disk
 // writes back earlier runs' files (measured on this machine's disk: the same floor took 3.6 s and 14.0 s).
 function benchRoot() {
   if (process.env.BENCH_DIR) return process.env.BENCH_DIR;
   try {
     fs.accessSync('/dev/shm', fs.constants.W_OK);
-    if (fs.statfsSync('/dev/shm').ffree > 3 * Math.max(...SIZES) + 50000) return '/dev/shm';
+    if (fs.statfsSync('/dev/shm').ffree > 9 * Math.max(...SIZES) + 50000) return '/dev/shm';
   } catch (e) { /* no tmpfs here */ }
   return os.tmpdir();
 }
