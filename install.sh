@@ -5,7 +5,12 @@
 #   ./install.sh --link   symlink the working tree (for development)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-config_home=${MYSQLSH_USER_CONFIG_HOME:-"$HOME/.mysqlsh"}
+# Where the Shell looks (its get_user_config_path()): MYSQLSH_USER_CONFIG_HOME when set, else
+# $HOME/.mysqlsh, else the current directory.
+if [ "${MYSQLSH_USER_CONFIG_HOME+set}" = set ]; then config_home=${MYSQLSH_USER_CONFIG_HOME:-.}
+elif [ -n "${HOME:-}" ]; then config_home="$HOME/.mysqlsh"
+else config_home=.
+fi
 target="$config_home/plugins/restore"
 mkdir -p "$config_home/plugins"
 if [ -e "$target" ] || [ -L "$target" ]; then

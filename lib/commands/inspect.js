@@ -10,6 +10,7 @@ var chunkTable = require('../dump/chunk-table.js');
 var openDumpSource = require('../remote/dump-source.js').openDumpSource;
 var fetchFiles = require('../remote/dump-cache.js').fetchFiles;
 var formatBytes = textTable.formatBytes;
+var lazyList = require('../format/output.js').lazyList;
 
 var SHOWN_PER_CODE = 10;
 var STATES = ['present', 'empty', 'stub', 'missing', 'corrupt'];
@@ -39,11 +40,11 @@ function tableFacts(t) {
   e.dataBytes = t.dataBytes;
   e.chunkSource = t.chunkSource;
   e.lastChunkKnown = t.lastChunkKnown;
-  e.chunks = [];
-  for (var i = 0; i < t.chunks.length; i++) {
-    e.chunks.push({ index: i, last: chunkTable.isLast(t.chunks, i), file: chunkTable.fileOf(t.chunks, i),
-      state: chunkTable.stateOf(t.chunks, i), dataBytes: chunkTable.dataBytesOf(t.chunks, i) });
-  }
+  // Made one at a time as they are printed (a million chunks), an array for outputFormat "none".
+  e.chunks = lazyList(t.chunks.length, function (i) {
+    return { index: i, last: chunkTable.isLast(t.chunks, i), file: chunkTable.fileOf(t.chunks, i),
+      state: chunkTable.stateOf(t.chunks, i), dataBytes: chunkTable.dataBytesOf(t.chunks, i) };
+  });
   return e;
 }
 
@@ -209,12 +210,12 @@ function printReport(host, model, totals) {
 // fetched into the cache first (the whole dump, said before it starts; reused by later runs).
 function fromBucket(host, dumpDir, o) {
   var src = openDumpSource(host, dumpDir, o);
-  var sizes = src.source.sizes;
+  // The listing names the data files (lib/remote/bucket.js bucketListing); their .idx files are asked by name.
+  var data = src.source.listing.names().filter(function (n) { return !/\.(json|sql)$/.test(n); });
+  var sizes = src.source.listing.sizesOf(data.concat(data.map(function (n) { return n + '.idx'; })));
   var names = [];
   var bytes = 0;
-  sizes.forEach(function (size, n) {
-    if (!/\.(json|sql)$/.test(n)) { names.push(n); bytes += size; }
-  });
+  sizes.forEach(function (size, n) { names.push(n); bytes += size; });
   host.out.print('restore.inspect reads every data file: fetching ' + names.length + ' file(s), ' + formatBytes(bytes) +
     ', from ' + src.source.source.url + ' into ' + src.dir + ' (restore.plan reads only the metadata).');
   fetchFiles(host, src.source.source, src.dir, names, sizes);

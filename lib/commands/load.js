@@ -199,7 +199,9 @@ function preflight(host, dumpDir, options, partial) {
 
 // The options util.loadDump gets, composed once: the resolved ones (lo), then in order what the
 // partial step adds, what dropExisting needs, the plugin's progress file place, the filters under
-// schemaMap's names, the index builds' session settings. Returns {options (frozen), progressDir: the directory to make for the
+// schemaMap's names, the loader sessions' statements (the masks' key, the index builds' settings),
+// what the snapshot step adds, createInvisiblePKs for a group. What a dry run prints is what
+// util.loadDump gets. Returns {options (frozen), progressDir: the directory to make for the
 // progress file, or null}.
 function loadDumpOptions(host, p, extra) {
   var lo = p.lo;
@@ -216,10 +218,12 @@ function loadDumpOptions(host, p, extra) {
   var place = progressFile === undefined ? progressFilePlace.progressPlace(host, p.dir) : p.fresh;
   if (progressFile === undefined) additions.push({ progressFile: place.file });
   if (extra.rename) additions.push(translateFilters(lo, extra.rename));
-  // util.loadDump runs sessionInitSql in each of its sessions, those building indexes too (8.0.30+).
-  if (extra.indexBuilds) additions.push({ sessionInitSql: [extra.indexBuilds.statement].concat(lo.sessionInitSql || []) });
+  // util.loadDump runs sessionInitSql in each of its sessions (8.0.30+): first the masks' key
+  // (lib/snapshot/snapshot-step.js sessionInit), then the index builds' settings, then the user's.
+  var init = (extra.snapshot.sessionInit || []).concat(extra.indexBuilds ? [extra.indexBuilds.statement] : []);
+  if (init.length) additions.push({ sessionInitSql: init.concat(lo.sessionInitSql || []) });
   // orphans "delete" may defer every secondary index until the orphans are gone (lib/snapshot/).
-  if (extra.snapshot) additions.push(extra.snapshot);
+  if (extra.snapshot.loadOptions) additions.push(extra.snapshot.loadOptions);
   // A group takes no row of a table without a primary key (lib/server/replicated-road.js).
   if (extra.invisiblePKs) additions.push({ createInvisiblePKs: true });
   return { options: optionsValue.composeLoadDumpOptions(lo, additions), progressDir: place ? place.dir : null };
@@ -258,7 +262,7 @@ function lockedPreflight(host, p) {
   var keys = road.invisiblePrimaryKeys(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
     p.resolved.explicit.createInvisiblePKs !== undefined);
   var composed = loadDumpOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,
-    snapshot: snapshot.loadOptions, invisiblePKs: keys.value });
+    snapshot: snapshot, invisiblePKs: keys.value });
   var final = composed.options;
   var plan = {
     dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: p.resolved.preset, loadDumpOptions: final,
@@ -316,8 +320,9 @@ function isKnownFailure(e) {
 }
 
 function failureMessage(phase, e, revertResult, changed) {
+  // No phase: before the first one (the progress file's directory).
   var text = phase === 'util.loadDump' ? 'util.loadDump failed: ' + e.message
-    : 'restore.load failed in the ' + phase + ' phase: ' + e.message;
+    : 'restore.load failed' + (phase ? ' in the ' + phase + ' phase' : '') + ': ' + e.message;
   if (!/[.!?]$/.test(text)) text += '.';
   // After util.loadDump finished, every row is in: only the later step failed.
   if (phase === 'analyze') {
@@ -426,7 +431,7 @@ function lockedRun(host, pre, clock, partial) {
     }
     step('util.loadDump', function () {
       snapshotStep.holdMaskKey(host, plan.snapshot, true);
-      host.util.loadDump(plan.loadDir, snapshotStep.loaderOptions(plan.snapshot, plan.loadDumpOptions));
+      host.util.loadDump(plan.loadDir, plan.loadDumpOptions);
     });
     // Orphans and masks (lib/snapshot/): after the data is in, before its statistics are taken.
     // (The progress file is still there: indexes deferred until the orphans are gone are built from it.)

@@ -78,7 +78,8 @@
 //           dumpTables(schema, tables, dir, opts), importTable(file, opts) }   (errors thrown as ShellApiError)
 //   out: { print(line), warn(line), progress(line) }
 //   shell: { version: 'X.Y.Z', longVersion, engine: 'V8'|'GraalJS', interactive: bool, cpuCount() -> int,
-//            configHome: string, getenv(name), prompt(question, defaultValue) -> string }
+//            configHome: string (the Shell's own config home, absolute; the state directory is its restore/),
+//            getenv(name), prompt(question, defaultValue) -> string }
 // }
 
 const REQUIRED = {

@@ -68,7 +68,8 @@ function parseListing(text) {
 }
 
 // targets: from dump-catalog; sources: {chunkList: @.done.json from done-file.js when it has
-// chunkFileBytes, else null; fileNames: [name] or () -> [name], listingNames: [name]|null}. Sets on
+// chunkFileBytes, else null; fileNames: [name] or () -> [name], listingNames: [name], () -> [name] or null
+// (both asked only when chunkFileBytes does not name a table's data files)}. Sets on
 // each target: chunks (a chunk table, chunk-table.js), lastChunkKnown,
 // chunkSource ('chunkFileBytes' | 'files' | 'listing' | 'files+listing' | 'metadata' | null).
 // Returns the problems found.
@@ -113,7 +114,8 @@ function buildChunkLists(targets, sources) {
   if (loadable.some(function (t) { return !fromDone.has(t.base); })) {
     var fileNames = typeof sources.fileNames === 'function' ? sources.fileNames() : sources.fileNames;
     fileNames.forEach(function (n) { var d = dataNameOf(n); collect(fromFiles, d, 0, d.length, 'files'); });
-    (sources.listingNames || []).forEach(function (n) { var d = dataNameOf(n); collect(fromFiles, d, 0, d.length, 'listing'); });
+    var listingNames = typeof sources.listingNames === 'function' ? sources.listingNames() : sources.listingNames;
+    (listingNames || []).forEach(function (n) { var d = dataNameOf(n); collect(fromFiles, d, 0, d.length, 'listing'); });
   }
 
   targets.forEach(function (t) {

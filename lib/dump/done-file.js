@@ -1,22 +1,37 @@
 // @.done.json without parsing its chunkFileBytes into an object. That map names every data file
 // of the dump (100,000 entries make 3.4 MB of text): parsed whole it cost mysqlsh 21 MB for the
-// text's keys alone. Here the text is read once, the rest of the document parsed by JSON.parse,
-// and the chunkFileBytes entries walked in place, one (name, bytes) at a time; a load view
-// rewrites the text the same way (stubbed chunks recorded as 0 bytes).
+// text's keys alone. Here the rest of the document is parsed by JSON.parse, and the chunkFileBytes
+// entries walked in place, one (name, bytes) at a time; a load view rewrites the text the same way
+// (stubbed chunks recorded as 0 bytes). A file larger than WHOLE_BYTES (a million chunks make
+// 34 MB) is never one string: its entries are walked in pieces read from the file, as bytes (one
+// character per byte), and positions are byte offsets in the file.
 var readText = require('./dump-metadata.js').readText;
 var invalidJson = require('./dump-metadata.js').invalidJson;
 var checkObject = require('./dump-metadata.js').checkObject;
 var memberReader = require('./loader-json.js').memberReader;
 var cast = require('./loader-json.js').cast;
+var UserError = require('../core/user-error.js').UserError;
+var toBytes = require('../core/bytes.js').toBytes;
+
+var WHOLE_BYTES = 8388608;
+// Small pieces: V8 keeps strings above 128 KB in its large-object space until a full collection,
+// so 1 MiB pieces of a 9 MB file left 57 MB of garbage in mysqlsh; 32 KiB pieces, 13 MB.
+var PIECE_BYTES = 32768;
+// More than any entry ("name": bytes) takes: a file name is at most 255 bytes, 1,530 escaped.
+var MARGIN = 16384;
 
 var QUOTE = 34;
 var BACKSLASH = 92;
 
 // A strict walker over JSON text: throws {at, why} on anything JSON.parse would refuse in the
-// parts it walks (the rest is JSON.parse's own).
-function walker(text) {
+// parts it walks (the rest is JSON.parse's own). In pieces (more given): text holds the file's
+// bytes from offset `base` on; between two members, more(offset) gives the bytes from that offset
+// on (at least MARGIN more, unless the file ends first) or null when the text already reaches the
+// end. binary: one character per byte (names holding non-ASCII bytes are decoded as UTF-8).
+function walker(text, more, base0, binary) {
   var pos = 0;
   var len = text.length;
+  var base = base0 || 0;
   function fail(why) { throw { jsonError: true, why: why + ' at position ' + pos }; }
   function ws() {
     while (pos < len) {
@@ -43,7 +58,8 @@ function walker(text) {
       var c = text.charCodeAt(pos);
       if (c === QUOTE) break;
       if (c < 32) fail('control character in a string');
-      if (c === BACKSLASH) { escaped = true; pos++; }
+      if (c === BACKSLASH) escaped = true, pos++;
+      else if (c > 127 && binary) escaped = true;
       pos++;
     }
     pos++;
@@ -52,9 +68,9 @@ function walker(text) {
     raw.decoded = null;
     if (escaped) {
       try {
-        raw.decoded = JSON.parse(text.slice(start - 1, pos));
+        raw.decoded = JSON.parse(binary ? utf8(text.slice(start - 1, pos)) : text.slice(start - 1, pos));
       } catch (e) {
-        fail('bad escape in a string');
+        fail('bad escape or UTF-8 in a string');
       }
     }
     if (as !== 'text') return null;
@@ -119,6 +135,10 @@ function walker(text) {
     ws();
     if (text.charCodeAt(pos) === 125) { pos++; return; }
     for (;;) {
+      if (more && len - pos < MARGIN) {
+        var next = more(base + pos);
+        if (next !== null) { base += pos; text = next; len = text.length; pos = 0; }
+      }
       var key = string(inPlace ? null : 'text');
       place.start = raw.start;
       place.end = raw.end;
@@ -137,8 +157,62 @@ function walker(text) {
   return {
     members: members,
     at: function (p) { pos = p; },
+    position: function () { return pos; },
     end: function () { ws(); if (pos < len) fail('unexpected text after the document'); },
+    text: function () { return text; }, // what positions given to members' fn are in
+    base: function () { return base; }, // the file offset of text's first character
   };
+}
+
+// Bytes (one character per byte) as text: UTF-8 decoded; throws on bytes that are not UTF-8.
+function utf8(binary) {
+  if (!/[\x80-\xff]/.test(binary)) return binary;
+  return decodeURIComponent(escape(binary));
+}
+
+function binaryString(bytes) {
+  var parts = [];
+  for (var i = 0; i < bytes.length; i += 8192) parts.push(String.fromCharCode.apply(null, bytes.subarray(i, i + 8192)));
+  return parts.join('');
+}
+
+// read(offset, length) -> the file's bytes there, one character per byte.
+function byteReader(host, path) {
+  return function (offset, length) {
+    if (length <= 0) return '';
+    var got = host.files.readRanges([{ path: path, offset: offset, length: length }])[0];
+    var bytes = got === null ? null : toBytes(got, 'file content');
+    if (bytes === null || bytes.length < length) {
+      throw new UserError('Cannot read ' + path + ': it changed or went away while it was read. Run the command again.');
+    }
+    return binaryString(bytes);
+  };
+}
+
+// The file's bytes [start, end) read a piece at a time, joined.
+function readSpan(done, start, end) {
+  var parts = [];
+  for (var at = start; at < end; at += done.piece) parts.push(done.read(at, Math.min(done.piece, end - at)));
+  return parts.join('');
+}
+
+// A walker over the chunkFileBytes object of a document read in pieces, at its opening brace.
+function pieceWalker(done) {
+  var text = '';
+  var textBase = done.chunks.start;
+  var readTo = done.chunks.start;
+  function more(offset) {
+    if (readTo >= done.chunks.end) return null;
+    text = text.slice(offset - textBase);
+    textBase = offset;
+    while (readTo < done.chunks.end && textBase + text.length - offset < MARGIN + done.piece) {
+      var n = Math.min(done.piece, done.chunks.end - readTo);
+      text += done.read(readTo, n);
+      readTo += n;
+    }
+    return text;
+  }
+  return walker(more(done.chunks.start), more, done.chunks.start, true);
 }
 
 function wrap(path, fn) {
@@ -150,19 +224,71 @@ function wrap(path, fn) {
   }
 }
 
-// → {json: the document with chunkFileBytes as {} (when it is an object), text, chunks: null or
-// {start, end}: where its object lies in text}.
-function readDoneFile(host, path) {
+// → {json: the document with chunkFileBytes as {} (when it is an object), text (null when read in
+// pieces), chunks: null or {start, end}: where its object lies in text (in pieces: in the file, in
+// bytes)}. opts (tests): {wholeBytes, pieceBytes}.
+function readDoneFile(host, path, opts) {
+  var whole = opts && opts.wholeBytes !== undefined ? opts.wholeBytes : WHOLE_BYTES;
+  var size = host.files.stat([path]).sizes[0];
+  var inPieces = typeof size === 'number' && size > whole ? readInPieces(host, path, size, (opts && opts.pieceBytes) || PIECE_BYTES) : null;
+  return inPieces || readWhole(host, path);
+}
+
+// The document in pieces: where chunkFileBytes' object begins is found in the bytes, its entries
+// are walked to where it ends, and the rest is parsed. null when the document is not laid out so
+// (no chunkFileBytes object, or the name found is not the top-level member): read whole then.
+function readInPieces(host, path, size, piece) {
+  var done = { json: null, text: null, chunks: null, path: path, size: size, piece: piece, read: byteReader(host, path) };
+  var KEY = /"chunkFileBytes"\s*:\s*\{/g;
+  var start = -1;
+  for (var at = 0, keep = ''; at < size && start < 0; at += piece) {
+    var t = keep + done.read(at, Math.min(piece, size - at));
+    KEY.lastIndex = 0;
+    var m = KEY.exec(t);
+    if (m) start = at - keep.length + m.index + m[0].length - 1;
+    keep = t.slice(-64);
+  }
+  if (start < 0) return null;
+  done.chunks = { start: start, end: size };
+  var restText;
+  var json;
+  wrap(path, function () {
+    var w = pieceWalker(done);
+    w.members(oddEntryCheck(done, w, true), true);
+    done.chunks = { start: start, end: w.base() + w.position() };
+    var head = utf8(readSpan(done, 0, start));
+    restText = head + '{}' + utf8(readSpan(done, done.chunks.end, size));
+    // The member found must be the document's own chunkFileBytes, at that place.
+    var r = walker(restText);
+    var found = -1;
+    r.members(function (key, v, vs) { if (key === 'chunkFileBytes') found = vs; });
+    r.end();
+    if (found !== head.length) restText = null;
+  });
+  if (restText === null) return null;
+  try {
+    json = JSON.parse(restText);
+  } catch (e) {
+    throw invalidJson(path, e.message);
+  }
+  checkObject(json, path);
+  done.json = json;
+  return done;
+}
+
+function readWhole(host, path) {
   var text = readText(host, path);
   var span = null;
+  var done = { json: null, text: text, chunks: null, path: path, oddEntry: null };
   wrap(path, function () {
     var w = walker(text);
     w.members(function (key, v, start, end) {
       if (key === 'chunkFileBytes') span = text.charCodeAt(start) === 123 ? { start: start, end: end } : null;
     });
     w.end();
-    // JSON.parse checks the rest; the entries are checked here, once (they are walked again later).
-    if (span) { w.at(span.start); w.members(function () {}, true); }
+    // JSON.parse checks the rest; the entries are checked here, once (they are walked again later),
+    // their types too (doneTypeProblems).
+    if (span) { w.at(span.start); w.members(oddEntryCheck(done, w, false), true); }
   });
   var rest = span ? text.slice(0, span.start) + '{}' + text.slice(span.end) : text;
   var json;
@@ -172,7 +298,9 @@ function readDoneFile(host, path) {
     throw invalidJson(path, e.message);
   }
   checkObject(json, path);
-  return { json: json, text: text, chunks: span, path: path };
+  done.json = json;
+  done.chunks = span;
+  return done;
 }
 
 // Calls fn(text, start, end, decoded, bytes) for every chunkFileBytes entry, whose name is
@@ -180,11 +308,9 @@ function readDoneFile(host, path) {
 // string per entry; bytes: null when not a number.
 function eachChunkEntry(done, fn) {
   if (!done.chunks) return;
-  var text = done.text;
   wrap(done.path, function () {
-    var w = walker(text);
-    w.at(done.chunks.start);
-    w.members(function (key, v) { fn(text, key.start, key.end, key.decoded, v); }, true);
+    var w = entryWalker(done);
+    w.members(function (key, v) { fn(w.text(), key.start, key.end, key.decoded, v); }, true);
   });
 }
 
@@ -207,25 +333,48 @@ function doneTypeProblems(done, report) {
     r.get(json, 'chunkFileBytes', 'Map');
     return;
   }
-  // One native scan first: a value that does not start as a plain unsigned integer (a string,
-  // null, a map, a minus, a fraction). Only then are the entries walked, in place (a million of
-  // them), and such a value parsed on its own.
-  var text = done.text;
-  var suspect = /"\s*:\s*(?:[^0-9\s]|[0-9]+[.eE])/g;
-  suspect.lastIndex = done.chunks.start;
-  var hit = suspect.exec(text);
-  if (!hit || hit.index >= done.chunks.end) return;
-  var bad = null;
-  wrap(done.path, function () {
-    var w = walker(text);
-    w.at(done.chunks.start);
-    w.members(function (key, v, start, end) {
-      if (bad) return;
-      var value = v !== null ? v : JSON.parse(text.slice(start, end));
-      if (cast('UInteger', value).error) bad = { name: key.decoded !== null ? key.decoded : text.slice(key.start, key.end), value: value };
-    }, true);
-  });
+  // The entries were walked when the file was read (whole or in pieces): the first wrong one is kept.
+  var bad = done.oddEntry;
   if (bad) { var one = {}; one[bad.name] = bad.value; r.get(one, bad.name, 'UInteger', 'chunkFileBytes.' + bad.name); }
+}
+
+// The check of each chunkFileBytes entry as the reader walks them (w: its walker; binary: the text
+// is the file's bytes): sets done.oddEntry {name, value} to the first one util.loadDump would not
+// read as an unsigned integer. A plain number >= 0 is decided at once; only another value (a
+// string, null, a map, a minus, a fraction) is parsed on its own.
+function oddEntryCheck(done, w, binary) {
+  done.oddEntry = null;
+  return function (key, v, start, end) {
+    if (done.oddEntry || (v !== null && v >= 0 && v % 1 === 0)) return;
+    var text = w.text();
+    var name = key.decoded !== null ? key.decoded : text.slice(key.start, key.end);
+    var value;
+    try {
+      value = JSON.parse(binary ? utf8(text.slice(start, end)) : text.slice(start, end));
+    } catch (e) {
+      throw { jsonError: true, why: 'invalid value of chunkFileBytes entry ' + JSON.stringify(name) };
+    }
+    if (cast('UInteger', value).error) done.oddEntry = { name: name, value: value };
+  };
+}
+
+// A walker at the chunkFileBytes object's opening brace.
+function entryWalker(done) {
+  if (done.text === null) return pieceWalker(done);
+  var w = walker(done.text);
+  w.at(done.chunks.start);
+  return w;
+}
+
+// Whether chunkFileBytes positions are byte offsets in the file (fileBytes: its size): read in
+// pieces, or ASCII text (as long as the file is in bytes).
+function offsetsAreBytes(done, fileBytes) {
+  return done.text === null || done.text.length === fileBytes;
+}
+
+// The document's text [start, end) (positions as chunkFileBytes' are given).
+function textOf(done, start, end) {
+  return done.text === null ? utf8(readSpan(done, start, end)) : done.text.slice(start, end);
 }
 
 // A chunkFileBytes span is cut between entries once it holds this many characters.
@@ -243,7 +392,6 @@ function zeroSizes(text) { return text.replace(ENTRY, '$10'); }
 // called with an entry's name as eachChunkEntry gives it, says whether its size is made 0.
 // Other members are written from `replaced` {key: value} or as the dump has them.
 function rewriteDone(done, zeroed, replaced, sink) {
-  var text = done.text;
   var keys = Object.keys(done.json);
   sink.text('{');
   keys.forEach(function (key, k) {
@@ -258,12 +406,11 @@ function rewriteDone(done, zeroed, replaced, sink) {
       if (to > from) { if (zeroing) sink.zero(from, to); else sink.copy(from, to); }
       from = to;
     };
-    var w = walker(text);
-    w.at(from);
+    var w = entryWalker(done);
     w.members(function (name, v) {
       // true from another file stays true under GraalJS (undefined would arrive as null).
-      var zero = v !== null && v !== 0 && zeroed(text, name.start, name.end, name.decoded) === true;
-      var entry = name.start - 1; // its opening quote
+      var zero = v !== null && v !== 0 && zeroed(w.text(), name.start, name.end, name.decoded) === true;
+      var entry = w.base() + name.start - 1; // its opening quote
       if (zero !== zeroing || entry - from >= SPAN) {
         flush(entry);
         zeroing = zero;
@@ -286,11 +433,11 @@ function textSink(done, emit, piece) {
   }
   return {
     text: add,
-    copy: function (start, end) { add(done.text.slice(start, end)); },
-    zero: function (start, end) { add(zeroSizes(done.text.slice(start, end))); },
+    copy: function (start, end) { add(textOf(done, start, end)); },
+    zero: function (start, end) { add(zeroSizes(textOf(done, start, end))); },
     end: function () { if (pending.length) emit(pending.join('')); pending = []; },
   };
 }
 
 module.exports = { readDoneFile: readDoneFile, doneTypeProblems: doneTypeProblems, eachChunkEntry: eachChunkEntry, rewriteDone: rewriteDone,
-  textSink: textSink, zeroSizes: zeroSizes };
+  textSink: textSink, zeroSizes: zeroSizes, offsetsAreBytes: offsetsAreBytes };

@@ -267,7 +267,8 @@ function metadataPart(opened, root, format, complete, catalog) {
 
 // options: {listing: path or undefined, chunksInFiles: false when the caller never needs the chunk
 // files (nor their .idx files) in `files` (restore.inspect, restore.stub: their sizes are in the
-// chunk tables, and a million names cost memory), listingNames: names of the complete dump (a remote listing), verify: true to decompress every present data file,
+// chunk tables, and a million names cost memory), listingNames: names of the complete dump (a remote listing:
+// [name] or () -> [name], asked only when @.done.json does not name a table's data files), verify: true to decompress every present data file,
 // surveyedFrom: target -> the first chunk number to read, to read only the newest chunks (see chunk-survey.js),
 // idxFiles: list the chunks' .idx files although chunkFileBytes records the sizes,
 // metadataFrom: a model of the same directory read earlier in this command, whose metadata has not

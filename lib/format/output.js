@@ -86,13 +86,73 @@ function runWithOutput(host, options, fn) {
   var warnings = [];
   var made = fn(quietHost(host, warnings), rest);
   var facts = withWarnings(typeof made === 'function' ? made() : made, warnings);
-  if (format === 'none') return facts;
-  host.out.print(JSON.stringify(facts, null, 2));
+  if (format === 'none') return materialized(facts);
+  printJson(facts, host.out.print);
   return undefined;
+}
+
+var PIECE = 262144;
+
+// A list whose items are made one at a time when the facts are printed as JSON (a dump's facts
+// list every chunk: 100,000 objects need not exist at once); a real array for outputFormat "none".
+// A mark, not a class: it is read in other files (GraalJS).
+function lazyList(length, itemAt) {
+  return { restoreLazyList: true, length: length, itemAt: itemAt };
+}
+
+function isLazy(v) { return v !== null && typeof v === 'object' && v.restoreLazyList === true; }
+
+// The value with every lazy list made an array.
+function materialized(v) {
+  if (isLazy(v)) {
+    var out = [];
+    for (var i = 0; i < v.length; i++) out.push(materialized(v.itemAt(i)));
+    return out;
+  }
+  if (v === null || typeof v !== 'object' || typeof v.toJSON === 'function') return v;
+  if (Array.isArray(v)) return v.map(materialized);
+  var o = {};
+  Object.keys(v).forEach(function (k) { o[k] = materialized(v[k]); });
+  return o;
+}
+
+// Prints JSON.stringify(value, null, 2) in pieces of whole lines (about PIECE characters each): a
+// dump's facts list every chunk (100,000 make 20 MB of text), never one string. Lazy lists
+// (lazyList) are printed as arrays.
+function printJson(value, print) {
+  var lines = [];
+  var size = 0;
+  function line(text) {
+    lines.push(text);
+    size += text.length + 1;
+    if (size >= PIECE) { print(lines.join('\n')); lines = []; size = 0; }
+  }
+  function write(v, pad, prefix, suffix) {
+    if (v === null || typeof v !== 'object' || typeof v.toJSON === 'function') {
+      line(pad + prefix + JSON.stringify(v) + suffix);
+      return;
+    }
+    var lazy = isLazy(v);
+    var isArray = lazy || Array.isArray(v);
+    var keys = isArray ? null : Object.keys(v).filter(function (k) { return v[k] !== undefined && typeof v[k] !== 'function'; });
+    var n = isArray ? v.length : keys.length;
+    if (!n) { line(pad + prefix + (isArray ? '[]' : '{}') + suffix); return; }
+    line(pad + prefix + (isArray ? '[' : '{'));
+    for (var i = 0; i < n; i++) {
+      var item = lazy ? v.itemAt(i) : isArray ? v[i] : v[keys[i]];
+      if (isArray && (item === undefined || typeof item === 'function')) item = null;
+      write(item, pad + '  ', isArray ? '' : JSON.stringify(keys[i]) + ': ', i < n - 1 ? ',' : '');
+    }
+    line(pad + (isArray ? ']' : '}') + suffix);
+  }
+  write(value, '', '', '');
+  if (lines.length) print(lines.join('\n'));
 }
 
 module.exports = {
   runWithOutput: runWithOutput,
+  printJson: printJson,
+  lazyList: lazyList,
   outputFormatOption: outputFormatOption,
   outputOnlyParameters: outputOnlyParameters,
   OUTPUT_FORMAT_DETAILS: OUTPUT_FORMAT_DETAILS,

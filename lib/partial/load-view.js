@@ -193,15 +193,15 @@ function buildView(host, model, plan, place, mark, rewrite) {
   return made;
 }
 
-// Where the view's @.done.json goes. When the dump's text is ASCII (as long as the file is in bytes),
-// the companion copies its unchanged spans from the dump file itself and zeroes the sizes of the
+// Where the view's @.done.json goes. When its positions are the file's bytes (read in pieces, or
+// ASCII text), the companion copies its unchanged spans from the dump file itself and zeroes the sizes of the
 // stubbed ones, told by a few hundred edits (one per run of entries): mysqlsh never holds the
 // rewritten text. Otherwise the text is sent in pieces of about a megabyte.
 var OPS_PER_CALL = 2000;
 function doneSink(host, dir, source, model) {
   var f = host.files;
   var sourceBytes = model.files.get('@.done.json');
-  if (sourceBytes !== model.done.text.length) {
+  if (!doneFile.offsetsAreBytes(model.done, sourceBytes)) {
     return doneFile.textSink(model.done, function (text) { f.viewAppend(dir, '@.done.json', text); }, 1048576);
   }
   var ops = [];

@@ -12,14 +12,14 @@ var MAX_ROWS = 40;
 
 // how.inPlace: restore.stub, which writes into the directory itself (every file there is then
 // loaded, and read here); otherwise a load view holds the chosen files only, and only they are read.
-// how.source: a remote dump's {source, sizes} (lib/remote/dump-source.js).
+// how.source: a remote dump's {source, listing} (lib/remote/dump-source.js).
 function modelAndPlan(host, dumpDir, options, how) {
   var o = options || {};
   var inPlace = !!(how && how.inPlace);
-  var sizes = how && how.source ? how.source.sizes : null;
+  var remote = how && how.source ? how.source.listing : null;
   var r = sinceBoundary.withBoundaries({ host: host, dir: dumpDir, remote: how && how.source ? how.source : null, rsh: o.rsh },
     selection.parseSelection(o), function (surveyedFrom, earlier) {
-      return readDumpModel(host, dumpDir, { listing: o.listing, listingNames: sizes ? Array.from(sizes.keys()) : null,
+      return readDumpModel(host, dumpDir, { listing: o.listing, listingNames: remote ? remote.names : null,
         surveyedFrom: surveyedFrom, idxFiles: inPlace, metadataFrom: earlier,
         chunksInFiles: !inPlace }); // in place, the stubs' .idx files are looked up when written (stub-writer.js)
     }, function (sel) { return inPlace || !selection.isPartial(sel) ? null : partialPlan.chosenOnly(sel); });

@@ -250,7 +250,7 @@ function resolveSince(host, model, sel, reader) {
 
 // read(surveyedFrom, earlier, last) → a dump model (readDumpModel with these options; last: the one the
 // plan uses, the only one worth checking in depth, e.g. verify); where: {host, dir (the
-// dump, or a remote dump's cache), remote (null or {source, sizes}), rsh}. With since, the model is
+// dump, or a remote dump's cache), remote (null or {source, listing}: lib/remote/dump-source.js), rsh}. With since, the model is
 // read once without the since tables' chunks, their boundaries found, and read again (its metadata
 // taken as read) with the chunks chosen. Returns {sel (with the boundaries), model}.
 function withBoundaries(where, sel, read, chosenOnly) {

@@ -63,9 +63,30 @@ function fetch(host, source, dir, names, sizes, refresh) {
   return host.files.bucketFetch(source.s3, items, dir, Math.max(2, Math.min(8, host.shell.cpuCount() * 2)), !!refresh);
 }
 
+// The listing of a bucket's dump, with the interface of a backup host's (lib/remote/dump-cache.js
+// remoteListing): one paged listing of the prefix is made anyway (its @.json and metadata), so
+// both questions are answered from it. sizes: name -> size of every object.
+function bucketListing(sizes) {
+  var all = null;
+  return {
+    sizesOf: function (names) {
+      var out = new Map();
+      names.forEach(function (n) { if (sizes.has(n)) out.set(n, sizes.get(n)); });
+      return out;
+    },
+    names: function () {
+      if (all === null) {
+        all = [];
+        sizes.forEach(function (size, n) { if (!/\.idx$/.test(n)) all.push(n); });
+      }
+      return all;
+    },
+  };
+}
+
 // The metadata (every .json and .sql but util.loadDump progress files) into the cache, fetched
 // again every run (small; a dump written again under the same prefix is read as it is now);
-// returns the listing: name -> size.
+// returns the listing (bucketListing).
 function fetchMetadata(host, source, dir) {
   var started = Date.now();
   var sizes = listDump(host, source);
@@ -74,7 +95,7 @@ function fetchMetadata(host, source, dir) {
   fetch(host, source, dir, names, sizes, true);
   host.out.print('Fetched the metadata of ' + source.url + ' into ' + dir + ' (' + names.length + ' file(s), ' +
     ((Date.now() - started) / 1000).toFixed(1) + ' s)');
-  return sizes;
+  return bucketListing(sizes);
 }
 
 // One batch of data files into the cache, several at once (lib/remote/dump-cache.js fetchFiles

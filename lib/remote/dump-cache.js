@@ -51,22 +51,56 @@ function openCache(host, source, cacheDir) {
   return dir;
 }
 
-// The dump's metadata (every .json and .sql but util.loadDump progress files) into the cache, and
-// the listing of the remote dump directory: name -> size of every file there.
+// Entries of the remote dump directory that rsync's filters let through: one listing, so that only
+// those cross (a million chunks are never listed for the few a selection chooses). filters: rsync
+// arguments; patterns: include patterns given on its standard input ("/name" anchors a name), or
+// null. Returns name -> size of the files among them.
+function listFiltered(host, source, filters, patterns, rsh, what) {
+  var sizes = new Map();
+  var args = rsync.baseArgs(source, rsh).concat(['--list-only'], filters, patterns ? ['--include-from=-', '--exclude=*'] : [],
+    [source.url + '/']);
+  var r = rsync.run(host, source, args, what, patterns ? patterns.join('\n') + '\n' : undefined);
+  rsync.parseList(r.stdout).forEach(function (e) { if (!e.isDir) sizes.set(e.name, e.size); });
+  return sizes;
+}
+
+// What is on the backup host, asked as needed (restore.plan of a million chunks lists none of them):
+//   sizesOf(names) -> Map name -> size of those of the names the host holds;
+//   names() -> every file name there but the .idx files (once; only for a dump whose @.done.json
+//              does not name a table's data files).
+function remoteListing(host, source, rsh) {
+  var all = null;
+  return {
+    sizesOf: function (names) {
+      if (!names.length) return new Map();
+      return listFiltered(host, source, [], names.map(function (n) { return '/' + n; }), rsh, 'listing data files of ' + source.url);
+    },
+    names: function () {
+      if (all === null) {
+        all = [];
+        listFiltered(host, source, ['--exclude=*.idx'], null, rsh, 'listing ' + source.url)
+          .forEach(function (size, name) { all.push(name); });
+      }
+      return all;
+    },
+  };
+}
+
+// The dump's metadata (every .json and .sql but util.loadDump progress files) into the cache.
+// Returns the remote listing (remoteListing; a bucket's has the same interface, bucket.js
+// bucketListing): what else the host holds is asked when needed.
 function fetchMetadata(host, source, dir, rsh) {
   if (bucket.isBucket(source)) return bucket.fetchMetadata(host, source, dir);
   var started = Date.now();
-  var listing = rsync.listRemote(host, source, rsh);
-  var sizes = new Map();
-  listing.forEach(function (e) { if (!e.isDir) sizes.set(e.name, e.size); });
-  if (!sizes.has('@.json')) {
+  // The dump's first file, asked alone: a cache keeps files an earlier fetch brought.
+  if (!listFiltered(host, source, [], ['/@.json'], rsh, 'listing ' + source.url).has('@.json')) {
     throw new UserError(source.url + ' is not a MySQL Shell dump: it has no @.json (the file util.dumpInstance, ' +
       'util.dumpSchemas and util.dumpTables write first).');
   }
   rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-rt', '--chmod=u+rw', '--exclude=load-progress*', '--include=*.json',
     '--include=*.sql', '--exclude=*', source.url + '/', dir + '/']), 'fetching the metadata of ' + source.url);
   host.out.print('Fetched the metadata of ' + source.url + ' into ' + dir + ' (' + ((Date.now() - started) / 1000).toFixed(1) + ' s)');
-  return sizes;
+  return remoteListing(host, source, rsh);
 }
 
 // One batch of data files by rsync; returns how many it transferred.
@@ -81,8 +115,9 @@ function rsyncBatch(host, source, dir, batch, rsh) {
 }
 
 // Exactly these data files (names relative to the dump) into the cache, with progress by bytes
-// (rsync, or GETs from a bucket, several files at once); sizes: the remote listing. Returns
-// {files, bytes, fetched}: fetched counts what was transferred (the rest was in the cache already).
+// (rsync, or GETs from a bucket, several files at once); sizes: name -> size of them at the source
+// (the listing's sizesOf). Returns {files, bytes, fetched}: fetched counts what was transferred
+// (the rest was in the cache already).
 function fetchFiles(host, source, dir, names, sizes, rsh) {
   var total = 0;
   names.forEach(function (n) { total += sizes.get(n) || 0; });

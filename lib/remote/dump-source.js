@@ -1,7 +1,8 @@
 // What the dump argument names: a local dump directory, a remote dump ("host:/path",
 // "rsync://host/module/path") or, with newest: true, a folder of dumps whose newest complete one
 // is taken. A remote dump's metadata is fetched into its cache, which is then read like a local
-// dump (data files missing until fetched). Returns {dir, source: null | {source, sizes}, lines}.
+// dump (data files missing until fetched). Returns {dir, source: null | {source, listing}, lines}:
+// listing, what the host holds (dump-cache.js remoteListing).
 var UserError = require('../core/user-error.js').UserError;
 var resolveDumpDir = require('../dump/dump-paths.js').resolveDumpDir;
 var parseSource = require('./remote-source.js').parseSource;
@@ -57,8 +58,8 @@ function openDumpSource(host, dumpArg, options) {
     source = bucket.isBucket(source) ? bucket.childBucketSource(source, remotePick.name) : childSource(source, remotePick.name);
   }
   var cache = dumpCache.openCache(host, source, o.cacheDir);
-  var sizes = dumpCache.fetchMetadata(host, source, cache, o.rsh);
-  return { dir: cache, source: { source: source, sizes: sizes }, lines: lines };
+  var listing = dumpCache.fetchMetadata(host, source, cache, o.rsh);
+  return { dir: cache, source: { source: source, listing: listing }, lines: lines };
 }
 
 module.exports = { openDumpSource: openDumpSource };

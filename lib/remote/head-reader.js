@@ -27,7 +27,8 @@ function rshArgv(text) {
   return out;
 }
 
-// cache: the local cache directory; remote: {source: {kind, url}, sizes}; rsh: the option or undefined.
+// cache: the local cache directory; remote: {source: {kind, url}, listing: what the host holds
+// (lib/remote/dump-cache.js remoteListing)}; rsh: the option or undefined.
 function headReader(host, cache, remote, rsh) {
   if (!remote) return localReader(host, cache);
   var source = remote.source;
@@ -37,11 +38,10 @@ function headReader(host, cache, remote, rsh) {
     var target = source.url.slice(0, colon);
     var dir = source.url.slice(colon + 1);
     var argv = rshArgv(rsh || host.shell.getenv('RSYNC_RSH') || 'ssh');
+    // A file the host does not hold reads as null there (`head` runs only on a file): no listing asked.
     r.read = function (names, n) {
       r.files += names.length;
-      return host.files.remoteHeads(argv, target, names.map(function (name) {
-        return remote.sizes.has(name) ? dir + '/' + name : null;
-      }), n);
+      return host.files.remoteHeads(argv, target, names.map(function (name) { return dir + '/' + name; }), n);
     };
     return r;
   }
@@ -52,8 +52,9 @@ function headReader(host, cache, remote, rsh) {
   var local = localReader(host, cache);
   r.read = function (names, n) {
     r.files += names.length;
-    var wanted = names.filter(function (name) { return remote.sizes.has(name); });
-    if (wanted.length) r.transferred += dumpCache.fetchFiles(host, source, cache, wanted, remote.sizes, rsh).fetched;
+    var sizes = remote.listing.sizesOf(names);
+    var wanted = names.filter(function (name) { return sizes.has(name); });
+    if (wanted.length) r.transferred += dumpCache.fetchFiles(host, source, cache, wanted, sizes, rsh).fetched;
     return local.read(names, n);
   };
   return r;

@@ -42,7 +42,7 @@ function planAgainst(ctx, sel, partial, earlier) {
   var r = sinceBoundary.withBoundaries({ host: ctx.host, dir: ctx.dumpDir, remote: src || null, rsh: ctx.options.rsh }, sel,
     function (surveyedFrom, before, last) {
       return readDumpModel(ctx.host, ctx.dumpDir, { listing: ctx.options.listing, verify: last && ctx.own.verify,
-        listingNames: src && src.sizes ? Array.from(src.sizes.keys()) : null, surveyedFrom: surveyedFrom,
+        listingNames: src ? src.listing.names : null, surveyedFrom: surveyedFrom,
         metadataFrom: before || earlier || null });
     }, function (s) { return partial ? partialPlan.chosenOnly(s) : null; });
   var p = partialPlan.planPartial(r.model, r.sel, { inPlace: !partial });
@@ -51,7 +51,7 @@ function planAgainst(ctx, sel, partial, earlier) {
 }
 
 function refuseNotRemote(ctx, p) {
-  var sizes = ctx.source.sizes;
+  var sizes = ctx.source.listing.sizesOf(p.fetch);
   var absent = p.fetch.filter(function (n) { return !sizes.has(n); });
   if (absent.length) {
     throw new UserError('The selection chooses ' + absent.length + ' data file(s) that ' + ctx.source.source.url +
@@ -197,7 +197,7 @@ function fetchChosen(ctx, planned) {
   var p = planned.plan;
   var chosen = [];
   p.targets.forEach(function (t) { t.chosen.forEach(function (n) { chosen.push(n); }); });
-  var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, chosen, src.sizes, ctx.options.rsh);
+  var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, chosen, src.listing.sizesOf(chosen), ctx.options.rsh);
   var r = planAgainst(ctx, planned.sel, planned.partial, planned.model);
   if (r.plan.fetch.length) {
     throw new UserError((bucket.isBucket(src.source) ? 'The bucket' : 'rsync') + ' did not bring ' + r.plan.fetch.length + ' chosen data file(s) (' + listed(r.plan.fetch) +

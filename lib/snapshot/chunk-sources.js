@@ -59,8 +59,10 @@ function fetcher(host, ctx, dir) {
     var pathOf = pathMaker(host, dir);
     var src = ctx.source;
     if (src) {
-      var wanted = names.filter(function (n) { return src.sizes.has(n) && !host.files.isFile(pathOf(n)); });
-      if (wanted.length) dumpCache.fetchFiles(host, src.source, dir, wanted, src.sizes, ctx.options.rsh);
+      var missing = names.filter(function (n) { return !host.files.isFile(pathOf(n)); });
+      var sizes = src.listing.sizesOf(missing);
+      var wanted = missing.filter(function (n) { return sizes.has(n); });
+      if (wanted.length) dumpCache.fetchFiles(host, src.source, dir, wanted, sizes, ctx.options.rsh);
     }
     return names.filter(function (n) { return host.files.isFile(pathOf(n)); });
   };

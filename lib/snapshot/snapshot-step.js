@@ -36,7 +36,8 @@ function serverHas(host) {
 // p: {ctx: lib/commands/load.js's preflight context (read only), dump: the dump model (the
 // CREATE TABLE texts), objects: what the load creates (load-objects.js), planned: the partial
 // step's plan (null without one): its masks applied while loading}. Returns what the phase will
-// do, {active, orphans, specs, relations, maskKey, tables, lines, lateRelations}; throws a
+// do, {active, orphans, specs, relations, maskKey, tables, lines, lateRelations, sessionInit: statements
+// first in util.loadDump's sessionInitSql, loadOptions: what it adds to util.loadDump's options}; throws a
 // UserError for a wrong mask or relation.
 function planSnapshot(host, p) {
   var ctx = p.ctx;
@@ -49,7 +50,10 @@ function planSnapshot(host, p) {
   var trims = sinceTrims(p.planned, objects.tables);
   var snap = { active: own.orphans !== 'keep' || specs.length > 0 || trims.length > 0, orphans: own.orphans, specs: specs,
     relations: rels, maskKey: lm ? lm.key : own.maskKey, keySource: lm ? lm.keySource : null, loadMasks: lm,
-    tables: objects.tables, lines: [], ctx: ctx, trims: trims };
+    tables: objects.tables, lines: [], ctx: ctx, trims: trims,
+    // With masks applied while loading, each loader session first reads the key from this session
+    // (load-masks.js keyThread): lib/commands/load.js puts this first in util.loadDump's sessionInitSql.
+    sessionInit: lm ? [loadMasks.keyStatement(lm.thread)] : [] };
   trims.forEach(function (t) {
     snap.lines.push('since: after the load, the rows of ' + displayTable(t.schema, t.table) + ' whose ' + t.column + ' is before ' +
       t.value + ' (or NULL) are deleted: the boundary chunk\'s older rows' + (t.utc ? ' (TIMESTAMP compared in UTC, the dump\'s tzUtc)' : ''));
@@ -192,15 +196,6 @@ function withMinimalRowImage(host, fn) {
 }
 
 
-// The util.loadDump options of the call: with masks applied while loading, each loader session
-// first reads the key from this session (lib/snapshot/load-masks.js keyThread).
-function loaderOptions(snap, lo) {
-  if (!snap || !snap.loadMasks) return lo;
-  var o = Object.assign({}, lo);
-  o.sessionInitSql = [loadMasks.keyStatement(snap.loadMasks.thread)].concat(lo.sessionInitSql || []);
-  return o;
-}
-
 // Around util.loadDump and the snapshot phase: this session holds the key of the masks applied
 // while loading (set: true), and lets it go afterwards, also after a failure (set: false).
 function holdMaskKey(host, snap, set) {
@@ -285,4 +280,4 @@ function inLoadFacts(masks) {
   return out;
 }
 
-module.exports = { planSnapshot: planSnapshot, runSnapshot: runSnapshot, loaderOptions: loaderOptions, holdMaskKey: holdMaskKey };
+module.exports = { planSnapshot: planSnapshot, runSnapshot: runSnapshot, holdMaskKey: holdMaskKey };

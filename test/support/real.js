@@ -33,10 +33,14 @@ function shellBundles() {
 function realDump(name) { return path.join(REAL_DUMPS, name); }
 
 // Every skip of the suite goes through skipBecause: the reason is counted for the summary the
-// root hooks print at the end of the run (test/support/root-hooks.js), then mocha skips.
+// root hooks print at the end of the run (test/support/root-hooks.js), then mocha skips. A skip in
+// a "before all" hook skips every test of its suite: they are counted, so the summary adds up to
+// mocha's pending count.
 const skipped = new Map();
 function skipBecause(ctx, why) {
-  skipped.set(why, (skipped.get(why) || 0) + 1);
+  const beforeAll = ctx.test && ctx.test.type === 'hook' && /^"before all" hook/.test(ctx.test.originalTitle || ctx.test.title);
+  const n = beforeAll ? ctx.test.parent.total() : 1;
+  skipped.set(why, (skipped.get(why) || 0) + n);
   ctx.skip();
 }
 

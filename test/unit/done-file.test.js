@@ -1,12 +1,22 @@
 'use strict';
 // @.done.json read without parsing chunkFileBytes into an object (lib/dump/done-file.js), and data
 // file names matched in place (lib/dump/chunk-names.js): the same answers as JSON.parse and as
-// names taken one by one, on text a dumper writes and on text it does not.
+// names taken one by one, on text a dumper writes and on text it does not; read whole, and in
+// pieces (as a file larger than done-file.js WHOLE_BYTES is: never one string).
 const { expect } = require('chai');
-const { readDoneFile, eachChunkEntry, rewriteDone, textSink, zeroSizes } = require('../../lib/dump/done-file.js');
+const { readDoneFile, doneTypeProblems, eachChunkEntry, rewriteDone, textSink, zeroSizes } = require('../../lib/dump/done-file.js');
 const { makeNameMatcher } = require('../../lib/dump/chunk-names.js');
 
-const hostWith = (text) => ({ files: { loadText: () => text } });
+// A host with the file's text; MODE.opts: how readDoneFile reads it (whole, or in pieces of a few bytes).
+const MODE = { opts: undefined };
+const hostWith = (text) => {
+  const bytes = Buffer.from(text, 'utf8');
+  return { files: { loadText: () => text, stat: () => ({ sizes: [bytes.length], dirs: [], errors: [] }),
+    readRanges: (list) => list.map((r) => bytes.subarray(r.offset, r.offset + r.length)) } };
+};
+const read = (text) => readDoneFile(hostWith(text), '/d/@.done.json', MODE.opts);
+// The text [a, b) as the positions chunkFileBytes' walk gives are taken: bytes when read in pieces.
+const span = (text, a, b) => (MODE.opts ? Buffer.from(text, 'utf8').subarray(a, b).toString('utf8') : text.slice(a, b));
 
 const DONE = {
   end: '2026-01-01 01:00:00',
@@ -28,10 +38,13 @@ function entries(done) {
   return out;
 }
 
-describe('@.done.json walked in place (done-file.js)', function () {
+for (const [mode, opts] of [['read whole', undefined], ['read in pieces', { wholeBytes: 0, pieceBytes: 7 }]]) describe(`@.done.json walked in place (done-file.js), ${mode}`, function () {
+  before(function () { MODE.opts = opts; });
+  after(function () { MODE.opts = undefined; });
   for (const [what, text] of [['compact', JSON.stringify(DONE)], ['indented', JSON.stringify(DONE, null, 4)]]) {
     it(`${what} text: the entries, the rest of the document and a rewrite agree with JSON.parse`, function () {
-      const done = readDoneFile(hostWith(text), '/d/@.done.json');
+      const done = read(text);
+      expect(done.text === null, 'never one string').to.equal(!!MODE.opts);
       expect(done.json.chunkFileBytes).to.deep.equal({});
       expect(done.json.tableRows).to.deep.equal(DONE.tableRows);
       expect(entries(done)).to.deep.equal(Object.entries(DONE.chunkFileBytes).map(([k, v]) => [k, typeof v === 'number' ? v : null]));
@@ -43,7 +56,7 @@ describe('@.done.json walked in place (done-file.js)', function () {
       sink.end();
       let edited = '';
       rewriteDone(done, zeroed, { dataBytes: 50 }, { text: (t) => { edited += t; },
-        copy: (a, b) => { edited += text.slice(a, b); }, zero: (a, b) => { edited += zeroSizes(text.slice(a, b)); } });
+        copy: (a, b) => { edited += span(text, a, b); }, zero: (a, b) => { edited += zeroSizes(span(text, a, b)); } });
       expect(edited).to.equal(out);
       const want = JSON.parse(text);
       want.dataBytes = 50;
@@ -58,11 +71,11 @@ describe('@.done.json walked in place (done-file.js)', function () {
     const big = { end: 'x', chunkFileBytes: {} };
     for (let i = 0; i < 20000; i++) big.chunkFileBytes[`s@t@${i}.tsv.zst`] = 1000 + i;
     const text = JSON.stringify(big, null, 2);
-    const done = readDoneFile(hostWith(text), '/d/@.done.json');
+    const done = read(text);
     const ops = [];
     let edited = '';
     rewriteDone(done, (t, s, e) => /@1\d*\./.test(t.slice(s, e)), {}, { text: (t) => { edited += t; },
-      copy: (a, b) => { ops.push('c'); edited += text.slice(a, b); }, zero: (a, b) => { ops.push('z'); edited += zeroSizes(text.slice(a, b)); } });
+      copy: (a, b) => { ops.push('c'); edited += span(text, a, b); }, zero: (a, b) => { ops.push('z'); edited += zeroSizes(span(text, a, b)); } });
     const got = JSON.parse(edited).chunkFileBytes;
     for (let i = 0; i < 20000; i++) expect(got[`s@t@${i}.tsv.zst`]).to.equal(/^1/.test(String(i)) ? 0 : 1000 + i);
     expect(ops.length).to.be.below(40);
@@ -71,12 +84,34 @@ describe('@.done.json walked in place (done-file.js)', function () {
   it('damaged text is refused as JSON.parse would, naming the file', function () {
     for (const bad of ['{"chunkFileBytes": {"a": 1,}}', '{"chunkFileBytes": {"a": 01}}', '{"chunkFileBytes": {"a": 1}',
       '{"chunkFileBytes": {"a\u0001": 1}}', '{"end": "x"} trailing', '[1]']) {
-      expect(() => readDoneFile(hostWith(bad), '/d/@.done.json'), bad).to.throw(/\/d\/@\.done\.json (is not valid JSON|does not hold a JSON object)/);
+      expect(() => read(bad), bad).to.throw(/\/d\/@\.done\.json (is not valid JSON|does not hold a JSON object)/);
+    }
+  });
+
+  it('a chunkFileBytes nested deeper than the top level is not taken for the document\'s', function () {
+    const text = JSON.stringify({ note: { chunkFileBytes: { 'x@y@0.tsv.zst': 1 } }, chunkFileBytes: { 'shop@orders@0.tsv.zst': 5 } });
+    const done = read(text);
+    expect(done.json.note).to.deep.equal({ chunkFileBytes: { 'x@y@0.tsv.zst': 1 } });
+    expect(entries(done)).to.deep.equal([['shop@orders@0.tsv.zst', 5]]);
+  });
+
+  it('chunkFileBytes values util.loadDump would not read as unsigned integers: the first one is named', function () {
+    const problems = (cfb) => {
+      const out = [];
+      doneTypeProblems(read(JSON.stringify({ dataBytes: 1, chunkFileBytes: cfb }, null, 1)), (f) => out.push(f));
+      return out;
+    };
+    // Digits in a string, a bool, a float without a fraction: cast as the loader casts them.
+    expect(problems({ 'a@b@0.tsv.zst': 5, 'a@b@1.tsv.zst': '77078', 'a@b@2.tsv.zst': true, 'a@b@3.tsv.zst': 2.0 })).to.deep.equal([]);
+    for (const [value, found] of [['big', 'String'], [-1, 'Integer'], [1.5, 'Float'], [null, 'Null'], [{}, 'Map'], [[1], 'Array']]) {
+      const got = problems({ 'a@b@0.tsv.zst': 5, 'a@\u00e9@1.tsv.zst': value, 'a@b@2.tsv.zst': 'worse' });
+      expect(got, JSON.stringify(value)).to.have.length(1);
+      expect(got[0]).to.contain(`"chunkFileBytes.a@\u00e9@1.tsv.zst" is ${found}, where util.loadDump reads an unsigned integer`);
     }
   });
 
   it('a document without chunkFileBytes (format 1.0.0) has no chunk list', function () {
-    const done = readDoneFile(hostWith('{"end": "x", "dataBytes": 5}'), '/d/@.done.json');
+    const done = read('{"end": "x", "dataBytes": 5}');
     expect(done.chunks).to.equal(null);
     expect(entries(done)).to.deep.equal([]);
   });

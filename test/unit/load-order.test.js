@@ -31,7 +31,7 @@ function loadHost(faults, more) {
     shell: { version: '8.4.0' }, // before 9.1: the plugin drops (util.loadDump's dropExistingObjects is 9.1+)
     variables: Object.assign({}, SETTINGS),
     grants: f.grants || undefined,
-    sql: script,
+    sql: script.concat(f.sql || []),
     loadDump: () => {
       if (f.loadDump) { const e = new Error('Util.loadDump: failed by the test'); e.isShellApiError = true; throw e; }
       ['orders', 'customers', 'products'].forEach((t) => tables.add(t));
@@ -242,6 +242,40 @@ describe('restore.load order and failures (lib/commands/load.js, plain Node)', f
       // The progress file's directory is made before util.loadDump, and the finished load's file removed.
       expect(host.log.some((e) => e[0] === 'files.makeDirs' && e[1] === '/home/u/.mysqlsh/restore/progress')).to.equal(true);
       expect(host.log.some((e) => e[0] === 'files.remove' && e[1] === progress)).to.equal(true);
+    });
+
+    // The dry run's "util.loadDump options:" line, as JSON.
+    function printedOptions(host) {
+      const line = host.printed.find((l) => /^ {2}util\.loadDump options: /.test(l));
+      return JSON.parse(line.replace(/^ {2}util\.loadDump options: /, ''));
+    }
+
+    it('a dry run prints exactly the options util.loadDump then gets: masks while loading, parents, tuning, a partial view', function () {
+      const keyThread = [[/FROM performance_schema\.threads WHERE PROCESSLIST_ID = CONNECTION_ID\(\)/, { rows: [{ t: 42 }] }],
+        [/FROM performance_schema\.user_variables_by_thread WHERE THREAD_ID = \?/, { rows: [{ v: 'ok' }] }]];
+      const options = { preset: 'fastest', latest: { 'shop.orders': 1 }, mask: { 'shop.customers.email': 'email' },
+        orphans: 'parents', maskKey: 'k', sessionInitSql: ['SET @user_statement = 1'] };
+      const got = [true, false].map((dryRun) => {
+        const host = loadHost({ sql: keyThread }, { shell: { version: '9.1.0' },
+          variables: Object.assign({ innodb_ddl_buffer_size: '1048576', innodb_buffer_pool_size: '1073741824' }, SETTINGS) });
+        const r = run(host, Object.assign({ dryRun }, options));
+        if (dryRun) expect(r.error).to.equal(null);
+        return { host, printed: printedOptions(host), report: r.report, calls: host.calls('util.loadDump') };
+      });
+      const [dry, real] = got;
+      expect(dry.calls, 'a dry run loads nothing').to.have.length(0);
+      expect(real.calls.length, 'util.loadDump called').to.be.at.least(1);
+      const received = real.calls[0][2];
+      // What the dry run printed, what the real run printed, what util.loadDump received: one value.
+      expect(dry.printed).to.deep.equal(JSON.parse(JSON.stringify(received)));
+      expect(real.printed).to.deep.equal(JSON.parse(JSON.stringify(received)));
+      expect(dry.report.loadDumpOptions).to.deep.equal(dry.printed);
+      // The masks' key statement first, then the index builds' settings (fastest tunes), then the user's.
+      expect(received.sessionInitSql).to.have.length(3);
+      expect(received.sessionInitSql[0]).to.match(/^SET @restore_mask_key = \(SELECT VARIABLE_VALUE FROM performance_schema\.user_variables_by_thread WHERE THREAD_ID = 42 /);
+      expect(received.sessionInitSql[1]).to.match(/^SET SESSION innodb_ddl_buffer_size = /);
+      expect(received.sessionInitSql[2]).to.equal('SET @user_statement = 1');
+      expect(JSON.stringify(received), 'the key is in no option').to.not.include('"k"');
     });
 
     it('a step\'s progress file and resetProgress win over the plugin\'s; a given progressFile is kept', function () {

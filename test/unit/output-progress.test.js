@@ -3,7 +3,7 @@
 // progress lines) are plain JS: checked here under Node, with a host whose out records what
 // would be printed. The real Shell's side is test/shell/output.test.js.
 const { expect } = require('chai');
-const { runWithOutput } = require('../../lib/format/output');
+const { runWithOutput, printJson, lazyList } = require('../../lib/format/output');
 const { startProgress, groupDigits } = require('../../lib/format/progress');
 const { formatBytes } = require('../../lib/format/text-table');
 
@@ -65,6 +65,33 @@ describe('outputFormat (lib/format/output.js)', function () {
     expect(() => runWithOutput(host, { outputFormat: 'yaml' }, () => { ran = true; }))
       .to.throw(/Invalid value for outputFormat: "yaml"\. Use "text" \(the default\), "json" or "none"/);
     expect(ran).to.equal(false);
+  });
+});
+
+describe('JSON documents printed in pieces (lib/format/output.js printJson)', function () {
+  it('prints exactly JSON.stringify(value, null, 2), in pieces of whole lines', function () {
+    const values = [null, 3, 'x"y', [], {}, [1, [2, []], { a: {} }], { a: undefined, b: () => 1, c: [undefined, NaN, 'é'], d: { e: null } },
+      { tables: Array.from({ length: 300 }, (_, t) => ({ table: `t${t}`, chunks: Array.from({ length: 100 }, (x, i) => ({ index: i, state: 'present' })) })) }];
+    for (const v of values) {
+      const pieces = [];
+      printJson(v, (p) => pieces.push(p));
+      expect(pieces.join('\n')).to.equal(JSON.stringify(v, null, 2));
+    }
+    const pieces = [];
+    printJson(values[values.length - 1], (p) => pieces.push(p));
+    expect(pieces.length, 'a large document goes out in several pieces').to.be.above(5);
+  });
+
+  it('a lazy list is printed as the array it stands for, and made an array for outputFormat "none"', function () {
+    const made = [];
+    const facts = { tables: [{ chunks: lazyList(3, (i) => { made.push(i); return { index: i }; }) }] };
+    const want = { tables: [{ chunks: [{ index: 0 }, { index: 1 }, { index: 2 }] }] };
+    const pieces = [];
+    printJson(facts, (p) => pieces.push(p));
+    expect(pieces.join('\n')).to.equal(JSON.stringify(want, null, 2));
+    expect(made).to.deep.equal([0, 1, 2]);
+    const host = { out: { print: () => {}, warn: () => {}, progress: () => {} } };
+    expect(runWithOutput(host, { outputFormat: 'none' }, () => facts)).to.deep.equal(want);
   });
 });
 

@@ -168,18 +168,27 @@ describe('since: the option, chunk heads and the bisection (fake host)', functio
     const host = fakeHost({});
     host.files.remoteHeads = (argv, target, paths, n) => { calls.push([argv, target, paths, n]); return paths.map(() => null); };
     const sizes = new Map([['t@0.tsv.zst', 10]]);
-    const r = headReader(host, '/cache', { source: { kind: 'ssh', url: 'backup@db1:/backups/d' }, sizes }, 'ssh -p 2222');
+    // What the host holds, as lib/remote/dump-cache.js remoteListing answers it.
+    const asked = [];
+    const listing = {
+      sizesOf: (names) => { asked.push(names); return new Map(names.filter((n) => sizes.has(n)).map((n) => [n, sizes.get(n)])); },
+      names: () => Array.from(sizes.keys()),
+    };
+    // Over ssh no listing is asked: a file the host does not hold reads as null there.
+    const r = headReader(host, '/cache', { source: { kind: 'ssh', url: 'backup@db1:/backups/d' }, listing }, 'ssh -p 2222');
     r.read(['t@0.tsv.zst', 't@9.tsv.zst'], 100);
-    expect(calls).to.deep.equal([[['ssh', '-p', '2222'], 'backup@db1', ['/backups/d/t@0.tsv.zst', null], 100]]);
+    expect(calls).to.deep.equal([[['ssh', '-p', '2222'], 'backup@db1', ['/backups/d/t@0.tsv.zst', '/backups/d/t@9.tsv.zst'], 100]]);
+    expect(asked).to.deep.equal([]);
     expect([r.kind, r.files]).to.deep.equal(['ssh', 2]);
-    expect(() => headReader(host, '/cache', { source: { kind: 'ftp', url: 'ftp://b/d' }, sizes }))
+    expect(() => headReader(host, '/cache', { source: { kind: 'ftp', url: 'ftp://b/d' }, listing }))
       .to.throw(/since cannot read chunk heads from a ftp source yet/);
     const fetched = [];
     host.files.bucketFetch = (s3, items) => { fetched.push(items.map((i) => i[1])); return { fetched: items.length, kept: 0, bytes: 10 }; };
     host.files.readHeads = (paths) => paths.map(() => null);
-    const b = headReader(host, '/cache', { source: { kind: 's3', url: 's3://b/d', bucket: 'b', prefix: 'd', s3: {} }, sizes });
+    const b = headReader(host, '/cache', { source: { kind: 's3', url: 's3://b/d', bucket: 'b', prefix: 'd', s3: {} }, listing });
     b.read(['t@0.tsv.zst', 't@9.tsv.zst'], 100);
     expect([b.kind, fetched, b.transferred]).to.deep.equal(['s3', [['t@0.tsv.zst']], 1]);
+    expect(asked).to.deep.equal([['t@0.tsv.zst', 't@9.tsv.zst']]);
   });
 
   it('refuses an unknown table, an unknown column (the closest name) and a value the column\'s type cannot take', function () {

@@ -298,12 +298,6 @@ function makeOut() {
   };
 }
 
-function configHome() {
-  var home = os.getenv('MYSQLSH_USER_CONFIG_HOME');
-  if (home) return home;
-  return os.path.join(os.getenv('HOME') || os.getcwd(), '.mysqlsh');
-}
-
 function makeShell(restore) {
   return {
     version: shellVersion.parse(shell.version),
@@ -311,7 +305,9 @@ function makeShell(restore) {
     engine: typeof Graal !== 'undefined' ? 'GraalJS' : 'V8',
     interactive: !!shell.options.interactive && shell.options.useWizards !== false,
     cpuCount: function () { return companion(restore, 'clientInfo')().cpuCount; },
-    configHome: configHome(),
+    // The Shell's config home, as the Python companion takes it: the one place that decides what
+    // is inside the state directory (<config home>/restore) decides where it is.
+    configHome: String(companion(restore, 'clientInfo')().configHome),
     getenv: function (name) { return os.getenv(name); },
     prompt: function (question, defaultValue) {
       return String(shell.prompt(question, { defaultValue: defaultValue || '' }));

@@ -29,9 +29,24 @@ _restore = mysqlsh.globals.restore
 _shell = mysqlsh.globals.shell
 
 
+def _shell_config_home():
+    # The Shell's own user config path, by its rule (mysqlshdk/libs/utils/utils_file.cc
+    # get_user_config_path()): MYSQLSH_USER_CONFIG_HOME when set, else $HOME/.mysqlsh, else ""
+    # (relative: the current directory, where it then writes mysqlsh.log and finds plugins/).
+    # Taken once, as the Shell does at start; the JS members get it from here (clientInfo).
+    env = _os.environ
+    if "MYSQLSH_USER_CONFIG_HOME" in env:
+        home = env["MYSQLSH_USER_CONFIG_HOME"]
+    else:
+        home = _os.path.join(env["HOME"], ".mysqlsh") if env.get("HOME") else ""
+    return _os.path.abspath(home or ".")
+
+
+_CONFIG_HOME = _shell_config_home()
+
+
 def _state_dir():
-    home = _os.environ.get("MYSQLSH_USER_CONFIG_HOME") or _os.path.join(_os.path.expanduser("~"), ".mysqlsh")
-    return _os.path.realpath(_os.path.join(home, "restore"))
+    return _os.path.realpath(_os.path.join(_CONFIG_HOME, "restore"))
 
 
 def _in_state_dir(path):
@@ -673,7 +688,8 @@ def _can_write(path):
 
 
 def _client_info():
-    return {"cpuCount": _os.cpu_count() or 1, "pid": _os.getpid(), "host": _os.uname().nodename}
+    return {"cpuCount": _os.cpu_count() or 1, "pid": _os.getpid(), "host": _os.uname().nodename,
+            "configHome": _CONFIG_HOME}
 
 
 _internal = _restore._internal

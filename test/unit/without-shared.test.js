@@ -1,0 +1,29 @@
+'use strict';
+// A fresh clone with nothing beside it: `npm test` passes, with every test that needs the shared
+// folder skipped and the reasons listed (README, "Develop"). CI has the shared folder, so this
+// runs the suite once more with RESTORE_SHARED_DIR pointing at a folder that does not exist.
+const { expect } = require('chai');
+const { spawnSync } = require('child_process');
+const os = require('os');
+const path = require('path');
+const { ROOT, skipBecause } = require('../support/real');
+
+const INNER = 'RESTORE_TEST_WITHOUT_SHARED';
+
+describe('npm test without the shared folder', function () {
+  it('passes, and its skip summary names every skipped test with the reason', function () {
+    if (process.env[INNER]) skipBecause(this, 'it runs the suite itself (not inside that run)');
+    this.timeout(120000);
+    const env = { ...process.env, [INNER]: '1', RESTORE_SHARED_DIR: path.join(os.tmpdir(), 'no-shared-' + process.pid) };
+    for (const v of ['RESTORE_MYSQLSH', 'MYSQL_TEST_URI', 'RESTORE_TEST_FOREIGN_SERVER', 'SHUFFLE_SEED']) delete env[v];
+    const run = spawnSync(process.execPath, [require.resolve('mocha/bin/mocha.js'), '--reporter', 'dot', 'test/**/*.test.js'],
+      { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const out = run.stdout + run.stderr;
+    expect(run.status, out).to.equal(0);
+    const pending = Number((/(\d+) pending/.exec(out) || [])[1]);
+    const listed = [...out.matchAll(/^ {2}(\d+) test\(s\) skipped: (.+)$/gm)];
+    expect(pending, out).to.be.above(0);
+    expect(listed.reduce((n, m) => n + Number(m[1]), 0), out).to.equal(pending);
+    expect(listed.map((m) => m[2]).join('\n')).to.include(env.RESTORE_SHARED_DIR);
+  });
+});
