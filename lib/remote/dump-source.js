@@ -8,12 +8,13 @@ var parseSource = require('./remote-source.js').parseSource;
 var childSource = require('./remote-source.js').childSource;
 var newest = require('./newest-dump.js');
 var dumpCache = require('./dump-cache.js');
+var optionTable = require('../options/option-table.js');
 
 function checkOptions(o, remote) {
-  if (o.newest !== undefined && typeof o.newest !== 'boolean') throw new UserError('Option newest must be true or false.');
-  if (o.rsh !== undefined && (typeof o.rsh !== 'string' || o.rsh.trim() === '')) {
-    throw new UserError('Option rsh must be the remote shell command rsync runs, e.g. "ssh -p 2222".');
-  }
+  ['newest', 'rsh', 'cacheDir'].forEach(function (name) {
+    var problem = o[name] === undefined ? null : optionTable.valueProblem(name, o[name]);
+    if (problem) throw new UserError('Option ' + name + ' ' + problem + '.');
+  });
   if (!remote && (o.cacheDir !== undefined || o.rsh !== undefined)) {
     throw new UserError('Option ' + (o.cacheDir !== undefined ? 'cacheDir' : 'rsh') + ' is for a dump on a backup host ' +
       '(user@host:/path or rsync://host/module/path); this dump is a local directory.');

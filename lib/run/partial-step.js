@@ -20,6 +20,7 @@ var parseRelations = require('../options/relations.js').parseRelations;
 var loadMasks = require('../snapshot/load-masks.js');
 var loadKey = require('../snapshot/masking.js').loadKey;
 var sinceBoundary = require('../partial/since-boundary.js');
+var optionTable = require('../options/option-table.js');
 
 var MAX_LISTED = 5;
 
@@ -268,8 +269,8 @@ function report(ctx, planned, outcome) {
 }
 
 module.exports = {
-  optionNames: ['latest', 'since', 'sinceExact', 'sinceScan', 'listing', 'viewDir', 'newest', 'cacheDir', 'rsh'],
-  // The options schemaMap and definers are restore.load's own (lib/options/load-own-options.js).
+  // Declared with owner 'partial' in lib/options/option-table.js.
+  optionNames: optionTable.namesOwnedBy('partial'),
   plan: plan,
   prepare: prepare,
   report: report,

@@ -1,43 +1,5 @@
-// The selection options shared by plan, stub and load (declared so the command line converts
-// them: --include-tables=a.b,c.d, --latest=shop.events:3,shop.*:1).
-function list(name, brief) {
-  return { name: name, type: 'array', itemtype: 'string', brief: brief };
-}
-
-var SELECTION_OPTIONS = [
-  list('includeSchemas', 'Load only these schemas (default: all)'),
-  list('excludeSchemas', 'Skip these schemas (default: none)'),
-  list('includeTables', 'Load only these tables (schema.table, backticks allowed; default: all)'),
-  list('excludeTables', 'Skip these tables entirely (not stubbed: excluded from the load; default: none)'),
-  { name: 'latest', brief: 'Newest chunks to keep: {"shop.events": 3, "shop.*": 1, "*": 2}, a number for ' +
-    'every chunked table, or on the command line shop.events:3,shop.*:1 (default: every chunk)' },
-  { name: 'since', brief: 'Rows at or after a point of one column: {"shop.orders.created_at": "2026-10-25 00:00:00"}, ' +
-    'a duration back from the dump\'s own time ("30 days", 30d, 12h, 2w), or a number (an epoch column, the key itself); ' +
-    'command line shop.orders.created_at:30d. DATETIME, TIMESTAMP (in the dump\'s tzUtc), DATE and integer columns ' +
-    '(default: none)' },
-  { name: 'sinceExact', type: 'bool', brief: 'With since: remove the boundary chunk\'s rows before the point after the ' +
-    'load (default: true; false keeps them, and the report says so)' },
-  { name: 'sinceScan', type: 'bool', brief: 'With since on a column that does not grow with the key: read every chunk\'s ' +
-    'first row instead of refusing (default: false)' },
-  { name: 'listing', type: 'string', brief: 'A file listing the complete dump (ls / rsync --list-only output), ' +
-    'for dumps whose metadata does not list the chunks (default: none)' },
-];
-
-// Where the dump is: a local directory, a folder of dumps (newest), or a backup host (rsync).
-var SOURCE_OPTIONS = [
-  { name: 'newest', type: 'bool', brief: 'The dump argument is a folder of dumps (local or on a backup host): take the ' +
-    'newest complete one in it (with @.done.json; newest by the time @.json records, then by name) (default: false)' },
-  { name: 'cacheDir', type: 'string', brief: 'For a dump on a backup host: where its metadata and the chosen data files ' +
-    'are fetched to, and reused by later runs (default: <config home>/restore/cache/<dump>-<hash>)' },
-  { name: 'rsh', type: 'string', brief: 'For a dump on a backup host over ssh: the remote shell rsync runs (rsync -e), ' +
-    'e.g. "ssh -p 2222 -i ~/.ssh/backup_key" (default: $RSYNC_RSH, else ssh)' },
-];
-
-var VIEW_OPTIONS = [
-  { name: 'viewDir', type: 'string', brief: 'With latest: where the load view is made, a directory that does not exist ' +
-    'yet (default: <config home>/restore/views/<dump>-<hash>)' },
-];
-
+// Help paragraphs shared by plan, stub, view and load. The options themselves are declared in
+// lib/options/option-table.js.
 var SOURCE_DETAILS = 'The dump: a local directory (never written to: a read-only mount is fine), a folder of dumps ' +
   'with newest: true, or a dump on a backup host named as rsync names it, user@host:/backups/2026-11-24 (over ssh) or ' +
   'rsync://host/module/path (an rsync daemon): its metadata is fetched with rsync into cacheDir, then exactly the ' +
@@ -64,10 +26,4 @@ var SELECTION_DETAILS = 'Selection: includeSchemas, excludeSchemas, includeTable
   'unless sinceScan: true. latest and since may name different tables of one load; orphans: "parents" completes the ' +
   'slice (the boundary chunk is read for parents too).';
 
-// Planning or stubbing an unfinished dump (no @.done.json) is refused unless asked for.
-var ALLOW_INCOMPLETE_OPTION = { name: 'allowIncomplete', type: 'bool',
-  brief: 'Go ahead with a dump without @.done.json (still being written or cut off; default: false)' };
-
-module.exports = {
-  ALLOW_INCOMPLETE_OPTION: ALLOW_INCOMPLETE_OPTION, SELECTION_OPTIONS: SELECTION_OPTIONS, SELECTION_DETAILS: SELECTION_DETAILS, SOURCE_OPTIONS: SOURCE_OPTIONS,
-  VIEW_OPTIONS: VIEW_OPTIONS, SOURCE_DETAILS: SOURCE_DETAILS, VIEW_DETAILS: VIEW_DETAILS };
+module.exports = { SELECTION_DETAILS: SELECTION_DETAILS, SOURCE_DETAILS: SOURCE_DETAILS, VIEW_DETAILS: VIEW_DETAILS };

@@ -1,20 +1,7 @@
 var output = require('../../lib/format/output.js');
 var load = require('../../lib/commands/load.js');
-var memberOptionDefinitions = require('../../lib/options/load-options.js').memberOptionDefinitions;
-var ownOptions = require('../../lib/options/load-own-options.js');
-
+var optionTable = require('../../lib/options/option-table.js');
 var selectionOptions = require('../selection-options.js');
-// The options the step owns (latest, listing, where the dump and the view are); the filters are
-// util.loadDump's own.
-var partialOptions = selectionOptions.SELECTION_OPTIONS.concat(selectionOptions.SOURCE_OPTIONS, selectionOptions.VIEW_OPTIONS)
-  .filter(function (o) { return load.partialOptionNames.indexOf(o.name) >= 0; });
-
-function optionDefinitions() {
-  var own = ownOptions.memberOwnOptionDefinitions();
-  var step = partialOptions;
-  var taken = own.concat(step).map(function (d) { return d.name; });
-  return own.concat(step).concat(memberOptionDefinitions().filter(function (d) { return taken.indexOf(d.name) < 0; }));
-}
 
 module.exports = {
   name: 'load',
@@ -117,7 +104,7 @@ module.exports = {
     parameters: [
       { name: 'dumpDir', type: 'string', brief: 'The dump directory (absolute or relative to the current directory), or a dump on a backup host: user@host:/path, rsync://host/module/path' },
       { name: 'options', type: 'dictionary', required: false, brief: 'restore.load options and util.loadDump options',
-        options: optionDefinitions().concat([output.outputFormatOption()]) },
+        options: optionTable.memberOptions('load') },
     ],
     cli: true,
   },

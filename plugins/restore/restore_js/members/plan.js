@@ -1,6 +1,7 @@
 var output = require('../../lib/format/output.js');
 var planCommand = require('../../lib/commands/plan.js').planCommand;
 var selectionOptions = require('../selection-options.js');
+var optionTable = require('../../lib/options/option-table.js');
 
 module.exports = {
   name: 'plan',
@@ -23,10 +24,7 @@ module.exports = {
     parameters: [
       { name: 'dumpDir', type: 'string', brief: 'The dump directory (relative to the current directory or absolute), or user@host:/path, rsync://host/module/path' },
       { name: 'options', type: 'dictionary', required: false, brief: 'The selection, and where to write the fetch list',
-        options: selectionOptions.SELECTION_OPTIONS.concat(selectionOptions.SOURCE_OPTIONS, [
-          { name: 'fetchListFile', type: 'string', brief: 'Write the data files to fetch to this file (default: none)' },
-          selectionOptions.ALLOW_INCOMPLETE_OPTION,
-          output.outputFormatOption()]) },
+        options: optionTable.memberOptions('plan') },
     ],
     cli: true,
   },

@@ -1,6 +1,7 @@
 var output = require('../../lib/format/output.js');
 var stubCommand = require('../../lib/commands/stub.js').stubCommand;
 var selectionOptions = require('../selection-options.js');
+var optionTable = require('../../lib/options/option-table.js');
 
 module.exports = {
   name: 'stub',
@@ -25,7 +26,7 @@ module.exports = {
     parameters: [
       { name: 'dumpDir', type: 'string', brief: 'The dump directory (relative to the current directory or absolute)' },
       { name: 'options', type: 'dictionary', required: false, brief: 'The selection',
-        options: selectionOptions.SELECTION_OPTIONS.concat([selectionOptions.ALLOW_INCOMPLETE_OPTION, output.outputFormatOption()]) },
+        options: optionTable.memberOptions('stub') },
     ],
     cli: true,
   },

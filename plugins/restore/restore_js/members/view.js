@@ -1,6 +1,7 @@
 var output = require('../../lib/format/output.js');
 var viewCommand = require('../../lib/commands/view.js').viewCommand;
 var selectionOptions = require('../selection-options.js');
+var optionTable = require('../../lib/options/option-table.js');
 
 module.exports = {
   name: 'view',
@@ -20,8 +21,7 @@ module.exports = {
     parameters: [
       { name: 'dumpDir', type: 'string', brief: 'The dump directory, or user@host:/path, rsync://host/module/path' },
       { name: 'options', type: 'dictionary', required: false, brief: 'The selection, and where the view goes',
-        options: selectionOptions.SELECTION_OPTIONS.concat(selectionOptions.SOURCE_OPTIONS, selectionOptions.VIEW_OPTIONS,
-          [selectionOptions.ALLOW_INCOMPLETE_OPTION, output.outputFormatOption()]) },
+        options: optionTable.memberOptions('view') },
     ],
     cli: true,
   },
