@@ -75,33 +75,31 @@ var OPTIONS = [
     brief: 'With since on a column that does not grow with the key: read every chunk\'s first row instead of refusing' },
   { name: 'listing', section: 'selection', owner: 'partial', members: PARTIAL.concat(['inspect']), type: 'string',
     defaultText: 'none',
-    brief: 'A file listing the complete dump (ls, ls -l or rsync --list-only output; the last field of a line is the ' +
-      'name), for dumps whose metadata does not list the chunks' },
+    brief: 'A file listing the complete dump (ls or rsync --list-only output), when its metadata lacks the chunk list' },
   { name: 'newest', section: 'selection', owner: 'partial', members: REMOTE, type: 'bool', default: false,
     brief: 'The dump argument is a folder of dumps (local or on a backup host): take the newest complete one in it' },
   { name: 'cacheDir', section: 'selection', owner: 'partial', members: REMOTE, type: 'string',
     defaultText: '<config home>/restore/cache/<dump>-<hash>',
-    brief: 'For a dump on a backup host: where its metadata and the chosen data files are fetched to, and reused' },
+    brief: 'Where a remote dump\'s metadata and chosen files are fetched to, and reused' },
   { name: 'rsh', section: 'selection', owner: 'partial', members: REMOTE, type: 'string', defaultText: '$RSYNC_RSH, else ssh',
     check: function (v) {
       return typeof v === 'string' && v.trim() !== '' ? null
         : 'must be the remote shell command rsync runs, e.g. "ssh -p 2222", not ' + JSON.stringify(v);
     },
-    brief: 'For a dump on a backup host over ssh: the remote shell rsync runs, e.g. "ssh -p 2222 -i ~/.ssh/backup_key"' },
+    brief: 'The remote shell rsync runs for a dump over ssh, e.g. "ssh -p 2222"' },
   { name: 'viewDir', section: 'selection', owner: 'partial', members: ['load', 'view'], type: 'string',
     defaultText: '<config home>/restore/views/<dump>-<hash>',
     brief: 'Where the load view is made, a directory that does not exist yet' },
   { name: 'allowIncomplete', section: 'selection', owner: 'own', members: PARTIAL, type: 'bool', default: false,
     inPreset: false, brief: 'Go ahead with a dump without @.done.json (one still being written or cut off)' },
   { name: 'verify', section: 'selection', owner: 'own', members: ['load', 'inspect'], type: 'bool', default: false,
-    brief: 'Decompress every data file in full (the zstd program, zlib for gzip) and compare its size with the dump\'s ' +
-      'record; without it only the files\' structure is checked' },
+    brief: 'Decompress every data file in full and compare its size with the dump\'s record (else: structure only)' },
   // Speed and server
   { name: 'preset', section: 'speed', owner: 'own', members: ['load'], type: 'string', defaultText: 'safe', inPreset: false,
     brief: 'Named set of options to start from (restore.presets() lists them); explicit options override it' },
   { name: 'redoLog', section: 'speed', owner: 'own', members: ['load'], type: 'string', values: ['keep', 'off'],
     default: 'keep',
-    brief: 'off: disable the InnoDB redo log for the load and enable it again afterwards, whatever happens (MySQL 8.0.21+)' },
+    brief: 'off: disable the InnoDB redo log for the load and enable it again afterwards, whatever happens' },
   { name: 'tune', section: 'speed', owner: 'own', members: ['load'], type: 'bool', default: false,
     brief: 'Apply restore-time server settings (saved first, always reverted afterwards)' },
   { name: 'keepSettings', section: 'speed', owner: 'own', members: ['load'], type: 'list', default: [], check: namesProblem,
@@ -116,8 +114,7 @@ var OPTIONS = [
     brief: 'Go ahead although the server looks like it serves others, and drop without asking' },
   { name: 'topology', section: 'speed', owner: 'own', members: ['load'], type: 'string', values: ['live', 'rebuild'],
     default: 'live',
-    brief: 'rebuild: the target has no other member yet (they join by clone afterwards): every standalone lever, then the ' +
-      'clone steps; live: keep every member equal' },
+    brief: 'rebuild: no other member yet (they join by clone later): every standalone lever, then the clone steps' },
   { name: 'membersTimeout', section: 'speed', owner: 'own', members: ['load'], type: 'integer', default: 600, min: 0,
     max: 604800,
     brief: 'Seconds to wait after the load for every replica or group member to apply it (then rows are compared); ' +
@@ -125,8 +122,8 @@ var OPTIONS = [
   // Developer slices
   { name: 'orphans', section: 'slices', owner: 'own', members: ['load'], type: 'string',
     values: ['keep', 'report', 'delete', 'parents'], default: 'keep',
-    brief: 'Rows whose referenced row is missing, after the load: parents: add the referenced rows from the chunks left ' +
-      'out (what no chunk holds is deleted); delete; report: count them' },
+    brief: 'Rows whose referenced row is missing, after the load: add the parents from the chunks left out, delete ' +
+      'them, or count them' },
   { name: 'relations', section: 'slices', owner: 'own', members: ['load'], type: 'spec', default: null,
     check: parsedProblem(parseRelations, 'relations'),
     brief: 'Foreign keys the schema does not declare: {"shop.orders.customer_id": "shop.customers.id"} or ' +
@@ -195,10 +192,11 @@ var SHELL_TYPES = { bool: 'bool', string: 'string', integer: 'integer', list: 'a
 
 // The Shell's definition of one option.
 function shellDefinition(o) {
-  var d = { name: o.name, brief: o.brief + (o.defaultInBrief ? '' : ' (default: ' + defaultText(o) + ')') };
+  // The allowed values go into the help line: checked by valueProblem, not listed again by the Shell.
+  var values = o.values ? o.values.join(', ') + '; ' : '';
+  var d = { name: o.name, brief: o.brief + (o.defaultInBrief ? '' : ' (' + values + 'default: ' + defaultText(o) + ')') };
   if (SHELL_TYPES[o.type]) d.type = SHELL_TYPES[o.type];
   if (o.type === 'list') d.itemtype = 'string';
-  if (o.values) d.values = o.values.slice();
   return d;
 }
 
