@@ -236,6 +236,18 @@ function sectionIndex(member) {
   }).filter(Boolean);
 }
 
+// The plan's echo of member's declared options that are set (util.loadDump's are echoed as passed):
+// "name: value (preset)" for a value the preset gave, "name: value" for one given; defaults left out.
+function optionEcho(member, all, explicit) {
+  return OPTIONS.filter(function (o) {
+    var v = all[o.name];
+    return o.members.indexOf(member) >= 0 && o.owner !== 'loadDump' && o.owner !== 'output' && o.name !== 'preset' &&
+      v !== undefined && v !== null && JSON.stringify(v) !== JSON.stringify(o.default);
+  }).map(function (o) {
+    return o.name + ': ' + JSON.stringify(all[o.name]) + (explicit[o.name] === undefined ? ' (preset)' : '');
+  }).join(', ');
+}
+
 // The command-line form, e.g. --since-exact=<bool>.
 function cliForm(o) {
   var dashed = o.name.replace(/[A-Z]/g, function (c) { return '-' + c.toLowerCase(); });
@@ -245,4 +257,4 @@ function cliForm(o) {
 
 module.exports = { OPTIONS: OPTIONS, SECTIONS: SECTIONS, declaration: declaration, isDeclared: isDeclared,
   namesOwnedBy: namesOwnedBy, valueProblem: valueProblem, passThroughNames: passThroughNames, memberOptions: memberOptions, sectionIndex: sectionIndex,
-  defaultText: defaultText, cliForm: cliForm };
+  defaultText: defaultText, cliForm: cliForm, optionEcho: optionEcho };

@@ -87,6 +87,12 @@ describe('option table (lib/options/option-table.js): one declaration per option
     expect(madeReadme(text) === text, 'README.md\'s option table is stale: run node scripts/option-table.js').to.equal(true);
   });
 
+  it('the plan echoes the declared options set, saying which the preset gave, and leaves defaults out', function () {
+    const all = { preset: 'fastest', redoLog: 'off', tune: true, latest: { 'shop.*': 2 }, threads: 4, dryRun: false, sinceExact: true };
+    expect(table.optionEcho('load', all, { preset: 'fastest', latest: { 'shop.*': 2 } }))
+      .to.equal('latest: {"shop.*":2}, redoLog: "off" (preset), tune: true (preset)');
+  });
+
   it('values are checked as declared', function () {
     expect(table.valueProblem('membersTimeout', -1)).to.match(/whole number from 0 to 604800/);
     expect(table.valueProblem('redoLog', 'of')).to.match(/must be one of "keep", "off"/);
