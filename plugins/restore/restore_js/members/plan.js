@@ -1,6 +1,6 @@
 var output = require('../../lib/format/output.js');
 var planCommand = require('../../lib/commands/plan.js').planCommand;
-var selectionOptions = require('../selection-options.js');
+var selectionHelp = require('../selection-help.js');
 var optionTable = require('../../lib/options/option-table.js');
 
 module.exports = {
@@ -12,8 +12,8 @@ module.exports = {
       'fetch and stub. Nothing in the dump directory is changed. For a dump on a backup host (user@host:/path) ' +
       'only its metadata is fetched, into the cache restore.load uses. With fetchListFile it writes the data files ' +
       'missing here, one per line relative to the dump directory, for rsync --files-from.',
-      selectionOptions.SELECTION_DETAILS,
-      selectionOptions.SOURCE_DETAILS,
+      selectionHelp.SELECTION_DETAILS,
+      selectionHelp.SOURCE_DETAILS,
       'The facts: fetch (file names), stubs (how many chunks are stubbed), skippedTables, tables (each with ' +
       'chosen and fetch file names, stubbed: how many, and stubbedChunks: their numbers as ranges, e.g. "0-97"), ' +
       'bytesChosen, bytesTotal and warnings.',
