@@ -5,7 +5,6 @@
 const fs = require('fs');
 const path = require('path');
 const table = require('../lib/options/option-table.js');
-const loadOptions = require('../lib/options/load-options.js');
 
 const README = path.join(__dirname, '..', 'README.md');
 const BEGIN = '<!-- option table: made by scripts/option-table.js from lib/options/option-table.js -->';
@@ -14,19 +13,21 @@ const END = '<!-- end of option table -->';
 function cell(text) { return String(text).replace(/\|/g, '\\|'); }
 
 function markdown() {
-  const rows = ['| option | command line | default | commands | what it does |', '|---|---|---|---|---|'];
+  const rows = ['| option | command line | default | MySQL Shell | commands | what it does |', '|---|---|---|---|---|---|'];
   table.SECTIONS.forEach((s) => {
     if (s.id === 'loadDump') return;
-    rows.push(`| **${s.title}** | | | | |`);
+    rows.push(`| **${s.title}** | | | | | |`);
     table.OPTIONS.filter((o) => o.section === s.id).forEach((o) => {
       const def = table.defaultText(o);
-      rows.push(`| \`${o.name}\` | \`${cell(table.cliForm(o))}\` | ${cell(def)} | ${o.members.join(', ')} | ${cell(o.brief)} |`);
+      const since = table.sinceOf(o.name);
+      rows.push(`| \`${o.name}\` | \`${cell(table.cliForm(o))}\` | ${cell(def)} | ${since ? since + '+' : 'all'} | ` +
+        `${o.members.join(', ')} | ${cell(o.brief)} |`);
     });
   });
   const pass = table.passThroughNames();
-  rows.push(`| **${table.SECTIONS[table.SECTIONS.length - 1].title}** | | | load | passed through unchanged ` +
+  rows.push(`| **${table.SECTIONS[table.SECTIONS.length - 1].title}** | | | (each its own) | load | passed through unchanged ` +
     `(refused before anything changes when the running Shell does not know one): ${pass.map((n) => '`' + n + '` (' +
-      loadOptions.LOAD_DUMP_OPTIONS[n].since + ')').join(', ')} |`);
+      table.sinceOf(n) + '+)').join(', ')} |`);
   return rows.join('\n');
 }
 

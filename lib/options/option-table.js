@@ -3,16 +3,18 @@
 // help line and the members that take it. The Shell's help and command line (the members'
 // definitions), validation (valueProblem; restore.load's defaults: load-own-options.js), the partial
 // step's names, the plan's option echo and the README's option table (scripts/option-table.js) are
-// made from it. util.loadDump's options are declared in
-// load-options.js (a copy of the Shell's contract); those not declared here pass through unchanged.
+// made from it. util.loadDump's options are declared in load-options.js (a copy of the Shell's
+// contract); those not declared here pass through restore.load unchanged.
 //
-// To add an option: one entry below (e.g. util.loadDump's s3BucketName for the selection:
-// { name: 's3BucketName', section: 'selection', owner: 'loadDump', members: ['load', 'plan'], brief: … };
-// type and Shell version then come from load-options.js).
+// To add an option: one entry below. A util.loadDump option that other members take too (e.g.
+// s3BucketName for the selection) is one entry with owner 'loadDump' — { name: 's3BucketName',
+// section: 'selection', owner: 'loadDump', members: ['load', 'plan', 'view'], type: 'string', brief: … }
+// — and leaves the pass-through list; its Shell version comes from load-options.js.
 //
 // owner: who reads it — 'own' (restore.load's settings, checked and defaulted in load-own-options.js),
 // 'partial' (lib/run/partial-step.js, never passed to util.loadDump), 'loadDump' (util.loadDump's,
 // also read by the selection), 'output' (lib/format/output.js), 'command' (the command itself).
+// since: the first MySQL Shell version that has it, where that is later than the plugin's minimum.
 // type: 'bool' | 'string' | 'integer' | 'list' (of strings; the command line's a,b,c) | 'spec' (a
 // dictionary, or the command line's text: untyped for the Shell).
 var loadOptions = require('./load-options.js');
@@ -155,8 +157,6 @@ OPTIONS.forEach(function (o) { BY_NAME[o.name] = o; });
 
 function isDeclared(name) { return Object.prototype.hasOwnProperty.call(BY_NAME, name); }
 
-function declaration(name) { return isDeclared(name) ? BY_NAME[name] : null; }
-
 function namesOwnedBy(owner) {
   return OPTIONS.filter(function (o) { return o.owner === owner; }).map(function (o) { return o.name; });
 }
@@ -180,6 +180,15 @@ function valueProblem(name, value) {
 // util.loadDump's options restore.load passes through unchanged: every one not declared above.
 function passThroughNames() {
   return Object.keys(loadOptions.LOAD_DUMP_OPTIONS).filter(function (n) { return !isDeclared(n); });
+}
+
+// The first MySQL Shell version that has the option: util.loadDump's from its table, the plugin's
+// own none (every Shell the plugin supports), unless declared.
+function sinceOf(name) {
+  var o = BY_NAME[name];
+  if (o && o.since) return o.since;
+  var spec = loadOptions.LOAD_DUMP_OPTIONS[name];
+  return (!o || o.owner === 'loadDump') && spec ? spec.since : null;
 }
 
 // The default as the help shows it: a preset may set an own option, the built-in default applies otherwise.
@@ -218,7 +227,7 @@ function memberOptions(member) {
     passThroughNames().forEach(function (name) {
       var spec = loadOptions.LOAD_DUMP_OPTIONS[name];
       out.push({ name: name, type: LOAD_DUMP_SHELL_TYPES[spec.type],
-        brief: 'util.loadDump (' + spec.since + '+)' });
+        brief: 'util.loadDump (' + sinceOf(name) + '+)' });
     });
   }
   return out;
@@ -249,13 +258,14 @@ function optionEcho(member, all, explicit) {
   }).join(', ');
 }
 
-// The command-line form, e.g. --since-exact=<bool>.
+// The command-line form, e.g. --since-exact=false, --include-tables=<a,b,…>.
 function cliForm(o) {
   var dashed = o.name.replace(/[A-Z]/g, function (c) { return '-' + c.toLowerCase(); });
-  var kind = { bool: o.default === true ? '=false' : '', string: '=<text>', integer: '=<n>', list: '=<a,b,…>', spec: '=<name:value,…>' }[o.type];
+  var kind = { bool: o.default === true ? '=false' : '', string: '=<text>', integer: '=<n>', list: '=<a,b,…>',
+    spec: '=<name:value,…>' }[o.type];
   return '--' + dashed + (o.values ? '=' + o.values.join('|') : kind);
 }
 
-module.exports = { OPTIONS: OPTIONS, SECTIONS: SECTIONS, declaration: declaration, isDeclared: isDeclared,
-  namesOwnedBy: namesOwnedBy, valueProblem: valueProblem, passThroughNames: passThroughNames, memberOptions: memberOptions, sectionIndex: sectionIndex,
-  defaultText: defaultText, cliForm: cliForm, optionEcho: optionEcho };
+module.exports = { OPTIONS: OPTIONS, SECTIONS: SECTIONS, isDeclared: isDeclared,
+  namesOwnedBy: namesOwnedBy, valueProblem: valueProblem, passThroughNames: passThroughNames, memberOptions: memberOptions,
+  sectionIndex: sectionIndex, defaultText: defaultText, sinceOf: sinceOf, cliForm: cliForm, optionEcho: optionEcho };
