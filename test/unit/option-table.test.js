@@ -82,6 +82,19 @@ describe('option table (lib/options/option-table.js): one declaration per option
     expect(unknown).to.deep.equal([]);
   });
 
+  it('plan, view, stub and inspect read only the options declared for them', function () {
+    const unknown = [];
+    for (const member of ['plan', 'view', 'stub', 'inspect']) {
+      const mine = new Set(table.OPTIONS.filter((o) => o.members.includes(member)).map((o) => o.name));
+      const text = fs.readFileSync(path.join(ROOT, 'lib', 'commands', member + '.js'), 'utf8')
+        .split('\n').filter((l) => !/^\s*\/\//.test(l)).join('\n');
+      for (const m of text.matchAll(/\b(?:o|options)\.([a-zA-Z]+)\b(?!\s*\()/g)) {
+        if (!mine.has(m[1])) unknown.push(`restore.${member}: ${m[0]}`);
+      }
+    }
+    expect(unknown).to.deep.equal([]);
+  });
+
   it('README.md\'s option table is the one the declarations make (node scripts/option-table.js)', function () {
     const text = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     expect(madeReadme(text) === text, 'README.md\'s option table is stale: run node scripts/option-table.js').to.equal(true);
