@@ -191,20 +191,21 @@ function sinceOf(name) {
   return (!o || o.owner === 'loadDump') && spec ? spec.since : null;
 }
 
-// The default as the help shows it: a preset may set an own option, the built-in default applies otherwise.
-function defaultText(o) {
+// The default as member's help shows it: restore.load's preset may set an own option, the built-in
+// default applies otherwise.
+function defaultText(o, member) {
   var value = o.defaultText !== undefined ? o.defaultText : JSON.stringify(o.default);
-  if (o.owner === 'own' && o.inPreset !== false) return 'the preset\'s, else ' + value;
+  if (o.owner === 'own' && o.inPreset !== false && (member || 'load') === 'load') return 'the preset\'s, else ' + value;
   return value;
 }
 
 var SHELL_TYPES = { bool: 'bool', string: 'string', integer: 'integer', list: 'array' };
 
-// The Shell's definition of one option.
-function shellDefinition(o) {
+// The Shell's definition of one option of member.
+function shellDefinition(o, member) {
   // The allowed values go into the help line: checked by valueProblem, not listed again by the Shell.
   var values = o.values ? o.values.join(', ') + '; ' : '';
-  var d = { name: o.name, brief: o.brief + (o.defaultInBrief ? '' : ' (' + values + 'default: ' + defaultText(o) + ')') };
+  var d = { name: o.name, brief: o.brief + (o.defaultInBrief ? '' : ' (' + values + 'default: ' + defaultText(o, member) + ')') };
   if (SHELL_TYPES[o.type]) d.type = SHELL_TYPES[o.type];
   if (o.type === 'list') d.itemtype = 'string';
   return d;
@@ -220,14 +221,14 @@ function memberOptions(member) {
   var out = [];
   SECTIONS.forEach(function (s) {
     OPTIONS.forEach(function (o) {
-      if (o.section === s.id && o.members.indexOf(member) >= 0) out.push(shellDefinition(o));
+      if (o.section === s.id && o.members.indexOf(member) >= 0) out.push(shellDefinition(o, member));
     });
   });
   if (member === 'load') {
     passThroughNames().forEach(function (name) {
       var spec = loadOptions.LOAD_DUMP_OPTIONS[name];
       out.push({ name: name, type: LOAD_DUMP_SHELL_TYPES[spec.type],
-        brief: 'util.loadDump (' + sinceOf(name) + '+)' });
+        brief: 'Passed to util.loadDump (' + sinceOf(name) + '+)' });
     });
   }
   return out;

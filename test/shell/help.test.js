@@ -84,7 +84,7 @@ describe('restore help (real Shell)', function () {
       expect(page).to.match(/Examples?: restore\./);
       const entries = optionEntries(page);
       expect(entries.map((e) => e.split(':')[0])).to.include('outputFormat');
-      const withoutDefault = entries.filter((e) => !/default/i.test(e) && !/util\.(loadDump \([\d.]+\+\)|dump\S* option \(MySQL Shell [\d.]+ and later\), passed through)/.test(e));
+      const withoutDefault = entries.filter((e) => !/default/i.test(e) && !/Passed to util\.loadDump \([\d.]+\+\)|util\.dump\S* option \(MySQL Shell [\d.]+ and later\), passed through/.test(e));
       expect(withoutDefault, 'options whose default the help does not say').to.deep.equal([]);
     });
   }
