@@ -62,6 +62,7 @@ var readDumpMetadata = require('../dump/dump-model.js').readDumpMetadata;
 var loadReport = require('../run/load-report.js');
 var snapshotStep = require('../snapshot/snapshot-step.js');
 var translateFilters = require('../options/schema-map.js').translateFilters;
+var optionTable = require('../options/option-table.js');
 
 var BY = 'restore.load';
 
@@ -266,6 +267,7 @@ function lockedPreflight(host, p) {
   var final = composed.options;
   var plan = {
     dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: p.resolved.preset, loadDumpOptions: final,
+    optionEcho: optionTable.optionEcho('load', p.resolved.all, p.resolved.explicit),
     progressDir: composed.progressDir,
     // What the user named: a remote dump by its place, with the local cache it is read from.
     title: src.source ? src.source.source.url + (planned && planned.readsBucket ? '' : ' (cache ' + dir + ')') : dir, tableCount: objects.tables.length, dropRequested: own.dropExisting,

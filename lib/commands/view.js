@@ -21,7 +21,8 @@ function viewCommand(host, dumpArg, options) {
   if (o.allowIncomplete !== true) refuseIncomplete(host, src.dir, 'restore.view');
   // The step reads the options as restore.load's does: one read-only value.
   var ctx = Object.freeze({ host: host, dumpDir: src.dir, source: src.source, serverUuid: null, options: frozenCopy(o),
-    own: frozenCopy({ verify: o.verify === true, dropExisting: false }), loadOptions: frozenCopy({}),
+    // restore.view takes no verify (lib/options/option-table.js): the structure check only.
+    own: frozenCopy({ verify: false, dropExisting: false }), loadOptions: frozenCopy({}),
     shellVersion: host.shell.version, dryRun: false });
   var planned = step.plan(ctx);
   planned.lines.filter(function (l) { return l.indexOf('Load view: ') !== 0; }).forEach(host.out.print);

@@ -157,4 +157,5 @@ module.exports = {
   outputOnlyParameters: outputOnlyParameters,
   OUTPUT_FORMAT_DETAILS: OUTPUT_FORMAT_DETAILS,
   FORMATS: FORMATS,
+  OUTPUT_FORMAT_BRIEF: OUTPUT_FORMAT_BRIEF,
 };

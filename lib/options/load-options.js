@@ -119,23 +119,5 @@ function loadDumpValueProblem(name, value) {
   return limitProblem(name, value);
 }
 
-var MEMBER_TYPES = { uint: 'integer', bool: 'bool', float: 'float', string: 'string', enum: 'string', array: 'array',
-  dict: 'dictionary' };
-
-// Option definitions for a member that passes util.loadDump options through (restore.load).
-// Types only: which names the running Shell knows is checked at call time.
-function memberOptionDefinitions() {
-  return Object.keys(LOAD_DUMP_OPTIONS).map(function (name) {
-    var spec = LOAD_DUMP_OPTIONS[name];
-    return {
-      name: name,
-      type: MEMBER_TYPES[spec.type],
-      brief: 'util.loadDump option (MySQL Shell ' + spec.since + ' and later), passed through unchanged' +
-        (spec.values ? ': ' + spec.values.join(', ') : ''),
-    };
-  });
-}
-
 module.exports = { LOAD_DUMP_OPTIONS: LOAD_DUMP_OPTIONS, isLoadDumpOption: isLoadDumpOption, knownBy: knownBy,
-  checkLoadDumpOptionNames: checkLoadDumpOptionNames, loadDumpValueProblem: loadDumpValueProblem,
-  memberOptionDefinitions: memberOptionDefinitions };
+  checkLoadDumpOptionNames: checkLoadDumpOptionNames, loadDumpValueProblem: loadDumpValueProblem };

@@ -4,8 +4,10 @@
 // data files, with GET requests (host.files.bucketList / bucketFetch, which never send
 // anything else). Credentials and region are found as MySQL Shell finds them.
 var UserError = require('../core/user-error.js').UserError;
+var optionTable = require('../options/option-table.js');
 
-var S3_OPTIONS = ['s3BucketName', 's3Region', 's3Profile', 's3ConfigFile', 's3CredentialsFile', 's3EndpointOverride'];
+// Declared with bucket: true in lib/options/option-table.js (util.loadDump's names).
+var S3_OPTIONS = optionTable.bucketNames();
 var METADATA = /\.(json|sql)$/;
 
 function isBucket(source) { return !!source && source.kind === 's3'; }
@@ -16,7 +18,8 @@ function bucketOptions(o) {
   var s3 = {};
   S3_OPTIONS.forEach(function (k) {
     if (o[k] === undefined || o[k] === null) return;
-    if (typeof o[k] !== 'string' || o[k].trim() === '') throw new UserError('Option ' + k + ' must be a non-empty string.');
+    var problem = optionTable.valueProblem(k, o[k]);
+    if (problem) throw new UserError('Option ' + k + ' ' + problem + '.');
     s3[k] = o[k];
   });
   return s3;
@@ -130,5 +133,5 @@ function candidates(host, source, folderDir) {
   return out;
 }
 
-module.exports = { S3_OPTIONS: S3_OPTIONS, isBucket: isBucket, bucketOptions: bucketOptions, bucketSource: bucketSource,
+module.exports = { isBucket: isBucket, bucketOptions: bucketOptions, bucketSource: bucketSource,
   childBucketSource: childBucketSource, fetchMetadata: fetchMetadata, fetchBatch: fetchBatch, candidates: candidates };

@@ -10,12 +10,14 @@ var childSource = require('./remote-source.js').childSource;
 var newest = require('./newest-dump.js');
 var dumpCache = require('./dump-cache.js');
 var bucket = require('./bucket.js');
+var optionTable = require('../options/option-table.js');
 
+// The s3* options are checked by bucket.bucketOptions (as declared in the option table too).
 function checkOptions(o, remote, inBucket) {
-  if (o.newest !== undefined && typeof o.newest !== 'boolean') throw new UserError('Option newest must be true or false.');
-  if (o.rsh !== undefined && (typeof o.rsh !== 'string' || o.rsh.trim() === '')) {
-    throw new UserError('Option rsh must be the remote shell command rsync runs, e.g. "ssh -p 2222".');
-  }
+  ['newest', 'rsh', 'cacheDir'].forEach(function (name) {
+    var problem = o[name] === undefined ? null : optionTable.valueProblem(name, o[name]);
+    if (problem) throw new UserError('Option ' + name + ' ' + problem + '.');
+  });
   if (inBucket && o.rsh !== undefined) {
     throw new UserError('Option rsh is for a dump on a backup host over ssh; this dump is in bucket ' + o.s3BucketName + '.');
   }

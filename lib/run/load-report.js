@@ -29,6 +29,7 @@ function redoPlanText(redo) {
 function planLines(plan) {
   var lines = ['restore.load plan for ' + (plan.title || plan.dir) + ' (preset ' + plan.preset.name +
     (plan.preset.source === 'built-in' ? '' : ' from ' + plan.preset.source) + '):'];
+  if (plan.optionEcho) lines.push('  restore.load options: ' + plan.optionEcho);
   lines.push('  util.loadDump options: ' + sortedJson(plan.loadDumpOptions));
   if (plan.preset.threadsWhy && plan.loadDumpOptions.threads !== undefined) {
     lines.push('  Threads: ' + (plan.loadDumpOptions.threads === plan.preset.options.threads ? plan.preset.threadsWhy

@@ -21,6 +21,7 @@ var parseRelations = require('../options/relations.js').parseRelations;
 var loadMasks = require('../snapshot/load-masks.js');
 var loadKey = require('../snapshot/masking.js').loadKey;
 var sinceBoundary = require('../partial/since-boundary.js');
+var optionTable = require('../options/option-table.js');
 
 var MAX_LISTED = 5;
 
@@ -280,9 +281,9 @@ function report(ctx, planned, outcome) {
 }
 
 module.exports = {
-  // The s3* options name where the dump is: util.loadDump gets them only when it reads the bucket.
-  optionNames: ['latest', 'since', 'sinceExact', 'sinceScan', 'listing', 'viewDir', 'newest', 'cacheDir', 'rsh'].concat(bucket.S3_OPTIONS),
-  // The options schemaMap and definers are restore.load's own (lib/options/load-own-options.js).
+  // Declared with owner 'partial' in lib/options/option-table.js. The s3* options among them name where
+  // the dump is: util.loadDump gets them only when it reads the bucket (plan above).
+  optionNames: optionTable.namesOwnedBy('partial'),
   plan: plan,
   prepare: prepare,
   report: report,

@@ -66,6 +66,15 @@ describe('restore help (real Shell)', function () {
     expect(help.restore).to.not.match(/returns the same facts as a dictionary/);
   });
 
+  it('\\? restore.load fits in 200 lines and names its options by section', function () {
+    const page = help.load;
+    expect(page.split('\n').length, 'lines of \\? restore.load').to.be.at.most(200);
+    for (const section of ['Selection', 'Speed and server', 'Developer slices', 'Names and owners', 'Output', 'util.loadDump\'s own options']) {
+      expect(page.replace(/\s+/g, ' ')).to.include(section);
+    }
+    expect(page).to.include('\\? util.loadDump');
+  });
+
   for (const m of MEMBERS) {
     it(`\\? restore.${m}: what it does, each option with its default, an example`, function () {
       const page = help[m];
@@ -75,7 +84,7 @@ describe('restore help (real Shell)', function () {
       expect(page).to.match(/Examples?: restore\./);
       const entries = optionEntries(page);
       expect(entries.map((e) => e.split(':')[0])).to.include('outputFormat');
-      const withoutDefault = entries.filter((e) => !/default/i.test(e) && !/util\.(loadDump|dump\S*) option \(MySQL Shell [\d.]+ and later\), passed through/.test(e));
+      const withoutDefault = entries.filter((e) => !/default/i.test(e) && !/Passed to util\.loadDump \([\d.]+\+\)|util\.dump\S* option \(MySQL Shell [\d.]+ and later\), passed through/.test(e));
       expect(withoutDefault, 'options whose default the help does not say').to.deep.equal([]);
     });
   }

@@ -1,6 +1,6 @@
 var output = require('../../lib/format/output.js');
 var inspectDump = require('../../lib/commands/inspect.js').inspectDump;
-var selectionOptions = require('../selection-options.js');
+var optionTable = require('../../lib/options/option-table.js');
 
 module.exports = {
   name: 'inspect',
@@ -28,6 +28,9 @@ module.exports = {
       'partition, and chunks: index, last, file, state, dataBytes), totals, loadable, dataCheck (method: structure or ' +
       'decompressed, with files and fileBytes) and problems (each with ' +
       'code, message and file).',
+      'listing: for a dump only part of which was copied here, when the dump does not record its chunk list (format ' +
+      '1.0.0, or no @.done.json): the output of ls, ls -l or rsync --list-only taken on the backup host, one file per ' +
+      'line (absolute, or relative to the current directory).',
       'Tables without a primary or unique index are chunked in the server\'s scan order: for them the ' +
       'highest-numbered chunks are not the newest rows, and the report says that "latest" means nothing there.',
       output.OUTPUT_FORMAT_DETAILS,
@@ -42,26 +45,7 @@ module.exports = {
         type: 'dictionary',
         required: false,
         brief: 'Inspect options',
-        options: [
-          {
-            name: 'listing',
-            type: 'string',
-            brief: 'A file listing the complete dump, one file name per line (absolute, or relative to the ' +
-              'current directory; default: none)',
-            details: [
-              'Use it when only part of the dump was copied here and the dump does not record its chunk ' +
-              'list (format 1.0.0, or no @.done.json). The output of ls, ls -l or rsync --list-only taken on ' +
-              'the backup host works: the last field of each line is taken as the file name.',
-            ],
-          },
-          {
-            name: 'verify',
-            type: 'bool',
-            brief: 'Decompress every data file in full (the zstd program, zlib for gzip) and compare its size ' +
-              'with the dump\'s record, with progress (default: false: structure only)',
-          },
-          output.outputFormatOption(),
-        ].concat(selectionOptions.SOURCE_OPTIONS.filter(function (d) { return /^s3|^cacheDir$/.test(d.name); })),
+        options: optionTable.memberOptions('inspect'),
       },
     ],
     cli: true,

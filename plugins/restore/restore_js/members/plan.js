@@ -1,6 +1,7 @@
 var output = require('../../lib/format/output.js');
 var planCommand = require('../../lib/commands/plan.js').planCommand;
-var selectionOptions = require('../selection-options.js');
+var selectionHelp = require('../selection-help.js');
+var optionTable = require('../../lib/options/option-table.js');
 
 module.exports = {
   name: 'plan',
@@ -11,8 +12,8 @@ module.exports = {
       'fetch and stub. Nothing in the dump directory is changed. For a dump on a backup host (user@host:/path) ' +
       'only its metadata is fetched, into the cache restore.load uses. With fetchListFile it writes the data files ' +
       'missing here, one per line relative to the dump directory, for rsync --files-from.',
-      selectionOptions.SELECTION_DETAILS,
-      selectionOptions.SOURCE_DETAILS,
+      selectionHelp.SELECTION_DETAILS,
+      selectionHelp.SOURCE_DETAILS,
       'The facts: fetch (file names), stubs (how many chunks are stubbed), skippedTables, tables (each with ' +
       'chosen and fetch file names, stubbed: how many, and stubbedChunks: their numbers as ranges, e.g. "0-97"), ' +
       'bytesChosen, bytesTotal and warnings.',
@@ -23,10 +24,7 @@ module.exports = {
     parameters: [
       { name: 'dumpDir', type: 'string', brief: 'The dump directory (relative to the current directory or absolute), or user@host:/path, rsync://host/module/path' },
       { name: 'options', type: 'dictionary', required: false, brief: 'The selection, and where to write the fetch list',
-        options: selectionOptions.SELECTION_OPTIONS.concat(selectionOptions.SOURCE_OPTIONS, [
-          { name: 'fetchListFile', type: 'string', brief: 'Write the data files to fetch to this file (default: none)' },
-          selectionOptions.ALLOW_INCOMPLETE_OPTION,
-          output.outputFormatOption()]) },
+        options: optionTable.memberOptions('plan') },
     ],
     cli: true,
   },

@@ -1,6 +1,7 @@
 var output = require('../../lib/format/output.js');
 var stubCommand = require('../../lib/commands/stub.js').stubCommand;
-var selectionOptions = require('../selection-options.js');
+var selectionHelp = require('../selection-help.js');
+var optionTable = require('../../lib/options/option-table.js');
 
 module.exports = {
   name: 'stub',
@@ -17,7 +18,7 @@ module.exports = {
       'when the real file arrives later (rsync), restore.inspect shows it as present again.',
       'The facts: the plan (as restore.plan\'s), written and skipped (how many files), skippedFiles (the first 20 ' +
       'names skipped because they existed).',
-      selectionOptions.SELECTION_DETAILS,
+      selectionHelp.SELECTION_DETAILS,
       output.OUTPUT_FORMAT_DETAILS,
       'Example: restore.stub("./dump", {latest: {"shop.orders": 2}}), or from the command line: mysqlsh -- ' +
       'restore stub ./dump --latest=shop.orders:2',
@@ -25,7 +26,7 @@ module.exports = {
     parameters: [
       { name: 'dumpDir', type: 'string', brief: 'The dump directory (relative to the current directory or absolute)' },
       { name: 'options', type: 'dictionary', required: false, brief: 'The selection',
-        options: selectionOptions.SELECTION_OPTIONS.concat([selectionOptions.ALLOW_INCOMPLETE_OPTION, output.outputFormatOption()]) },
+        options: optionTable.memberOptions('stub') },
     ],
     cli: true,
   },

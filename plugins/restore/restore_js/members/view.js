@@ -1,17 +1,18 @@
 var output = require('../../lib/format/output.js');
 var viewCommand = require('../../lib/commands/view.js').viewCommand;
-var selectionOptions = require('../selection-options.js');
+var selectionHelp = require('../selection-help.js');
+var optionTable = require('../../lib/options/option-table.js');
 
 module.exports = {
   name: 'view',
   definition: {
     brief: 'Makes the load view of a partial import, for loading it with util.loadDump yourself.',
     details: [
-      selectionOptions.VIEW_DETAILS,
+      selectionHelp.VIEW_DETAILS,
       'restore.load makes and removes its own view; restore.view makes one and leaves it, and prints the ' +
       'util.loadDump call for it. Nothing is written into the dump, and no server is needed.',
-      selectionOptions.SELECTION_DETAILS,
-      selectionOptions.SOURCE_DETAILS,
+      selectionHelp.SELECTION_DETAILS,
+      selectionHelp.SOURCE_DETAILS,
       'The facts: the plan (as restore.plan\'s), view {dir, links, stubs, written, checksums} and progressFile.',
       output.OUTPUT_FORMAT_DETAILS,
       'Example: restore.view("/mnt/backups/2026-11-24", {latest: {"shop.orders": 2}}), or from the command line: ' +
@@ -20,8 +21,7 @@ module.exports = {
     parameters: [
       { name: 'dumpDir', type: 'string', brief: 'The dump directory, or user@host:/path, rsync://host/module/path' },
       { name: 'options', type: 'dictionary', required: false, brief: 'The selection, and where the view goes',
-        options: selectionOptions.SELECTION_OPTIONS.concat(selectionOptions.SOURCE_OPTIONS, selectionOptions.VIEW_OPTIONS,
-          [selectionOptions.ALLOW_INCOMPLETE_OPTION, output.outputFormatOption()]) },
+        options: optionTable.memberOptions('view') },
     ],
     cli: true,
   },

@@ -1,0 +1,56 @@
+'use strict';
+// Writes the README's option table from lib/options/option-table.js, between its two marker
+// lines. `node scripts/option-table.js --check` exits 1 when the README's table is not the one
+// the declarations make (test/unit/option-table.test.js runs the same check).
+const fs = require('fs');
+const path = require('path');
+const table = require('../lib/options/option-table.js');
+
+const README = path.join(__dirname, '..', 'README.md');
+const BEGIN = '<!-- option table: made by scripts/option-table.js from lib/options/option-table.js -->';
+const END = '<!-- end of option table -->';
+
+function cell(text) { return String(text).replace(/\|/g, '\\|'); }
+
+function markdown() {
+  const rows = ['| option | command line | default | MySQL Shell | commands | what it does |', '|---|---|---|---|---|---|'];
+  table.SECTIONS.forEach((s) => {
+    if (s.id === 'loadDump') return;
+    rows.push(`| **${s.title}** | | | | | |`);
+    table.OPTIONS.filter((o) => o.section === s.id).forEach((o) => {
+      const def = table.defaultText(o);
+      const since = table.sinceOf(o.name);
+      rows.push(`| \`${o.name}\` | \`${cell(table.cliForm(o))}\` | ${cell(def)} | ${since ? since + '+' : 'all'} | ` +
+        `${o.members.join(', ')} | ${cell(o.brief)} |`);
+    });
+  });
+  const pass = table.passThroughNames();
+  rows.push(`| **${table.SECTIONS[table.SECTIONS.length - 1].title}** | | | (each its own) | load | passed through unchanged ` +
+    `(refused before anything changes when the running Shell does not know one): ${pass.map((n) => '`' + n + '` (' +
+      table.sinceOf(n) + '+)').join(', ')} |`);
+  return rows.join('\n');
+}
+
+// The README with its table replaced by the one the declarations make.
+function madeReadme(text) {
+  const a = text.indexOf(BEGIN);
+  const b = text.indexOf(END);
+  if (a < 0 || b < a) throw new Error(`README.md lacks the marker lines ${BEGIN} … ${END}`);
+  return text.slice(0, a + BEGIN.length) + '\n' + markdown() + '\n' + text.slice(b);
+}
+
+if (require.main === module) {
+  const text = fs.readFileSync(README, 'utf8');
+  const made = madeReadme(text);
+  if (process.argv.includes('--check')) {
+    if (made !== text) {
+      console.error('README.md\'s option table differs from lib/options/option-table.js: run node scripts/option-table.js');
+      process.exit(1);
+    }
+  } else if (made !== text) {
+    fs.writeFileSync(README, made);
+    console.log('README.md: option table written');
+  }
+}
+
+module.exports = { madeReadme, markdown };
