@@ -1,6 +1,6 @@
 # The one shape in which the companion says that something was refused or failed. Every function JS
 # calls answers [value, None] or [None, failure] (registration.py): failure is a dictionary
-# {code, path, errno, reason, message}, never a traceback to be read. restore_js/host.js turns it
+# {code, path, errno, reason, message}, never a traceback to be read. ../restore_js/host.js turns it
 # into a FileError (lib/core/file-error.js) carrying the same fields.
 import os as _os
 import traceback as _traceback

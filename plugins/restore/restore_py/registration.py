@@ -1,5 +1,5 @@
 # Everything the companion puts on the `restore` object, in one place:
-#  1. restore._internal.<name>: the companion's functions, for restore_js/host.js. Each answers
+#  1. restore._internal.<name>: the companion's functions, for ../restore_js/host.js. Each answers
 #     [value, None], or [None, failure] when it refused or failed (errors.py): a structured
 #     answer, never an exception whose text would have to be read.
 #  2. restore.<member>: the public members (restore.inspect, restore.load, ...), thin functions

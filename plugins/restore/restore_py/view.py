@@ -104,7 +104,7 @@ def stubs(path, runs_json, contents):
 
 
 def append(path, name, text):
-    # More text at the end of a file this view holds (its @.done.json, written piece by piece so
+    # More text at the end of a file this view holds (written piece by piece by lib/, so
     # that 100,000 entries are never one string).
     return _append_to(path, name, [text.encode("utf-8")])
 
