@@ -206,7 +206,7 @@ function memoryFiles(log, initial, mounts) {
       log.push(['files.viewCreate', dir]);
       dirs.add(dir);
       addDirs(dir);
-      put(posix.join(dir, '.restore-view.json'), markText); // the companion's marker name (init.py _VIEW_MARK)
+      put(posix.join(dir, '.restore-view.json'), markText); // the companion's marker name (plugins/restore/restore_py/confine.py VIEW_MARK)
     },
     viewAdd(dir, entries) {
       entries.forEach((e) => {
