@@ -109,5 +109,5 @@ function candidates(host, source, folderDir) {
   return out;
 }
 
-module.exports = { S3_OPTIONS: S3_OPTIONS, isBucket: isBucket, bucketOptions: bucketOptions, bucketSource: bucketSource,
+module.exports = { S3_OPTIONS: S3_OPTIONS, isBucket: isBucket, bucketOptions: bucketOptions, bucketSource: bucketSource, keyPrefix: keyPrefix,
   childBucketSource: childBucketSource, fetchMetadata: fetchMetadata, fetchBatch: fetchBatch, candidates: candidates };
