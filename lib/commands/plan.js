@@ -31,7 +31,8 @@ function writeFetchList(host, plan, file) {
   try {
     r = f.writeFiles([{ path: full, data: plan.fetch.join('\n') + (plan.fetch.length ? '\n' : '') }], { overwrite: false });
   } catch (e) {
-    throw new UserError('Cannot write fetchListFile ' + full + ': ' + String(e.message).replace(/; 0 file\(s\) of this batch were written before it$/, '') + '. Nothing was written.');
+    if (!e || !e.isFileError) throw e;
+    throw new UserError('Cannot write fetchListFile ' + full + ': ' + e.data.reason + '. Nothing was written.');
   }
   if (r.skipped.length) {
     throw new UserError('Refusing fetchListFile ' + full + ': something exists there already (a symbolic link, or a file ' +

@@ -4,13 +4,15 @@
 //
 // host = {
 //   files: {
-//     list(dir, opts)           -> {names: [name], sizes: [bytes|null], dirs: [index], errors: [[index, why]]}:
+//     list(dir, opts)           -> {names: [name], sizes: [bytes|null], dirs: [index], errors: [[index, why, special]]}:
 //                                  in columns (a big dump has hundreds of thousands of files; throws if
-//                                  dir is not a directory); opts.noSizeFor: name endings whose size is
-//                                  not needed (size null); opts.omitMatching: a regular expression (source
-//                                  text): names it finds are left out and only counted ({omitted: n,
-//                                  omittedIdx: how many of them end in .idx}).
-//                                  lib/core/listing.js reads it.
+//                                  dir is not a directory); an entry's error: why (the OS's words, or
+//                                  "not a regular file (a named pipe)") and special: what a non-regular
+//                                  entry is ("a named pipe", "a device", ...), else null. opts.noSizeFor:
+//                                  name endings whose size is not needed (size null); opts.omitMatching:
+//                                  a regular expression (source text): names it finds are left out and
+//                                  only counted ({omitted: n, omittedEnding: how many of them end in
+//                                  opts.countEnding}). lib/core/listing.js reads it.
 //     stat(paths)               -> {sizes, dirs, errors}: the same columns as list, for these files only
 //                                  (a missing file: size null, no error)
 //     statRuns(dir, runs)       -> {sizes: ArrayBuffer, dirs, errors}: stat for the files of dir named by
@@ -25,13 +27,13 @@
 //                                  the end of a file), null if missing: one step of a walk over many files
 //     decompressedSizes([{path, compression: 'zstd'|'gzip'}], threads)
 //                               -> {sizes: [{bytes, error}]} each file decompressed in full, nothing
-//                                  kept; or {error} when no zstd decoder is here
+//                                  kept (a FileError 'program-missing' when no zstd decoder is here)
 //     decodeHeads([{compression: 'zstd'|'gzip'|'none', data: ArrayBuffer}])
 //                               -> [{data: ArrayBuffer|null, error}]: each piece decoded (zstd: a whole
 //                                  frame, the zstd program; gzip: the start of a stream, zlib)
 //     remoteHeads(rshArgv, target, paths, n) -> [ArrayBuffer|null]: the first n bytes of each file
 //                                  on an ssh host (`head -c n`, run through the remote shell argv;
-//                                  null for a null path or a missing file); throws a UserError when
+//                                  null for a null path or a missing file); throws a FileError when
 //                                  the remote shell fails
 //     writeFiles(files, opts)   -> {written: [path], skipped: [path]}
 //                                  files: [{path, data: ArrayBuffer|string}]; opts.overwrite (false)
@@ -45,14 +47,16 @@
 //                                  the view holds it, each name is a symbolic link to that file;
 //                                  runs [[prefix, from, to, suffix]]: names prefix + n + suffix, n in [from, to)
 //     viewAppend(dir, name, text) -> bytes added at the end of a file the view holds (never the marker)
-//     viewAppendFrom(dir, name, source, sourceBytes, ops) -> bytes added the same way, from the file
-//                                  source (only read; refused unless it still has sourceBytes):
-//                                  ops [['t', text] | ['c', start, end] (its bytes as they are) |
-//                                  ['z', start, end] (@.done.json entries with every size 0)]
+//     viewAppendFrom(dir, name, source, sourceBytes, ops, substitution) -> bytes added the same way,
+//                                  from the file source (only read; refused unless it still has
+//                                  sourceBytes): ops [['t', text] | ['c', start, end] (its bytes as they
+//                                  are) | ['s', start, end] (its bytes with every match of
+//                                  substitution.pattern, a regular expression's source text, replaced by
+//                                  the match's first group followed by substitution.text)]
 //     viewRemove(dir)           -> number of entries removed (only a directory holding the marker)
 //     rsync(args, {timeout, input}) -> {status, stdout, stderr}: the rsync program (never with deletions;
 //                                  input: its standard input, e.g. a --files-from=- list);
-//                                  throws a UserError saying what to install when rsync is missing
+//                                  throws a FileError saying what to install when rsync is missing
 //     bucketList(s3, prefix, delimiter) -> {names, sizes, prefixes, requests}: the objects of an S3-compatible
 //                                  bucket under prefix (names relative to it; delimiter "/": one level,
 //                                  prefixes: its sub-prefixes); s3: util.loadDump's s3* options
@@ -60,10 +64,16 @@
 //                                  into a cache the plugin made (files of the listed size already there
 //                                  are kept, unless refresh); each file's size checked against the listing;
 //                                  only GET requests are ever sent to a bucket
+//     bucketHeads(s3, keys, n)  -> [ArrayBuffer|null]: the first n bytes of each object (ranged GETs;
+//                                  null for a null key or a missing object)
+//                                  A bucket's refusal (keys, region, endpoint, a denied request) throws a
+//                                  FileError 'bucket'.
 //     canWrite(dir)             -> bool: the user running the Shell may create files in dir
 //     remove(paths)             -> {removed: [path]}
 //     loadText(path)            -> string (throws if missing/unreadable)
 //     isFile(p), isDir(p), isAbs(p), join(a, b), normpath(p), basename(p), dirname(p), cwd()
+//     A refused or failed operation throws a FileError (lib/core/file-error.js): {code, path, errno,
+//     message}, shown as its message alone.
 //   },
 //   sql: {
 //     connected()               -> bool
@@ -83,7 +93,7 @@
 // }
 
 const REQUIRED = {
-  files: ['list', 'stat', 'statRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'decodeHeads', 'remoteHeads', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'bucketList', 'bucketFetch', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
+  files: ['list', 'stat', 'statRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'decodeHeads', 'remoteHeads', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'bucketList', 'bucketFetch', 'bucketHeads', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo', 'openOther'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables', 'importTable'],

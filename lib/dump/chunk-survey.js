@@ -137,7 +137,7 @@ function statChunkFiles(host, dir, targets, broken) {
     var at = place(e[0]);
     var size = chunkTable.fileBytesOf(at.t.chunks, at.i);
     if (size === null) found++; // a dangling link or an entry that cannot be stat'ed: there, not a file
-    broken.push({ name: chunkTable.fileOf(at.t.chunks, at.i), size: size, isDir: false, error: e[1] });
+    broken.push({ name: chunkTable.fileOf(at.t.chunks, at.i), size: size, isDir: false, error: e[1], special: e[2] || null });
   });
   return found;
 }

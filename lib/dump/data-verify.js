@@ -3,7 +3,6 @@
 // compared with what the dump recorded. It finds what the structural walk cannot: damage inside
 // a block, bad checksums, and a file cut exactly between two frames (Shell's reader loads such a
 // file without a word, short of rows). Costs a full read and decompression of the data: on request.
-var UserError = require('../core/user-error.js').UserError;
 var startProgress = require('../format/progress.js').startProgress;
 var formatBytes = require('../format/text-table.js').formatBytes;
 var chunkTable = require('./chunk-table.js');
@@ -45,7 +44,6 @@ function verifyData(host, targets, ctx, threads, markCorrupt) {
     var answer = host.files.decompressedSizes(batch.map(function (item) {
       return { path: ctx.pathOf(chunkTable.fileOf(item.t.chunks, item.i)), compression: item.t.compression };
     }), threads);
-    if (answer.error) throw new UserError(answer.error);
     answer.sizes.forEach(function (r, k) {
       var item = batch[k];
       var recorded = chunkTable.dataBytesOf(item.t.chunks, item.i);

@@ -385,6 +385,10 @@ var ENTRY = /("[^"\\]*(?:\\.[^"\\]*)*"\s*:\s*)-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?
 // The entries of text[start, end) with every size made 0 (the text of a zero span).
 function zeroSizes(text) { return text.replace(ENTRY, '$10'); }
 
+// The same edit as data, for a host that copies a zero span from the file itself (host.files
+// viewAppendFrom): every match of pattern becomes its first group followed by text.
+var ZERO_SIZES = { pattern: ENTRY.source, text: '0' };
+
 // The document with the sizes of some chunkFileBytes entries made 0, given to `sink` piece by
 // piece (a million entries are never one string, nor an edit each): sink.text(string), then for
 // chunkFileBytes spans of the dump's own text, sink.copy(start, end) (as written) or
@@ -440,4 +444,4 @@ function textSink(done, emit, piece) {
 }
 
 module.exports = { readDoneFile: readDoneFile, doneTypeProblems: doneTypeProblems, eachChunkEntry: eachChunkEntry, rewriteDone: rewriteDone,
-  textSink: textSink, zeroSizes: zeroSizes, offsetsAreBytes: offsetsAreBytes };
+  textSink: textSink, zeroSizes: zeroSizes, offsetsAreBytes: offsetsAreBytes, ZERO_SIZES: ZERO_SIZES };

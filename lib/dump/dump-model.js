@@ -30,10 +30,9 @@ function checkDumpDir(host, dumpDir) {
     }
     // Something that is neither (a device such as /dev/null, a pipe, a socket) says what it is.
     var st = host.files.stat([dir]);
-    var why = st.errors.length ? st.errors[0][1] : null;
-    if (why !== null && SPECIAL.test(why)) {
-      throw new UserError(dir + ' is ' + why.replace(SPECIAL, 'not a regular file').replace(/^not a regular file \((.*)\)$/, '$1') +
-        ', not a directory: give the dump directory (the one holding @.json).');
+    var special = st.errors.length ? st.errors[0][2] : null;
+    if (special) {
+      throw new UserError(dir + ' is ' + special + ', not a directory: give the dump directory (the one holding @.json).');
     }
     var relative = host.files.isAbs(dumpDir) ? '' : ' (' + JSON.stringify(dumpDir) + ' is taken relative to the ' +
       'current directory ' + host.files.cwd() + ')';
@@ -66,19 +65,21 @@ function listFiles(host, dir, done, broken, omit, counts) {
   var opts = { noSizeFor: done.chunkList ? ['.sql', '.idx'] : ['.sql'] };
   if (omit === 'chunks') opts.omitMatching = chunkNames.CHUNK_LIKE;
   if (omit === 'idx') opts.omitMatching = chunkNames.CHUNK_IDX_LIKE;
+  if (omit) opts.countEnding = '.idx';
   var entries;
   try {
     entries = host.files.list(dir, opts);
   } catch (e) {
     throw new UserError('Cannot list the dump directory ' + dir + ': ' + ((e && e.message) || e) + '.');
   }
-  eachEntry(entries, function (name, size, isDir, error) { addEntry(sizes, broken, name, size, isDir, error); });
-  if (counts) { counts.omitted = entries.omitted || 0; counts.omittedIdx = entries.omittedIdx || 0; }
+  eachEntry(entries, function (name, size, isDir, error, special) { addEntry(sizes, broken, name, size, isDir, error, special); });
+  if (counts) { counts.omitted = entries.omitted || 0; counts.omittedIdx = entries.omittedEnding || 0; }
   return sizes;
 }
 
-function addEntry(sizes, broken, name, size, isDir, error) {
-  if (error) broken.push({ name: name, size: size, isDir: isDir, error: error, special: SPECIAL.test(error) });
+// special: what a non-regular entry is ("a named pipe"), as the host says, else null.
+function addEntry(sizes, broken, name, size, isDir, error, special) {
+  if (error) broken.push({ name: name, size: size, isDir: isDir, error: error, special: special || null });
   // An unreadable file is there (not missing: nothing may be written in its place).
   if (!isDir && (!error || size !== null)) sizes.set(name, size);
 }
@@ -87,8 +88,8 @@ function addEntry(sizes, broken, name, size, isDir, error) {
 function addFiles(host, pathOf, names, sizes, broken) {
   if (!names.length) return;
   var found = host.files.stat(names.map(pathOf));
-  eachEntry({ names: names, sizes: found.sizes, dirs: found.dirs, errors: found.errors }, function (name, size, isDir, error) {
-    if (size !== null || error) addEntry(sizes, broken, name, size, isDir, error); // else not there
+  eachEntry({ names: names, sizes: found.sizes, dirs: found.dirs, errors: found.errors }, function (name, size, isDir, error, special) {
+    if (size !== null || error) addEntry(sizes, broken, name, size, isDir, error, special); // else not there
   });
 }
 
@@ -106,16 +107,13 @@ function surveyedFiles(host, pathOf, targets, surveyedFrom, sizes, broken) {
   addFiles(host, pathOf, names, sizes, broken);
 }
 
-// What the Python side says of an entry that is not a regular file (restore_py _kind).
-var SPECIAL = /^not a regular file/;
-
 function brokenProblems(broken) {
   return broken.slice(0, 20).map(function (e) {
     // util.loadDump lists regular files only (mysqlshdk/libs/storage/backend/directory.cc
     // filter_files): such an entry is missing for it.
-    if (e.special || SPECIAL.test(e.error)) {
-      return problemsOf.makeProblem('file-unreadable', e.name + ' is ' + e.error.replace(SPECIAL, 'not a regular file') +
-        ': util.loadDump does not see it, as if the file were missing.', e.name);
+    if (e.special) {
+      return problemsOf.makeProblem('file-unreadable', e.name + ' is not a regular file (' + e.special +
+        '): util.loadDump does not see it, as if the file were missing.', e.name);
     }
     if (e.size !== null) {
       return problemsOf.makeProblem('file-unreadable', e.name + ' cannot be read by the user running mysqlsh (' +

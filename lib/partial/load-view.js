@@ -194,9 +194,10 @@ function buildView(host, model, plan, place, mark, rewrite) {
 }
 
 // Where the view's @.done.json goes. When its positions are the file's bytes (read in pieces, or
-// ASCII text), the companion copies its unchanged spans from the dump file itself and zeroes the sizes of the
-// stubbed ones, told by a few hundred edits (one per run of entries): mysqlsh never holds the
-// rewritten text. Otherwise the text is sent in pieces of about a megabyte.
+// ASCII text), the companion copies its unchanged spans from the dump file itself, and the stubbed
+// ones with the substitution lib/dump/done-file.js gives (every size 0), told by a few hundred edits
+// (one per run of entries): mysqlsh never holds the rewritten text. Otherwise the text is sent in
+// pieces of about a megabyte.
 var OPS_PER_CALL = 2000;
 function doneSink(host, dir, source, model) {
   var f = host.files;
@@ -206,14 +207,14 @@ function doneSink(host, dir, source, model) {
   }
   var ops = [];
   var flush = function () {
-    if (ops.length) f.viewAppendFrom(dir, '@.done.json', source, sourceBytes, ops);
+    if (ops.length) f.viewAppendFrom(dir, '@.done.json', source, sourceBytes, ops, doneFile.ZERO_SIZES);
     ops = [];
   };
   var add = function (op) { ops.push(op); if (ops.length >= OPS_PER_CALL) flush(); };
   return {
     text: function (t) { add(['t', t]); },
     copy: function (start, end) { add(['c', start, end]); },
-    zero: function (start, end) { add(['z', start, end]); },
+    zero: function (start, end) { add(['s', start, end]); },
     end: flush,
   };
 }

@@ -68,7 +68,9 @@ function printPlan(host, plan, extra, emit) {
     if (rd && rd.files) {
       out.print(rd.kind === 'ssh' ? 'Chunk heads read on the backup host over ssh (head -c): ' + rd.files + ' file(s), only their first bytes'
         : rd.kind === 'daemon' ? 'Chunk heads from the rsync daemon: ' + rd.files + ' probed chunk file(s), fetched whole into the ' +
-          'cache (' + rd.transferred + ' transferred)' : 'Chunk heads read: ' + rd.files + ' file(s), only their first bytes');
+          'cache (' + rd.transferred + ' transferred)'
+        : rd.kind === 's3' ? 'Chunk heads read from the bucket (ranged GETs): ' + rd.files + ' object(s), only their first bytes'
+        : 'Chunk heads read: ' + rd.files + ' file(s), only their first bytes');
     }
   }
   plan.warnings.forEach(out.warn);

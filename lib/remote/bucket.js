@@ -133,5 +133,5 @@ function candidates(host, source, folderDir) {
   return out;
 }
 
-module.exports = { isBucket: isBucket, bucketOptions: bucketOptions, bucketSource: bucketSource,
+module.exports = { isBucket: isBucket, bucketOptions: bucketOptions, bucketSource: bucketSource, keyPrefix: keyPrefix,
   childBucketSource: childBucketSource, fetchMetadata: fetchMetadata, fetchBatch: fetchBatch, candidates: candidates };

@@ -4,10 +4,12 @@
 //   ssh     a backup host over ssh: `head -c n` run there through the same remote shell rsync uses
 //           (the rsh option, else $RSYNC_RSH, else ssh): only the head crosses the network
 //   daemon  an rsync daemon serves whole files only: each probed chunk is fetched whole into the
-//   s3      cache (the next run keeps it), then read there; a bucket's probed chunks the same way
-//           (GETs of whole objects; a ranged GET of the head would read less)
+//           cache (the next run keeps it), then read there
+//   s3      a bucket: a ranged GET of each object's first n bytes (host.files.bucketHeads); only the
+//           head crosses the network, nothing is written to the cache
 var UserError = require('../core/user-error.js').UserError;
 var dumpCache = require('./dump-cache.js');
+var bucket = require('./bucket.js');
 
 function localReader(host, dir) {
   var r = { kind: 'local', files: 0, transferred: 0 };
@@ -45,7 +47,18 @@ function headReader(host, cache, remote, rsh) {
     };
     return r;
   }
-  if (source.kind !== 'daemon' && source.kind !== 's3') {
+  if (source.kind === 's3') {
+    var keyPrefix = bucket.keyPrefix(source);
+    r.read = function (names, n) {
+      r.files += names.length;
+      var sizes = remote.listing.sizesOf(names);
+      return host.files.bucketHeads(source.s3, names.map(function (name) {
+        return sizes.has(name) ? keyPrefix + name : null;
+      }), n);
+    };
+    return r;
+  }
+  if (source.kind !== 'daemon') {
     throw new UserError('since cannot read chunk heads from a ' + source.kind + ' source yet: load the table whole, or ' +
       'use latest for it.');
   }

@@ -145,6 +145,19 @@ describe('a dump in an S3-compatible bucket (a real S3 server, real Shell, real 
     expect(got.filter((n) => orders.slice(-2).some((c) => c.name === n))).to.deep.equal([]);
   });
 
+  it('since: the probed chunks\' heads are read by ranged GETs, nothing fetched whole into the cache', function () {
+    const mid = orders[Math.floor(orders.length / 2)];
+    const cache = path.join(tempDir(), 'cache');
+    const r = cli(null, ['plan', NIGHT, ...s3Args(), '--include-tables=shop.orders', `--since=shop.orders.id:${mid.rows[1]}`,
+      `--cache-dir=${cache}`], { configHome: home, env: s3.env });
+    expect(r.status, r.out).to.equal(0);
+    const heads = /Chunk heads read from the bucket \(ranged GETs\): (\d+) object\(s\), only their first bytes/.exec(r.out);
+    expect(heads, r.out).to.not.equal(null);
+    expect(dataGets()).to.have.lengthOf(Number(heads[1]));
+    expect(Number(heads[1])).to.be.within(1, Math.ceil(Math.log2(orders.length)) + 2);
+    expect(fs.readdirSync(cache).filter((f) => DATA_FILE.test(f))).to.deep.equal([]);
+  });
+
   it('says what is wrong, in sentences: keys, bucket, prefix, an unfinished dump, an endpoint that does not answer', async function () {
     const plan = (args, env = s3.env) => cli(null, ['plan', ...args], { configHome: home, env });
     let r = plan([NIGHT, ...s3Args(), '--latest=shop.orders:2']);

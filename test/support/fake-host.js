@@ -44,8 +44,12 @@ function toArrayBuffer(buf) {
 // The errors every real host throws (marks, not classes: lib/ checks e.isSqlError / e.isUserError).
 const { SqlError } = require('../../lib/core/sql-error.js');
 const { UserError } = require('../../lib/core/user-error.js');
+const { FileError } = require('../../lib/core/file-error.js');
 function sqlError(code, message) { return new SqlError(code, message); }
-function userError(message) { return new UserError(message); }
+// host.files refuses with a FileError, as the real host does with the companion's answer.
+function fileError(code, path, reason) {
+  return new FileError(code, path === null ? reason : path + ': ' + reason, { path, errno: null, reason });
+}
 
 // The in-memory file system: absolute POSIX paths → Buffer; directories are implied by the files
 // under them, plus those made explicitly. Symbolic links of a load view are kept as {link}.
@@ -85,26 +89,26 @@ function memoryFiles(log, initial, mounts) {
     return Array.from(names).sort();
   }
   function write(p, data) {
-    if (readOnly.has(posix.dirname(p))) throw userError(p + ': permission denied');
+    if (readOnly.has(posix.dirname(p))) throw fileError('write-failed', p, 'cannot write the file (Permission denied)');
     put(p, data);
   }
   const api = {
     list(dir, opts) {
       dir = posix.normalize(dir);
       log.push(['files.list', dir]);
-      if (!isDir(dir)) throw userError(dir + ': not a directory');
+      if (!isDir(dir)) throw fileError('list-failed', dir, 'cannot list the directory (Not a directory)');
       const omit = opts && opts.omitMatching ? new RegExp(opts.omitMatching) : null;
       const out = { names: [], sizes: [], dirs: [], errors: [] };
       let omitted = 0;
-      let omittedIdx = 0;
+      let omittedEnding = 0;
       children(dir).forEach((name) => {
-        if (omit && omit.test(name)) { omitted++; if (name.endsWith('.idx')) omittedIdx++; return; }
+        if (omit && omit.test(name)) { omitted++; if (opts.countEnding && name.endsWith(opts.countEnding)) omittedEnding++; return; }
         const full = posix.join(dir, name);
         if (isDir(full)) out.dirs.push(out.names.length);
         out.names.push(name);
         out.sizes.push(isFile(full) ? content(full).length : null);
       });
-      if (omit) { out.omitted = omitted; out.omittedIdx = omittedIdx; }
+      if (omit) { out.omitted = omitted; out.omittedEnding = omittedEnding; }
       return out;
     },
     stat(paths) {
@@ -167,7 +171,7 @@ function memoryFiles(log, initial, mounts) {
         return { data: toArrayBuffer(data), error: null };
       });
     },
-    remoteHeads() { throw userError('ssh is not available in the fake host'); },
+    remoteHeads() { throw fileError('program-missing', null, 'ssh is not available in the fake host'); },
     writeFiles(list, opts) {
       const out = { written: [], skipped: [] };
       list.forEach((f) => {
@@ -198,11 +202,11 @@ function memoryFiles(log, initial, mounts) {
     },
     viewCreate(dir, markText) {
       dir = posix.normalize(dir);
-      if (isDir(dir)) throw userError(dir + ' exists');
+      if (isDir(dir)) throw fileError('exists', dir, 'something exists there already');
       log.push(['files.viewCreate', dir]);
       dirs.add(dir);
       addDirs(dir);
-      put(posix.join(dir, '.restore-view.json'), markText); // the companion's marker name (init.py _VIEW_MARK)
+      put(posix.join(dir, '.restore-view.json'), markText); // the companion's marker name (plugins/restore/restore_py/confine.py VIEW_MARK)
     },
     viewAdd(dir, entries) {
       entries.forEach((e) => {
@@ -221,13 +225,15 @@ function memoryFiles(log, initial, mounts) {
       put(p, Buffer.concat([content(p) || Buffer.alloc(0), toBuffer(text)]));
       return Buffer.byteLength(text);
     },
-    viewAppendFrom(dir, name, source, sourceBytes, ops) {
+    viewAppendFrom(dir, name, source, sourceBytes, ops, substitution) {
       const src = content(posix.normalize(source));
-      if (!src || src.length !== sourceBytes) throw userError(source + ' changed');
+      if (!src || src.length !== sourceBytes) throw fileError('source-changed', source, 'it changed');
+      const pattern = substitution ? new RegExp(substitution.pattern, 'g') : null;
       const parts = ops.map((op) => {
         if (op[0] === 't') return toBuffer(op[1]);
         const piece = src.subarray(op[1], op[2]);
-        return op[0] === 'c' ? piece : Buffer.from(piece.toString('utf8').replace(/:\s*\d+/g, ': 0'));
+        if (op[0] === 'c') return piece;
+        return Buffer.from(piece.toString('latin1').replace(pattern, (m, kept) => kept + substitution.text), 'latin1');
       });
       const added = Buffer.concat(parts);
       const p = posix.join(dir, name);
@@ -243,9 +249,10 @@ function memoryFiles(log, initial, mounts) {
       for (const d of Array.from(dirs)) if (d === dir || d.startsWith(prefix)) dirs.delete(d);
       return n;
     },
-    rsync() { throw userError('rsync is not available in the fake host'); },
-    bucketList() { throw userError('buckets are not available in the fake host'); },
-    bucketFetch() { throw userError('buckets are not available in the fake host'); },
+    rsync() { throw fileError('program-missing', null, 'rsync is not available in the fake host'); },
+    bucketList() { throw fileError('bucket', null, 'buckets are not available in the fake host'); },
+    bucketFetch() { throw fileError('bucket', null, 'buckets are not available in the fake host'); },
+    bucketHeads() { throw fileError('bucket', null, 'buckets are not available in the fake host'); },
     canWrite(dir) { return !readOnly.has(posix.normalize(dir)); },
     remove(paths) {
       const removed = [];
@@ -254,7 +261,7 @@ function memoryFiles(log, initial, mounts) {
     },
     loadText(p) {
       log.push(['files.loadText', posix.normalize(p)]);
-      if (!isFile(p)) throw userError(p + ': no such file');
+      if (!isFile(p)) throw new UserError(p + ': no such file');
       return content(posix.normalize(p)).toString('utf8');
     },
     isFile, isDir,
@@ -403,4 +410,4 @@ function fakeHost(options) {
   return host;
 }
 
-module.exports = { fakeHost, sqlError, userError };
+module.exports = { fakeHost, sqlError, fileError };

@@ -1,6 +1,7 @@
 'use strict';
-// Where the bucket client finds keys, region and endpoint (plugins/restore/restore_py/bucket.py
-// resolve), as MySQL Shell does for util.loadDump: run with the system's python3 on real files.
+// Where the bucket client finds keys, region and endpoint (plugins/restore/restore_py/bucket_keys.py
+// resolve), as MySQL Shell does for util.loadDump: run with the system's python3 on real files, the
+// companion package loaded by its path as init.py loads it.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -12,8 +13,16 @@ const PY = path.join(ROOT, 'plugins', 'restore', 'restore_py');
 
 function resolve(options, env) {
   const clean = { PATH: process.env.PATH, HOME: env.HOME };
-  const r = spawnSync('python3', ['-c', 'import bucket, json, sys\ntry:\n print(json.dumps(bucket.resolve(json.loads(sys.argv[1]))))\n' +
-    'except ValueError as e:\n print(json.dumps({"error": str(e)}))', JSON.stringify(options)], { cwd: PY, env: { ...clean, ...env }, encoding: 'utf8' });
+  const script = [
+    'import importlib, importlib.util, json, os, sys',
+    'spec = importlib.util.spec_from_file_location("companion", os.path.join(sys.argv[2], "__init__.py"), submodule_search_locations=[sys.argv[2]])',
+    'pkg = importlib.util.module_from_spec(spec); sys.modules["companion"] = pkg; spec.loader.exec_module(pkg)',
+    'keys = importlib.import_module("companion.bucket_keys")',
+    'errors = importlib.import_module("companion.errors")',
+    'try:\n print(json.dumps(keys.resolve(json.loads(sys.argv[1]))))',
+    'except errors.Refusal as e:\n print(json.dumps({"error": e.message, "code": e.code}))',
+  ].join('\n');
+  const r = spawnSync('python3', ['-B', '-c', script, JSON.stringify(options), PY], { env: { ...clean, ...env }, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(r.stderr);
   return JSON.parse(r.stdout);
 }
@@ -37,6 +46,7 @@ describe('a bucket\'s keys, region and endpoint, found as MySQL Shell finds them
     expect(resolve({ s3BucketName: 'b', s3Profile: 'ops' }, envKeys)).to.include({ accessKey: 'OPSKEY', token: 'T' });
     expect(resolve({ s3BucketName: 'b' }, { HOME: home })).to.include({ accessKey: 'FILEKEY' });
     expect(resolve({ s3BucketName: 'b' }, { HOME: home, AWS_PROFILE: 'conf' })).to.include({ accessKey: 'CONFKEY', region: 'ap-south-1' });
+    expect(resolve({ s3BucketName: 'b', s3Profile: 'none' }, envKeys).code).to.equal('bucket');
     expect(resolve({ s3BucketName: 'b', s3Profile: 'none' }, envKeys).error).to.match(/^No AWS access and secret keys were found for bucket b: looked in credentials file .*\(profile none\), config file/);
   });
 

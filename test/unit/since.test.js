@@ -161,7 +161,7 @@ describe('since: the option, chunk heads and the bisection (fake host)', functio
     expect(scan.text).to.match(/WARNING: ordered_at does not grow with the key: chunk \d+ starts at/);
   });
 
-  it('reads heads over ssh through the remote shell rsync uses, and names a source it cannot probe', function () {
+  it('reads heads over ssh through the remote shell rsync uses, from a bucket by ranged GETs, and names a source it cannot probe', function () {
     const { headReader, rshArgv } = require('../../lib/remote/head-reader.js');
     expect(rshArgv('ssh -p 2222 -i "/keys/a b" -o \'X=1\'')).to.deep.equal(['ssh', '-p', '2222', '-i', '/keys/a b', '-o', 'X=1']);
     const calls = [];
@@ -182,13 +182,19 @@ describe('since: the option, chunk heads and the bisection (fake host)', functio
     expect([r.kind, r.files]).to.deep.equal(['ssh', 2]);
     expect(() => headReader(host, '/cache', { source: { kind: 'ftp', url: 'ftp://b/d' }, listing }))
       .to.throw(/since cannot read chunk heads from a ftp source yet/);
-    const fetched = [];
-    host.files.bucketFetch = (s3, items) => { fetched.push(items.map((i) => i[1])); return { fetched: items.length, kept: 0, bytes: 10 }; };
-    host.files.readHeads = (paths) => paths.map(() => null);
-    const b = headReader(host, '/cache', { source: { kind: 's3', url: 's3://b/d', bucket: 'b', prefix: 'd', s3: {} }, listing });
-    b.read(['t@0.tsv.zst', 't@9.tsv.zst'], 100);
-    expect([b.kind, fetched, b.transferred]).to.deep.equal(['s3', [['t@0.tsv.zst']], 1]);
-    expect(asked).to.deep.equal([['t@0.tsv.zst', 't@9.tsv.zst']]);
+    // A bucket: ranged GETs of the objects' heads (keys: the dump's prefix + '/' + name), nothing fetched whole.
+    const ranged = [];
+    host.files.bucketHeads = (s3, keys, n) => { ranged.push([s3, keys, n]); return keys.map((k) => (k ? new ArrayBuffer(3) : null)); };
+    host.files.bucketFetch = () => { throw new Error('no whole object is fetched for heads'); };
+    const s3 = { s3BucketName: 'b' };
+    const b = headReader(host, '/cache', { source: { kind: 's3', url: 's3://b/nightly/d', bucket: 'b', prefix: 'nightly/d', s3 }, listing });
+    const got = b.read(['t@0.tsv.zst', 't@9.tsv.zst'], 100);
+    expect(ranged).to.deep.equal([[s3, ['nightly/d/t@0.tsv.zst', null], 100]]);
+    expect([b.kind, b.files, b.transferred, got.map((x) => x && x.byteLength)]).to.deep.equal(['s3', 2, 0, [3, null]]);
+    const top = headReader(host, '/cache', { source: { kind: 's3', url: 's3://b', bucket: 'b', prefix: '', s3 }, listing });
+    top.read(['t@0.tsv.zst'], 100);
+    expect(ranged[1][1]).to.deep.equal(['t@0.tsv.zst']);
+    expect(asked).to.deep.equal([['t@0.tsv.zst', 't@9.tsv.zst'], ['t@0.tsv.zst']]);
   });
 
   it('refuses an unknown table, an unknown column (the closest name) and a value the column\'s type cannot take', function () {

@@ -1,8 +1,8 @@
 // Builds the lib/ host (see ../lib/core/host.js) from what mysqlsh gives a JS plugin.
 // JS in mysqlsh cannot write or list files: host.files goes through the Python companion
-// members (restore.fsList & co., ../restore_py/init.py), registered after this file loads.
+// functions (restore._internal.list & co., ../restore_py/registration.py), registered after this file loads.
 var SqlError = require('../lib/core/sql-error.js').SqlError;
-var UserError = require('../lib/core/user-error.js').UserError;
+var FileError = require('../lib/core/file-error.js').FileError;
 var shellVersion = require('../lib/options/shell-version.js');
 var bytes = require('../lib/core/bytes.js');
 // The global `mysql` may be missing in a plugin's context (contract §1): the module itself.
@@ -16,32 +16,30 @@ function errorDetails(e) {
   };
 }
 
-// The Python companion's file functions live on restore._internal (../restore_py/init.py). A
-// refusal or a failed file operation arrives as a Python traceback ending in "ValueError: <path>:
-// <what>": the user reads that last message, as for any refused operation, not the traceback.
+// The Python companion's functions live on restore._internal (../restore_py/registration.py). Each
+// answers [value, null], or [null, failure] when it refused or failed: failure is
+// {code, path, errno, reason, message}, thrown here as a FileError with those fields. A defect of
+// the companion itself (code "internal") is thrown as one of the plugin's, to be reported.
 function companion(restore, member) {
   var fn = restore._internal[member];
   return function () {
     var a = arguments;
-    try {
-      // A Shell function is callable but has no apply(); extra undefined arguments are refused.
-      switch (a.length) {
-        case 0: return fn();
-        case 1: return fn(a[0]);
-        case 2: return fn(a[0], a[1]);
-        case 3: return fn(a[0], a[1], a[2]);
-        default: return fn(a[0], a[1], a[2], a[3]);
-      }
-    } catch (e) {
-      var text = String((e && e.message) || e);
-      var at = text.lastIndexOf('ValueError: ');
-      if (at >= 0) throw new UserError(text.slice(at + 'ValueError: '.length).split('\n')[0].trim());
-      // Any other Python exception (an OSError the companion did not expect): its own last line,
-      // "[Errno 21] Is a directory: '/path'", as a sentence, never the traceback.
-      var last = /(?:^|\n)\w*(?:Error|Exception): (?:\[Errno \d+\] )?([^\n]+)\s*$/.exec(text);
-      if (last) throw new UserError(last[1].trim());
-      throw e;
+    var answer;
+    // A Shell function is callable but has no apply(); extra undefined arguments are refused.
+    switch (a.length) {
+      case 0: answer = fn(); break;
+      case 1: answer = fn(a[0]); break;
+      case 2: answer = fn(a[0], a[1]); break;
+      case 3: answer = fn(a[0], a[1], a[2]); break;
+      default: answer = fn(a[0], a[1], a[2], a[3]);
     }
+    var failed = answer[1];
+    if (failed === null || failed === undefined) return answer[0];
+    var code = String(failed.code);
+    var message = String(failed.message);
+    if (code === 'internal') throw new Error('the Python companion failed in ' + member + ': ' + message);
+    throw new FileError(code, message, { path: failed.path === null ? null : String(failed.path),
+      errno: failed.errno === null ? null : Number(failed.errno), reason: String(failed.reason) });
   };
 }
 
@@ -83,9 +81,10 @@ function makeFiles(restore) {
       var o = {};
       if (opts && opts.noSizeFor) o.noSizeFor = opts.noSizeFor;
       if (opts && opts.omitMatching) o.omitMatching = opts.omitMatching;
+      if (opts && opts.countEnding) o.countEnding = opts.countEnding;
       var c = JSON.parse(companion(restore, 'list')(dir, o));
       return { names: c.names, sizes: c.sizes, dirs: c.dirs, errors: c.errors, omitted: c.omitted,
-        omittedIdx: c.omittedIdx };
+        omittedEnding: c.omittedEnding };
     },
     stat: function (paths) {
       var c = JSON.parse(companion(restore, 'stat')(JSON.stringify(paths)));
@@ -108,7 +107,6 @@ function makeFiles(restore) {
     decompressedSizes: function (requests, threads) {
       var list = requests.map(function (r) { return [r.path, r.compression]; });
       var answer = JSON.parse(companion(restore, 'decompressedSizes')(JSON.stringify(list), threads));
-      if (answer.error) return { error: answer.error };
       return { sizes: answer.sizes.map(function (s) { return { bytes: s[0], error: s[1] }; }) };
     },
     decodeHeads: function (pieces) {
@@ -118,9 +116,7 @@ function makeFiles(restore) {
       return Array.from(got[0]).map(function (d, i) { return { data: errors[i] ? null : d, error: errors[i] || null }; });
     },
     remoteHeads: function (argv, target, paths, n) {
-      var got = companion(restore, 'remoteHeads')(JSON.stringify(argv), target, JSON.stringify(paths), n);
-      if (got[1]) throw new UserError(got[1]);
-      return Array.from(got[0]);
+      return Array.from(companion(restore, 'remoteHeads')(JSON.stringify(argv), target, JSON.stringify(paths), n));
     },
     writeFiles: function (files, opts) {
       var contents = [];
@@ -151,25 +147,27 @@ function makeFiles(restore) {
       return Number(companion(restore, 'viewStubs')(dir, JSON.stringify(runs), [asBinary(data)]));
     },
     viewAppend: function (dir, name, text) { return Number(companion(restore, 'viewAppend')(dir, name, text)); },
-    viewAppendFrom: function (dir, name, source, sourceBytes, ops) {
-      var spec = JSON.stringify({ source: source, bytes: sourceBytes, ops: ops });
+    viewAppendFrom: function (dir, name, source, sourceBytes, ops, substitution) {
+      var sub = substitution || {};
+      var spec = JSON.stringify({ source: source, bytes: sourceBytes, ops: ops, pattern: sub.pattern || '', text: sub.text || '' });
       return Number(companion(restore, 'viewAppendFrom')(dir, name, spec));
     },
     viewRemove: function (dir) { return Number(companion(restore, 'viewRemove')(dir)); },
     rsync: function (args, opts) {
       var o = opts || {};
-      var answer = JSON.parse(companion(restore, 'rsync')(JSON.stringify(args), o.timeout || 0, o.input || ''));
-      if (answer.error) throw new UserError(answer.error);
-      return answer;
+      return JSON.parse(companion(restore, 'rsync')(JSON.stringify(args), o.timeout || 0, o.input || ''));
     },
     canWrite: function (dir) { return !!companion(restore, 'canWrite')(dir); },
-    // A dump in an S3-compatible bucket (../restore_py/bucket.py): GET and HEAD requests only.
+    // A dump in an S3-compatible bucket (../restore_py/bucket.py): GET requests only.
     bucketList: function (s3, prefix, delimiter) {
       return JSON.parse(companion(restore, 'bucketList')(JSON.stringify(s3), prefix, delimiter || ''));
     },
     bucketFetch: function (s3, items, dir, threads, refresh) {
       return JSON.parse(companion(restore, 'bucketFetch')(JSON.stringify(s3),
         JSON.stringify({ items: items, dir: dir, threads: threads, refresh: !!refresh })));
+    },
+    bucketHeads: function (s3, keys, n) {
+      return Array.from(companion(restore, 'bucketHeads')(JSON.stringify(s3), JSON.stringify({ keys: keys, n: n })));
     },
     remove: function (paths) { return { removed: Array.from(companion(restore, 'remove')(paths).removed) }; },
     loadText: function (p) { return os.loadTextFile(p); },

@@ -1,0 +1,146 @@
+# Listing, stat and reads: what JavaScript in mysqlsh cannot do. Reading is not confined (inspect
+# reads what it is given). Answers come in columns, not an entry per file (a big dump has hundreds
+# of thousands): names, sizes, dirs [index, ...] and errors [[index, why, special], ...], where
+# special names what a non-regular entry is ("a named pipe"), else None.
+import array as _array
+import json as _json
+import os as _os
+import re as _re
+import stat as _statmod
+
+from .confine import run_files
+from .errors import os_refusal, why
+
+
+def special(mode):
+    # util.loadDump lists regular files only (and links to them): any other entry is not there for it.
+    if _statmod.S_ISREG(mode):
+        return None
+    return ("a named pipe" if _statmod.S_ISFIFO(mode) else "a socket" if _statmod.S_ISSOCK(mode)
+            else "a device" if _statmod.S_ISCHR(mode) or _statmod.S_ISBLK(mode) else "a special file")
+
+
+def _entry_error(at, st, path):
+    # [index, why, special] for an entry util.loadDump could not read, else None.
+    kind = special(st.st_mode)
+    if kind:
+        return [at, "not a regular file (%s)" % kind, kind]
+    # A file the user running mysqlsh cannot read: util.loadDump would fail on it.
+    return None if _os.access(path, _os.R_OK) else [at, "Permission denied", None]
+
+
+def list_dir(path, options=None):
+    # A stat per file is most of the cost of listing a big dump: skipped for the endings in
+    # noSizeFor (size None). Names omitMatching finds are left out, only counted (omitted, and
+    # omittedEnding: how many of them end in options.countEnding). A dangling symlink or an
+    # unreadable entry has an error (an unreadable file keeps its size).
+    options = options or {}
+    no_size = tuple(options.get("noSizeFor") or ())
+    omit = _re.compile(options["omitMatching"]).search if options.get("omitMatching") else None
+    ending = options.get("countEnding") or None
+    names, sizes, dirs, errors = [], [], [], []
+    omitted = omitted_ending = 0
+    try:
+        with _os.scandir(path) as entries:
+            for e in entries:
+                if omit and omit(e.name):
+                    omitted += 1
+                    omitted_ending += 1 if ending and e.name.endswith(ending) else 0
+                    continue
+                at = len(names)
+                names.append(e.name)
+                sizes.append(None)
+                try:
+                    if e.is_dir():
+                        sizes[at] = 0
+                        dirs.append(at)
+                        continue
+                    st = e.stat()
+                    sizes[at] = None if no_size and e.name.endswith(no_size) else st.st_size
+                    error = _entry_error(at, st, e.path)
+                    if error:
+                        errors.append(error)
+                except OSError as err:
+                    sizes[at] = None
+                    errors.append([at, why(err), None])
+    except OSError as err:
+        raise os_refusal("list-failed", path, "cannot list the directory", err)
+    return _json.dumps({"names": names, "sizes": sizes, "dirs": dirs, "errors": errors, "omitted": omitted,
+                        "omittedEnding": omitted_ending})
+
+
+def stat_one(path):
+    # (size, is a directory, [why, special] or None) of one path; size None where no file is
+    # (missing, a directory, an error). A dangling symlink has an error; an unreadable file keeps its size.
+    try:
+        st = _os.stat(path)
+    except FileNotFoundError:
+        return None, False, (["No such file or directory", None] if _os.path.islink(path) else None)
+    except OSError as err:
+        return None, False, [why(err), None]
+    if _statmod.S_ISDIR(st.st_mode):
+        return None, True, None
+    error = _entry_error(0, st, path)
+    return st.st_size, False, (error[1:] if error else None)
+
+
+def stat(paths_json):
+    # The same columns as list_dir, for given files only: a partial import needs the sizes of the
+    # chunks it loads, not of the 100,000 it stubs. A missing file has size None and no error.
+    sizes, dirs, errors = [], [], []
+    for at, path in enumerate(_json.loads(paths_json)):
+        size, is_dir, error = stat_one(path)
+        sizes.append(0 if is_dir else size)
+        if is_dir:
+            dirs.append(at)
+        if error:
+            errors.append([at] + error)
+    return _json.dumps({"sizes": sizes, "dirs": dirs, "errors": errors})
+
+
+def stat_runs(path, runs_json):
+    # stat for the files of a dump's chunks, named as runs: [sizes, JSON text {dirs, errors}], sizes
+    # as one native float64 per name (NaN where there is no file: missing, a directory, or an error).
+    sizes, dirs, errors = _array.array("d"), [], []
+    nan = float("nan")
+    for at, p in enumerate(run_files(path, runs_json)):
+        size, is_dir, error = stat_one(p)
+        sizes.append(nan if size is None else float(size))
+        if is_dir:
+            dirs.append(at)
+        if error:
+            errors.append([at] + error)
+    return [sizes.tobytes(), _json.dumps({"dirs": dirs, "errors": errors})]
+
+
+def read_at(path, offset, length):
+    # Up to length bytes at offset (fewer at the end of the file); None for a missing file.
+    try:
+        with open(path, "rb") as f:
+            f.seek(offset)
+            return f.read(length)
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise os_refusal("read-failed", path, "cannot read the file", err)
+
+
+def read_runs(path, runs_json, n):
+    # The first n bytes of each file named by the runs, as [the bytes one after the other, their
+    # lengths as one native int32 per file (-1: no such file)]: one value each way per batch.
+    data, lengths = [], _array.array("i")
+    for p in run_files(path, runs_json):
+        got = read_at(p, 0, n)
+        lengths.append(-1 if got is None else len(got))
+        if got:
+            data.append(got)
+    return [b"".join(data), lengths.tobytes()]
+
+
+def read_heads(paths, n):
+    return [read_at(p, 0, n) for p in paths]
+
+
+def read_ranges(requests_json):
+    # [[path, offset, length], ...]: one call serves a step of a walk over many files at once.
+    return [read_at(path, offset, length) for path, offset, length in _json.loads(requests_json)]
