@@ -1,7 +1,7 @@
 // restore.load's options, resolved once in the preflight into one read-only value: the preset
 // overridden by the explicit options, split into the plugin's own settings, the partial step's
 // options and util.loadDump's. Steps read it and return what they add to util.loadDump's
-// options; lib/commands/load.js composes the options util.loadDump gets once, from it and those
+// options; lib/run/loader-options.js composes the options util.loadDump gets once, from it and those
 // additions in order. Frozen copies made here (JSON, in this file's own context: under GraalJS a
 // value made in another file cannot be frozen from this one), so a step that writes into them
 // fails instead of changing what the next one reads.
