@@ -58,7 +58,7 @@ function lockedRun(host, pre, clock, partial) {
     host.out.print('Dry run: nothing was dropped, changed or loaded.');
     return outcome.dryRunFacts(pre);
   }
-  if (plan.blockers.length) throw new UserError(plan.blockers.join(' '));
+  if (plan.blockers.length) throw new UserError('LOAD_BLOCKED', plan.blockers.join(' '));
   var run = { host: host, pre: pre, plan: plan, partial: partial, state: pre.existing || restoreState.newState(host),
     report: outcome.newReport(pre, clock.phases), planned: pre.planned };
   STEPS.forEach(function (s) { if (s.confirm) s.confirm(run); });

@@ -22,22 +22,22 @@ var isComplete = require('./dump-complete.js').isComplete;
 var displayTable = require('../format/display-name.js').displayTable;
 
 function checkDumpDir(host, dumpDir) {
-  if (dumpDir === '') throw new UserError('No dump directory given: pass the directory holding @.json.');
+  if (dumpDir === '') throw new UserError('ARGUMENT_MISSING', 'No dump directory given: pass the directory holding @.json.');
   var dir = paths.resolveDumpDir(host, dumpDir);
   if (!host.files.isDir(dir)) {
     if (host.files.isFile(dir)) {
-      throw new UserError(dir + ' is a file, not a directory: give the dump directory (the one holding @.json).');
+      throw new UserError('NOT_A_DUMP', dir + ' is a file, not a directory: give the dump directory (the one holding @.json).');
     }
     // Something that is neither (a device such as /dev/null, a pipe, a socket) says what it is.
     var st = host.files.stat([dir]);
     var why = st.errors.length ? st.errors[0][1] : null;
     if (why !== null && SPECIAL.test(why)) {
-      throw new UserError(dir + ' is ' + why.replace(SPECIAL, 'not a regular file').replace(/^not a regular file \((.*)\)$/, '$1') +
+      throw new UserError('NOT_A_DUMP', dir + ' is ' + why.replace(SPECIAL, 'not a regular file').replace(/^not a regular file \((.*)\)$/, '$1') +
         ', not a directory: give the dump directory (the one holding @.json).');
     }
     var relative = host.files.isAbs(dumpDir) ? '' : ' (' + JSON.stringify(dumpDir) + ' is taken relative to the ' +
       'current directory ' + host.files.cwd() + ')';
-    throw new UserError('The dump directory ' + dir + ' does not exist' + relative + '.');
+    throw new UserError('DUMP_NOT_FOUND', 'The dump directory ' + dir + ' does not exist' + relative + '.');
   }
   var pathOf = paths.pathMaker(host, dir);
   if (!host.files.isFile(pathOf('@.json'))) {
@@ -45,9 +45,9 @@ function checkDumpDir(host, dumpDir) {
     try {
       host.files.list(dir, { noSizeFor: [''] });
     } catch (e) {
-      throw new UserError('Cannot read the dump directory ' + dir + ': ' + ((e && e.message) || e) + '. Check its permissions.');
+      throw new UserError('DUMP_UNREADABLE', 'Cannot read the dump directory ' + dir + ': ' + ((e && e.message) || e) + '. Check its permissions.');
     }
-    throw new UserError(dir + ' is not a MySQL Shell dump: it has no @.json (the file util.dumpInstance, ' +
+    throw new UserError('NOT_A_DUMP', dir + ' is not a MySQL Shell dump: it has no @.json (the file util.dumpInstance, ' +
       'util.dumpSchemas and util.dumpTables write first). Give the directory the dump was written to.');
   }
   return { dir: dir, pathOf: pathOf };
@@ -70,7 +70,7 @@ function listFiles(host, dir, done, broken, omit, counts) {
   try {
     entries = host.files.list(dir, opts);
   } catch (e) {
-    throw new UserError('Cannot list the dump directory ' + dir + ': ' + ((e && e.message) || e) + '.');
+    throw new UserError('DUMP_UNREADABLE', 'Cannot list the dump directory ' + dir + ': ' + ((e && e.message) || e) + '.');
   }
   eachEntry(entries, function (name, size, isDir, error) { addEntry(sizes, broken, name, size, isDir, error); });
   if (counts) { counts.omitted = entries.omitted || 0; counts.omittedIdx = entries.omittedIdx || 0; }
@@ -130,7 +130,7 @@ function readListing(host, file) {
   var f = host.files;
   var full = f.normpath(f.isAbs(file) ? file : f.join(f.cwd(), file));
   if (!f.isFile(full)) {
-    throw new UserError('The listing file ' + full + ' (options.listing) does not exist or is not a file.');
+    throw new UserError('PATH_MISSING', 'The listing file ' + full + ' (options.listing) does not exist or is not a file.');
   }
   return chunkList.parseListing(f.loadText(full));
 }

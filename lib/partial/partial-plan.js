@@ -208,7 +208,7 @@ function unknownNames(model, sel, plan) {
 // what: 'The partial import' or 'The load'.
 function refuseBlocked(plan, what) {
   if (plan.blockers.length) {
-    throw new UserError((what || 'The partial import') + ' cannot be planned:\n  ' + plan.blockers.join('\n  ') +
+    throw new UserError('PARTIAL_BLOCKED', (what || 'The partial import') + ' cannot be planned:\n  ' + plan.blockers.join('\n  ') +
       '\nNothing was changed.');
   }
 }

@@ -10,12 +10,12 @@ var newest = require('./newest-dump.js');
 var dumpCache = require('./dump-cache.js');
 
 function checkOptions(o, remote) {
-  if (o.newest !== undefined && typeof o.newest !== 'boolean') throw new UserError('Option newest must be true or false.');
+  if (o.newest !== undefined && typeof o.newest !== 'boolean') throw new UserError('OPTION_INVALID', 'Option newest must be true or false.');
   if (o.rsh !== undefined && (typeof o.rsh !== 'string' || o.rsh.trim() === '')) {
-    throw new UserError('Option rsh must be the remote shell command rsync runs, e.g. "ssh -p 2222".');
+    throw new UserError('OPTION_INVALID', 'Option rsh must be the remote shell command rsync runs, e.g. "ssh -p 2222".');
   }
   if (!remote && (o.cacheDir !== undefined || o.rsh !== undefined)) {
-    throw new UserError('Option ' + (o.cacheDir !== undefined ? 'cacheDir' : 'rsh') + ' is for a dump on a backup host ' +
+    throw new UserError('OPTION_CONFLICT', 'Option ' + (o.cacheDir !== undefined ? 'cacheDir' : 'rsh') + ' is for a dump on a backup host ' +
       '(user@host:/path or rsync://host/module/path); this dump is a local directory.');
   }
 }
@@ -28,7 +28,7 @@ function pickedLine(where, pick) {
 
 function openDumpSource(host, dumpArg, options) {
   if (typeof dumpArg !== 'string' || dumpArg.trim() === '') {
-    throw new UserError('No dump given: pass the dump directory (the one holding @.json), or host:/path for a dump on a backup host.');
+    throw new UserError('ARGUMENT_MISSING', 'No dump given: pass the dump directory (the one holding @.json), or host:/path for a dump on a backup host.');
   }
   var o = options || {};
   var source = parseSource(dumpArg);
@@ -37,7 +37,7 @@ function openDumpSource(host, dumpArg, options) {
   if (!source) {
     var dir = resolveDumpDir(host, dumpArg);
     if (o.newest) {
-      if (!host.files.isDir(dir)) throw new UserError('newest: the folder of dumps ' + dir + ' does not exist.');
+      if (!host.files.isDir(dir)) throw new UserError('DUMP_NOT_FOUND', 'newest: the folder of dumps ' + dir + ' does not exist.');
       var pick = newest.pickNewest(newest.localCandidates(host, dir), dir);
       lines.push(pickedLine(dir, pick));
       dir = host.files.join(dir, pick.name);

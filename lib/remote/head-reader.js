@@ -47,7 +47,7 @@ function headReader(host, cache, remote, rsh) {
   }
   if (source.kind !== 'daemon') {
     // The seam for other sources (a bucket: a ranged GET of each object's first n bytes).
-    throw new UserError('since cannot read chunk heads from a ' + source.kind + ' source yet: load the table whole, or ' +
+    throw new UserError('REMOTE_UNSUPPORTED', 'since cannot read chunk heads from a ' + source.kind + ' source yet: load the table whole, or ' +
       'use latest for it.');
   }
   var local = localReader(host, cache);

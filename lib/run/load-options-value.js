@@ -32,7 +32,7 @@ function resolveLoadOptions(host, options, stepNames) {
     if (options[k] !== undefined && options[k] !== null) explicit[k] = options[k];
   });
   if (explicit.preset !== undefined && (typeof explicit.preset !== 'string' || explicit.preset.trim() === '')) {
-    throw new UserError('Option preset is empty: name a load preset (restore.presets() lists them), or leave the option out.');
+    throw new UserError('OPTION_INVALID', 'Option preset is empty: name a load preset (restore.presets() lists them), or leave the option out.');
   }
   var preset = presets.resolvePreset(host, explicit.preset || presets.DEFAULT_LOAD_PRESET, 'load');
   var merged = Object.assign({}, preset.options, explicit);

@@ -1,6 +1,7 @@
 // What restore.load returns and says: the report it fills step by step (lib/run/steps/), the
 // dry run's facts, and the failure message (which phase, what was put back, what was dropped).
-var UserError = require('../core/user-error.js').UserError;
+var userError = require('../core/user-error.js');
+var UserError = userError.UserError;
 var dropExisting = require('../server/drop-existing.js');
 var redoLog = require('../server/redo-log.js');
 var tuning = require('../server/tuning.js');
@@ -47,23 +48,24 @@ function settle(run, reverted, failure) {
   var left = reverted ? revert.leftoverLines(reverted) : [];
   if (failure) {
     report.error = failure.error.message;
-    if (isKnownFailure(failure.error)) {
-      throw new UserError(failureMessage(failure.phase, failure.error, reverted, changed) +
-        droppedNote(host, run.pre, run.plan, report, failure.phase));
+    if (userError.isKnownFailure(failure.error)) {
+      throw new UserError('LOAD_FAILED', failureMessage(failure.phase, failure.error, reverted, changed) +
+        droppedNote(host, run.pre, run.plan, report, failure.phase), { phase: failure.phase, cause: causeOf(failure.error) });
     }
     left.forEach(host.out.warn);
     throw failure.error;
   }
   if (left.length || !reverted) {
-    throw new UserError('The load finished, but the server could not be put back as it was. ' + (left.length ? left.join(' ')
+    throw new UserError('REVERT_INCOMPLETE', 'The load finished, but the server could not be put back as it was. ' + (left.length ? left.join(' ')
       : 'Run restore.status() and restore.revert().'));
   }
   return report;
 }
 
-function isKnownFailure(e) {
-  // Marks, not instanceof: an error thrown in another file's GraalJS context fails instanceof.
-  return !!(e && (e.isUserError || e.isSqlError || e.isShellApiError));
+// The failed step's own code and data (a statement's: SQL_FAILED, data.errno).
+function causeOf(e) {
+  var f = userError.errorFacts(e);
+  return { code: f.code, data: f.data };
 }
 
 function failureMessage(phase, e, revertResult, changed) {

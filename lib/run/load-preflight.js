@@ -53,12 +53,12 @@ var BY = require('./steps/server-settings.js').BY;
 function refuseLeftovers(host, existing, path) {
   var live = restoreState.liveOwner(host, existing);
   if (live) {
-    throw new UserError('Another restore is running on this server (' + restoreState.describeOwner(live) + ') and has ' +
+    throw new UserError('RESTORE_RUNNING', 'Another restore is running on this server (' + restoreState.describeOwner(live) + ') and has ' +
       'changed settings it will put back when it ends: ' + restoreState.describeState(existing).join('; ') + '. Wait ' +
       'for it to finish (restore.status() shows it); do not run restore.revert() while it runs.');
   }
   if (!existing || (!existing.settings.length && !(existing.redoLog && existing.redoLog.disabledBy === BY))) return;
-  throw new UserError('An earlier restore left changes on this server that were never put back (' + path + '): ' +
+  throw new UserError('CHANGES_LEFT', 'An earlier restore left changes on this server that were never put back (' + path + '): ' +
     restoreState.describeState(existing).join('; ') + '. Run restore.revert() first (restore.status() shows them); ' +
     'a new load would record the changed values as the originals.');
 }
@@ -66,7 +66,7 @@ function refuseLeftovers(host, existing, path) {
 // Everything restore.load checks and decides before it changes anything.
 function preflight(host, dumpDir, options, partial) {
   requireConnection(host, 'restore.load()', 'load ./dump');
-  if (typeof dumpDir !== 'string' || dumpDir === '') throw new UserError('restore.load() needs the dump directory.');
+  if (typeof dumpDir !== 'string' || dumpDir === '') throw new UserError('ARGUMENT_MISSING', 'restore.load() needs the dump directory.');
   var resolved = optionsValue.resolveLoadOptions(host, options, partial ? partial.optionNames || [] : []);
   var own = resolved.own;
   var given = resolved.loadDump;
@@ -74,7 +74,7 @@ function preflight(host, dumpDir, options, partial) {
   var topo = topology.readTopology(host);
   var elsewhere = topology.pointAt(topo);
   if (elsewhere) {
-    throw new UserError('Refusing to load into this server: ' + elsewhere.why + '. What is loaded here would not reach the ' +
+    throw new UserError('TARGET_NOT_PRIMARY', 'Refusing to load into this server: ' + elsewhere.why + '. What is loaded here would not reach the ' +
       'other members' + (topo.superReadOnly ? ', and it takes no writes' : '') + '. Point restore.load at ' + elsewhere.target +
       ' instead: every member then gets every row. Nothing was changed.');
   }
@@ -96,7 +96,7 @@ function preflight(host, dumpDir, options, partial) {
   if (given.progressFile !== undefined) checkProgressFile(host, dir, given.progressFile);
   var fresh = null;
   if (own.freshProgress) {
-    if (given.progressFile !== undefined) throw new UserError('freshProgress and progressFile are both given: choose one.');
+    if (given.progressFile !== undefined) throw new UserError('OPTION_CONFLICT', 'freshProgress and progressFile are both given: choose one.');
     fresh = progressFilePlace.freshProgressPlace(host, dir);
   }
   // The one value every step reads: util.loadDump's options as resolved (a fresh progress file included).
@@ -109,11 +109,11 @@ function preflight(host, dumpDir, options, partial) {
   var dropNative = false;
   if (own.dropExisting) {
     if (lo.loadDdl === false) {
-      throw new UserError('dropExisting with loadDdl: false would drop tables the load does not create again: ' +
+      throw new UserError('OPTION_CONFLICT', 'dropExisting with loadDdl: false would drop tables the load does not create again: ' +
         'remove one of them.');
     }
     if (lo.ignoreExistingObjects) {
-      throw new UserError('dropExisting and ignoreExistingObjects contradict each other: choose one.');
+      throw new UserError('OPTION_CONFLICT', 'dropExisting and ignoreExistingObjects contradict each other: choose one.');
     }
     dropNative = atLeast(shellVersion, '9.1.0');
   }

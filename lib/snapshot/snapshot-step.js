@@ -56,7 +56,7 @@ function planSnapshot(host, p) {
   });
   if (ORPHAN_LINES[own.orphans]) snap.lines.push(ORPHAN_LINES[own.orphans]);
   if (own.orphans === 'parents' && ctx.loadOptions.skipBinlog && !atLeast(ctx.shellVersion, '8.0.30')) {
-    throw new UserError('orphans: "parents" with skipBinlog needs MySQL Shell 8.0.30 or later (util.importTable\'s ' +
+    throw new UserError('SHELL_TOO_OLD', 'orphans: "parents" with skipBinlog needs MySQL Shell 8.0.30 or later (util.importTable\'s ' +
       'sessionInitSql keeps the added rows out of the binary log). Use orphans: "delete", or load without skipBinlog.');
   }
   var fromServer = ctx.loadOptions.loadDdl === false;
