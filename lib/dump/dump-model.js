@@ -20,6 +20,8 @@ var doneTypeProblems = require('./done-file.js').doneTypeProblems;
 var chunkTable = require('./chunk-table.js');
 var isComplete = require('./dump-complete.js').isComplete;
 var displayTable = require('../format/display-name.js').displayTable;
+var listingErrors = require('./listing-errors.js');
+var isNotRegular = listingErrors.isNotRegular;
 
 function checkDumpDir(host, dumpDir) {
   if (dumpDir === '') throw new UserError('ARGUMENT_MISSING', 'No dump directory given: pass the directory holding @.json.');
@@ -30,10 +32,9 @@ function checkDumpDir(host, dumpDir) {
     }
     // Something that is neither (a device such as /dev/null, a pipe, a socket) says what it is.
     var st = host.files.stat([dir]);
-    var why = st.errors.length ? st.errors[0][1] : null;
-    if (why !== null && SPECIAL.test(why)) {
-      throw new UserError('NOT_A_DUMP', dir + ' is ' + why.replace(SPECIAL, 'not a regular file').replace(/^not a regular file \((.*)\)$/, '$1') +
-        ', not a directory: give the dump directory (the one holding @.json).');
+    var kind = st.errors.length ? listingErrors.notRegularKind(st.errors[0][1]) : null;
+    if (kind) {
+      throw new UserError('NOT_A_DUMP', dir + ' is ' + kind + ', not a directory: give the dump directory (the one holding @.json).');
     }
     var relative = host.files.isAbs(dumpDir) ? '' : ' (' + JSON.stringify(dumpDir) + ' is taken relative to the ' +
       'current directory ' + host.files.cwd() + ')';
@@ -78,7 +79,7 @@ function listFiles(host, dir, done, broken, omit, counts) {
 }
 
 function addEntry(sizes, broken, name, size, isDir, error) {
-  if (error) broken.push({ name: name, size: size, isDir: isDir, error: error, special: SPECIAL.test(error) });
+  if (error) broken.push({ name: name, size: size, isDir: isDir, error: error, special: isNotRegular(error) });
   // An unreadable file is there (not missing: nothing may be written in its place).
   if (!isDir && (!error || size !== null)) sizes.set(name, size);
 }
@@ -106,15 +107,12 @@ function surveyedFiles(host, pathOf, targets, surveyedFrom, sizes, broken) {
   addFiles(host, pathOf, names, sizes, broken);
 }
 
-// What the Python side says of an entry that is not a regular file (restore_py _kind).
-var SPECIAL = /^not a regular file/;
-
 function brokenProblems(broken) {
   return broken.slice(0, 20).map(function (e) {
     // util.loadDump lists regular files only (mysqlshdk/libs/storage/backend/directory.cc
     // filter_files): such an entry is missing for it.
-    if (e.special || SPECIAL.test(e.error)) {
-      return problemsOf.makeProblem('file-unreadable', e.name + ' is ' + e.error.replace(SPECIAL, 'not a regular file') +
+    if (e.special) {
+      return problemsOf.makeProblem('file-unreadable', e.name + ' is ' + e.error +
         ': util.loadDump does not see it, as if the file were missing.', e.name);
     }
     if (e.size !== null) {
@@ -318,6 +316,7 @@ function readDumpModel(host, dumpDir, options) {
   var unreadable = new Map(broken.map(function (e) { return [e.name, e.error]; }));
   var verified = chunkSurvey.assignStates(host, catalog.targets, { sizes: sizes, dir: opened.dir, pathOf: pathOf,
     unreadable: unreadable,
+    notRegular: new Set(broken.filter(function (e) { return e.special; }).map(function (e) { return e.name; })),
     tableBytes: function (t) { return t.partition === null ? t.info.dataBytes : null; },
     surveyedFrom: surveyedFrom,
     presized: byRuns,

@@ -16,7 +16,10 @@ const DIRS = [path.join(ROOT, 'lib'), path.join(ROOT, 'plugins', 'restore', 'res
 // when the companion returns structured errors; a fixed site must leave this list.
 const COMPANION = 'plugins/restore/restore_js/host.js';
 // Option parsers' messages trimmed for the option table (the option declarations, issue 36 item 1).
-const KNOWN_READS = [COMPANION, 'lib/options/load-own-options.js', 'lib/options/mask-spec.js'];
+// The companion's listing errors, read in one place until they carry a kind; os.loadTextFile's
+// message, which names the path again, until host.js's loadText gives the reason alone.
+const KNOWN_READS = [COMPANION, 'lib/dump/listing-errors.js', 'lib/dump/dump-metadata.js', 'lib/options/load-own-options.js',
+  'lib/options/mask-spec.js'];
 
 function jsFiles(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -43,9 +46,8 @@ function constructions() {
 
 // A string method or a regex applied to an error's message (or to a text made of it).
 const READS = [
-  /\.message\)?\s*\.(replace|match|matchAll|indexOf|lastIndexOf|search|split|startsWith|endsWith|includes|slice|substr|substring)\(/,
-  /\.(test|exec)\([^)]*\.message\b/,
-  /\bnew RegExp\([^)]*\)\.(test|exec)\([^)]*(message|\berror\b)/,
+  /\b(message|why|problem|error)\)?\s*\.(replace|match|matchAll|indexOf|lastIndexOf|search|split|startsWith|endsWith|includes|slice|substr|substring)\(/,
+  /\.(test|exec)\(\s*(String\()?[\w.]*\b(message|why|problem|error)\b/,
   /lastIndexOf\('\w*Error: '\)/,
 ];
 
