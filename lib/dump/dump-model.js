@@ -28,17 +28,19 @@ function checkDumpDir(host, dumpDir) {
   var dir = paths.resolveDumpDir(host, dumpDir);
   if (!host.files.isDir(dir)) {
     if (host.files.isFile(dir)) {
-      throw new UserError('NOT_A_DUMP', dir + ' is a file, not a directory: give the dump directory (the one holding @.json).');
+      throw new UserError('NOT_A_DUMP', dir + ' is a file, not a directory: give the dump directory (the one holding @.json).',
+        { path: dir });
     }
     // Something that is neither (a device such as /dev/null, a pipe, a socket) says what it is.
     var st = host.files.stat([dir]);
     var kind = st.errors.length ? listingErrors.notRegularKind(st.errors[0][1]) : null;
     if (kind) {
-      throw new UserError('NOT_A_DUMP', dir + ' is ' + kind + ', not a directory: give the dump directory (the one holding @.json).');
+      throw new UserError('NOT_A_DUMP', dir + ' is ' + kind + ', not a directory: give the dump directory (the one holding @.json).',
+        { path: dir });
     }
     var relative = host.files.isAbs(dumpDir) ? '' : ' (' + JSON.stringify(dumpDir) + ' is taken relative to the ' +
       'current directory ' + host.files.cwd() + ')';
-    throw new UserError('DUMP_NOT_FOUND', 'The dump directory ' + dir + ' does not exist' + relative + '.');
+    throw new UserError('DUMP_NOT_FOUND', 'The dump directory ' + dir + ' does not exist' + relative + '.', { path: dir });
   }
   var pathOf = paths.pathMaker(host, dir);
   if (!host.files.isFile(pathOf('@.json'))) {
@@ -46,10 +48,11 @@ function checkDumpDir(host, dumpDir) {
     try {
       host.files.list(dir, { noSizeFor: [''] });
     } catch (e) {
-      throw new UserError('DUMP_UNREADABLE', 'Cannot read the dump directory ' + dir + ': ' + ((e && e.message) || e) + '. Check its permissions.');
+      throw new UserError('DUMP_UNREADABLE', 'Cannot read the dump directory ' + dir + ': ' + ((e && e.message) || e) + '. Check its permissions.',
+        { path: dir });
     }
     throw new UserError('NOT_A_DUMP', dir + ' is not a MySQL Shell dump: it has no @.json (the file util.dumpInstance, ' +
-      'util.dumpSchemas and util.dumpTables write first). Give the directory the dump was written to.');
+      'util.dumpSchemas and util.dumpTables write first). Give the directory the dump was written to.', { path: dir });
   }
   return { dir: dir, pathOf: pathOf };
 }
@@ -71,7 +74,8 @@ function listFiles(host, dir, done, broken, omit, counts) {
   try {
     entries = host.files.list(dir, opts);
   } catch (e) {
-    throw new UserError('DUMP_UNREADABLE', 'Cannot list the dump directory ' + dir + ': ' + ((e && e.message) || e) + '.');
+    throw new UserError('DUMP_UNREADABLE', 'Cannot list the dump directory ' + dir + ': ' + ((e && e.message) || e) + '.',
+      { path: dir });
   }
   eachEntry(entries, function (name, size, isDir, error) { addEntry(sizes, broken, name, size, isDir, error); });
   if (counts) { counts.omitted = entries.omitted || 0; counts.omittedIdx = entries.omittedIdx || 0; }
@@ -128,7 +132,8 @@ function readListing(host, file) {
   var f = host.files;
   var full = f.normpath(f.isAbs(file) ? file : f.join(f.cwd(), file));
   if (!f.isFile(full)) {
-    throw new UserError('PATH_MISSING', 'The listing file ' + full + ' (options.listing) does not exist or is not a file.');
+    throw new UserError('PATH_MISSING', 'The listing file ' + full + ' (options.listing) does not exist or is not a file.',
+      { option: 'listing', path: full });
   }
   return chunkList.parseListing(f.loadText(full));
 }

@@ -14,23 +14,27 @@ function stringList(options, key) {
   var v = options[key];
   if (v === undefined || v === null) return [];
   if (typeof v === 'string') v = v.split(',').filter(function (s) { return s.trim() !== ''; });
-  if (!Array.isArray(v)) throw new UserError('OPTION_INVALID', 'Option ' + key + ' must be a list of names, e.g. ["shop"].');
+  if (!Array.isArray(v)) throw new UserError('OPTION_INVALID', 'Option ' + key + ' must be a list of names, e.g. ["shop"].',
+    { option: key });
   return v.map(function (x) {
-    if (typeof x !== 'string') throw new UserError('OPTION_INVALID', 'Option ' + key + ' must hold names (strings), got ' + JSON.stringify(x) + '.');
+    if (typeof x !== 'string') throw new UserError('OPTION_INVALID', 'Option ' + key + ' must hold names (strings), got ' + JSON.stringify(x) + '.',
+      { option: key });
     return x.trim();
   });
 }
 
 function schemaName(text, key) {
   var parts = splitName(text, key);
-  if (parts.length !== 1) throw new UserError('OPTION_INVALID', key + ': ' + JSON.stringify(text) + ' is not a schema name (no dots, or quote it with backticks).');
+  if (parts.length !== 1) throw new UserError('OPTION_INVALID', key + ': ' + JSON.stringify(text) + ' is not a schema name (no dots, or quote it with backticks).',
+    { option: key });
   return parts[0];
 }
 
 function tableName(text, key) {
   var parts = splitName(text, key);
   if (parts.length !== 2) {
-    throw new UserError('OPTION_INVALID', key + ': ' + JSON.stringify(text) + ' must be schema.table (backticks allowed, e.g. `my db`.`my table`).');
+    throw new UserError('OPTION_INVALID', key + ': ' + JSON.stringify(text) + ' must be schema.table (backticks allowed, e.g. `my db`.`my table`).',
+      { option: key });
   }
   return { schema: parts[0], table: parts[1] };
 }
@@ -39,7 +43,7 @@ function count(v, where) {
   var n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
   if (typeof n !== 'number' || !(n >= 0) || !isFinite(n) || Math.floor(n) !== n) {
     throw new UserError('OPTION_INVALID', 'latest: ' + where + ' needs a whole number of chunks (0 = the table without data), got ' +
-      (typeof v === 'number' ? String(v) : JSON.stringify(v)) + '.');
+      (typeof v === 'number' ? String(v) : JSON.stringify(v)) + '.', { option: 'latest' });
   }
   return n;
 }
@@ -52,12 +56,13 @@ function parseLatestText(text) {
     var colon = e.lastIndexOf(':');
     if (colon < 0 || e.indexOf('`', colon) >= 0) {
       if (/^\d+$/.test(e)) return ['*', e];
-      throw new UserError('OPTION_INVALID', 'latest: ' + JSON.stringify(e) + ' must be name:count, e.g. shop.events:3 or shop.*:1.');
+      throw new UserError('OPTION_INVALID', 'latest: ' + JSON.stringify(e) + ' must be name:count, e.g. shop.events:3 or shop.*:1.',
+        { option: 'latest' });
     }
     var name = e.slice(0, colon).trim();
     if (/:/.test(name.replace(/`[^`]*`/g, ''))) {
       throw new UserError('OPTION_INVALID', 'latest: ' + JSON.stringify(e) + ' must be name:count, e.g. shop.events:3 or shop.*:1 (one colon; ' +
-        'quote a name holding a colon with backticks).');
+        'quote a name holding a colon with backticks).', { option: 'latest' });
     }
     return [name, e.slice(colon + 1).trim()];
   });
@@ -69,10 +74,13 @@ function latestRule(pattern, n) {
   if (pattern === '*') return { schema: '*', table: '*', partition: null, count: count(n, where) };
   var parts = splitName(pattern, 'latest');
   if (parts.length < 2 || parts.length > 3) {
-    throw new UserError('OPTION_INVALID', 'latest: ' + where + ' must be "*", "schema.*", "schema.table" or "schema.table.partition".');
+    throw new UserError('OPTION_INVALID', 'latest: ' + where + ' must be "*", "schema.*", "schema.table" or "schema.table.partition".',
+      { option: 'latest' });
   }
-  if (parts[0] === '*') throw new UserError('OPTION_INVALID', 'latest: ' + where + ': name the schema ("*" alone means every table).');
-  if (parts[1] === '*' && parts.length === 3) throw new UserError('OPTION_INVALID', 'latest: ' + where + ': a partition needs a table name.');
+  if (parts[0] === '*') throw new UserError('OPTION_INVALID', 'latest: ' + where + ': name the schema ("*" alone means every table).',
+    { option: 'latest' });
+  if (parts[1] === '*' && parts.length === 3) throw new UserError('OPTION_INVALID', 'latest: ' + where + ': a partition needs a table name.',
+    { option: 'latest' });
   return { schema: parts[0], table: parts[1], partition: parts.length === 3 ? parts[2] : null, count: count(n, where) };
 }
 
@@ -88,7 +96,8 @@ function parseLatest(v) {
   if (typeof v === 'object') {
     return Object.keys(v).map(function (k) { return latestRule(k, v[k]); });
   }
-  throw new UserError('OPTION_INVALID', 'latest must be a number, {"schema.table": n}, or "schema.table:n,schema.*:n".');
+  throw new UserError('OPTION_INVALID', 'latest must be a number, {"schema.table": n}, or "schema.table:n,schema.*:n".',
+    { option: 'latest' });
 }
 
 // options: any dictionary; only the selection keys are read.
@@ -111,10 +120,12 @@ function parseSelection(options) {
   refuseDuplicates(sel);
   sel.includeTables.forEach(function (t) {
     if (sel.excludeTables.some(function (x) { return x.schema === t.schema && x.table === t.table; })) {
-      throw new UserError('OPTION_CONFLICT', 'Both includeTables and excludeTables name ' + quoteTable(t.schema, t.table) + ': keep it in one of them.');
+      throw new UserError('OPTION_CONFLICT', 'Both includeTables and excludeTables name ' + quoteTable(t.schema, t.table) + ': keep it in one of them.',
+        { options: ['includeTables', 'excludeTables'] });
     }
     if (sel.excludeSchemas.indexOf(t.schema) >= 0) {
-      throw new UserError('OPTION_CONFLICT', 'includeTables names ' + quoteTable(t.schema, t.table) + ', whose schema is in excludeSchemas.');
+      throw new UserError('OPTION_CONFLICT', 'includeTables names ' + quoteTable(t.schema, t.table) + ', whose schema is in excludeSchemas.',
+        { options: ['includeTables', 'excludeSchemas'] });
     }
   });
   refuseLatestOutside(sel);
@@ -126,7 +137,8 @@ function flag(o, key, dflt) {
   var v = o[key];
   if (v === undefined || v === null) return dflt;
   if (v === 'true' || v === 'false') v = v === 'true';
-  if (typeof v !== 'boolean') throw new UserError('OPTION_INVALID', 'Option ' + key + ' must be true or false, got ' + JSON.stringify(v) + '.');
+  if (typeof v !== 'boolean') throw new UserError('OPTION_INVALID', 'Option ' + key + ' must be true or false, got ' + JSON.stringify(v) + '.',
+    { option: key });
   return v;
 }
 
@@ -140,7 +152,7 @@ function refuseSinceConflicts(sel) {
     sel.latest.forEach(function (l) {
       if (l.schema === r.schema && l.table === r.table) {
         throw new UserError('OPTION_CONFLICT', 'latest and since both name ' + quoteTable(r.schema, r.table) + ': choose one for it ' +
-          '(latest counts chunks, since finds a point in time).');
+          '(latest counts chunks, since finds a point in time).', { options: ['latest', 'since'] });
       }
     });
   });

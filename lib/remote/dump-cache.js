@@ -27,7 +27,8 @@ function openCache(host, source, cacheDir) {
   var given = cacheDir !== undefined && cacheDir !== null;
   var dir;
   if (given) {
-    if (typeof cacheDir !== 'string' || cacheDir.trim() === '') throw new UserError('OPTION_INVALID', 'Option cacheDir must name a directory.');
+    if (typeof cacheDir !== 'string' || cacheDir.trim() === '') throw new UserError('OPTION_INVALID', 'Option cacheDir must name a directory.',
+      { option: 'cacheDir' });
     dir = f.normpath(f.isAbs(cacheDir) ? cacheDir : f.join(f.cwd(), cacheDir));
   } else {
     dir = f.join(cacheRoot(host), safeName(source.name) + '-' + shortHash(source.url));
@@ -36,13 +37,15 @@ function openCache(host, source, cacheDir) {
   if (f.isDir(dir)) {
     if (!f.isFile(mark)) {
       throw new UserError('PATH_REFUSED', 'cacheDir ' + dir + ' exists and is not a cache made by the restore plugin: rsync would write ' +
-        'over its files. Give a directory that does not exist yet (or an earlier cacheDir).');
+        'over its files. Give a directory that does not exist yet (or an earlier cacheDir).', { option: 'cacheDir', path: dir });
     }
     return dir;
   }
-  if (f.isFile(dir)) throw new UserError('PATH_REFUSED', 'cacheDir ' + dir + ' is a file: give a directory.');
+  if (f.isFile(dir)) throw new UserError('PATH_REFUSED', 'cacheDir ' + dir + ' is a file: give a directory.',
+    { option: 'cacheDir', path: dir });
   if (given && !f.isDir(f.dirname(dir))) {
-    throw new UserError('PATH_MISSING', 'Cannot make cacheDir ' + dir + ': its parent directory ' + f.dirname(dir) + ' does not exist.');
+    throw new UserError('PATH_MISSING', 'Cannot make cacheDir ' + dir + ': its parent directory ' + f.dirname(dir) + ' does not exist.',
+      { option: 'cacheDir', path: dir });
   }
   f.makeDirs(dir, { fresh: true });
   f.writeFiles([{ path: mark, data: JSON.stringify({ cache: 1, source: source.url }) }], { overwrite: false });

@@ -60,7 +60,7 @@ function refuseLeftovers(host, existing, path) {
   if (!existing || (!existing.settings.length && !(existing.redoLog && existing.redoLog.disabledBy === BY))) return;
   throw new UserError('CHANGES_LEFT', 'An earlier restore left changes on this server that were never put back (' + path + '): ' +
     restoreState.describeState(existing).join('; ') + '. Run restore.revert() first (restore.status() shows them); ' +
-    'a new load would record the changed values as the originals.');
+    'a new load would record the changed values as the originals.', { path: path });
 }
 
 // Everything restore.load checks and decides before it changes anything.
@@ -76,7 +76,7 @@ function preflight(host, dumpDir, options, partial) {
   if (elsewhere) {
     throw new UserError('TARGET_NOT_PRIMARY', 'Refusing to load into this server: ' + elsewhere.why + '. What is loaded here would not reach the ' +
       'other members' + (topo.superReadOnly ? ', and it takes no writes' : '') + '. Point restore.load at ' + elsewhere.target +
-      ' instead: every member then gets every row. Nothing was changed.');
+      ' instead: every member then gets every row. Nothing was changed.', { target: elsewhere.target });
   }
   // The clone road: loaded as a standalone server while no other member is there.
   if (own.topology === 'rebuild') topo = road.rebuildTopology(topo);
@@ -96,7 +96,8 @@ function preflight(host, dumpDir, options, partial) {
   if (given.progressFile !== undefined) checkProgressFile(host, dir, given.progressFile);
   var fresh = null;
   if (own.freshProgress) {
-    if (given.progressFile !== undefined) throw new UserError('OPTION_CONFLICT', 'freshProgress and progressFile are both given: choose one.');
+    if (given.progressFile !== undefined) throw new UserError('OPTION_CONFLICT', 'freshProgress and progressFile are both given: choose one.',
+      { options: ['freshProgress', 'progressFile'] });
     fresh = progressFilePlace.freshProgressPlace(host, dir);
   }
   // The one value every step reads: util.loadDump's options as resolved (a fresh progress file included).
@@ -110,10 +111,11 @@ function preflight(host, dumpDir, options, partial) {
   if (own.dropExisting) {
     if (lo.loadDdl === false) {
       throw new UserError('OPTION_CONFLICT', 'dropExisting with loadDdl: false would drop tables the load does not create again: ' +
-        'remove one of them.');
+        'remove one of them.', { options: ['dropExisting', 'loadDdl'] });
     }
     if (lo.ignoreExistingObjects) {
-      throw new UserError('OPTION_CONFLICT', 'dropExisting and ignoreExistingObjects contradict each other: choose one.');
+      throw new UserError('OPTION_CONFLICT', 'dropExisting and ignoreExistingObjects contradict each other: choose one.',
+        { options: ['dropExisting', 'ignoreExistingObjects'] });
     }
     dropNative = atLeast(shellVersion, '9.1.0');
   }
