@@ -59,9 +59,11 @@ function lockedRun(host, pre, clock, partial) {
     return outcome.dryRunFacts(pre);
   }
   if (plan.blockers.length) throw new UserError('LOAD_BLOCKED', plan.blockers.join(' '));
-  var run = { host: host, pre: pre, plan: plan, partial: partial, state: pre.existing || restoreState.newState(host),
-    report: outcome.newReport(pre, clock.phases), planned: pre.planned };
+  var run = { host: host, pre: pre, plan: plan, partial: partial, state: null, report: outcome.newReport(pre, clock.phases),
+    planned: pre.planned };
   STEPS.forEach(function (s) { if (s.confirm) s.confirm(run); });
+  // Once confirmed: the state file's record begins now.
+  run.state = pre.existing || restoreState.newState(host);
   var failure = runSteps(run, clock);
   var reverted = null;
   try {
