@@ -8,6 +8,7 @@ var makeProblem = require('./dump-problems.js').makeProblem;
 var displayTable = require('../format/display-name.js').displayTable;
 var frames = require('./zstd-frames.js');
 var toBytes = require('../core/bytes.js').toBytes;
+var isNotRegular = require('./listing-errors.js').isNotRegular;
 var startProgress = require('../format/progress.js').startProgress;
 var verifyData = require('./data-verify.js').verifyData;
 var chunkTable = require('./chunk-table.js');
@@ -37,7 +38,8 @@ function chunkRefs() {
 // counts {present, empty, stub, missing, corrupt, unchecked}, fileBytes, dataBytes (null when a
 // chunk's is unknown) and usableDataBytes (the same over present and empty chunks).
 // ctx: {sizes: Map name -> size, pathOf(name), tableBytes(target) -> number|null, unreadable: Map
-// name -> why (such files are not read; their chunks are corrupt with that reason), verify: null or
+// name -> why (such files are not read; their chunks are corrupt with that reason), notRegular: Set
+// of those names that are no regular file (util.loadDump does not see them), verify: null or
 // {threads}: then every present file is also decompressed in full (lib/dump/data-verify.js)}.
 // ctx.presized: the chunks' fileBytes are already set (statChunkFiles); ctx.sizes then holds no chunk file.
 // ctx.surveyedFrom(target) -> chunk number, when given, limits the reading to the chunks from that
@@ -92,6 +94,7 @@ function assignStates(host, targets, ctx) {
       if (file === null || !ctx.unreadable.has(file)) continue;
       markCorrupt(t, i, 'cannot be read: ' + ctx.unreadable.get(file));
       chunkTable.isUnreadable(ct, i, true);
+      if (ctx.notRegular && ctx.notRegular.has(file)) chunkTable.isNotRegular(ct, i, true);
     }
   });
   findCopies(host, targets, ctx);
@@ -137,7 +140,7 @@ function statChunkFiles(host, dir, targets, broken) {
     var at = place(e[0]);
     var size = chunkTable.fileBytesOf(at.t.chunks, at.i);
     if (size === null) found++; // a dangling link or an entry that cannot be stat'ed: there, not a file
-    broken.push({ name: chunkTable.fileOf(at.t.chunks, at.i), size: size, isDir: false, error: e[1] });
+    broken.push({ name: chunkTable.fileOf(at.t.chunks, at.i), size: size, isDir: false, error: e[1], special: isNotRegular(e[1]) });
   });
   return found;
 }

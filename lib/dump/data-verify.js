@@ -45,7 +45,7 @@ function verifyData(host, targets, ctx, threads, markCorrupt) {
     var answer = host.files.decompressedSizes(batch.map(function (item) {
       return { path: ctx.pathOf(chunkTable.fileOf(item.t.chunks, item.i)), compression: item.t.compression };
     }), threads);
-    if (answer.error) throw new UserError(answer.error);
+    if (answer.error) throw new UserError('TOOL_MISSING', answer.error);
     answer.sizes.forEach(function (r, k) {
       var item = batch[k];
       var recorded = chunkTable.dataBytesOf(item.t.chunks, item.i);
