@@ -173,7 +173,7 @@ describe('since: the option, chunk heads and the bisection (fake host)', functio
     expect(calls).to.deep.equal([[['ssh', '-p', '2222'], 'backup@db1', ['/backups/d/t@0.tsv.zst', null], 100]]);
     expect([r.kind, r.files]).to.deep.equal(['ssh', 2]);
     expect(() => headReader(host, '/cache', { source: { kind: 'ftp', url: 'ftp://b/d' }, sizes }))
-      .to.throw(/since cannot read chunk heads from a ftp source yet/);
+      .to.throw(/since cannot read chunk heads from a ftp source yet/).with.property('code', 'REMOTE_UNSUPPORTED');
     const fetched = [];
     host.files.bucketFetch = (s3, items) => { fetched.push(items.map((i) => i[1])); return { fetched: items.length, kept: 0, bytes: 10 }; };
     host.files.readHeads = (paths) => paths.map(() => null);
