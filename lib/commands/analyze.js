@@ -30,18 +30,18 @@ function analyzeMember(host, options) {
   var o = options || {};
   var mode = o.mode === undefined || o.mode === null ? 'on' : o.mode;
   if (mode !== 'on' && mode !== 'histogram') {
-    throw new UserError('Option \'mode\' must be "on" or "histogram", not ' + JSON.stringify(mode) + '.');
+    throw new UserError('OPTION_INVALID', 'Option \'mode\' must be "on" or "histogram", not ' + JSON.stringify(mode) + '.');
   }
   var tables;
   if (o.dumpDir) {
     tables = loadObjects(readDumpMetadata(host, o.dumpDir), o, mode === 'histogram').tables;
   } else {
     if (mode === 'histogram') {
-      throw new UserError('mode "histogram" needs dumpDir: the histogram columns are listed in the dump\'s table metadata.');
+      throw new UserError('OPTION_CONFLICT', 'mode "histogram" needs dumpDir: the histogram columns are listed in the dump\'s table metadata.');
     }
     var sel = selection.parseSelection(o);
     if (!sel.includeSchemas.length && !sel.includeTables.length) {
-      throw new UserError('Say what to analyze: includeSchemas or includeTables (e.g. {includeSchemas: ["shop"]}), or ' +
+      throw new UserError('OPTION_MISSING', 'Say what to analyze: includeSchemas or includeTables (e.g. {includeSchemas: ["shop"]}), or ' +
         'dumpDir to analyze the tables a dump holds.');
     }
     tables = serverTables(host, sel);

@@ -26,7 +26,7 @@ function disableRedoLogMember(host, options) {
   try {
     redoLog.disableWithState(host, state, 'restore.disableRedoLog');
   } catch (e) {
-    throw new UserError('Disabling the InnoDB redo log failed: ' + e.message + '. Nothing was changed.');
+    throw new UserError('REDO_LOG_FAILED', 'Disabling the InnoDB redo log failed: ' + e.message + '. Nothing was changed.');
   }
   host.out.print('The InnoDB redo log is disabled. The server is NOT crash safe until you run restore.enableRedoLog() ' +
     '(a crash now means rebuilding the instance). restore.status() shows it; the state file ' +

@@ -11,7 +11,7 @@ var OWN = ['preset', 'schemas', 'schema', 'tables'];
 
 function nameList(v, key) {
   if (!Array.isArray(v) || !v.length || v.some(function (x) { return typeof x !== 'string' || x === ''; })) {
-    throw new UserError('Option ' + key + ' must be a non-empty list of names, e.g. ["shop"].');
+    throw new UserError('OPTION_INVALID', 'Option ' + key + ' must be a non-empty list of names, e.g. ["shop"].');
   }
   return v.slice();
 }
@@ -19,12 +19,12 @@ function nameList(v, key) {
 // Which util function, and its leading arguments.
 function target(o) {
   if (o.schemas !== undefined && (o.schema !== undefined || o.tables !== undefined)) {
-    throw new UserError('Give either schemas (util.dumpSchemas) or schema + tables (util.dumpTables), not both.');
+    throw new UserError('OPTION_CONFLICT', 'Give either schemas (util.dumpSchemas) or schema + tables (util.dumpTables), not both.');
   }
   if (o.tables !== undefined || o.schema !== undefined) {
-    if (typeof o.schema !== 'string' || o.schema === '') throw new UserError('tables needs schema: the schema the tables are in.');
+    if (typeof o.schema !== 'string' || o.schema === '') throw new UserError('OPTION_CONFLICT', 'tables needs schema: the schema the tables are in.');
     if (o.tables === undefined) {
-      throw new UserError('schema needs tables: the tables to dump (to dump the whole schema use schemas: [' +
+      throw new UserError('OPTION_CONFLICT', 'schema needs tables: the tables to dump (to dump the whole schema use schemas: [' +
         JSON.stringify(o.schema) + ']).');
     }
     return { fn: 't', args: [o.schema, nameList(o.tables, 'tables')] };
@@ -35,7 +35,7 @@ function target(o) {
 
 function dumpRun(host, outputDir, options) {
   var o = options || {};
-  if (typeof outputDir !== 'string' || outputDir === '') throw new UserError('restore.dump needs an output directory.');
+  if (typeof outputDir !== 'string' || outputDir === '') throw new UserError('ARGUMENT_MISSING', 'restore.dump needs an output directory.');
   requireConnection(host, 'restore.dump()', 'dump ' + outputDir);
   var t = target(o);
   var preset = o.preset !== undefined ? resolvePreset(host, o.preset, 'dump') : null;
@@ -61,7 +61,7 @@ function dumpRun(host, outputDir, options) {
   try {
     call.apply(null, args);
   } catch (e) {
-    throw new UserError(fnName + ' failed: ' + e.message);
+    throw new UserError('DUMP_FAILED', fnName + ' failed: ' + e.message);
   }
   host.out.print('Dump written to ' + outputDir + '. Check it with restore.inspect(' + JSON.stringify(outputDir) + ').');
   return { function: fnName, outputDir: outputDir, preset: preset ? preset.name : null, options: effective,

@@ -17,7 +17,7 @@ function enableRedoLogMember(host) {
   try {
     redoLog.enableWithState(host, state);
   } catch (e) {
-    throw new UserError('Enabling the InnoDB redo log failed: ' + e.message + '. It is still OFF: the server is not ' +
+    throw new UserError('REDO_LOG_FAILED', 'Enabling the InnoDB redo log failed: ' + e.message + '. It is still OFF: the server is not ' +
       'crash safe. Retry restore.enableRedoLog(), or run ALTER INSTANCE ENABLE INNODB REDO_LOG as an administrator.');
   }
   host.out.print(s.state === 'OFF' ? 'The InnoDB redo log is enabled again.' : 'The InnoDB redo log is already enabled.');

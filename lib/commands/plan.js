@@ -11,32 +11,37 @@ var planReport = require('../partial/plan-report.js');
 // symlink (the companion opens it O_EXCL|O_NOFOLLOW and reports it skipped).
 function writeFetchList(host, plan, file) {
   var f = host.files;
-  if (typeof file !== 'string' || file.trim() === '') throw new UserError('fetchListFile must name a file.');
+  if (typeof file !== 'string' || file.trim() === '') throw new UserError('OPTION_INVALID', 'fetchListFile must name a file.',
+    { option: 'fetchListFile' });
   var full = f.normpath(f.isAbs(file) ? file : f.join(f.cwd(), file));
-  if (f.isDir(full)) throw new UserError('fetchListFile ' + full + ' is a directory: give a file name.');
+  if (f.isDir(full)) throw new UserError('PATH_REFUSED', 'fetchListFile ' + full + ' is a directory: give a file name.',
+    { option: 'fetchListFile', path: full });
   var prefix = f.join(plan.dir, 'x').slice(0, -1);
   if (full.indexOf(prefix) === 0) {
-    throw new UserError('Refusing fetchListFile ' + full + ': it is inside the dump directory ' + plan.dir + ', where the ' +
-      'plugin writes nothing (restore.stub alone writes stubs there, when asked). Write the list outside it, e.g. ' + f.join(f.dirname(plan.dir), 'fetch.txt') + '.');
+    throw new UserError('PATH_REFUSED', 'Refusing fetchListFile ' + full + ': it is inside the dump directory ' + plan.dir + ', where the ' +
+      'plugin writes nothing (restore.stub alone writes stubs there, when asked). Write the list outside it, e.g. ' + f.join(f.dirname(plan.dir), 'fetch.txt') + '.',
+        { option: 'fetchListFile', path: full });
   }
   if (f.isFile(full)) {
-    throw new UserError('Refusing fetchListFile ' + full + ': the file exists and the plugin never writes over a file. ' +
-      'Remove it first, or give a new name.');
+    throw new UserError('PATH_REFUSED', 'Refusing fetchListFile ' + full + ': the file exists and the plugin never writes over a file. ' +
+      'Remove it first, or give a new name.', { option: 'fetchListFile', path: full });
   }
   var parent = f.dirname(full);
   if (!f.isDir(parent)) {
-    throw new UserError('Cannot write fetchListFile ' + full + ': its directory ' + parent + ' does not exist. Create it first.');
+    throw new UserError('PATH_MISSING', 'Cannot write fetchListFile ' + full + ': its directory ' + parent + ' does not exist. Create it first.',
+      { option: 'fetchListFile', path: full });
   }
   var r;
   try {
     r = f.writeFiles([{ path: full, data: plan.fetch.join('\n') + (plan.fetch.length ? '\n' : '') }], { overwrite: false });
   } catch (e) {
     if (!e || !e.isFileError) throw e;
-    throw new UserError('Cannot write fetchListFile ' + full + ': ' + e.data.reason + '. Nothing was written.');
+    throw new UserError('WRITE_FAILED', 'Cannot write fetchListFile ' + full + ': ' + e.data.reason + '. Nothing was written.',
+      { option: 'fetchListFile', path: full, cause: e.code });
   }
   if (r.skipped.length) {
-    throw new UserError('Refusing fetchListFile ' + full + ': something exists there already (a symbolic link, or a file ' +
-      'created meanwhile); nothing was written. Remove it first, or give a new name.');
+    throw new UserError('PATH_REFUSED', 'Refusing fetchListFile ' + full + ': something exists there already (a symbolic link, or a file ' +
+      'created meanwhile); nothing was written. Remove it first, or give a new name.', { option: 'fetchListFile', path: full });
   }
   return full;
 }

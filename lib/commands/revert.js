@@ -12,7 +12,7 @@ function revertMember(host) {
   requireConnection(host, 'restore.revert()', 'revert');
   var holder = restoreLock.lockHolder(host);
   if (holder) {
-    throw new UserError('A restore is running on this server right now (' + restoreLock.describeHolder(holder) + '): it ' +
+    throw new UserError('RESTORE_RUNNING', 'A restore is running on this server right now (' + restoreLock.describeHolder(holder) + '): it ' +
       'puts back its own changes when it ends. Nothing was reverted. If that session hangs, end it first ' +
       '(KILL ' + holder.connectionId + '), then run restore.revert().');
   }
@@ -27,7 +27,7 @@ function revertMember(host) {
   }
   var live = restoreState.liveOwner(host, state);
   if (live) {
-    throw new UserError('A restore is running on this server right now (' + restoreState.describeOwner(live) + '): it ' +
+    throw new UserError('RESTORE_RUNNING', 'A restore is running on this server right now (' + restoreState.describeOwner(live) + '): it ' +
       'puts back its own changes when it ends. Nothing was reverted. If that session hangs, end it first ' +
       '(KILL ' + live.connectionId + '), then run restore.revert().');
   }
@@ -47,7 +47,7 @@ function revertMember(host) {
       'for it, and it was removed from the state file.');
   });
   var left = revert.leftoverLines(result);
-  if (left.length) throw new UserError(left.join(' '));
+  if (left.length) throw new UserError('REVERT_INCOMPLETE', left.join(' '));
   host.out.print(result.unknown.length ? 'Every recorded setting this server has is back as it was; the state file was removed.'
     : 'The server is back as it was; the state file was removed.');
   return { reverted: true, redoLog: result.redoLog, restored: result.restored, unknown: result.unknown, failed: [],

@@ -8,7 +8,7 @@ var redoLogState = require('../server/server-variables.js').redoLogState;
 
 function serverStatus(host, extraChecks) {
   if (!host.sql.connected()) {
-    throw new UserError('restore.status() needs a connection: connect first (\\connect root@host), or run ' +
+    throw new UserError('NOT_CONNECTED', 'restore.status() needs a connection: connect first (\\connect root@host), or run ' +
       'mysqlsh root@host -- restore status');
   }
   var info = host.sql.serverInfo();

@@ -12,7 +12,7 @@ var wholeChunksWarning = require('../partial/since-boundary.js').wholeChunksWarn
 // Before anything is written or changed: the stubs need a dump directory this user can write.
 function refuseReadOnly(host, plan) {
   if (!plan.stubFiles || host.files.canWrite(plan.dir)) return;
-  throw new UserError('The dump directory ' + plan.dir + ' cannot be written by the user running mysqlsh, and ' +
+  throw new UserError('DUMP_NOT_WRITABLE', 'The dump directory ' + plan.dir + ' cannot be written by the user running mysqlsh, and ' +
     plan.stubFiles + ' missing chunk(s) need a stub there (' + plan.firstStub + (plan.stubFiles > 1 ? ', …' : '') +
     '). Make it writable for this user, or copy the metadata and the chosen chunks to a directory of your own. ' +
     'Nothing was changed.');
@@ -20,7 +20,7 @@ function refuseReadOnly(host, plan) {
 
 function stubCommand(host, dumpDir, options) {
   if (parseSource(dumpDir)) {
-    throw new UserError('restore.stub writes stubs into a directory you prepared yourself; ' + dumpDir + ' is on a backup ' +
+    throw new UserError('REMOTE_UNSUPPORTED', 'restore.stub writes stubs into a directory you prepared yourself; ' + dumpDir + ' is on a backup ' +
       'host. restore.load and restore.view load from there without touching it.');
   }
   var r = planReport.modelAndPlan(host, dumpDir, options, { inPlace: true });

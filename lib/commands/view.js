@@ -14,7 +14,7 @@ function viewCommand(host, dumpArg, options) {
   var o = {};
   Object.keys(options || {}).forEach(function (k) { if (options[k] !== undefined && options[k] !== null) o[k] = options[k]; });
   if (!selection.isPartial(selection.parseSelection(o))) {
-    throw new UserError('restore.view needs latest or since (e.g. latest: {"shop.orders": 2}): without it util.loadDump can load ' +
+    throw new UserError('OPTION_MISSING', 'restore.view needs latest or since (e.g. latest: {"shop.orders": 2}): without it util.loadDump can load ' +
       'the dump directory itself.');
   }
   var src = openDumpSource(host, dumpArg, o);

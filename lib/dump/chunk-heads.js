@@ -82,7 +82,7 @@ function unescapeField(s, esc) {
 
 function decodeOne(host, compression, data, where) {
   var got = host.files.decodeHeads([{ compression: compression, data: data }])[0];
-  if (!got || got.error) throw new UserError(where + ': its first rows could not be decoded (' + (got ? got.error : 'no answer') + ').');
+  if (!got || got.error) throw new UserError('DUMP_DAMAGED', where + ': its first rows could not be decoded (' + (got ? got.error : 'no answer') + ').');
   return toU8(got.data);
 }
 
@@ -98,7 +98,7 @@ function firstRow(host, target, index, reader) {
   for (;;) {
     var got = reader.read([name], n)[0];
     if (got === null || got === undefined) {
-      throw new UserError(name + ' is not in the dump: since cannot read the first row of chunk ' + index + '.');
+      throw new UserError('DUMP_FILE_MISSING', name + ' is not in the dump: since cannot read the first row of chunk ' + index + '.');
     }
     var u8 = toU8(got);
     var fileEnded = u8.length < n;
@@ -107,9 +107,9 @@ function firstRow(host, target, index, reader) {
     if (u8.length === 0) return null; // a zero-length stub: no row
     if (compression === 'zstd') {
       var f = zstdFrames.firstBlocksFrame(u8, blocks);
-      if (f.error) throw new UserError(name + ' is not readable zstd data (' + f.error + ').');
+      if (f.error) throw new UserError('DUMP_DAMAGED', name + ' is not readable zstd data (' + f.error + ').');
       if (!f.frame) {
-        if (fileEnded) throw new UserError(name + ' ends inside its first zstd block: the file is truncated.');
+        if (fileEnded) throw new UserError('DUMP_DAMAGED', name + ' ends inside its first zstd block: the file is truncated.');
         n = Math.max(n * 4, f.needBytes);
         continue;
       }
@@ -121,7 +121,7 @@ function firstRow(host, target, index, reader) {
     }
     var row = splitFirstRow(utf8(data, 0, Math.min(data.length, 8 * 1024 * 1024)), dialect, ended);
     if (row !== null || ended) return row;
-    if (n >= MOST) throw new UserError(name + ': no whole row in its first ' + MOST + ' bytes.');
+    if (n >= MOST) throw new UserError('DUMP_DAMAGED', name + ': no whole row in its first ' + MOST + ' bytes.');
     n *= 4;
     blocks *= 4;
   }

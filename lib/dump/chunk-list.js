@@ -33,7 +33,7 @@ function addName(collection, m, bytes) {
     return;
   }
   if (m.index >= MAX_CHUNKS) {
-    throw new UserError('The data file name ' + names.chunkFileName(m.target.base, m.target.ext, m.index, m.last) +
+    throw new UserError('DUMP_DAMAGED', 'The data file name ' + names.chunkFileName(m.target.base, m.target.ext, m.index, m.last) +
       ' gives ' + displayTable(m.target.schema, m.target.table, m.target.partition) + ' more than ' + MAX_CHUNKS +
       ' chunks: the dump metadata or the listing is damaged.');
   }

@@ -37,7 +37,8 @@ function chunkRefs() {
 // counts {present, empty, stub, missing, corrupt, unchecked}, fileBytes, dataBytes (null when a
 // chunk's is unknown) and usableDataBytes (the same over present and empty chunks).
 // ctx: {sizes: Map name -> size, pathOf(name), tableBytes(target) -> number|null, unreadable: Map
-// name -> why (such files are not read; their chunks are corrupt with that reason), verify: null or
+// name -> why (such files are not read; their chunks are corrupt with that reason), notRegular: Set
+// of those names that are no regular file (util.loadDump does not see them), verify: null or
 // {threads}: then every present file is also decompressed in full (lib/dump/data-verify.js)}.
 // ctx.presized: the chunks' fileBytes are already set (statChunkFiles); ctx.sizes then holds no chunk file.
 // ctx.surveyedFrom(target) -> chunk number, when given, limits the reading to the chunks from that
@@ -92,6 +93,7 @@ function assignStates(host, targets, ctx) {
       if (file === null || !ctx.unreadable.has(file)) continue;
       markCorrupt(t, i, 'cannot be read: ' + ctx.unreadable.get(file));
       chunkTable.isUnreadable(ct, i, true);
+      if (ctx.notRegular && ctx.notRegular.has(file)) chunkTable.isNotRegular(ct, i, true);
     }
   });
   findCopies(host, targets, ctx);

@@ -10,6 +10,7 @@ var STATE_CODE = {};
 STATES.forEach(function (s, i) { STATE_CODE[s] = i; });
 var UNREADABLE = 1;
 var COPY = 2;
+var NOT_REGULAR = 4; // unreadable because not a regular file: util.loadDump does not see it
 
 // count chunks, numbered 0..count-1; lastIndex: the chunk marked last (@@N), -1 when none is;
 // whole: the table was dumped as one file (<base>.<ext>), its only chunk 0.
@@ -85,6 +86,7 @@ function flag(ct, i, bit, on) {
 
 function isUnreadable(ct, i, on) { return flag(ct, i, UNREADABLE, on); }
 function isCopy(ct, i, on) { return flag(ct, i, COPY, on); }
+function isNotRegular(ct, i, on) { return flag(ct, i, NOT_REGULAR, on); }
 
 function problemOf(ct, i) { return ct.problems && ct.problems.has(i) ? ct.problems.get(i) : null; }
 function setProblem(ct, i, text) { ct.problems.set(i, text); }
@@ -177,7 +179,7 @@ function describeRanges(indexes, limit) {
 
 module.exports = { newChunkTable: newChunkTable, emptyChunkTable: emptyChunkTable, markLast: markLast, isLast: isLast,
   fileOf: fileOf, dataBytesOf: dataBytesOf, setDataBytes: setDataBytes, startSurvey: startSurvey, fileBytesOf: fileBytesOf,
-  setFileBytes: setFileBytes, headKeyOf: headKeyOf, setHeadKey: setHeadKey, stateOf: stateOf, setState: setState, isUnreadable: isUnreadable, isCopy: isCopy,
+  setFileBytes: setFileBytes, headKeyOf: headKeyOf, setHeadKey: setHeadKey, stateOf: stateOf, setState: setState, isUnreadable: isUnreadable, isNotRegular: isNotRegular, isCopy: isCopy,
   problemOf: problemOf, setProblem: setProblem, indexesIn: indexesIn, chunkAt: chunkAt, sumDataBytes: sumDataBytes,
   someUnknown: someUnknown, describeRanges: describeRanges, nameRuns: nameRuns,
   fileRuns: fileRuns, eachBatch: eachBatch };

@@ -183,7 +183,8 @@ function byteReader(host, path) {
     var got = host.files.readRanges([{ path: path, offset: offset, length: length }])[0];
     var bytes = got === null ? null : toBytes(got, 'file content');
     if (bytes === null || bytes.length < length) {
-      throw new UserError('Cannot read ' + path + ': it changed or went away while it was read. Run the command again.');
+      throw new UserError('DUMP_UNREADABLE', 'Cannot read ' + path + ': it changed or went away while it was read. Run the command again.',
+        { path: path });
     }
     return binaryString(bytes);
   };

@@ -14,9 +14,9 @@ function isComplete(host, pathOf) {
 }
 
 function incompleteError(dir, what) {
-  return new UserError(what + ' refused: the dump in ' + dir + ' is unfinished (@.done.json, which MySQL Shell ' +
+  return new UserError('DUMP_INCOMPLETE', what + ' refused: the dump in ' + dir + ' is unfinished (@.done.json, which MySQL Shell ' +
     'writes last, is missing: the dump is still being written or was cut off). Nothing was changed. Wait for the ' +
-    'dump to finish, or pass allowIncomplete: true to go ahead with what is there.');
+    'dump to finish, or pass allowIncomplete: true to go ahead with what is there.', { path: dir });
 }
 
 // Before the model is read: a directory without @.json is left to the model's own message.

@@ -15,19 +15,19 @@ function readText(host, path) {
   } catch (e) {
     var why = String((e && e.message) || e);
     if (why.indexOf(path + ': ') === 0) why = why.slice(path.length + 2); // os.loadTextFile names the path too
-    throw new UserError('Cannot read ' + path + ': ' + why + '. Check that the file exists and that the user ' +
+    throw new UserError('DUMP_UNREADABLE', 'Cannot read ' + path + ': ' + why + '. Check that the file exists and that the user ' +
       'running mysqlsh may read it.');
   }
 }
 
 function invalidJson(path, why) {
-  return new UserError(path + ' is not valid JSON (' + why + '): the file is truncated or damaged. If the ' +
+  return new UserError('DUMP_DAMAGED', path + ' is not valid JSON (' + why + '): the file is truncated or damaged. If the ' +
     'dump is still being written, wait for it to finish; otherwise copy this file again from the original dump.');
 }
 
 function checkObject(value, path) {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new UserError(path + ' does not hold a JSON object: it is not MySQL Shell dump metadata, or it is damaged.');
+    throw new UserError('DUMP_DAMAGED', path + ' does not hold a JSON object: it is not MySQL Shell dump metadata, or it is damaged.');
   }
   return value;
 }
@@ -46,7 +46,7 @@ function readJsonFile(host, path) {
 function parseFormat(version, path) {
   var m = /^(\d+)\.(\d+)\.(\d+)$/.exec(String(version));
   if (!m) {
-    throw new UserError(path + ' has no readable dump format version ("version": ' + JSON.stringify(version).slice(0, 40) +
+    throw new UserError('DUMP_DAMAGED', path + ' has no readable dump format version ("version": ' + JSON.stringify(version).slice(0, 40) +
       '): it was not written by MySQL Shell, or it is damaged.');
   }
   return [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -64,7 +64,7 @@ function checkFormat(root, path) {
   if (root.version === undefined) return { format: '1.0.0', newerThanKnown: false, unsupported: false, unrecorded: true };
   var parts = parseFormat(root.version, path);
   if (parts[0] > 2) {
-    throw new UserError('The dump in ' + path.replace(/[\/\\]@\.json$/, '') + ' has format ' + root.version +
+    throw new UserError('DUMP_VERSION_UNSUPPORTED', 'The dump in ' + path.replace(/[\/\\]@\.json$/, '') + ' has format ' + root.version +
       ', newer than the formats this plugin reads (1.0.0 to 2.x; newest known ' + NEWEST_FORMAT + '). It was ' +
       'written by ' + (root.dumper || 'a newer MySQL Shell') + '. Update mysqlsh-restore to inspect it.');
   }

@@ -22,21 +22,23 @@ var isComplete = require('./dump-complete.js').isComplete;
 var displayTable = require('../format/display-name.js').displayTable;
 
 function checkDumpDir(host, dumpDir) {
-  if (dumpDir === '') throw new UserError('No dump directory given: pass the directory holding @.json.');
+  if (dumpDir === '') throw new UserError('ARGUMENT_MISSING', 'No dump directory given: pass the directory holding @.json.');
   var dir = paths.resolveDumpDir(host, dumpDir);
   if (!host.files.isDir(dir)) {
     if (host.files.isFile(dir)) {
-      throw new UserError(dir + ' is a file, not a directory: give the dump directory (the one holding @.json).');
+      throw new UserError('NOT_A_DUMP', dir + ' is a file, not a directory: give the dump directory (the one holding @.json).',
+        { path: dir });
     }
     // Something that is neither (a device such as /dev/null, a pipe, a socket) says what it is.
     var st = host.files.stat([dir]);
     var special = st.errors.length ? st.errors[0][2] : null;
     if (special) {
-      throw new UserError(dir + ' is ' + special + ', not a directory: give the dump directory (the one holding @.json).');
+      throw new UserError('NOT_A_DUMP', dir + ' is ' + special + ', not a directory: give the dump directory (the one holding @.json).',
+        { path: dir });
     }
     var relative = host.files.isAbs(dumpDir) ? '' : ' (' + JSON.stringify(dumpDir) + ' is taken relative to the ' +
       'current directory ' + host.files.cwd() + ')';
-    throw new UserError('The dump directory ' + dir + ' does not exist' + relative + '.');
+    throw new UserError('DUMP_NOT_FOUND', 'The dump directory ' + dir + ' does not exist' + relative + '.', { path: dir });
   }
   var pathOf = paths.pathMaker(host, dir);
   if (!host.files.isFile(pathOf('@.json'))) {
@@ -44,10 +46,11 @@ function checkDumpDir(host, dumpDir) {
     try {
       host.files.list(dir, { noSizeFor: [''] });
     } catch (e) {
-      throw new UserError('Cannot read the dump directory ' + dir + ': ' + ((e && e.message) || e) + '. Check its permissions.');
+      throw new UserError('DUMP_UNREADABLE', 'Cannot read the dump directory ' + dir + ': ' + ((e && e.message) || e) + '. Check its permissions.',
+        { path: dir });
     }
-    throw new UserError(dir + ' is not a MySQL Shell dump: it has no @.json (the file util.dumpInstance, ' +
-      'util.dumpSchemas and util.dumpTables write first). Give the directory the dump was written to.');
+    throw new UserError('NOT_A_DUMP', dir + ' is not a MySQL Shell dump: it has no @.json (the file util.dumpInstance, ' +
+      'util.dumpSchemas and util.dumpTables write first). Give the directory the dump was written to.', { path: dir });
   }
   return { dir: dir, pathOf: pathOf };
 }
@@ -70,7 +73,8 @@ function listFiles(host, dir, done, broken, omit, counts) {
   try {
     entries = host.files.list(dir, opts);
   } catch (e) {
-    throw new UserError('Cannot list the dump directory ' + dir + ': ' + ((e && e.message) || e) + '.');
+    throw new UserError('DUMP_UNREADABLE', 'Cannot list the dump directory ' + dir + ': ' + ((e && e.message) || e) + '.',
+      { path: dir });
   }
   eachEntry(entries, function (name, size, isDir, error, special) { addEntry(sizes, broken, name, size, isDir, error, special); });
   if (counts) { counts.omitted = entries.omitted || 0; counts.omittedIdx = entries.omittedEnding || 0; }
@@ -128,7 +132,8 @@ function readListing(host, file) {
   var f = host.files;
   var full = f.normpath(f.isAbs(file) ? file : f.join(f.cwd(), file));
   if (!f.isFile(full)) {
-    throw new UserError('The listing file ' + full + ' (options.listing) does not exist or is not a file.');
+    throw new UserError('PATH_MISSING', 'The listing file ' + full + ' (options.listing) does not exist or is not a file.',
+      { option: 'listing', path: full });
   }
   return chunkList.parseListing(f.loadText(full));
 }
@@ -317,6 +322,7 @@ function readDumpModel(host, dumpDir, options) {
   var unreadable = new Map(broken.map(function (e) { return [e.name, e.error]; }));
   var verified = chunkSurvey.assignStates(host, catalog.targets, { sizes: sizes, dir: opened.dir, pathOf: pathOf,
     unreadable: unreadable,
+    notRegular: new Set(broken.filter(function (e) { return e.special; }).map(function (e) { return e.name; })),
     tableBytes: function (t) { return t.partition === null ? t.info.dataBytes : null; },
     surveyedFrom: surveyedFrom,
     presized: byRuns,

@@ -8,11 +8,11 @@ var ESCAPES = /[\/\\\u0000]/;
 // value: a base name or extension; what: e.g. "table `db`.`t`"; source: the metadata file.
 function checkFileNamePart(value, what, source) {
   if (typeof value !== 'string' || value === '') {
-    throw new UserError(source + ' gives ' + what + ' an empty or non-text file name (' + JSON.stringify(value) +
+    throw new UserError('DUMP_PATH_UNSAFE', source + ' gives ' + what + ' an empty or non-text file name (' + JSON.stringify(value) +
       '): the metadata is damaged. Take the dump again, or restore this file from the original dump.');
   }
   if (value === '.' || value === '..' || ESCAPES.test(value)) {
-    throw new UserError('Refusing the dump: ' + source + ' gives ' + what + ' the file name ' + JSON.stringify(value) +
+    throw new UserError('DUMP_PATH_UNSAFE', 'Refusing the dump: ' + source + ' gives ' + what + ' the file name ' + JSON.stringify(value) +
       ', which would point outside the dump directory. MySQL Shell never writes such names: the metadata was ' +
       'altered or damaged. Check where this dump came from before loading anything from it.');
   }

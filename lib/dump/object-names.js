@@ -12,7 +12,7 @@ function splitName(text, what) {
     if (s[i] === '`') {
       i++;
       for (;;) {
-        if (i >= s.length) throw new UserError(what + ': unterminated backtick in ' + JSON.stringify(text) + '.');
+        if (i >= s.length) throw new UserError('NAME_INVALID', what + ': unterminated backtick in ' + JSON.stringify(text) + '.');
         if (s[i] === '`') {
           if (s[i + 1] === '`') { part += '`'; i += 2; continue; }
           i++;
@@ -21,11 +21,11 @@ function splitName(text, what) {
         part += s[i++];
       }
       if (i < s.length && s[i] !== '.') {
-        throw new UserError(what + ': expected "." after a quoted name in ' + JSON.stringify(text) + '.');
+        throw new UserError('NAME_INVALID', what + ': expected "." after a quoted name in ' + JSON.stringify(text) + '.');
       }
     } else {
       while (i < s.length && s[i] !== '.') part += s[i++];
-      if (part === '') throw new UserError(what + ': empty name part in ' + JSON.stringify(text) + '.');
+      if (part === '') throw new UserError('NAME_INVALID', what + ': empty name part in ' + JSON.stringify(text) + '.');
     }
     parts.push(part);
     i++;

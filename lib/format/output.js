@@ -6,7 +6,8 @@
 //                     any, go into the document's "warnings";
 //   "none":           print nothing, return the facts as a dictionary (for scripts).
 // Implemented once here by wrapping host.out, so lib/ code prints unconditionally.
-var UserError = require('../core/user-error.js').UserError;
+var userError = require('../core/user-error.js');
+var UserError = userError.UserError;
 
 var FORMATS = ['text', 'json', 'none'];
 
@@ -34,7 +35,7 @@ function chooseFormat(options) {
   var f = options && options.outputFormat;
   if (f === undefined || f === null || f === '') return 'text';
   if (FORMATS.indexOf(String(f)) < 0) {
-    throw new UserError('Invalid value for outputFormat: "' + f + '". Use "text" (the default), "json" or "none".');
+    throw new UserError('OPTION_INVALID', 'Invalid value for outputFormat: "' + f + '". Use "text" (the default), "json" or "none".');
   }
   return String(f);
 }
@@ -84,8 +85,15 @@ function runWithOutput(host, options, fn) {
     return undefined;
   }
   var warnings = [];
-  var made = fn(quietHost(host, warnings), rest);
-  var facts = withWarnings(typeof made === 'function' ? made() : made, warnings);
+  var facts;
+  try {
+    var made = fn(quietHost(host, warnings), rest);
+    facts = withWarnings(typeof made === 'function' ? made() : made, warnings);
+  } catch (e) {
+    // A script reads the failure's code from the document; the error is thrown all the same.
+    if (format === 'json') host.out.print(JSON.stringify(withWarnings({ error: userError.errorFacts(e) }, warnings), null, 2));
+    throw e;
+  }
   if (format === 'none') return materialized(facts);
   printJson(facts, host.out.print);
   return undefined;

@@ -25,13 +25,13 @@ function accountSql(user, host) { return quoteIdentifier(user) + '@' + quoteIden
 function parseDefiners(value) {
   if (value === undefined || value === null) return { mode: 'keep' };
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new UserError('definers must be "keep", "strip", "current" or an account "user@host", not ' + JSON.stringify(value) + '.');
+    throw new UserError('OPTION_INVALID', 'definers must be "keep", "strip", "current" or an account "user@host", not ' + JSON.stringify(value) + '.');
   }
   var v = value.trim();
   if (MODES.indexOf(v.toLowerCase()) >= 0) return { mode: v.toLowerCase() };
   var m = ACCOUNT.exec(v);
   if (!m || part(m, 1) === '') {
-    throw new UserError('definers: ' + JSON.stringify(value) + ' is neither "keep", "strip" nor "current", nor an account ' +
+    throw new UserError('OPTION_INVALID', 'definers: ' + JSON.stringify(value) + ' is neither "keep", "strip" nor "current", nor an account ' +
       'user@host (e.g. "app@%", "\'app\'@\'10.0.0.%\'").');
   }
   var user = part(m, 1);

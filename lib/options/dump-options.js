@@ -79,7 +79,7 @@ var FUNCTION_SINCE = { i: '8.0.21', s: '8.0.21', t: '8.0.22' };
 // fn: 'i' | 's' | 't'; names: the util option names about to be passed.
 function checkDumpOptionNames(fn, names, shellVersion) {
   if (!atLeast(shellVersion, FUNCTION_SINCE[fn])) {
-    throw new UserError(FUNCTIONS[fn] + ' exists from MySQL Shell ' + FUNCTION_SINCE[fn] + ' on; this Shell is ' +
+    throw new UserError('SHELL_TOO_OLD', FUNCTIONS[fn] + ' exists from MySQL Shell ' + FUNCTION_SINCE[fn] + ' on; this Shell is ' +
       shellVersion + '. Dump the whole schema instead (schemas: [...]), or upgrade MySQL Shell.');
   }
   var known = Object.keys(DUMP_OPTIONS).filter(function (n) { return appliesTo(n, fn, shellVersion); });
@@ -87,15 +87,15 @@ function checkDumpOptionNames(fn, names, shellVersion) {
     if (known.indexOf(name) >= 0) return;
     var spec = DUMP_OPTIONS[name];
     if (spec && spec.in.indexOf(fn) < 0) {
-      throw new UserError('Option \'' + name + '\' is not an option of ' + FUNCTIONS[fn] + ' (it belongs to ' +
+      throw new UserError('OPTION_UNKNOWN', 'Option \'' + name + '\' is not an option of ' + FUNCTIONS[fn] + ' (it belongs to ' +
         spec.in.split('').map(function (k) { return FUNCTIONS[k]; }).join(', ') + ').');
     }
     if (spec) {
-      throw new UserError('Option \'' + name + '\' exists in ' + FUNCTIONS[fn] + ' from MySQL Shell ' + spec.since +
+      throw new UserError('SHELL_TOO_OLD', 'Option \'' + name + '\' exists in ' + FUNCTIONS[fn] + ' from MySQL Shell ' + spec.since +
         ' on; this Shell is ' + shellVersion + '. Remove it, or upgrade MySQL Shell.');
     }
     var near = closestName(name, known);
-    throw new UserError('Unknown option \'' + name + '\' for ' + FUNCTIONS[fn] + ' in MySQL Shell ' + shellVersion + '.' +
+    throw new UserError('OPTION_UNKNOWN', 'Unknown option \'' + name + '\' for ' + FUNCTIONS[fn] + ' in MySQL Shell ' + shellVersion + '.' +
       (near ? ' Did you mean \'' + near + '\'?' : '') + ' Option names are case-sensitive.');
   });
 }

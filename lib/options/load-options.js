@@ -85,12 +85,12 @@ function checkLoadDumpOptionNames(names, shellVersion, ownNames) {
   names.forEach(function (name) {
     if (known.indexOf(name) >= 0) return;
     if (isLoadDumpOption(name)) {
-      throw new UserError('Option \'' + name + '\' is a util.loadDump option from MySQL Shell ' +
+      throw new UserError('SHELL_TOO_OLD', 'Option \'' + name + '\' is a util.loadDump option from MySQL Shell ' +
         LOAD_DUMP_OPTIONS[name].since + ' on; this Shell is ' + shellVersion + '. Remove it, or upgrade MySQL Shell.' +
         (name === 'dropExistingObjects' ? ' To drop the objects the load will create, use dropExisting: true.' : ''));
     }
     var near = closestName(name, known.concat(ownNames || []));
-    throw new UserError('Unknown option \'' + name + '\': it is neither a util.loadDump option of MySQL Shell ' +
+    throw new UserError('OPTION_UNKNOWN', 'Unknown option \'' + name + '\': it is neither a util.loadDump option of MySQL Shell ' +
       shellVersion + ' nor an option of restore.load.' + (near ? ' Did you mean \'' + near + '\'?' : '') +
       ' Option names are case-sensitive.');
   });

@@ -27,7 +27,7 @@ function ownSettings(options) {
       return;
     }
     var problem = ownValueProblem(name, v);
-    if (problem) throw new UserError('Option \'' + name + '\' ' + problem + '.');
+    if (problem) throw new UserError('OPTION_INVALID', 'Option \'' + name + '\' ' + problem + '.');
     out[name] = v;
   });
   return out;

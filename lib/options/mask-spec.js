@@ -18,7 +18,7 @@ var KINDS = {
 var KIND_NAMES = Object.keys(KINDS);
 
 function kindError(where, kind) {
-  return new UserError('mask: ' + where + ' has the unknown kind ' + JSON.stringify(kind) + '. The kinds are: ' +
+  return new UserError('OPTION_INVALID', 'mask: ' + where + ' has the unknown kind ' + JSON.stringify(kind) + '. The kinds are: ' +
     KIND_NAMES.join(', ') + ' (fixed:<value> for a fixed value).');
 }
 
@@ -26,13 +26,13 @@ function kindError(where, kind) {
 function parseKind(where, raw) {
   if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
     if (raw.kind !== 'fixed') throw kindError(where, raw.kind);
-    if (raw.value === undefined) throw new UserError('mask: ' + where + ' {"kind": "fixed"} needs a "value".');
+    if (raw.value === undefined) throw new UserError('OPTION_INVALID', 'mask: ' + where + ' {"kind": "fixed"} needs a "value".');
     return { kind: 'fixed', value: raw.value === null ? null : String(raw.value) };
   }
   if (typeof raw !== 'string') throw kindError(where, raw);
   var fixed = /^fixed:([\s\S]*)$/.exec(raw);
   if (fixed) return { kind: 'fixed', value: fixed[1] };
-  if (raw === 'fixed') throw new UserError('mask: ' + where + ' fixed needs its value: fixed:<value>.');
+  if (raw === 'fixed') throw new UserError('OPTION_INVALID', 'mask: ' + where + ' fixed needs its value: fixed:<value>.');
   if (KIND_NAMES.indexOf(raw) < 0) throw kindError(where, raw);
   return { kind: raw, value: null };
 }
@@ -40,7 +40,7 @@ function parseKind(where, raw) {
 function parseColumnName(text) {
   var parts = splitName(text, 'mask');
   if (parts.length !== 3 || parts.indexOf('*') >= 0) {
-    throw new UserError('mask: ' + JSON.stringify(text) + ' must name one column as schema.table.column (backticks allowed).');
+    throw new UserError('OPTION_INVALID', 'mask: ' + JSON.stringify(text) + ' must name one column as schema.table.column (backticks allowed).');
   }
   return parts;
 }
@@ -59,7 +59,7 @@ function entriesOfText(text) {
   return text.split(',').filter(function (e) { return e.trim() !== ''; }).map(function (e) {
     var s = e.trim();
     var at = nameEnd(s);
-    if (at < 0) throw new UserError('mask: ' + JSON.stringify(s) + ' must be schema.table.column:kind, e.g. shop.customers.email:email.');
+    if (at < 0) throw new UserError('OPTION_INVALID', 'mask: ' + JSON.stringify(s) + ' must be schema.table.column:kind, e.g. shop.customers.email:email.');
     return [s.slice(0, at), s.slice(at + 1)];
   });
 }
@@ -72,7 +72,7 @@ function parseMask(value) {
   else if (typeof value === 'object' && !Array.isArray(value)) {
     entries = Object.keys(value).map(function (k) { return [k, value[k]]; });
   } else {
-    throw new UserError('mask must be {"schema.table.column": kind} or "schema.table.column:kind,…", not ' +
+    throw new UserError('OPTION_INVALID', 'mask must be {"schema.table.column": kind} or "schema.table.column:kind,…", not ' +
       JSON.stringify(value) + '.');
   }
   var seen = {};
@@ -80,7 +80,7 @@ function parseMask(value) {
     var parts = parseColumnName(e[0]);
     var k = parseKind(e[0], e[1]);
     var id = JSON.stringify(parts);
-    if (seen[id]) throw new UserError('mask: the column ' + e[0] + ' is named twice.');
+    if (seen[id]) throw new UserError('OPTION_CONFLICT', 'mask: the column ' + e[0] + ' is named twice.');
     seen[id] = true;
     return { schema: parts[0], table: parts[1], column: parts[2], kind: k.kind, value: k.value, name: e[0] };
   });

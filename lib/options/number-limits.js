@@ -44,7 +44,7 @@ function limitProblem(name, value) {
 function checkLimits(opts) {
   Object.keys(opts).forEach(function (name) {
     var problem = limitProblem(name, opts[name]);
-    if (problem) throw new UserError('Option ' + name + ' ' + problem + '. Nothing was changed.');
+    if (problem) throw new UserError('OPTION_INVALID', 'Option ' + name + ' ' + problem + '. Nothing was changed.');
   });
 }
 

@@ -76,7 +76,7 @@ function dumpKeyProblem(key) {
 
 function userPreset(file, name, raw) {
   function bad(key, problem) {
-    throw new UserError('Bad preset file ' + file + ': preset \'' + name + '\'' + (key ? ', key \'' + key + '\'' : '') +
+    throw new UserError('PRESET_FILE_INVALID', 'Bad preset file ' + file + ': preset \'' + name + '\'' + (key ? ', key \'' + key + '\'' : '') +
       ' ' + problem + '. Fix the file, or move it away to use the built-in presets only.');
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) bad(null, 'must be a dictionary of options');
@@ -115,11 +115,11 @@ function readUserPresets(host) {
   try {
     raw = JSON.parse(host.files.loadText(file));
   } catch (e) {
-    throw new UserError('Bad preset file ' + file + ': not valid JSON (' + ((e && e.message) || e) + '). Fix the file, ' +
+    throw new UserError('PRESET_FILE_INVALID', 'Bad preset file ' + file + ': not valid JSON (' + ((e && e.message) || e) + '). Fix the file, ' +
       'or move it away to use the built-in presets only.');
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new UserError('Bad preset file ' + file + ': it must hold one JSON dictionary, {"<preset name>": {options}}.');
+    throw new UserError('PRESET_FILE_INVALID', 'Bad preset file ' + file + ': it must hold one JSON dictionary, {"<preset name>": {options}}.');
   }
   return Object.keys(raw).map(function (name) { return userPreset(file, name, raw[name]); });
 }
@@ -150,11 +150,11 @@ function resolvePreset(host, name, kind) {
   all.forEach(function (p) { if (p.name === name) found = p; });
   if (!found) {
     var near = closestName(String(name), names);
-    throw new UserError('Unknown ' + kind + ' preset \'' + name + '\'.' + (near ? ' Did you mean \'' + near + '\'?' : '') +
+    throw new UserError('PRESET_UNKNOWN', 'Unknown ' + kind + ' preset \'' + name + '\'.' + (near ? ' Did you mean \'' + near + '\'?' : '') +
       ' The ' + kind + ' presets are: ' + names.join(', ') + ' (restore.presets() shows them).');
   }
   if (found.kind !== kind) {
-    throw new UserError('\'' + name + '\' is a ' + found.kind + ' preset; here a ' + kind + ' preset is needed: ' +
+    throw new UserError('PRESET_UNKNOWN', '\'' + name + '\' is a ' + found.kind + ' preset; here a ' + kind + ' preset is needed: ' +
       names.join(', ') + '.');
   }
   var options = found.options;

@@ -13,7 +13,7 @@ var loaded = require('./loaded-table.js');
 var EXAMPLE = 'e.g. {"shop.orders.customer_id": "shop.customers.id"} or shop.orders.customer_id:shop.customers.id';
 
 function bad(text, why) {
-  return new UserError('relations: ' + JSON.stringify(text) + ' ' + why + '.');
+  return new UserError('OPTION_INVALID', 'relations: ' + JSON.stringify(text) + ' ' + why + '.');
 }
 
 // Positions in text of `ch` outside backticks and parentheses.
@@ -84,7 +84,7 @@ function parseRelations(value) {
       return [k, value[k]];
     });
   } else {
-    throw new UserError('relations must be {"schema.table.column": "schema.table.column"} or ' +
+    throw new UserError('OPTION_INVALID', 'relations must be {"schema.table.column": "schema.table.column"} or ' +
       '"child:parent,…", not ' + JSON.stringify(value) + '.');
   }
   var seen = {};
@@ -112,7 +112,7 @@ function sideTable(rel, schema, table, tables, known, role) {
   if (found) return { schema: found.schema, table: found.table, loaded: true };
   if (role === 'parent' && known(schema, table)) return { schema: schema, table: table, loaded: false };
   var near = closestName(schema + '.' + table, loaded.loadedTableNames(tables));
-  throw new UserError('relations: ' + rel.name + ' names the table ' + displayTable(schema, table) + ', which is not in ' +
+  throw new UserError('NOT_IN_DUMP', 'relations: ' + rel.name + ' names the table ' + displayTable(schema, table) + ', which is not in ' +
     'this load' + (role === 'parent' ? ' nor on the server' : '') + (near ? ' (did you mean ' + near + '?)' : '') +
     '. Nothing was changed.');
 }
@@ -121,7 +121,7 @@ function checkColumns(rel, side, columns, info) {
   columns.forEach(function (c) {
     if (Object.prototype.hasOwnProperty.call(info.columns, c)) return;
     var near = closestName(c, Object.keys(info.columns));
-    throw new UserError('relations: ' + rel.name + ': the table ' + displayTable(side.schema, side.table) + ' has no column ' +
+    throw new UserError('NOT_IN_DUMP', 'relations: ' + rel.name + ': the table ' + displayTable(side.schema, side.table) + ' has no column ' +
       JSON.stringify(c) + (near ? ' (did you mean ' + near + '?)' : '') + '. Nothing was changed.');
   });
 }

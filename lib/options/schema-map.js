@@ -26,12 +26,12 @@ function schemaName(text, where) {
   var s = String(text).trim();
   var parts = splitName(s, 'schemaMap');
   if (parts.length !== 1 || parts[0] === '') {
-    throw new UserError('schemaMap: ' + where + ' ' + JSON.stringify(text) + ' is not a schema name (no dots; quote a name ' +
+    throw new UserError('OPTION_INVALID', 'schemaMap: ' + where + ' ' + JSON.stringify(text) + ' is not a schema name (no dots; quote a name ' +
       'holding dots, colons or commas with backticks).');
   }
   var name = parts[0];
   if (name.length > 64 || / $/.test(name)) {
-    throw new UserError('schemaMap: ' + JSON.stringify(name) + ' cannot be a MySQL schema name (at most 64 characters, ' +
+    throw new UserError('OPTION_INVALID', 'schemaMap: ' + JSON.stringify(name) + ' cannot be a MySQL schema name (at most 64 characters, ' +
       'no trailing space).');
   }
   return name;
@@ -42,7 +42,7 @@ function entriesOf(value) {
     return splitOutside(value, ',').filter(function (e) { return e.trim() !== ''; }).map(function (e) {
       var p = splitOutside(e, ':');
       if (p.length !== 2) {
-        throw new UserError('schemaMap: ' + JSON.stringify(e.trim()) + ' must be dumpName:newName, e.g. ' +
+        throw new UserError('OPTION_INVALID', 'schemaMap: ' + JSON.stringify(e.trim()) + ' must be dumpName:newName, e.g. ' +
           '--schema-map=shop:shop_copy,billing:billing_copy.');
       }
       return [p[0], p[1]];
@@ -51,12 +51,12 @@ function entriesOf(value) {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     return Object.keys(value).map(function (k) {
       if (typeof value[k] !== 'string') {
-        throw new UserError('schemaMap: the new name of ' + k + ' must be a string, not ' + JSON.stringify(value[k]) + '.');
+        throw new UserError('OPTION_INVALID', 'schemaMap: the new name of ' + k + ' must be a string, not ' + JSON.stringify(value[k]) + '.');
       }
       return [k, value[k]];
     });
   }
-  throw new UserError('schemaMap must be {"dumpName": "newName", …} or dumpName:newName,…, not ' + JSON.stringify(value) + '.');
+  throw new UserError('OPTION_INVALID', 'schemaMap must be {"dumpName": "newName", …} or dumpName:newName,…, not ' + JSON.stringify(value) + '.');
 }
 
 // The option as given → [{from, to}] (a schema mapped to its own name is left out). Throws for a
@@ -69,11 +69,11 @@ function parseSchemaMap(value) {
   entriesOf(value).forEach(function (e) {
     var a = schemaName(e[0], 'the dump schema');
     var b = schemaName(e[1], 'the new name');
-    if (from[a]) throw new UserError('schemaMap names ' + a + ' twice: map each dump schema to one name.');
+    if (from[a]) throw new UserError('OPTION_CONFLICT', 'schemaMap names ' + a + ' twice: map each dump schema to one name.');
     from[a] = true;
     if (a === b) return;
     if (to[b]) {
-      throw new UserError('schemaMap maps ' + to[b] + ' and ' + a + ' to the same name ' + b + ': two schemas cannot be ' +
+      throw new UserError('OPTION_CONFLICT', 'schemaMap maps ' + to[b] + ' and ' + a + ' to the same name ' + b + ': two schemas cannot be ' +
         'loaded into one. Give each its own name.');
     }
     to[b] = a;
@@ -91,7 +91,7 @@ function checkAgainstDump(pairs, dumpSchemas, loaded, fold) {
   pairs.forEach(function (p) {
     if (dumpSchemas.indexOf(p.from) < 0) {
       var near = closestName(p.from, dumpSchemas);
-      throw new UserError('schemaMap: the dump holds no schema ' + p.from + (near ? ': did you mean ' + near + '?' :
+      throw new UserError('NOT_IN_DUMP', 'schemaMap: the dump holds no schema ' + p.from + (near ? ': did you mean ' + near + '?' :
         ' (it holds ' + dumpSchemas.join(', ') + ').') + ' Nothing was changed.');
     }
     mapped[p.from] = p.to;
@@ -101,7 +101,7 @@ function checkAgainstDump(pairs, dumpSchemas, loaded, fold) {
     var name = Object.prototype.hasOwnProperty.call(mapped, s) ? mapped[s] : s;
     var k = key(name);
     if (taken[k] !== undefined) {
-      throw new UserError('schemaMap would load ' + taken[k] + ' and ' + s + ' into the same schema ' + name + ': two ' +
+      throw new UserError('OPTION_CONFLICT', 'schemaMap would load ' + taken[k] + ' and ' + s + ' into the same schema ' + name + ': two ' +
         'schemas cannot be loaded into one. Map ' + (mapped[s] !== undefined ? s : taken[k]) + ' to another name, or ' +
         'leave one of them out (excludeSchemas). Nothing was changed.');
     }

@@ -31,11 +31,11 @@ function normalTime(text) {
 // One value → {kind: 'time', time} | {kind: 'duration', seconds} | {kind: 'number', number (decimal text)}.
 function parseValue(v, where) {
   if (typeof v === 'number') {
-    if (!isFinite(v) || Math.floor(v) !== v) throw new UserError('since: ' + where + ' needs ' + FORMS + ', got ' + String(v) + '.');
+    if (!isFinite(v) || Math.floor(v) !== v) throw new UserError('OPTION_INVALID', 'since: ' + where + ' needs ' + FORMS + ', got ' + String(v) + '.');
     return { kind: 'number', number: String(v), text: String(v) };
   }
   if (typeof v !== 'string' || v.trim() === '') {
-    throw new UserError('since: ' + where + ' needs ' + FORMS + ', got ' + JSON.stringify(v) + '.');
+    throw new UserError('OPTION_INVALID', 'since: ' + where + ' needs ' + FORMS + ', got ' + JSON.stringify(v) + '.');
   }
   var t = v.trim();
   if (/^-?\d+$/.test(t)) return { kind: 'number', number: t.replace(/^(-?)0+(?=\d)/, '$1'), text: t };
@@ -43,13 +43,13 @@ function parseValue(v, where) {
   if (d) {
     var unit = UNITS[d[2].toLowerCase()];
     if (!unit) {
-      throw new UserError('since: ' + where + ': ' + JSON.stringify(t) + ' has an unknown unit "' + d[2] + '": use s, min, h, ' +
+      throw new UserError('OPTION_INVALID', 'since: ' + where + ': ' + JSON.stringify(t) + ' has an unknown unit "' + d[2] + '": use s, min, h, ' +
         'd or w (seconds, minutes, hours, days, weeks; months and years vary in length: give a date instead).');
     }
     return { kind: 'duration', seconds: Number(d[1]) * unit, text: t };
   }
   var time = normalTime(t);
-  if (time === null) throw new UserError('since: ' + where + ': ' + JSON.stringify(t) + ' does not parse: give ' + FORMS + '.');
+  if (time === null) throw new UserError('OPTION_INVALID', 'since: ' + where + ': ' + JSON.stringify(t) + ' does not parse: give ' + FORMS + '.');
   return { kind: 'time', time: time, text: t };
 }
 
@@ -62,7 +62,7 @@ function parseSinceText(text) {
       if (e[j] === '`') q = !q;
       if (e[j] === ':' && !q) return [e.slice(0, j).trim(), e.slice(j + 1).trim()];
     }
-    throw new UserError('since: ' + JSON.stringify(e) + ' must be schema.table.column:value, e.g. ' +
+    throw new UserError('OPTION_INVALID', 'since: ' + JSON.stringify(e) + ' must be schema.table.column:value, e.g. ' +
       'shop.orders.created_at:30d or shop.orders.created_at:2026-10-25.');
   });
 }
@@ -70,7 +70,7 @@ function parseSinceText(text) {
 function rule(name, value) {
   var parts = splitName(name, 'since');
   if (parts.length !== 3 || parts.some(function (p) { return p === '*' || p === ''; })) {
-    throw new UserError('since: ' + JSON.stringify(name) + ' must name one column as schema.table.column (backticks ' +
+    throw new UserError('OPTION_INVALID', 'since: ' + JSON.stringify(name) + ' must name one column as schema.table.column (backticks ' +
       'allowed, no wildcards), e.g. shop.orders.created_at.');
   }
   var where = parts.map(quoteIdentifier).join('.');
@@ -86,13 +86,13 @@ function parseSince(v) {
   if (typeof v === 'string') list = parseSinceText(v);
   else if (typeof v === 'object' && !Array.isArray(v)) list = Object.keys(v).map(function (k) { return [k, v[k]]; });
   else {
-    throw new UserError('since must be {"schema.table.column": value} or schema.table.column:value,… (value: ' + FORMS + ').');
+    throw new UserError('OPTION_INVALID', 'since must be {"schema.table.column": value} or schema.table.column:value,… (value: ' + FORMS + ').');
   }
   var seen = {};
   return list.map(function (e) {
     var r = rule(e[0], e[1]);
     var key = JSON.stringify([r.schema, r.table]);
-    if (seen[key]) throw new UserError('since names the table of ' + r.name + ' twice: give one column per table.');
+    if (seen[key]) throw new UserError('OPTION_CONFLICT', 'since names the table of ' + r.name + ' twice: give one column per table.');
     seen[key] = true;
     return r;
   });

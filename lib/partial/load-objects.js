@@ -25,7 +25,7 @@ function objectFilter(options, kind, minParts, maxParts) {
     return stringList(options[key]).map(function (text) {
       var parts = splitName(text, key);
       if (parts.length < minParts || parts.length > maxParts) {
-        throw new UserError(key + ': ' + JSON.stringify(text) + ' must be ' +
+        throw new UserError('OPTION_INVALID', key + ': ' + JSON.stringify(text) + ' must be ' +
           (maxParts === 3 ? 'schema.table or schema.table.trigger' : 'schema.' + kind) + ' (backticks allowed).');
       }
       return parts;
@@ -52,7 +52,7 @@ function schemaChosen(sel, schema) {
 
 // A chosen object whose metadata file is missing: util.loadDump would fail on it; nothing is guessed.
 function missingMetadata(dump, file, what) {
-  return new UserError('The ' + what + ' file ' + file + ' is missing from the dump in ' + dump.dir + ': the dump is ' +
+  return new UserError('DUMP_FILE_MISSING', 'The ' + what + ' file ' + file + ' is missing from the dump in ' + dump.dir + ': the dump is ' +
     'damaged or incomplete. Copy it again from the original dump, or leave ' + what.replace(/ metadata$/, '') + ' out ' +
     'with the filters. Nothing was changed.');
 }
@@ -123,7 +123,7 @@ function histogramBuckets(h, file) {
   if (h.buckets === undefined || h.buckets === null) return 100;
   var n = Number(h.buckets);
   if (Math.floor(n) !== n || n < 1 || n > 1024) {
-    throw new UserError('The histogram of column ' + h.column + ' in ' + file + ' has ' + JSON.stringify(h.buckets) +
+    throw new UserError('DUMP_DAMAGED', 'The histogram of column ' + h.column + ' in ' + file + ' has ' + JSON.stringify(h.buckets) +
       ' buckets; MySQL takes a whole number from 1 to 1024. The dump metadata is damaged: copy ' + file + ' again from ' +
       'the original dump, or load with analyze: "on" (no histograms). Nothing was changed.');
   }

@@ -48,12 +48,13 @@ function viewPlace(host, model, identity, viewDir, dumpName) {
   var f = host.files;
   var key = shortHash(identity);
   if (viewDir !== undefined && viewDir !== null) {
-    if (typeof viewDir !== 'string' || viewDir.trim() === '') throw new UserError('Option viewDir must name a directory.');
+    if (typeof viewDir !== 'string' || viewDir.trim() === '') throw new UserError('OPTION_INVALID', 'Option viewDir must name a directory.',
+      { option: 'viewDir' });
     var dir = f.normpath(f.isAbs(viewDir) ? viewDir : f.join(f.cwd(), viewDir));
     var prefix = f.join(model.dir, 'x').slice(0, -1);
     if (dir === model.dir || dir.indexOf(prefix) === 0) {
-      throw new UserError('viewDir ' + dir + ' is inside the dump directory ' + model.dir + ': the plugin writes nothing ' +
-        'into a dump. Choose a directory outside it.');
+      throw new UserError('PATH_REFUSED', 'viewDir ' + dir + ' is inside the dump directory ' + model.dir + ': the plugin writes nothing ' +
+        'into a dump. Choose a directory outside it.', { option: 'viewDir', path: dir });
     }
     return { dir: dir, key: key, given: true };
   }
@@ -75,17 +76,20 @@ function readMark(host, dir) {
 function placeState(host, place) {
   var f = host.files;
   if (!f.isDir(place.dir)) {
-    if (f.isFile(place.dir)) throw new UserError('viewDir ' + place.dir + ' is a file: give a directory that does not exist yet.');
+    if (f.isFile(place.dir)) throw new UserError('PATH_REFUSED', 'viewDir ' + place.dir + ' is a file: give a directory that does not exist yet.',
+      { option: 'viewDir', path: place.dir });
     return 'new';
   }
   var mark = f.isFile(f.join(place.dir, MARK)) ? readMark(host, place.dir) : null;
   if (!mark) {
-    throw new UserError('viewDir ' + place.dir + ' exists and is not a load view made by the restore plugin: the ' +
-      'plugin never writes over what it did not make. Give a directory that does not exist yet.');
+    throw new UserError('PATH_REFUSED', 'viewDir ' + place.dir + ' exists and is not a load view made by the restore plugin: the ' +
+      'plugin never writes over what it did not make. Give a directory that does not exist yet.',
+        { option: 'viewDir', path: place.dir });
   }
   if (mark.key !== place.key) {
-    throw new UserError('The load view ' + place.dir + ' was made for another dump or selection (' + (mark.dump || '?') +
-      '). Remove it (rm -r: it holds links and stubs only, the dump is not touched) or give another viewDir.');
+    throw new UserError('PATH_REFUSED', 'The load view ' + place.dir + ' was made for another dump or selection (' + (mark.dump || '?') +
+      '). Remove it (rm -r: it holds links and stubs only, the dump is not touched) or give another viewDir.',
+        { option: 'viewDir', path: place.dir });
   }
   return f.isFile(f.join(place.dir, COMPLETE)) ? 'reuse' : 'stale';
 }

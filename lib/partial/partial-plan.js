@@ -137,9 +137,9 @@ function refuseBad(plan, t, i, name, fix) {
   var ct = t.chunks;
   var file = chunkTable.fileOf(ct, i);
   var problem = chunkTable.problemOf(ct, i);
-  if (chunkTable.isUnreadable(ct, i) && /not a regular file/.test(problem)) {
+  if (chunkTable.isNotRegular(ct, i)) {
     // util.loadDump lists regular files only: for it the chunk is missing.
-    plan.blockers.push(file + ' (' + name + ') is ' + problem.replace(/^cannot be read: /, '') + ': util.loadDump ' +
+    plan.blockers.push(file + ' (' + name + ') ' + problem + ': util.loadDump ' +
       'does not see it, as if the file were missing. Replace it with the real file' + fix);
   } else if (chunkTable.isUnreadable(ct, i)) {
     plan.blockers.push(file + ' (' + name + ') ' + problem + ': let the user running mysqlsh read it (owner, mode, ACLs).');
@@ -208,7 +208,7 @@ function unknownNames(model, sel, plan) {
 // what: 'The partial import' or 'The load'.
 function refuseBlocked(plan, what) {
   if (plan.blockers.length) {
-    throw new UserError((what || 'The partial import') + ' cannot be planned:\n  ' + plan.blockers.join('\n  ') +
+    throw new UserError('PARTIAL_BLOCKED', (what || 'The partial import') + ' cannot be planned:\n  ' + plan.blockers.join('\n  ') +
       '\nNothing was changed.');
   }
 }

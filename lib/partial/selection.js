@@ -14,23 +14,27 @@ function stringList(options, key) {
   var v = options[key];
   if (v === undefined || v === null) return [];
   if (typeof v === 'string') v = v.split(',').filter(function (s) { return s.trim() !== ''; });
-  if (!Array.isArray(v)) throw new UserError('Option ' + key + ' must be a list of names, e.g. ["shop"].');
+  if (!Array.isArray(v)) throw new UserError('OPTION_INVALID', 'Option ' + key + ' must be a list of names, e.g. ["shop"].',
+    { option: key });
   return v.map(function (x) {
-    if (typeof x !== 'string') throw new UserError('Option ' + key + ' must hold names (strings), got ' + JSON.stringify(x) + '.');
+    if (typeof x !== 'string') throw new UserError('OPTION_INVALID', 'Option ' + key + ' must hold names (strings), got ' + JSON.stringify(x) + '.',
+      { option: key });
     return x.trim();
   });
 }
 
 function schemaName(text, key) {
   var parts = splitName(text, key);
-  if (parts.length !== 1) throw new UserError(key + ': ' + JSON.stringify(text) + ' is not a schema name (no dots, or quote it with backticks).');
+  if (parts.length !== 1) throw new UserError('OPTION_INVALID', key + ': ' + JSON.stringify(text) + ' is not a schema name (no dots, or quote it with backticks).',
+    { option: key });
   return parts[0];
 }
 
 function tableName(text, key) {
   var parts = splitName(text, key);
   if (parts.length !== 2) {
-    throw new UserError(key + ': ' + JSON.stringify(text) + ' must be schema.table (backticks allowed, e.g. `my db`.`my table`).');
+    throw new UserError('OPTION_INVALID', key + ': ' + JSON.stringify(text) + ' must be schema.table (backticks allowed, e.g. `my db`.`my table`).',
+      { option: key });
   }
   return { schema: parts[0], table: parts[1] };
 }
@@ -38,8 +42,8 @@ function tableName(text, key) {
 function count(v, where) {
   var n = typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
   if (typeof n !== 'number' || !(n >= 0) || !isFinite(n) || Math.floor(n) !== n) {
-    throw new UserError('latest: ' + where + ' needs a whole number of chunks (0 = the table without data), got ' +
-      (typeof v === 'number' ? String(v) : JSON.stringify(v)) + '.');
+    throw new UserError('OPTION_INVALID', 'latest: ' + where + ' needs a whole number of chunks (0 = the table without data), got ' +
+      (typeof v === 'number' ? String(v) : JSON.stringify(v)) + '.', { option: 'latest' });
   }
   return n;
 }
@@ -52,12 +56,13 @@ function parseLatestText(text) {
     var colon = e.lastIndexOf(':');
     if (colon < 0 || e.indexOf('`', colon) >= 0) {
       if (/^\d+$/.test(e)) return ['*', e];
-      throw new UserError('latest: ' + JSON.stringify(e) + ' must be name:count, e.g. shop.events:3 or shop.*:1.');
+      throw new UserError('OPTION_INVALID', 'latest: ' + JSON.stringify(e) + ' must be name:count, e.g. shop.events:3 or shop.*:1.',
+        { option: 'latest' });
     }
     var name = e.slice(0, colon).trim();
     if (/:/.test(name.replace(/`[^`]*`/g, ''))) {
-      throw new UserError('latest: ' + JSON.stringify(e) + ' must be name:count, e.g. shop.events:3 or shop.*:1 (one colon; ' +
-        'quote a name holding a colon with backticks).');
+      throw new UserError('OPTION_INVALID', 'latest: ' + JSON.stringify(e) + ' must be name:count, e.g. shop.events:3 or shop.*:1 (one colon; ' +
+        'quote a name holding a colon with backticks).', { option: 'latest' });
     }
     return [name, e.slice(colon + 1).trim()];
   });
@@ -69,10 +74,13 @@ function latestRule(pattern, n) {
   if (pattern === '*') return { schema: '*', table: '*', partition: null, count: count(n, where) };
   var parts = splitName(pattern, 'latest');
   if (parts.length < 2 || parts.length > 3) {
-    throw new UserError('latest: ' + where + ' must be "*", "schema.*", "schema.table" or "schema.table.partition".');
+    throw new UserError('OPTION_INVALID', 'latest: ' + where + ' must be "*", "schema.*", "schema.table" or "schema.table.partition".',
+      { option: 'latest' });
   }
-  if (parts[0] === '*') throw new UserError('latest: ' + where + ': name the schema ("*" alone means every table).');
-  if (parts[1] === '*' && parts.length === 3) throw new UserError('latest: ' + where + ': a partition needs a table name.');
+  if (parts[0] === '*') throw new UserError('OPTION_INVALID', 'latest: ' + where + ': name the schema ("*" alone means every table).',
+    { option: 'latest' });
+  if (parts[1] === '*' && parts.length === 3) throw new UserError('OPTION_INVALID', 'latest: ' + where + ': a partition needs a table name.',
+    { option: 'latest' });
   return { schema: parts[0], table: parts[1], partition: parts.length === 3 ? parts[2] : null, count: count(n, where) };
 }
 
@@ -88,7 +96,8 @@ function parseLatest(v) {
   if (typeof v === 'object') {
     return Object.keys(v).map(function (k) { return latestRule(k, v[k]); });
   }
-  throw new UserError('latest must be a number, {"schema.table": n}, or "schema.table:n,schema.*:n".');
+  throw new UserError('OPTION_INVALID', 'latest must be a number, {"schema.table": n}, or "schema.table:n,schema.*:n".',
+    { option: 'latest' });
 }
 
 // options: any dictionary; only the selection keys are read.
@@ -106,15 +115,17 @@ function parseSelection(options) {
     sinceTargets: null, // filled once the boundaries are found (since-boundary.js resolveSince)
   };
   if (!sel.since.length && (o.sinceExact !== undefined || o.sinceScan)) {
-    throw new UserError((o.sinceScan ? 'sinceScan' : 'sinceExact') + ' is for since: name a table\'s column with since, or leave it out.');
+    throw new UserError('OPTION_CONFLICT', (o.sinceScan ? 'sinceScan' : 'sinceExact') + ' is for since: name a table\'s column with since, or leave it out.');
   }
   refuseDuplicates(sel);
   sel.includeTables.forEach(function (t) {
     if (sel.excludeTables.some(function (x) { return x.schema === t.schema && x.table === t.table; })) {
-      throw new UserError('Both includeTables and excludeTables name ' + quoteTable(t.schema, t.table) + ': keep it in one of them.');
+      throw new UserError('OPTION_CONFLICT', 'Both includeTables and excludeTables name ' + quoteTable(t.schema, t.table) + ': keep it in one of them.',
+        { options: ['includeTables', 'excludeTables'] });
     }
     if (sel.excludeSchemas.indexOf(t.schema) >= 0) {
-      throw new UserError('includeTables names ' + quoteTable(t.schema, t.table) + ', whose schema is in excludeSchemas.');
+      throw new UserError('OPTION_CONFLICT', 'includeTables names ' + quoteTable(t.schema, t.table) + ', whose schema is in excludeSchemas.',
+        { options: ['includeTables', 'excludeSchemas'] });
     }
   });
   refuseLatestOutside(sel);
@@ -126,7 +137,8 @@ function flag(o, key, dflt) {
   var v = o[key];
   if (v === undefined || v === null) return dflt;
   if (v === 'true' || v === 'false') v = v === 'true';
-  if (typeof v !== 'boolean') throw new UserError('Option ' + key + ' must be true or false, got ' + JSON.stringify(v) + '.');
+  if (typeof v !== 'boolean') throw new UserError('OPTION_INVALID', 'Option ' + key + ' must be true or false, got ' + JSON.stringify(v) + '.',
+    { option: key });
   return v;
 }
 
@@ -134,13 +146,13 @@ function flag(o, key, dflt) {
 function refuseSinceConflicts(sel) {
   sel.since.forEach(function (r) {
     if (!isTableChosen(sel, r.schema, r.table)) {
-      throw new UserError('since names ' + r.name + ', whose table the include/exclude options leave out of the load: ' +
+      throw new UserError('OPTION_CONFLICT', 'since names ' + r.name + ', whose table the include/exclude options leave out of the load: ' +
         'remove it from since, or change the filters.');
     }
     sel.latest.forEach(function (l) {
       if (l.schema === r.schema && l.table === r.table) {
-        throw new UserError('latest and since both name ' + quoteTable(r.schema, r.table) + ': choose one for it ' +
-          '(latest counts chunks, since finds a point in time).');
+        throw new UserError('OPTION_CONFLICT', 'latest and since both name ' + quoteTable(r.schema, r.table) + ': choose one for it ' +
+          '(latest counts chunks, since finds a point in time).', { options: ['latest', 'since'] });
       }
     });
   });
@@ -177,7 +189,7 @@ function refuseDuplicates(sel) {
     var seen = {};
     sel[k[0]].forEach(function (x) {
       var key = k[1](x);
-      if (seen[key]) throw new UserError(k[0] + ' names ' + key + ' twice: give each once.');
+      if (seen[key]) throw new UserError('OPTION_CONFLICT', k[0] + ' names ' + key + ' twice: give each once.');
       seen[key] = true;
     });
   });
@@ -192,7 +204,7 @@ function refuseLatestOutside(sel) {
         (sel.includeTables.length && !sel.includeTables.some(function (t) { return t.schema === r.schema; }))
       : !isTableChosen(sel, r.schema, r.table);
     if (out) {
-      throw new UserError('latest names ' + describeRule(r) + ', which the include/exclude options leave out of the load: ' +
+      throw new UserError('OPTION_CONFLICT', 'latest names ' + describeRule(r) + ', which the include/exclude options leave out of the load: ' +
         'remove it from latest, or change the filters.');
     }
   });

@@ -50,14 +50,14 @@ function sincePoint(rule, column, model, autoIncrement) {
   var begin = model.begin || (model.rootJson && model.rootJson.begin) || null;
   function fromDuration() {
     if (typeof begin !== 'string' || !sinceSpec.normalTime(begin)) {
-      throw new UserError('since: ' + rule.name + ': ' + JSON.stringify(v.text) + ' counts back from the dump\'s time, and ' +
+      throw new UserError('SINCE_UNSUITED', 'since: ' + rule.name + ': ' + JSON.stringify(v.text) + ' counts back from the dump\'s time, and ' +
         'its @.json records none ("begin"): give a date and time instead.');
     }
     return sinceSpec.timeMinus(sinceSpec.normalTime(begin), v.seconds);
   }
   if (TIME_TYPES[column.type]) {
     if (v.kind === 'number') {
-      throw new UserError('since: ' + rule.name + ' is a ' + column.type.toUpperCase() + ' column: give a time ' +
+      throw new UserError('SINCE_UNSUITED', 'since: ' + rule.name + ' is a ' + column.type.toUpperCase() + ' column: give a time ' +
         '("2026-10-25 00:00:00") or a duration (30d), not the number ' + v.text + '.');
     }
     var time = v.kind === 'time' ? v.time : fromDuration();
@@ -72,7 +72,7 @@ function sincePoint(rule, column, model, autoIncrement) {
   if (INT_TYPES[column.type]) {
     if (v.kind === 'number') return { kind: 'int', key: v.number, sql: v.number, shown: v.number, how: 'as given' };
     if (autoIncrement) {
-      throw new UserError('since: ' + rule.name + ' is an AUTO_INCREMENT key: a time means nothing there; give a key value ' +
+      throw new UserError('SINCE_UNSUITED', 'since: ' + rule.name + ' is an AUTO_INCREMENT key: a time means nothing there; give a key value ' +
         '(e.g. 182000000), or name the table\'s time column.');
     }
     var t = v.kind === 'time' ? v.time : fromDuration();
@@ -80,7 +80,7 @@ function sincePoint(rule, column, model, autoIncrement) {
     return { kind: 'int', key: epoch, sql: epoch, shown: epoch + ' (' + t + ' UTC, as epoch seconds)',
       how: v.kind === 'time' ? 'as given, in epoch seconds' : v.text + ' before the dump\'s time ' + begin + ' (@.json begin), in epoch seconds' };
   }
-  throw new UserError('since: ' + rule.name + ' is a ' + column.type.toUpperCase() + ' column: since takes DATETIME, ' +
+  throw new UserError('SINCE_UNSUITED', 'since: ' + rule.name + ' is a ' + column.type.toUpperCase() + ' column: since takes DATETIME, ' +
     'TIMESTAMP, DATE and integer (epoch or key) columns.');
 }
 
@@ -112,7 +112,7 @@ function boundaryOf(host, t, rule, point, col, opts) {
   }
   var key = Array.isArray(t.primaryIndex) ? t.primaryIndex : null;
   if (key && key.length === 0 && !opts.scan) {
-    throw new UserError('since: ' + name + ' has no primary key or unique index: its chunks follow the server\'s scan order, ' +
+    throw new UserError('SINCE_UNSUITED', 'since: ' + name + ' has no primary key or unique index: its chunks follow the server\'s scan order, ' +
       'so no chunk can be skipped by its first row. Load it whole (leave it out of since), or pass sinceScan: true to ' +
       'read every chunk\'s first row.');
   }
@@ -131,13 +131,13 @@ function boundaryOf(host, t, rule, point, col, opts) {
       where = 'head';
       text = row === null ? undefined : row[col];
       if (row !== null && col >= row.length) {
-        throw new UserError('since: the first row of chunk ' + i + ' of ' + name + ' has ' + row.length + ' fields, not a ' +
+        throw new UserError('DUMP_DAMAGED', 'since: the first row of chunk ' + i + ' of ' + name + ' has ' + row.length + ' fields, not a ' +
           rule.column + ' (field ' + (col + 1) + '): the table JSON\'s columns do not match its data.');
       }
     }
     var k = text === undefined ? undefined : headKey(point, text);
     if (text !== undefined && k === undefined) {
-      throw new UserError('since: the first row of chunk ' + i + ' of ' + name + ' holds ' + JSON.stringify(text) + ' in ' +
+      throw new UserError('DUMP_DAMAGED', 'since: the first row of chunk ' + i + ' of ' + name + ' holds ' + JSON.stringify(text) + ' in ' +
         rule.column + ', which does not read as a ' + point.kind + ': name another column.');
     }
     var h = { index: i, empty: text === undefined, text: text === undefined ? null : text, key: k, where: where };
@@ -176,7 +176,7 @@ function boundaryOf(host, t, rule, point, col, opts) {
     if (!last || compareKeys(point, h.key, last.key) > 0) last = h;
   });
   if (fact.disorder.length && !opts.scan) {
-    throw new UserError('since: ' + displayIdentifier(rule.column) + ' does not grow with the key of ' + name + ': ' +
+    throw new UserError('SINCE_UNSUITED', 'since: ' + displayIdentifier(rule.column) + ' does not grow with the key of ' + name + ': ' +
       disorderText(fact) + '. The chunks before the boundary may hold rows at or after ' + point.shown + ', so no chunk ' +
       'can be skipped safely. Name a column that grows with the key (the key itself, a created_at set on insert), or ' +
       'pass sinceScan: true to read every chunk\'s first row (' + n + ' heads). Nothing was changed.');
@@ -208,7 +208,7 @@ function resolveSince(host, model, sel, reader) {
     var targets = model.targets.filter(function (t) { return t.schema === rule.schema && t.table === rule.table; });
     if (!targets.length) {
       var near = closestName(rule.schema + '.' + rule.table, tables);
-      throw new UserError('since: ' + rule.name + ' names no table of the dump' + (near ? ': did you mean ' + near + '?' :
+      throw new UserError('NOT_IN_DUMP', 'since: ' + rule.name + ' names no table of the dump' + (near ? ': did you mean ' + near + '?' :
         ' (restore.inspect lists the tables).') + ' Nothing was changed.');
     }
     var columns = (targets[0].info.settings.loadDialect || {}).columns || [];
@@ -218,12 +218,12 @@ function resolveSince(host, model, sel, reader) {
     var col = names.indexOf(rule.column);
     if (col < 0) {
       var nearCol = closestName(rule.column, names);
-      throw new UserError('since: ' + displayTable(rule.schema, rule.table) + ' has no column ' + displayIdentifier(rule.column) +
+      throw new UserError('NOT_IN_DUMP', 'since: ' + displayTable(rule.schema, rule.table) + ' has no column ' + displayIdentifier(rule.column) +
         (nearCol ? ': did you mean ' + rule.schema + '.' + rule.table + '.' + nearCol + '?' : ' (its columns: ' +
           names.join(', ') + ').') + ' Nothing was changed.');
     }
     if (!parsed || !parsed.columns[rule.column]) {
-      throw new UserError('since: the dump holds no CREATE TABLE for ' + displayTable(rule.schema, rule.table) + ', so the type ' +
+      throw new UserError('NOT_IN_DUMP', 'since: the dump holds no CREATE TABLE for ' + displayTable(rule.schema, rule.table) + ', so the type ' +
         'of ' + displayIdentifier(rule.column) + ' is unknown. Nothing was changed.');
     }
     var type = parsed.columns[rule.column].type;
@@ -233,7 +233,7 @@ function resolveSince(host, model, sel, reader) {
     point.utc = type === 'timestamp' && model.rootJson && model.rootJson.tzUtc !== false;
     targets.forEach(function (t) {
       if (!t.lastChunkKnown && t.chunking) {
-        throw new UserError('since: ' + displayTable(t.schema, t.table, t.partition) + ': the last chunk is unknown, so the ' +
+        throw new UserError('SINCE_UNSUITED', 'since: ' + displayTable(t.schema, t.table, t.partition) + ': the last chunk is unknown, so the ' +
           'chunks cannot be searched. Fetch its .idx files, or pass listing (a listing of the complete dump).');
       }
       var fact = boundaryOf(host, t, rule, point, col, { reader: reader(), checksums: sums, scan: !!sel.sinceScan });

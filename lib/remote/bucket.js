@@ -19,7 +19,7 @@ function bucketOptions(o) {
   S3_OPTIONS.forEach(function (k) {
     if (o[k] === undefined || o[k] === null) return;
     var problem = optionTable.valueProblem(k, o[k]);
-    if (problem) throw new UserError('Option ' + k + ' ' + problem + '.');
+    if (problem) throw new UserError('OPTION_INVALID', 'Option ' + k + ' ' + problem + '.', { option: k });
     s3[k] = o[k];
   });
   return s3;
@@ -30,8 +30,8 @@ function bucketOptions(o) {
 function bucketSource(dumpArg, s3) {
   var prefix = String(dumpArg === undefined || dumpArg === null ? '' : dumpArg).trim().replace(/^\/+|\/+$/g, '');
   if (/^s3:\/\//i.test(prefix)) {
-    throw new UserError(JSON.stringify(dumpArg) + ': with s3BucketName the dump argument is the prefix in the bucket ' +
-      '(e.g. "backups/2026-11-24"), not a URL.');
+    throw new UserError('REMOTE_ADDRESS_INVALID', JSON.stringify(dumpArg) + ': with s3BucketName the dump argument is the ' +
+      'prefix in the bucket (e.g. "backups/2026-11-24"), not a URL.');
   }
   var parts = prefix.split('/').filter(Boolean);
   return { kind: 's3', url: 's3://' + s3.s3BucketName + (prefix ? '/' + prefix : ''), name: parts.length ? parts[parts.length - 1] : s3.s3BucketName,
@@ -51,10 +51,11 @@ function listDump(host, source) {
   var sizes = new Map();
   l.names.forEach(function (n, i) { if (n !== '') sizes.set(n, l.sizes[i]); });
   if (!sizes.size && !l.prefixes.length) {
-    throw new UserError('There is nothing under ' + source.url + ': check the prefix (the dump argument) and s3BucketName.');
+    throw new UserError('DUMP_NOT_FOUND', 'There is nothing under ' + source.url + ': check the prefix (the dump argument) and ' +
+      's3BucketName.');
   }
   if (!sizes.has('@.json')) {
-    throw new UserError(source.url + ' is not a MySQL Shell dump: it has no @.json (the file util.dumpInstance, util.dumpSchemas ' +
+    throw new UserError('NOT_A_DUMP', source.url + ' is not a MySQL Shell dump: it has no @.json (the file util.dumpInstance, util.dumpSchemas ' +
       'and util.dumpTables write first)' + (l.prefixes.length ? '; it holds ' + l.prefixes.length + ' prefix(es) (' +
       l.prefixes.slice(0, 3).join(', ') + '): name one of them, or give newest: true for the newest dump in it' : '') + '.');
   }
@@ -114,7 +115,8 @@ function candidates(host, source, folderDir) {
   var f = host.files;
   var top = host.files.bucketList(source.s3, keyPrefix(source), '/');
   if (!top.prefixes.length && !top.names.length) {
-    throw new UserError('newest: there is nothing under ' + source.url + ': check the prefix (the dump argument) and s3BucketName.');
+    throw new UserError('DUMP_NOT_FOUND', 'newest: there is nothing under ' + source.url + ': check the prefix (the dump argument) ' +
+      'and s3BucketName.');
   }
   var out = [];
   top.prefixes.forEach(function (p) {

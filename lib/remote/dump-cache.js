@@ -29,7 +29,8 @@ function openCache(host, source, cacheDir) {
   var given = cacheDir !== undefined && cacheDir !== null;
   var dir;
   if (given) {
-    if (typeof cacheDir !== 'string' || cacheDir.trim() === '') throw new UserError('Option cacheDir must name a directory.');
+    if (typeof cacheDir !== 'string' || cacheDir.trim() === '') throw new UserError('OPTION_INVALID', 'Option cacheDir must name a directory.',
+      { option: 'cacheDir' });
     dir = f.normpath(f.isAbs(cacheDir) ? cacheDir : f.join(f.cwd(), cacheDir));
   } else {
     dir = f.join(cacheRoot(host), safeName(source.name) + '-' + shortHash(source.url));
@@ -37,14 +38,16 @@ function openCache(host, source, cacheDir) {
   var mark = f.join(dir, MARK);
   if (f.isDir(dir)) {
     if (!f.isFile(mark)) {
-      throw new UserError('cacheDir ' + dir + ' exists and is not a cache made by the restore plugin: rsync would write ' +
-        'over its files. Give a directory that does not exist yet (or an earlier cacheDir).');
+      throw new UserError('PATH_REFUSED', 'cacheDir ' + dir + ' exists and is not a cache made by the restore plugin: rsync would write ' +
+        'over its files. Give a directory that does not exist yet (or an earlier cacheDir).', { option: 'cacheDir', path: dir });
     }
     return dir;
   }
-  if (f.isFile(dir)) throw new UserError('cacheDir ' + dir + ' is a file: give a directory.');
+  if (f.isFile(dir)) throw new UserError('PATH_REFUSED', 'cacheDir ' + dir + ' is a file: give a directory.',
+    { option: 'cacheDir', path: dir });
   if (given && !f.isDir(f.dirname(dir))) {
-    throw new UserError('Cannot make cacheDir ' + dir + ': its parent directory ' + f.dirname(dir) + ' does not exist.');
+    throw new UserError('PATH_MISSING', 'Cannot make cacheDir ' + dir + ': its parent directory ' + f.dirname(dir) + ' does not exist.',
+      { option: 'cacheDir', path: dir });
   }
   f.makeDirs(dir, { fresh: true });
   f.writeFiles([{ path: mark, data: JSON.stringify({ cache: 1, source: source.url }) }], { overwrite: false });
@@ -94,7 +97,7 @@ function fetchMetadata(host, source, dir, rsh) {
   var started = Date.now();
   // The dump's first file, asked alone: a cache keeps files an earlier fetch brought.
   if (!listFiltered(host, source, [], ['/@.json'], rsh, 'listing ' + source.url).has('@.json')) {
-    throw new UserError(source.url + ' is not a MySQL Shell dump: it has no @.json (the file util.dumpInstance, ' +
+    throw new UserError('NOT_A_DUMP', source.url + ' is not a MySQL Shell dump: it has no @.json (the file util.dumpInstance, ' +
       'util.dumpSchemas and util.dumpTables write first).');
   }
   rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-rt', '--chmod=u+rw', '--exclude=load-progress*', '--include=*.json',

@@ -16,14 +16,16 @@ var optionTable = require('../options/option-table.js');
 function checkOptions(o, remote, inBucket) {
   ['newest', 'rsh', 'cacheDir'].forEach(function (name) {
     var problem = o[name] === undefined ? null : optionTable.valueProblem(name, o[name]);
-    if (problem) throw new UserError('Option ' + name + ' ' + problem + '.');
+    if (problem) throw new UserError('OPTION_INVALID', 'Option ' + name + ' ' + problem + '.', { option: name });
   });
   if (inBucket && o.rsh !== undefined) {
-    throw new UserError('Option rsh is for a dump on a backup host over ssh; this dump is in bucket ' + o.s3BucketName + '.');
+    throw new UserError('OPTION_CONFLICT', 'Option rsh is for a dump on a backup host over ssh; this dump is in bucket ' +
+      o.s3BucketName + '.', { options: ['rsh', 's3BucketName'] });
   }
   if (!remote && !inBucket && (o.cacheDir !== undefined || o.rsh !== undefined)) {
-    throw new UserError('Option ' + (o.cacheDir !== undefined ? 'cacheDir' : 'rsh') + ' is for a dump on a backup host ' +
-      '(user@host:/path or rsync://host/module/path); this dump is a local directory.');
+    var name = o.cacheDir !== undefined ? 'cacheDir' : 'rsh';
+    throw new UserError('OPTION_CONFLICT', 'Option ' + name + ' is for a dump on a backup host ' +
+      '(user@host:/path or rsync://host/module/path); this dump is a local directory.', { option: name });
   }
 }
 
@@ -35,7 +37,7 @@ function pickedLine(where, pick) {
 
 function openDumpSource(host, dumpArg, options) {
   if (typeof dumpArg !== 'string' || (dumpArg.trim() === '' && !(options && options.s3BucketName))) {
-    throw new UserError('No dump given: pass the dump directory (the one holding @.json), or host:/path for a dump on a backup host.');
+    throw new UserError('ARGUMENT_MISSING', 'No dump given: pass the dump directory (the one holding @.json), or host:/path for a dump on a backup host.');
   }
   var o = options || {};
   var s3 = bucket.bucketOptions(o);
@@ -45,7 +47,7 @@ function openDumpSource(host, dumpArg, options) {
   if (!source) {
     var dir = resolveDumpDir(host, dumpArg);
     if (o.newest) {
-      if (!host.files.isDir(dir)) throw new UserError('newest: the folder of dumps ' + dir + ' does not exist.');
+      if (!host.files.isDir(dir)) throw new UserError('DUMP_NOT_FOUND', 'newest: the folder of dumps ' + dir + ' does not exist.');
       var pick = newest.pickNewest(newest.localCandidates(host, dir), dir);
       lines.push(pickedLine(dir, pick));
       dir = host.files.join(dir, pick.name);

@@ -59,7 +59,7 @@ function headReader(host, cache, remote, rsh) {
     return r;
   }
   if (source.kind !== 'daemon') {
-    throw new UserError('since cannot read chunk heads from a ' + source.kind + ' source yet: load the table whole, or ' +
+    throw new UserError('REMOTE_UNSUPPORTED', 'since cannot read chunk heads from a ' + source.kind + ' source yet: load the table whole, or ' +
       'use latest for it.');
   }
   var local = localReader(host, cache);

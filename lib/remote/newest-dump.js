@@ -17,7 +17,7 @@ function pickNewest(candidates, where) {
   var complete = candidates.filter(function (c) { return c.complete; });
   var skipped = candidates.filter(function (c) { return !c.complete; }).map(function (c) { return c.name; });
   if (!complete.length) {
-    throw new UserError('newest: ' + where + ' holds no complete MySQL Shell dump (a directory with @.json and ' +
+    throw new UserError('DUMP_NOT_FOUND', 'newest: ' + where + ' holds no complete MySQL Shell dump (a directory with @.json and ' +
       '@.done.json)' + (skipped.length ? '; unfinished: ' + skipped.join(', ') : '') + '.');
   }
   complete.sort(function (a, b) {
@@ -35,7 +35,7 @@ function localCandidates(host, dir) {
   try {
     entries = f.list(dir, { noSizeFor: [''] });
   } catch (e) {
-    throw new UserError('newest: cannot list the folder of dumps ' + dir + ': ' + e.message);
+    throw new UserError('DUMP_UNREADABLE', 'newest: cannot list the folder of dumps ' + dir + ': ' + e.message);
   }
   var out = [];
   eachEntry(entries, function (name, size, isDir) {

@@ -11,7 +11,7 @@ function parseSource(text) {
   if (m) {
     var path = (m[2] || '').replace(/\/+$/, '');
     if (path.split('/').filter(Boolean).length < 1) {
-      throw new UserError(JSON.stringify(text) + ' names no module of the rsync daemon: write rsync://host/module/path.');
+      throw new UserError('REMOTE_ADDRESS_INVALID', JSON.stringify(text) + ' names no module of the rsync daemon: write rsync://host/module/path.');
     }
     return { kind: 'daemon', url: 'rsync://' + m[1] + path, name: lastPart(path) };
   }
@@ -21,10 +21,10 @@ function parseSource(text) {
   var host = t.slice(0, colon);
   var rest = t.slice(colon + 1).replace(/\/+$/, '');
   if (/\s/.test(host) || host.indexOf('@') === host.length - 1) {
-    throw new UserError(JSON.stringify(text) + ' is not a remote dump: write [user@]host:/path/to/dump.');
+    throw new UserError('REMOTE_ADDRESS_INVALID', JSON.stringify(text) + ' is not a remote dump: write [user@]host:/path/to/dump.');
   }
   if (rest === '') {
-    throw new UserError(JSON.stringify(text) + ' names no directory on ' + host + ': write ' + host + ':/path/to/dump.');
+    throw new UserError('REMOTE_ADDRESS_INVALID', JSON.stringify(text) + ' names no directory on ' + host + ': write ' + host + ':/path/to/dump.');
   }
   return { kind: 'ssh', url: host + ':' + rest, name: lastPart(rest) };
 }

@@ -31,7 +31,7 @@ function run(host, source, args, what, input) {
   if (r.status === 0) return r;
   var err = String(r.stderr || '').trim().split('\n').filter(function (l) { return l.trim() !== ''; });
   var tail = err.filter(function (l) { return !/^rsync error: /.test(l); }).slice(-2).join(' ') || err.slice(-1).join(' ');
-  throw new UserError('rsync failed ' + what + ' (exit ' + r.status + '): ' + (tail || 'no message') + '. ' +
+  throw new UserError('RSYNC_FAILED', 'rsync failed ' + what + ' (exit ' + r.status + '): ' + (tail || 'no message') + '. ' +
     advice(source, err.join('\n')));
 }
 

@@ -58,7 +58,7 @@ function checkDefiners(host, found, option, force) {
   });
   var missing = accounts.filter(function (a) { return a.missing === true; });
   if (option.mode === 'account' && missing.length) {
-    throw new UserError('definers: ' + accountSql(option.user, option.host) + ' does not exist on this server. Create it ' +
+    throw new UserError('DEFINER_MISSING', 'definers: ' + accountSql(option.user, option.host) + ' does not exist on this server. Create it ' +
       'first, or name an existing account (definers: "current" gives the objects the loading account). Nothing was changed.');
   }
   var list;
@@ -87,7 +87,7 @@ function checkDefiners(host, found, option, force) {
       'Load with definers: "strip" (the objects get the loading account, as the Shell\'s strip_definers does) or "current", ' +
       'or definers: "user@host" naming an existing account; or create the missing accounts first, or GRANT ' +
       lacks.join(', ') + ' ON *.* TO ' + accountSql(me.user, me.host) + '. Nothing was changed.';
-    if (!force) throw new UserError(text);
+    if (!force) throw new UserError('PRIVILEGE_MISSING', text);
     out.warnings.push('force: going ahead although ' + text);
     return out;
   }

@@ -51,7 +51,7 @@ function planRename(ctx, model, sel) {
   // restore.view has no session: the server checks are restore.load's.
   var online = ctx.serverUuid !== null;
   if (pairs.length && typeof lo.schema === 'string' && lo.schema !== '') {
-    throw new UserError('schemaMap and util.loadDump\'s schema option both rename: use schemaMap alone (e.g. ' +
+    throw new UserError('OPTION_CONFLICT', 'schemaMap and util.loadDump\'s schema option both rename: use schemaMap alone (e.g. ' +
       'schemaMap: {"' + pairs[0].from + '": "' + lo.schema + '"}).');
   }
   var dumpSchemas = model.schemas.map(function (s) { return s.schema; });
@@ -66,7 +66,7 @@ function planRename(ctx, model, sel) {
   if (pairs.length) {
     var exists = online ? existingSchemas(host, targets.map(function (p) { return p.to; })) : [];
     if (exists.length && !own.dropExisting) {
-      throw new UserError('schemaMap loads into ' + exists.map(displayIdentifier).join(', ') + ', which exist' +
+      throw new UserError('SCHEMA_EXISTS', 'schemaMap loads into ' + exists.map(displayIdentifier).join(', ') + ', which exist' +
         (exists.length === 1 ? 's' : '') + ' on this server already. Choose a new name, or pass dropExisting: true to ' +
         'drop the objects the load creates there first (never the schema itself). Nothing was changed.');
     }

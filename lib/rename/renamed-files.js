@@ -45,7 +45,7 @@ function renamedFiles(host, model, spec, sel) {
   function write(name, original, text) {
     if (text === original) return;
     if (original.indexOf('\uFFFD') >= 0) {
-      throw new UserError(name + ' in the dump is not UTF-8 text, so it cannot be rewritten for ' + (renaming ? 'schemaMap' :
+      throw new UserError('REWRITE_IMPOSSIBLE', name + ' in the dump is not UTF-8 text, so it cannot be rewritten for ' + (renaming ? 'schemaMap' :
         'definers') + ' without changing other bytes in it. Load without these options, or take the dump again. Nothing ' +
         'was changed.');
     }

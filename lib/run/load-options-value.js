@@ -1,7 +1,7 @@
 // restore.load's options, resolved once in the preflight into one read-only value: the preset
 // overridden by the explicit options, split into the plugin's own settings, the partial step's
 // options and util.loadDump's. Steps read it and return what they add to util.loadDump's
-// options; lib/commands/load.js composes the options util.loadDump gets once, from it and those
+// options; lib/run/loader-options.js composes the options util.loadDump gets once, from it and those
 // additions in order. Frozen copies made here (JSON, in this file's own context: under GraalJS a
 // value made in another file cannot be frozen from this one), so a step that writes into them
 // fails instead of changing what the next one reads.
@@ -32,7 +32,7 @@ function resolveLoadOptions(host, options, stepNames) {
     if (options[k] !== undefined && options[k] !== null) explicit[k] = options[k];
   });
   if (explicit.preset !== undefined && (typeof explicit.preset !== 'string' || explicit.preset.trim() === '')) {
-    throw new UserError('Option preset is empty: name a load preset (restore.presets() lists them), or leave the option out.');
+    throw new UserError('OPTION_INVALID', 'Option preset is empty: name a load preset (restore.presets() lists them), or leave the option out.');
   }
   var preset = presets.resolvePreset(host, explicit.preset || presets.DEFAULT_LOAD_PRESET, 'load');
   var merged = Object.assign({}, preset.options, explicit);

@@ -55,7 +55,7 @@ function refuseNotRemote(ctx, p) {
   var sizes = ctx.source.listing.sizesOf(p.fetch);
   var absent = p.fetch.filter(function (n) { return !sizes.has(n); });
   if (absent.length) {
-    throw new UserError('The selection chooses ' + absent.length + ' data file(s) that ' + ctx.source.source.url +
+    throw new UserError('REMOTE_FILES_MISSING', 'The selection chooses ' + absent.length + ' data file(s) that ' + ctx.source.source.url +
       ' does not hold either (' + listed(absent) + '): the dump there is damaged, or still being written. ' +
       'Nothing was changed.');
   }
@@ -102,7 +102,7 @@ function plan(ctx) {
   var r = planAgainst(ctx, sel, partial);
   sel = r.sel;
   var p = r.plan;
-  if (p.fetch.length && !ctx.source) throw new UserError(missingChosen(p));
+  if (p.fetch.length && !ctx.source) throw new UserError('DUMP_FILE_MISSING', missingChosen(p));
   if (ctx.source) refuseNotRemote(ctx, p);
   // schemaMap and definers (lib/rename/): a load view with rewritten metadata, also for a full load.
   var rw = renamePlan.planRename(ctx, r.model, sel);
@@ -111,7 +111,7 @@ function plan(ctx) {
   var masked = !!lm && lm.masks.length > 0;
   var viewed = partial || rw.needsView || masked;
   if (ctx.options.viewDir !== undefined && !viewed) {
-    throw new UserError('viewDir is for a partial import (latest), masks, or a load with schemaMap or definers: a full ' +
+    throw new UserError('OPTION_CONFLICT', 'viewDir is for a partial import (latest), masks, or a load with schemaMap or definers: a full ' +
       'load reads the dump directory as it is.');
   }
   var lines = [];
@@ -129,7 +129,7 @@ function plan(ctx) {
     }
     if (bucket.isBucket(ctx.source.source) && ctx.source.source.prefix !== '') {
       // A full load from a bucket: util.loadDump reads the bucket itself (no local copy), with the
-      // s3* options given; its progress file goes to the state directory (lib/commands/load.js).
+      // s3* options given; its progress file goes to the state directory (lib/run/loader-options.js).
       // (A dump at the bucket's top has no prefix to name: it is fetched and loaded from the cache.)
       lines.push('Dump in a bucket ' + ctx.source.source.url + ': util.loadDump reads it there (' + p.fetch.length +
         ' data file(s)); only its metadata was fetched, into ' + ctx.dumpDir + '.');
@@ -149,7 +149,7 @@ function plan(ctx) {
     ctx.options.viewDir, src && src.name);
   var state = loadView.placeState(ctx.host, place);
   if (state === 'reuse' && masked && lm.keySource !== 'maskKey' && !ctx.own.dropExisting) {
-    throw new UserError('The load view ' + place.dir + ' is left by an earlier load of the same dump, selection and masks ' +
+    throw new UserError('PATH_REFUSED', 'The load view ' + place.dir + ' is left by an earlier load of the same dump, selection and masks ' +
       'that did not finish. The rows it loaded were masked with a random key that is gone, so the load cannot resume: ' +
       'load again with dropExisting: true (starts afresh), or give maskKey to every load that should resume. Nothing was ' +
       'changed.');
@@ -201,8 +201,10 @@ function fetchChosen(ctx, planned) {
   var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, chosen, src.listing.sizesOf(chosen), ctx.options.rsh);
   var r = planAgainst(ctx, planned.sel, planned.partial, planned.model);
   if (r.plan.fetch.length) {
-    throw new UserError((bucket.isBucket(src.source) ? 'The bucket' : 'rsync') + ' did not bring ' + r.plan.fetch.length + ' chosen data file(s) (' + listed(r.plan.fetch) +
-      ') into ' + ctx.dumpDir + '. No server setting was changed.');
+    var what = ' did not bring ' + r.plan.fetch.length + ' chosen data file(s) (' + listed(r.plan.fetch) + ') into ' + ctx.dumpDir +
+      '. No server setting was changed.';
+    if (bucket.isBucket(src.source)) throw new UserError('BUCKET_FETCH_FAILED', 'The bucket' + what);
+    throw new UserError('RSYNC_FAILED', 'rsync' + what);
   }
   ctx.host.out.print('Fetched ' + got.files + ' data file(s) from ' + src.source.url + ' (' + got.fetched + ' transferred, ' +
     (got.files - got.fetched) + ' already in the cache).');

@@ -29,27 +29,32 @@ function inside(host, dir, full) {
 function checkProgressFile(host, dir, file) {
   if (file === '') return ''; // util.loadDump's own meaning: no progress file at all
   if (typeof file !== 'string') {
-    throw new UserError('Option progressFile must name a file, not ' + JSON.stringify(file) + '.');
+    throw new UserError('OPTION_INVALID', 'Option progressFile must name a file, not ' + JSON.stringify(file) + '.',
+      { option: 'progressFile' });
   }
   var f = host.files;
   var full = f.normpath(f.isAbs(file) ? file : f.join(f.cwd(), file));
-  if (f.isDir(full)) throw new UserError('progressFile ' + full + ' is a directory: give a file name.');
+  if (f.isDir(full)) throw new UserError('PATH_REFUSED', 'progressFile ' + full + ' is a directory: give a file name.',
+    { option: 'progressFile', path: full });
   if (full === dir || inside(host, dir, full)) {
-    throw new UserError('Refusing progressFile ' + full + ': it is inside the dump directory ' + dir + ', and the plugin ' +
+    throw new UserError('PATH_REFUSED', 'Refusing progressFile ' + full + ': it is inside the dump directory ' + dir + ', and the plugin ' +
       'writes nothing into a dump (util.loadDump writes its progress file as the load goes). Nothing was changed. ' +
-      'Leave progressFile out (the plugin keeps it outside the dump), or give a path outside the dump directory.');
+      'Leave progressFile out (the plugin keeps it outside the dump), or give a path outside the dump directory.',
+        { option: 'progressFile', path: full });
   }
   if (!f.isFile(full)) return full;
   var head;
   try {
     head = f.readHeads([full], HEAD)[0];
   } catch (e) {
-    throw new UserError('progressFile ' + full + ' cannot be read (' + e.message + '): give another file.');
+    throw new UserError('PATH_REFUSED', 'progressFile ' + full + ' cannot be read (' + e.message + '): give another file.',
+      { option: 'progressFile', path: full });
   }
   if (!looksLikeProgress(head)) {
-    throw new UserError('Refusing progressFile ' + full + ': the file exists and is not a util.loadDump progress ' +
+    throw new UserError('PATH_REFUSED', 'Refusing progressFile ' + full + ': the file exists and is not a util.loadDump progress ' +
       'file, and the load ' +
-      'would write over it. Nothing was changed. Give a new file name, or leave progressFile out.');
+      'would write over it. Nothing was changed. Give a new file name, or leave progressFile out.',
+        { option: 'progressFile', path: full });
   }
   return full;
 }

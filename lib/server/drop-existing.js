@@ -89,7 +89,7 @@ function confirmDrops(host, list, force) {
   if (!list.length || force || !host.shell.interactive) return;
   var answer = String(host.shell.prompt('Drop the ' + list.length + ' existing object(s) listed above? [y/N]: ', 'N')).trim();
   if (!/^y(es)?$/i.test(answer)) {
-    throw new UserError('Load cancelled: nothing was dropped and the server was not changed. Without dropExisting, ' +
+    throw new UserError('LOAD_CANCELLED', 'Load cancelled: nothing was dropped and the server was not changed. Without dropExisting, ' +
       'util.loadDump stops at objects that exist already (or pass ignoreExistingObjects: true to load into them).');
   }
 }
@@ -107,7 +107,7 @@ function dropObjects(host, list, dropped) {
       try {
         host.sql.run('DROP ' + o.kind + ' IF EXISTS ' + quoteTable(o.schema, o.name));
       } catch (e) {
-        throw new UserError('Dropping ' + o.kind.toLowerCase() + ' ' + displayTable(o.schema, o.name) + ' failed: ' +
+        throw new UserError('DROP_FAILED', 'Dropping ' + o.kind.toLowerCase() + ' ' + displayTable(o.schema, o.name) + ' failed: ' +
           e.message + '.');
       }
       dropped.push(o);

@@ -44,7 +44,7 @@ function checkReachable(host, topo) {
     else bad.push(name(m) + ' (' + o.error + ')');
   });
   if (!bad.length) return;
-  throw new UserError('Cannot reach ' + bad.length + ' member(s) of this ' + (topo.group ? 'group' : 'replication setup') +
+  throw new UserError('MEMBER_UNREACHABLE', 'Cannot reach ' + bad.length + ' member(s) of this ' + (topo.group ? 'group' : 'replication setup') +
     ' to verify them after the load: ' + bad.join('; ') + '. They are reached with this session\'s account at the address ' +
     'the target reports; store the password for them with shell.storeCredential("user@host:port"), set report_host ' +
     'on the replicas, or load with membersTimeout: 0 to skip the verification. Nothing was changed.');
@@ -179,7 +179,7 @@ function memberLines(result) {
 // The error for members that failed, naming each.
 function failure(result) {
   var bad = result.members.filter(function (r) { return !r.ok; });
-  return new UserError(bad.length + ' member(s) do not have the load: ' + bad.map(function (r) {
+  return new UserError('MEMBERS_DIFFER', bad.length + ' member(s) do not have the load: ' + bad.map(function (r) {
     return r.role + ' ' + r.member + ' ' + r.problem;
   }).join('; ') + '. The load is on the target; fix the member(s) (SHOW REPLICA STATUS / replication_group_members there) ' +
     'and compare again, or reload them from the target');

@@ -86,7 +86,7 @@ function checkLoadPrivileges(host, needs, force) {
     return 'GRANT ' + m.priv + ' ON ' + m.on + ' TO ' + account + ';';
   })).join(' ') + ' Or leave out the step (tune: false, redoLog: "keep", dropExisting: false, orphans: "keep", no mask)' +
     (roles ? ', or pass force: true if a role grants them.' : '.');
-  if (!force) throw new UserError(text);
+  if (!force) throw new UserError('PRIVILEGE_MISSING', text);
   host.out.warn('force: going ahead although ' + text);
   return missing;
 }
@@ -109,7 +109,7 @@ function unique(list) { return list.filter(function (x, i) { return list.indexOf
 function cannotCheck(host, why, needs, force) {
   var text = 'Cannot check this account\'s privileges before ' + (needs.drops && needs.drops.length ? 'dropping ' +
     needs.drops.length + ' object(s)' : 'changing server settings') + ': ' + why + '. Nothing was dropped or changed.';
-  if (!force) throw new UserError(text + ' Pass force: true to go ahead unchecked.');
+  if (!force) throw new UserError('PRIVILEGE_UNCHECKED', text + ' Pass force: true to go ahead unchecked.');
   host.out.warn('force: ' + text.replace(' Nothing was dropped or changed.', '') + ' Going ahead unchecked.');
   return [];
 }

@@ -35,7 +35,7 @@ function binlogDecision(topo, loadOptions, explicit) {
   var who = topo.group ? 'the Group Replication group (' + (others(topo) || 'no other member yet') + ')'
     : topo.replicas.length + ' replica(s) (' + others(topo) + ')';
   if (explicit) {
-    throw new UserError('skipBinlog: true refused: this server\'s binary log feeds ' + who + '. A load kept out of it ' +
+    throw new UserError('BINLOG_REQUIRED', 'skipBinlog: true refused: this server\'s binary log feeds ' + who + '. A load kept out of it ' +
       'would reach this server only' + (topo.group ? ' (the group cannot certify what is not in it)' : ' and the replicas would ' +
       'never get it') + '. Leave skipBinlog out (preset "fastest" keeps every other lever here), or load each server on ' +
       'its own. Nothing was changed.');
@@ -83,7 +83,7 @@ function transactionSize(topo, loadOptions, explicit) {
   var given = loadOptions.maxBytesPerTransaction;
   if (given !== undefined && explicit) {
     if (bytesOf(given) > limit) {
-      throw new UserError('maxBytesPerTransaction ' + given + ' is above group_replication_transaction_size_limit (' + limit +
+      throw new UserError('TRANSACTION_TOO_LARGE', 'maxBytesPerTransaction ' + given + ' is above group_replication_transaction_size_limit (' + limit +
         ' bytes): the group would roll back such transactions. Give a smaller one, or leave it out (a quarter of the limit ' +
         'is then used). Nothing was changed.');
     }
@@ -107,7 +107,7 @@ function invisiblePrimaryKeys(topo, keyless, loadOptions, explicit) {
   if (!needsPrimaryKeys(topo) || !keyless.length) return { value: null, line: null };
   var list = keyless.slice(0, 5).join(', ') + (keyless.length > 5 ? ' and ' + (keyless.length - 5) + ' more' : '');
   if (explicit && loadOptions.createInvisiblePKs === false) {
-    throw new UserError(keyless.length + ' table(s) of the dump have no primary key (' + list + '): Group Replication ' +
+    throw new UserError('PRIMARY_KEY_REQUIRED', keyless.length + ' table(s) of the dump have no primary key (' + list + '): Group Replication ' +
       'refuses their rows (error 3098), and createInvisiblePKs: false was given. Leave it out (an invisible primary key ' +
       'is then added to them) or exclude those tables. Nothing was changed.');
   }
@@ -121,7 +121,7 @@ function invisiblePrimaryKeys(topo, keyless, loadOptions, explicit) {
 // physical copy: what is not in the binary log reaches them too). Refused while any member is there.
 function rebuildTopology(topo) {
   if (topo.members.length) {
-    throw new UserError('topology: "rebuild" loads this server with every standalone lever (no binary log, redo log ' +
+    throw new UserError('REBUILD_REFUSED', 'topology: "rebuild" loads this server with every standalone lever (no binary log, redo log ' +
       'off), which its ' + topo.members.length + ' member(s) (' + others(topo) + ') cannot follow. Remove them first ' +
       '(they are added back by clone afterwards), or load the live topology without topology: "rebuild". Nothing was changed.');
   }

@@ -28,7 +28,7 @@ function takeRestoreLock(host, what) {
   var got = host.sql.run('SELECT GET_LOCK(?, 0) AS got', [name]).rows[0].got;
   if (Number(got) !== 1) {
     var h = lockHolder(host);
-    throw new UserError('Another restore is running on this server (' + (h ? describeHolder(h) : 'it holds the lock ' +
+    throw new UserError('RESTORE_RUNNING', 'Another restore is running on this server (' + (h ? describeHolder(h) : 'it holds the lock ' +
       name) + '): ' + what + ' waits for it to finish. restore.status() on its client shows it; nothing was changed.');
   }
   var released = false;

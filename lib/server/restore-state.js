@@ -64,11 +64,11 @@ function readState(host) {
   try {
     state = JSON.parse(host.files.loadText(path));
   } catch (e) {
-    throw new UserError('The restore state file ' + path + ' is damaged (' + ((e && e.message) || e) + '). It records ' +
+    throw new UserError('STATE_FILE_DAMAGED', 'The restore state file ' + path + ' is damaged (' + ((e && e.message) || e) + '). It records ' +
       'server settings a restore changed; compare it with the server by hand, put the settings back, then delete it.');
   }
   if (!state || state.format !== FORMAT || !Array.isArray(state.settings)) {
-    throw new UserError('The restore state file ' + path + ' is not in a format this plugin knows; compare it with ' +
+    throw new UserError('STATE_FILE_DAMAGED', 'The restore state file ' + path + ' is not in a format this plugin knows; compare it with ' +
       'the server by hand, put the settings back, then delete it.');
   }
   return state;
@@ -81,11 +81,11 @@ function stateFileThere(host, path) {
   var why = st.dirs.length ? 'it is a directory' : st.errors.length ? String(st.errors[0][1]) : null;
   if (why === null) return st.sizes[0] !== null;
   if (why === 'Not a directory') {
-    throw new UserError('The restore state folder ' + host.files.dirname(path) + ' cannot be written: a file stands ' +
+    throw new UserError('STATE_FILE_UNWRITABLE', 'The restore state folder ' + host.files.dirname(path) + ' cannot be written: a file stands ' +
       'where it or a folder above it should be. The plugin records there what it changes on the server before ' +
       'changing it. Move that file aside, then run again. Nothing was changed.');
   }
-  throw new UserError('The restore state file ' + path + ' cannot be read: ' + why + '. It is where the plugin ' +
+  throw new UserError('STATE_FILE_UNREADABLE', 'The restore state file ' + path + ' cannot be read: ' + why + '. It is where the plugin ' +
     'records what it changes on this server (to put it back). Move whatever is there aside (if it is a restore state ' +
     'file, compare it with the server and put the settings back by hand), then run again. Nothing was changed.');
 }
@@ -102,7 +102,7 @@ function checkStateWritable(host, serverUuid) {
     dir = f.dirname(dir);
   }
   if (f.isDir(dir) && f.canWrite(dir)) return;
-  throw new UserError('The restore state folder ' + f.dirname(path) + ' cannot be written (' + (f.isDir(dir) ? dir +
+  throw new UserError('STATE_FILE_UNWRITABLE', 'The restore state folder ' + f.dirname(path) + ' cannot be written (' + (f.isDir(dir) ? dir +
     ' is not writable by the user running mysqlsh' : dir + ' is in the way: not a folder') + '). The plugin records ' +
     'there what it changes on the server before changing it. Fix that, or load without server changes ' +
     '(preset: "safe"). Nothing was changed.');
@@ -129,7 +129,7 @@ function saveState(host, state) {
     host.files.writeFiles([{ path: path, data: text }], { overwrite: true });
     if (host.files.loadText(path) !== text) throw new Error('what was read back differs from what was written');
   } catch (e) {
-    throw new UserError('Cannot save the restore state file ' + path + ' (' + ((e && e.message) || e) + '): nothing ' +
+    throw new UserError('STATE_FILE_UNWRITABLE', 'Cannot save the restore state file ' + path + ' (' + ((e && e.message) || e) + '): nothing ' +
       'more is changed on the server. Free space there (or fix its permissions), then run restore.revert() to put back ' +
       'what was changed.');
   }

@@ -79,14 +79,14 @@ function servesOthers(host, replicatedRoad) {
 function checkServerSafety(host, changes, force, strict, replicatedRoad) {
   var reasons = servesOthers(host, replicatedRoad);
   if (strict && reasons.unchecked.length && !force) {
-    throw new UserError('Refusing to ' + changes + ' before dropping existing objects: whether this server serves ' +
+    throw new UserError('SERVER_SERVES_OTHERS', 'Refusing to ' + changes + ' before dropping existing objects: whether this server serves ' +
       'others could not be checked (' + reasons.unchecked.join('; ') + '). Nothing was dropped or changed. Grant ' +
       'the account the privileges named (REPLICATION CLIENT for SHOW REPLICA STATUS, REPLICATION SLAVE for SHOW ' +
       'REPLICAS, SELECT on performance_schema.replication_group_members for Group Replication), load without server changes, or pass force: true.');
   }
   if (!reasons.length) return [];
   if (!force) {
-    throw new UserError('Refusing to ' + changes + ': this server looks like it serves others: ' + reasons.join('; ') +
+    throw new UserError('SERVER_SERVES_OTHERS', 'Refusing to ' + changes + ': this server looks like it serves others: ' + reasons.join('; ') +
       '. Those changes make it unsafe for them (a crash while the redo log is off loses the instance). Load ' +
       'without server changes (preset: "safe", or redoLog: "keep" and tune: false), or pass force: true if you ' +
       'are sure nobody depends on this server during the load.');
@@ -124,7 +124,7 @@ function checkRedoLogPrivilege(host, force) {
       'If disabling the redo log fails, an administrator can run: ' + grant);
     return false;
   }
-  throw new UserError('This account cannot disable the InnoDB redo log: it lacks the INNODB_REDO_LOG_ENABLE ' +
+  throw new UserError('PRIVILEGE_MISSING', 'This account cannot disable the InnoDB redo log: it lacks the INNODB_REDO_LOG_ENABLE ' +
     'privilege (SHOW GRANTS). Ask an administrator to run: ' + grant + ' Or load with redoLog: "keep".');
 }
 

@@ -30,7 +30,7 @@ function findTable(spec, tables) {
   var found = loaded.loadedTable(tables, spec.schema, spec.table);
   if (found) return found;
   var near = closestName(spec.schema + '.' + spec.table, loaded.loadedTableNames(tables));
-  throw new UserError('mask: ' + spec.name + ' names the table ' + displayTable(spec.schema, spec.table) + ', which is not ' +
+  throw new UserError('NOT_IN_DUMP', 'mask: ' + spec.name + ' names the table ' + displayTable(spec.schema, spec.table) + ', which is not ' +
     'in this load' + (near ? ' (did you mean ' + near + '?)' : '') + '. Nothing was changed.');
 }
 
@@ -59,11 +59,11 @@ function checkMasks(specs, tables, columnsOf) {
     var c = Object.prototype.hasOwnProperty.call(info.columns, spec.column) ? info.columns[spec.column] : null;
     if (!c) {
       var near = closestName(spec.column, Object.keys(info.columns));
-      throw new UserError('mask: ' + spec.name + ': the table ' + displayTable(t.schema, t.table) + ' has no column ' +
+      throw new UserError('NOT_IN_DUMP', 'mask: ' + spec.name + ': the table ' + displayTable(t.schema, t.table) + ' has no column ' +
         JSON.stringify(spec.column) + (near ? ' (did you mean ' + near + '?)' : '') + '. Nothing was changed.');
     }
     var problem = columnProblem(spec, c);
-    if (problem) throw new UserError('mask: ' + spec.name + ' ' + problem + '. Nothing was changed.');
+    if (problem) throw new UserError('MASK_UNSUITED', 'mask: ' + spec.name + ' ' + problem + '. Nothing was changed.');
   });
   return unchecked;
 }
@@ -111,7 +111,7 @@ function resolveMasks(host, specs, tables, fks) {
     (groupOf[id] || [id]).forEach(function (member) {
       var prev = chosen[member];
       if (prev && (prev.kind !== spec.kind || prev.value !== spec.value)) {
-        throw new UserError('mask: ' + spec.name + ' (' + spec.kind + ') and ' + prev.name + ' (' + prev.kind + ') are ' +
+        throw new UserError('OPTION_CONFLICT', 'mask: ' + spec.name + ' (' + spec.kind + ') and ' + prev.name + ' (' + prev.kind + ') are ' +
           'linked by foreign keys, so they need the same kind (a different mask would break the references). ' +
           'The data is loaded; nothing was masked and no orphan was removed.');
       }
@@ -134,10 +134,10 @@ function resolveMasks(host, specs, tables, fks) {
     var p = JSON.parse(id);
     var group = groupOf[id] || [id];
     var c = info(p[0], p[1]).columns[p[2]];
-    if (!c) throw new UserError('mask: ' + chosen[id].name + ': the column ' + p[2] + ' of ' + displayTable(p[0], p[1]) + ' is missing.');
+    if (!c) throw new UserError('NOT_IN_DUMP', 'mask: ' + chosen[id].name + ': the column ' + p[2] + ' of ' + displayTable(p[0], p[1]) + ' is missing.');
     var problem = columnProblem(chosen[id], c);
     if (problem) {
-      throw new UserError('mask: ' + displayTable(p[0], p[1]) + '.' + p[2] + ' (masked because ' + chosen[id].name +
+      throw new UserError('MASK_UNSUITED', 'mask: ' + displayTable(p[0], p[1]) + '.' + p[2] + ' (masked because ' + chosen[id].name +
         ' references it or is referenced by it) ' + problem + '. The data is loaded; nothing was masked.');
     }
     var lengths = group.map(function (g) {
@@ -263,7 +263,7 @@ function applyMasks(host, masks, key, keySource) {
       } catch (e) {
         if (!e || !e.isSqlError) throw e;
         // Personal data is still there: say so plainly, with what was masked already.
-        throw new UserError('Masking ' + displayTable(s, t) + ' failed: ' + e.message + '. The data is loaded but NOT ' +
+        throw new UserError('MASK_FAILED', 'Masking ' + displayTable(s, t) + ' failed: ' + e.message + '. The data is loaded but NOT ' +
           'masked' + (tables.length ? ' (masked already: ' + tables.map(function (x) { return displayTable(x.schema, x.table); })
           .join(', ') + ')' : '') + ': do not hand it out. Change the mask (e.g. hash for a unique column) and load again.');
       }

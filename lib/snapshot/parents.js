@@ -44,7 +44,7 @@ function makeStage(host, st) {
     [st.schema, st.stage]).rows;
   if (old.length) {
     if (String(old[0].c) !== STAGE_MARK) {
-      throw new UserError('orphans "parents" needs the staging table ' + displayTable(st.schema, st.stage) + ', and a table ' +
+      throw new UserError('NAME_TAKEN', 'orphans "parents" needs the staging table ' + displayTable(st.schema, st.stage) + ', and a table ' +
         'of that name exists that the restore plugin did not make. Rename or drop it, or load with orphans: "delete".');
     }
     host.sql.run('DROP TABLE ' + at);

@@ -33,7 +33,7 @@ function serverHas(host) {
   };
 }
 
-// p: {ctx: lib/commands/load.js's preflight context (read only), dump: the dump model (the
+// p: {ctx: lib/run/load-preflight.js's context (read only), dump: the dump model (the
 // CREATE TABLE texts), objects: what the load creates (load-objects.js), planned: the partial
 // step's plan (null without one): its masks applied while loading}. Returns what the phase will
 // do, {active, orphans, specs, relations, maskKey, tables, lines, lateRelations, sessionInit: statements
@@ -60,7 +60,7 @@ function planSnapshot(host, p) {
   });
   if (ORPHAN_LINES[own.orphans]) snap.lines.push(ORPHAN_LINES[own.orphans]);
   if (own.orphans === 'parents' && ctx.loadOptions.skipBinlog && !atLeast(ctx.shellVersion, '8.0.30')) {
-    throw new UserError('orphans: "parents" with skipBinlog needs MySQL Shell 8.0.30 or later (util.importTable\'s ' +
+    throw new UserError('SHELL_TOO_OLD', 'orphans: "parents" with skipBinlog needs MySQL Shell 8.0.30 or later (util.importTable\'s ' +
       'sessionInitSql keeps the added rows out of the binary log). Use orphans: "delete", or load without skipBinlog.');
   }
   var fromServer = ctx.loadOptions.loadDdl === false;
@@ -154,7 +154,7 @@ function planDeferred(ctx, snap, tables, ddl, rels) {
     snap.lines.push('  Secondary indexes built by the load as usual (' + why + ')');
     return;
   }
-  // What the step adds to util.loadDump's options (lib/commands/load.js composes them).
+  // What the step adds to util.loadDump's options (lib/run/loader-options.js composes them).
   snap.loadOptions = { deferTableIndexes: 'all', loadIndexes: false };
   snap.deferredIndexes = true;
   snap.ddlKeys = deferredIndexes.ddlForeignKeys(tables, ddl);

@@ -63,6 +63,16 @@ describe('restore output formats (real Shell)', function () {
     expect(r.out).to.not.match(/restore_js\/| at \//);
   });
 
+  it('a refusal with --output-format=json prints one JSON document with its code, and fails', function () {
+    needs(this, ['shell']);
+    const r = cli(null, ['inspect', SAMPLE_SHOP + '-not-there', '--output-format=json']);
+    expect(r.status, r.out).to.equal(1);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.error.code).to.equal('DUMP_NOT_FOUND');
+    expect(doc.error.message).to.include(SAMPLE_SHOP + '-not-there');
+    expect(r.out).to.not.match(/restore_js\/| at \//);
+  });
+
   it('members without other options take outputFormat too (version, status)', async function () {
     needs(this, ['shell', 'server']);
     const server = suiteServer();

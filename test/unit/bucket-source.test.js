@@ -18,12 +18,15 @@ describe('a dump in a bucket: the source (lib/remote/bucket.js)', function () {
     expect(bucket.bucketOptions({ latest: 2 })).to.equal(null);
   });
 
-  it('refuses a URL as the prefix, an empty option and rsh, in sentences', function () {
+  it('refuses a URL as the prefix, an empty option and rsh, in sentences, each with its code', function () {
     const s3 = { s3BucketName: 'acme' };
-    expect(() => bucket.bucketSource('s3://acme/nightly', s3)).to.throw(/the dump argument is the prefix in the bucket/);
-    expect(() => bucket.bucketOptions({ s3BucketName: 'acme', s3Profile: ' ' })).to.throw('Option s3Profile must be a non-empty string, not " ".');
+    expect(() => bucket.bucketSource('s3://acme/nightly', s3)).to.throw(/the dump argument is the prefix in the bucket/)
+      .with.property('code', 'REMOTE_ADDRESS_INVALID');
+    expect(() => bucket.bucketOptions({ s3BucketName: 'acme', s3Profile: ' ' })).to.throw('Option s3Profile must be a non-empty string, not " ".')
+      .with.property('data').that.deep.equals({ option: 's3Profile' });
     const host = fakeHost({});
     expect(() => openDumpSource(host, 'nightly', { s3BucketName: 'acme', rsh: 'ssh -p 2' }))
-      .to.throw('Option rsh is for a dump on a backup host over ssh; this dump is in bucket acme.');
+      .to.throw('Option rsh is for a dump on a backup host over ssh; this dump is in bucket acme.')
+      .with.property('code', 'OPTION_CONFLICT');
   });
 });

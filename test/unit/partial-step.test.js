@@ -15,7 +15,7 @@ const KEY_THREAD = [
   [/^SELECT HEX\(RANDOM_BYTES\(32\)\) AS k$/, { rows: [{ k: 'K' }] }],
 ];
 
-// The step's ctx as restore.load's preflight makes it (lib/commands/load.js).
+// The step's ctx as restore.load's preflight makes it (lib/run/load-preflight.js).
 function ctxOf(host, options) {
   const r = optionsValue.resolveLoadOptions(host, options, step.optionNames);
   return Object.freeze({ host, dumpDir: '/d', source: null, serverUuid: host.sql.serverInfo().uuid, options: r.all, own: r.own,

@@ -181,7 +181,7 @@ describe('since: the option, chunk heads and the bisection (fake host)', functio
     expect(asked).to.deep.equal([]);
     expect([r.kind, r.files]).to.deep.equal(['ssh', 2]);
     expect(() => headReader(host, '/cache', { source: { kind: 'ftp', url: 'ftp://b/d' }, listing }))
-      .to.throw(/since cannot read chunk heads from a ftp source yet/);
+      .to.throw(/since cannot read chunk heads from a ftp source yet/).with.property('code', 'REMOTE_UNSUPPORTED');
     // A bucket: ranged GETs of the objects' heads (keys: the dump's prefix + '/' + name), nothing fetched whole.
     const ranged = [];
     host.files.bucketHeads = (s3, keys, n) => { ranged.push([s3, keys, n]); return keys.map((k) => (k ? new ArrayBuffer(3) : null)); };

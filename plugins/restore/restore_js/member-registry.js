@@ -5,6 +5,9 @@
 // member throws ("… at …/init.js:47:9"), where an error raised in Python reads like the Shell's
 // own ("ERROR: RuntimeError: <message>"). Arguments and results cross as JSON text: plain values
 // on both sides, whatever the JS engine (GraalJS gives every file its own context).
+var userError = require('../lib/core/user-error.js');
+var isKnownFailure = userError.isKnownFailure;
+
 var MEMBERS = [
   require('./members/version.js'),
   require('./members/status.js'),
@@ -27,7 +30,7 @@ var MEMBERS = [
 function failureText(e) {
   var cause = e && e.cause;
   var message = (e && e.message) || (cause && cause.message) || String(e);
-  if (e && (e.isUserError || e.isSqlError || e.isShellApiError)) return message;
+  if (isKnownFailure(e)) return message;
   var where = e && typeof e.stack === 'string' ? (e.stack.split('\n')[1] || '').trim() : '';
   return 'Internal error of the restore plugin: ' + message + (where ? ' (' + where + ')' : '') +
     '. Please report it; nothing after this point was done.';
@@ -47,10 +50,11 @@ function registerMembers(restore, hostFactory) {
       var value = member.run(hostFactory(), JSON.parse(argsJson));
       return JSON.stringify({ value: value === undefined ? null : value });
     } catch (e) {
-      return JSON.stringify({ error: failureText(e) });
+      // code: lib/core/error-codes.js's, for the companion to raise with (the message stays what users read).
+      return JSON.stringify({ error: failureText(e), code: userError.errorFacts(e).code });
     }
   }, {
-    brief: 'Runs one public member with its arguments as JSON text; returns {value} or {error} as JSON text.',
+    brief: 'Runs one public member with its arguments as JSON text; returns {value} or {error, code} as JSON text.',
     parameters: [{ name: 'name', type: 'string' }, { name: 'argsJson', type: 'string' }],
   });
   shell.addExtensionObjectMember(restore, '_internal', internal, {

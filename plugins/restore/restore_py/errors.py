@@ -7,9 +7,10 @@ import traceback as _traceback
 
 
 class Refusal(Exception):
-    # code: what happened, for code to test (e.g. "file-exists"); path: what it concerns (None: no
-    # one path); reason: the sentence about it; errno: the OS error number when the OS refused;
-    # note: what the batch did before it, added to the message.
+    # code: what happened, for code to test (e.g. "exists"; each declared in lib/core/error-codes.js
+    # FILE_CODES); path: what it concerns (None: no one path); reason: the sentence about it;
+    # errno: the OS error number when the OS refused; note: what the batch did before it, added to
+    # the message.
     def __init__(self, code, path, reason, errno=None, note=None):
         Exception.__init__(self, reason)
         self.code, self.path, self.reason, self.errno = code, path, reason, errno

@@ -1,0 +1,223 @@
+// restore.load's preflight: everything it checks and decides before it changes anything. Nothing
+// here writes (the restore lock on the server excepted: taken here, released by the caller).
+//
+// The partial-import step (lib/run/partial-step.js; a test may give another: runLoad(host, dumpDir,
+// options, {partial: step})):
+//   step.optionNames          names of the options the step owns (never passed to util.loadDump)
+//   step.plan(ctx)            preflight, writes nothing; null when the options ask for nothing, else
+//                             {loadOptions, lines, facts, loadDir, model}: util.loadDump options to
+//                             add or override (progressFile, disableBulkLoad…), plan lines, facts
+//                             for the returned report (under `partial`), the directory util.loadDump
+//                             loads (a load view) when it is not the dump's, the dump model it read
+//                             (lib/dump/dump-model.js: what the load creates is taken from it)
+//   step.prepare / step.report: lib/run/steps/prepare.js.
+// ctx (frozen, its options too: lib/run/load-options-value.js) = {host, dumpDir (absolute; a remote
+//        dump's cache), source (null, or a remote dump's {source, listing}: lib/remote/dump-source.js),
+//        serverUuid, options (preset + explicit), own (the plugin's settings), loadOptions
+//        (util.loadDump's options as resolved, before any step's additions), shellVersion, dryRun}.
+// The options util.loadDump gets are composed once, at the end (lib/run/loader-options.js). The
+// filters flow into what is dropped, analyzed and counted (lib/partial/load-objects.js, from the
+// dump model the step read).
+//
+// Returns {ctx, own, objects (what the load creates), plan (what the steps do: printed before them),
+// planned (the partial step's plan, or null), existing (the state file found), release (the lock)}.
+var UserError = require('../core/user-error.js').UserError;
+var atLeast = require('../options/shell-version.js').atLeast;
+var openDumpSource = require('../remote/dump-source.js').openDumpSource;
+var optionsValue = require('./load-options-value.js');
+var loaderOptions = require('./loader-options.js').loaderOptions;
+var loadObjects = require('../partial/load-objects.js').loadObjects;
+var dropExisting = require('../server/drop-existing.js');
+var planRedo = require('../server/redo-plan.js').planRedo;
+var tuning = require('../server/tuning.js');
+var safety = require('../server/server-safety.js');
+var topology = require('../server/topology.js');
+var road = require('../server/replicated-road.js');
+var members = require('../server/members.js');
+var tableDdl = require('../snapshot/table-ddl.js');
+var displayTable = require('../format/display-name.js').displayTable;
+var restoreState = require('../server/restore-state.js');
+var globalVariable = require('../server/server-variables.js').globalVariable;
+var runtime = require('../server/runtime-changes.js');
+var restoreLock = require('../server/restore-lock.js');
+var requireConnection = require('../server/require-connection.js').requireConnection;
+var privileges = require('../server/privileges.js');
+var checkProgressFile = require('./progress-file-check.js').checkProgressFile;
+var progressFilePlace = require('./progress-file-place.js');
+var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
+var readDumpMetadata = require('../dump/dump-model.js').readDumpMetadata;
+var snapshotStep = require('../snapshot/snapshot-step.js');
+var optionTable = require('../options/option-table.js');
+
+var BY = require('./steps/server-settings.js').BY;
+
+function refuseLeftovers(host, existing, path) {
+  var live = restoreState.liveOwner(host, existing);
+  if (live) {
+    throw new UserError('RESTORE_RUNNING', 'Another restore is running on this server (' + restoreState.describeOwner(live) + ') and has ' +
+      'changed settings it will put back when it ends: ' + restoreState.describeState(existing).join('; ') + '. Wait ' +
+      'for it to finish (restore.status() shows it); do not run restore.revert() while it runs.');
+  }
+  if (!existing || (!existing.settings.length && !(existing.redoLog && existing.redoLog.disabledBy === BY))) return;
+  throw new UserError('CHANGES_LEFT', 'An earlier restore left changes on this server that were never put back (' + path + '): ' +
+    restoreState.describeState(existing).join('; ') + '. Run restore.revert() first (restore.status() shows them); ' +
+    'a new load would record the changed values as the originals.', { path: path });
+}
+
+// Everything restore.load checks and decides before it changes anything.
+function preflight(host, dumpDir, options, partial) {
+  requireConnection(host, 'restore.load()', 'load ./dump');
+  if (typeof dumpDir !== 'string' || dumpDir === '') throw new UserError('ARGUMENT_MISSING', 'restore.load() needs the dump directory.');
+  var resolved = optionsValue.resolveLoadOptions(host, options, partial ? partial.optionNames || [] : []);
+  var own = resolved.own;
+  var given = resolved.loadDump;
+  // What the server is (source, replica, group member) decides what the load may do: read first.
+  var topo = topology.readTopology(host);
+  var elsewhere = topology.pointAt(topo);
+  if (elsewhere) {
+    throw new UserError('TARGET_NOT_PRIMARY', 'Refusing to load into this server: ' + elsewhere.why + '. What is loaded here would not reach the ' +
+      'other members' + (topo.superReadOnly ? ', and it takes no writes' : '') + '. Point restore.load at ' + elsewhere.target +
+      ' instead: every member then gets every row. Nothing was changed.', { target: elsewhere.target });
+  }
+  // The clone road: loaded as a standalone server while no other member is there.
+  if (own.topology === 'rebuild') topo = road.rebuildTopology(topo);
+  var binlogDropped = road.binlogDecision(topo, given, resolved.explicit.skipBinlog !== undefined);
+  var transaction = road.transactionSize(topo, given, resolved.explicit.maxBytesPerTransaction !== undefined);
+  if (binlogDropped || transaction.value) {
+    var adjusted = Object.assign({}, given);
+    if (binlogDropped) delete adjusted.skipBinlog;
+    if (transaction.value) adjusted.maxBytesPerTransaction = transaction.value;
+    given = optionsValue.frozenCopy(adjusted);
+  }
+  // A remote dump: its metadata is fetched into the cache here, which is then read as the dump.
+  var src = openDumpSource(host, dumpDir, resolved.all);
+  var dir = src.dir;
+  // util.loadDump waits for (or refuses) an unfinished dump only after dropExistingObjects.
+  if (!own.allowIncomplete && !(Number(given.waitDumpTimeout) > 0)) refuseIncomplete(host, dir, 'restore.load');
+  if (given.progressFile !== undefined) checkProgressFile(host, dir, given.progressFile);
+  var fresh = null;
+  if (own.freshProgress) {
+    if (given.progressFile !== undefined) throw new UserError('OPTION_CONFLICT', 'freshProgress and progressFile are both given: choose one.',
+      { options: ['freshProgress', 'progressFile'] });
+    fresh = progressFilePlace.freshProgressPlace(host, dir);
+  }
+  // The one value every step reads: util.loadDump's options as resolved (a fresh progress file included).
+  var lo = fresh ? optionsValue.composeLoadDumpOptions(given, [{ progressFile: fresh.file }]) : given;
+  var shellVersion = host.shell.version;
+  var ctx = Object.freeze({ host: host, dumpDir: dir, source: src.source, serverUuid: host.sql.serverInfo().uuid,
+    options: resolved.all, own: own, loadOptions: lo, shellVersion: shellVersion, dryRun: own.dryRun });
+  var planned = partial && partial.plan ? partial.plan(ctx) : null;
+  var stepOptions = planned && planned.loadOptions ? planned.loadOptions : {};
+  var dropNative = false;
+  if (own.dropExisting) {
+    if (lo.loadDdl === false) {
+      throw new UserError('OPTION_CONFLICT', 'dropExisting with loadDdl: false would drop tables the load does not create again: ' +
+        'remove one of them.', { options: ['dropExisting', 'loadDdl'] });
+    }
+    if (lo.ignoreExistingObjects) {
+      throw new UserError('OPTION_CONFLICT', 'dropExisting and ignoreExistingObjects contradict each other: choose one.',
+        { options: ['dropExisting', 'ignoreExistingObjects'] });
+    }
+    dropNative = atLeast(shellVersion, '9.1.0');
+  }
+  // From here to the end of the load (revert included), no other restore on this server.
+  var release = restoreLock.takeRestoreLock(host, 'this load');
+  try {
+    var pre = lockedPreflight(host, { dir: dir, src: src, resolved: resolved, own: own, lo: lo, stepOptions: stepOptions,
+      ctx: ctx, planned: planned, dropNative: dropNative, fresh: fresh,
+      topo: topo, binlogDropped: binlogDropped, transactionLine: transaction.line });
+    pre.release = release;
+    return pre;
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+// Display names of the loaded tables whose dump DDL has no primary key (loadDdl: false: none known).
+function keylessTables(host, dump, objects) {
+  var parsed = tableDdl.dumpTableColumns(host, dump, objects.tables);
+  return objects.tables.filter(function (t) {
+    var c = parsed[JSON.stringify([t.schema, t.table])];
+    return c && !c.primary.length;
+  }).map(function (t) { return displayTable(t.schema, t.table); });
+}
+
+// The part of the preflight that reads the state file and plans server changes: under the lock.
+function lockedPreflight(host, p) {
+  var dir = p.dir, src = p.src, own = p.own, lo = p.lo, ctx = p.ctx, planned = p.planned;
+  // Objects under the names they are loaded as (schemaMap), from the dump model the step read (or
+  // the dump's metadata alone, without a step that reads one). The filters given name the dump's
+  // schemas; util.loadDump reads the view's renamed metadata: its filters get the new names.
+  var rename = planned && planned.rename ? planned.rename : null;
+  var dump = planned && planned.model ? planned.model : readDumpMetadata(host, dir);
+  var objects = loadObjects(dump, lo, own.dropExisting || own.analyze === 'histogram', rename);
+  var existing = restoreState.readState(host);
+  refuseLeftovers(host, existing, restoreState.statePath(host, host.sql.serverInfo().uuid));
+  var topo = p.topo;
+  var redoPlan = planRedo(host, own, existing, objects, p.resolved.explicit.redoLog !== undefined, topo);
+  var keep = own.keepSettings || [];
+  var tuned = own.tune ? tuning.planTuning(host, { redoOff: redoPlan.action === 'disable', keep: keep,
+    kept: road.keptDurability(topo) }) : [];
+  var indexBuilds = own.tune && lo.loadIndexes !== false && atLeast(ctx.shellVersion, '8.0.30')
+    ? tuning.planIndexBuilds(host, Number(lo.threads) || 4, keep) : null;
+  var drops = own.dropExisting ? dropExisting.existingObjects(host, objects) : [];
+  var dropNative = p.dropNative && drops.length > 0;
+  var snapshot = snapshotStep.planSnapshot(host, { ctx: ctx, dump: dump, objects: objects, planned: planned });
+  var keys = road.invisiblePrimaryKeys(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
+    p.resolved.explicit.createInvisiblePKs !== undefined);
+  var composed = loaderOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,
+    snapshot: snapshot, invisiblePKs: keys.value });
+  var final = composed.options;
+  var plan = {
+    dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: p.resolved.preset, loadDumpOptions: final,
+    optionEcho: optionTable.optionEcho('load', p.resolved.all, p.resolved.explicit),
+    progressDir: composed.progressDir,
+    // What the user named: a remote dump by its place, with the local cache it is read from.
+    title: src.source ? src.source.source.url + (planned && planned.readsBucket ? '' : ' (cache ' + dir + ')') : dir, tableCount: objects.tables.length, dropRequested: own.dropExisting,
+    drops: drops, dropNative: dropNative,
+    redo: redoPlan, tune: own.tune, tuning: tuned, sessionTuning: indexBuilds ? [indexBuilds] : [],
+    analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + objects.tables.length + ' table(s))',
+    advice: own.tune ? tuning.restartAdvice(host, final, topo.feedsOthers) : [], partialLines: planned && planned.lines ? planned.lines : [],
+    warnings: [], blockers: [], snapshot: snapshot,
+    topology: topo, verifyMembers: topo.members.length > 0 && own.membersTimeout > 0 && !own.dryRun,
+    topologyLines: road.planLines(topo, { binlogDropped: p.binlogDropped, redoKept: own.redoLog === 'off' && redoPlan.action !== 'disable',
+      tune: own.tune, threads: final.threads, deferred: final.deferTableIndexes, indexBuffer: !!indexBuilds,
+      transactionLine: p.transactionLine, keyLine: keys.line, verify: own.membersTimeout }),
+  };
+  if (plan.redo.warning) plan.warnings.push(plan.redo.warning);
+  if (own.tune) {
+    var foreign = runtime.runtimeChanges(host, existing ? existing.settings.map(function (x) { return x.name; }) : []) || [];
+    if (foreign.length) {
+      plan.warnings.push('Already at the values restore tuning uses, set at runtime and recorded in no state file here: ' +
+        foreign.map(runtime.describeChange).join('; ') + '. If another client\'s restore left them, run restore.revert() ' +
+        'there first: this load keeps them as they are.');
+    }
+  }
+  var infileOn = plan.tuning.some(function (t) { return t.name === 'local_infile'; }) || globalVariable(host, 'local_infile') === 'ON';
+  if (!infileOn && final.loadData !== false && !final.dryRun) {
+    plan.blockers.push('local_infile is OFF on the server: util.loadDump refuses to load data. SET GLOBAL local_infile = ON ' +
+      'once the client is trusted, or load with tune: true (switched on for the load, off again afterwards).');
+  }
+  var changes = [];
+  if (plan.redo.action === 'disable') changes.push('disable the InnoDB redo log');
+  if (plan.tuning.length) changes.push('change ' + plan.tuning.length + ' server setting(s)');
+  if (changes.length && !own.dryRun) restoreState.checkStateWritable(host, host.sql.serverInfo().uuid);
+  // On a source or a group primary the road above keeps every member equal: only the redo log
+  // switched off still needs force there.
+  var onReplicatedRoad = !!topo.rebuild || ((topo.kind === 'source' || topo.kind === 'group-primary') && plan.redo.action !== 'disable');
+  if (changes.length) safety.checkServerSafety(host, changes.join(' and '), own.force, plan.drops.length > 0, onReplicatedRoad);
+  if (plan.redo.action === 'disable') safety.checkRedoLogPrivilege(host, own.force);
+  // Every privilege a planned step needs, before anything is dropped or changed.
+  var snap = plan.snapshot;
+  privileges.checkLoadPrivileges(host, { tune: plan.tuning.length > 0, redo: plan.redo.action === 'disable',
+    drops: plan.drops, deletes: snap.active && (snap.orphans === 'delete' || snap.orphans === 'parents') ? objects.tables : [],
+    trims: snap.trims || [],
+    inserts: snap.active && snap.orphans === 'parents' ? objects.tables : [],
+    updates: snap.active ? snap.specs : [], binlogSwitch: snap.active && !!final.skipBinlog && !final.dryRun }, own.force);
+  // Every member answers before anything changes: an unreachable one would fail the load at the end.
+  if (plan.verifyMembers) members.checkReachable(host, topo);
+  return { ctx: ctx, own: own, objects: objects, plan: plan, planned: planned, existing: existing };
+}
+
+module.exports = { preflight: preflight };
