@@ -18,6 +18,7 @@
 // is (lib/remote/bucket.js takes these); owned by the partial step, util.loadDump gets them only when it
 // reads the bucket itself (a full load); its Shell version comes from load-options.js.
 // since: the first MySQL Shell version that has it, where that is later than the plugin's minimum.
+// secret: true — its value is never printed (the plan's option echo says that it is set).
 // type: 'bool' | 'string' | 'integer' | 'list' (of strings; the command line's a,b,c) | 'spec' (a
 // dictionary, or the command line's text: untyped for the Shell).
 var loadOptions = require('./load-options.js');
@@ -156,7 +157,7 @@ var OPTIONS = [
   { name: 'mask', section: 'slices', owner: 'own', members: ['load'], type: 'spec', default: null, check: maskSpec.maskProblem,
     brief: 'Replace personal data: {"schema.table.column": kind} or schema.table.column:kind,… (' +
       maskSpec.KIND_NAMES.filter(function (k) { return k !== 'fixed'; }).join(', ') + ', fixed:<value>)' },
-  { name: 'maskKey', section: 'slices', owner: 'own', members: ['load'], type: 'string', default: null,
+  { name: 'maskKey', section: 'slices', owner: 'own', members: ['load'], type: 'string', default: null, secret: true,
     brief: 'Key of the masks\' hash: the same key gives the same masks in every load; without it a random key per load' },
   // Names and owners
   { name: 'schemaMap', section: 'names', owner: 'own', members: ['load'], type: 'spec', default: null, inPreset: false,
@@ -282,7 +283,8 @@ function optionEcho(member, all, explicit) {
     return o.members.indexOf(member) >= 0 && o.owner !== 'loadDump' && o.owner !== 'output' && o.name !== 'preset' &&
       v !== undefined && v !== null && JSON.stringify(v) !== JSON.stringify(o.default);
   }).map(function (o) {
-    return o.name + ': ' + JSON.stringify(all[o.name]) + (explicit[o.name] === undefined ? ' (preset)' : '');
+    var shown = o.secret ? '(set, not shown)' : JSON.stringify(all[o.name]);
+    return o.name + ': ' + shown + (explicit[o.name] === undefined ? ' (preset)' : '');
   }).join(', ');
 }
 
