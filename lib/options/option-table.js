@@ -156,7 +156,7 @@ var OPTIONS = [
   { name: 'mask', section: 'slices', owner: 'own', members: ['load'], type: 'spec', default: null, check: maskSpec.maskProblem,
     brief: 'Replace personal data: {"schema.table.column": kind} or schema.table.column:kind,… (' +
       maskSpec.KIND_NAMES.filter(function (k) { return k !== 'fixed'; }).join(', ') + ', fixed:<value>)' },
-  { name: 'maskKey', section: 'slices', owner: 'own', members: ['load'], type: 'string', default: null,
+  { name: 'maskKey', section: 'slices', owner: 'own', members: ['load'], type: 'string', default: null, secret: true,
     brief: 'Key of the masks\' hash: the same key gives the same masks in every load; without it a random key per load' },
   // Names and owners
   { name: 'schemaMap', section: 'names', owner: 'own', members: ['load'], type: 'spec', default: null, inPreset: false,
@@ -282,7 +282,9 @@ function optionEcho(member, all, explicit) {
     return o.members.indexOf(member) >= 0 && o.owner !== 'loadDump' && o.owner !== 'output' && o.name !== 'preset' &&
       v !== undefined && v !== null && JSON.stringify(v) !== JSON.stringify(o.default);
   }).map(function (o) {
-    return o.name + ': ' + JSON.stringify(all[o.name]) + (explicit[o.name] === undefined ? ' (preset)' : '');
+    // A secret (the masks' key) is said to be set, never shown: the plan is printed and logged.
+    return o.name + ': ' + (o.secret ? '(set, not shown)' : JSON.stringify(all[o.name])) +
+      (explicit[o.name] === undefined ? ' (preset)' : '');
   }).join(', ');
 }
 
