@@ -283,8 +283,9 @@ function optionEcho(member, all, explicit) {
     return o.members.indexOf(member) >= 0 && o.owner !== 'loadDump' && o.owner !== 'output' && o.name !== 'preset' &&
       v !== undefined && v !== null && JSON.stringify(v) !== JSON.stringify(o.default);
   }).map(function (o) {
-    var shown = o.secret ? '(set, not shown)' : JSON.stringify(all[o.name]);
-    return o.name + ': ' + shown + (explicit[o.name] === undefined ? ' (preset)' : '');
+    // A secret (the masks' key) is said to be set, never shown: the plan is printed and logged.
+    return o.name + ': ' + (o.secret ? '(set, not shown)' : JSON.stringify(all[o.name])) +
+      (explicit[o.name] === undefined ? ' (preset)' : '');
   }).join(', ');
 }
 

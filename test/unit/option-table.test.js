@@ -104,7 +104,7 @@ describe('option table (lib/options/option-table.js): one declaration per option
     const all = { preset: 'fastest', redoLog: 'off', tune: true, latest: { 'shop.*': 2 }, threads: 4, dryRun: false, sinceExact: true };
     expect(table.optionEcho('load', all, { preset: 'fastest', latest: { 'shop.*': 2 } }))
       .to.equal('latest: {"shop.*":2}, redoLog: "off" (preset), tune: true (preset)');
-    // The masks' key is a secret: the echo says it is set, never what it is.
+    // The masks' key is printed and logged nowhere, the plan included.
     expect(table.optionEcho('load', { maskKey: 'team-secret' }, { maskKey: 'team-secret' })).to.equal('maskKey: (set, not shown)');
   });
 
