@@ -127,13 +127,13 @@ function materialized(v) {
 // Prints JSON.stringify(value, null, 2) in pieces of whole lines (about PIECE characters each): a
 // dump's facts list every chunk (100,000 make 20 MB of text), never one string. Lazy lists
 // (lazyList) are printed as arrays.
-function printJson(value, print) {
+function printJson(value, emit) {
   var lines = [];
   var size = 0;
   function line(text) {
     lines.push(text);
     size += text.length + 1;
-    if (size >= PIECE) { print(lines.join('\n')); lines = []; size = 0; }
+    if (size >= PIECE) { emit(lines.join('\n')); lines = []; size = 0; }
   }
   function write(v, pad, prefix, suffix) {
     if (v === null || typeof v !== 'object' || typeof v.toJSON === 'function') {
@@ -154,7 +154,7 @@ function printJson(value, print) {
     line(pad + (isArray ? ']' : '}') + suffix);
   }
   write(value, '', '', '');
-  if (lines.length) print(lines.join('\n'));
+  if (lines.length) emit(lines.join('\n'));
 }
 
 module.exports = {
