@@ -100,4 +100,4 @@ function runSteps(run, clock) {
   return failure;
 }
 
-module.exports = { runLoad: runLoad, partialOptionNames: partialStep.optionNames, STEPS: STEPS, REVERT: REVERT };
+module.exports = { runLoad: runLoad, STEPS: STEPS, REVERT: REVERT };

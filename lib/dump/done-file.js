@@ -252,7 +252,6 @@ function readInPieces(host, path, size, piece) {
   if (start < 0) return null;
   done.chunks = { start: start, end: size };
   var restText;
-  var json;
   wrap(path, function () {
     var w = pieceWalker(done);
     w.members(oddEntryCheck(done, w, true), true);
@@ -267,14 +266,20 @@ function readInPieces(host, path, size, piece) {
     if (found !== head.length) restText = null;
   });
   if (restText === null) return null;
+  done.json = parsedDocument(path, restText);
+  return done;
+}
+
+// The document without its chunkFileBytes entries, parsed and checked to be an object.
+function parsedDocument(path, text) {
+  var json;
   try {
-    json = JSON.parse(restText);
+    json = JSON.parse(text);
   } catch (e) {
     throw invalidJson(path, e.message);
   }
   checkObject(json, path);
-  done.json = json;
-  return done;
+  return json;
 }
 
 function readWhole(host, path) {
@@ -291,15 +296,7 @@ function readWhole(host, path) {
     // their types too (doneTypeProblems).
     if (span) { w.at(span.start); w.members(oddEntryCheck(done, w, false), true); }
   });
-  var rest = span ? text.slice(0, span.start) + '{}' + text.slice(span.end) : text;
-  var json;
-  try {
-    json = JSON.parse(rest);
-  } catch (e) {
-    throw invalidJson(path, e.message);
-  }
-  checkObject(json, path);
-  done.json = json;
+  done.json = parsedDocument(path, span ? text.slice(0, span.start) + '{}' + text.slice(span.end) : text);
   done.chunks = span;
   return done;
 }
