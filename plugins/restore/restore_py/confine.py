@@ -61,13 +61,23 @@ def run_names(runs_json):
         yield from run_names_of(prefix, start, stop, suffix)
 
 
-def run_files(path, runs_json):
-    # The names of run_names, plus [name] for one name, as paths in the directory.
+def run_plain_names(path, runs_json):
+    # The names of run_names, plus [name] for one name, each checked to be a plain name in the
+    # directory `path` (for calls relative to the directory's descriptor).
     for run in _json.loads(runs_json):
         for name in ([run[0]] if len(run) == 1 else run_names_of(*run)):
             if not plain_name(name):
                 raise Refusal("bad-name", path, "not a plain file name: %r" % (name,))
-            yield _os.path.join(path, name)
+            yield name
+
+
+def open_dir(path, code):
+    # A descriptor of the directory: its files are then found by name, not by path, each time.
+    # code: the failure's code when it cannot be opened ("read-failed", "write-failed").
+    try:
+        return _os.open(path, _os.O_RDONLY | getattr(_os, "O_DIRECTORY", 0) | getattr(_os, "O_CLOEXEC", 0))
+    except OSError as err:
+        raise os_refusal(code, path, "cannot open the directory", err)
 
 
 def as_bytes(content):

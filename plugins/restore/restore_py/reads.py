@@ -8,7 +8,7 @@ import os as _os
 import re as _re
 import stat as _statmod
 
-from .confine import run_files
+from .confine import open_dir, run_plain_names
 from .errors import os_refusal, why
 
 
@@ -20,13 +20,21 @@ def special(mode):
             else "a device" if _statmod.S_ISCHR(mode) or _statmod.S_ISBLK(mode) else "a special file")
 
 
-def _entry_error(at, st, path):
+def _entry_error(at, st, path, dir_fd=None):
     # [index, why, special] for an entry util.loadDump could not read, else None.
     kind = special(st.st_mode)
     if kind:
         return [at, "not a regular file (%s)" % kind, kind]
-    # A file the user running mysqlsh cannot read: util.loadDump would fail on it.
-    return None if _os.access(path, _os.R_OK) else [at, "Permission denied", None]
+    # A file the user running mysqlsh cannot read: util.loadDump would fail on it. The owner's
+    # read bit decides for the owner (ACLs too); anyone else is asked of the system (a call per file).
+    if st.st_uid == _EUID and st.st_mode & _statmod.S_IRUSR:
+        return None
+    return None if _os.access(path, _os.R_OK, dir_fd=dir_fd) else [at, "Permission denied", None]
+
+
+_EUID = _os.geteuid()
+# Reads never wait on a pipe or a device (a FIFO among the chunks would block an open for reading).
+_READ_FLAGS = _os.O_RDONLY | getattr(_os, "O_CLOEXEC", 0) | getattr(_os, "O_NONBLOCK", 0)
 
 
 def list_dir(path, options=None):
@@ -69,19 +77,26 @@ def list_dir(path, options=None):
                         "omittedEnding": omitted_ending})
 
 
-def stat_one(path):
+def stat_one(path, dir_fd=None):
     # (size, is a directory, [why, special] or None) of one path; size None where no file is
     # (missing, a directory, an error). A dangling symlink has an error; an unreadable file keeps its size.
     try:
-        st = _os.stat(path)
+        st = _os.stat(path, dir_fd=dir_fd)
     except FileNotFoundError:
-        return None, False, (["No such file or directory", None] if _os.path.islink(path) else None)
+        return None, False, (["No such file or directory", None] if _is_link(path, dir_fd) else None)
     except OSError as err:
         return None, False, [why(err), None]
     if _statmod.S_ISDIR(st.st_mode):
         return None, True, None
-    error = _entry_error(0, st, path)
+    error = _entry_error(0, st, path, dir_fd)
     return st.st_size, False, (error[1:] if error else None)
+
+
+def _is_link(path, dir_fd):
+    try:
+        return _statmod.S_ISLNK(_os.lstat(path, dir_fd=dir_fd).st_mode)
+    except OSError:
+        return False
 
 
 def stat(paths_json):
@@ -103,37 +118,61 @@ def stat_runs(path, runs_json):
     # as one native float64 per name (NaN where there is no file: missing, a directory, or an error).
     sizes, dirs, errors = _array.array("d"), [], []
     nan = float("nan")
-    for at, p in enumerate(run_files(path, runs_json)):
-        size, is_dir, error = stat_one(p)
-        sizes.append(nan if size is None else float(size))
-        if is_dir:
-            dirs.append(at)
-        if error:
-            errors.append([at] + error)
+    dir_fd = open_dir(path, "read-failed")
+    try:
+        for at, name in enumerate(run_plain_names(path, runs_json)):
+            size, is_dir, error = stat_one(name, dir_fd)
+            sizes.append(nan if size is None else float(size))
+            if is_dir:
+                dirs.append(at)
+            if error:
+                errors.append([at] + error)
+    finally:
+        _os.close(dir_fd)
     return [sizes.tobytes(), _json.dumps({"dirs": dirs, "errors": errors})]
 
 
-def read_at(path, offset, length):
+def read_at(path, offset, length, dir_fd=None, shown=None):
     # Up to length bytes at offset (fewer at the end of the file); None for a missing file.
+    # dir_fd: path is a name in that directory, which `shown` names in an error.
+    shown = shown or path
     try:
-        with open(path, "rb") as f:
-            f.seek(offset)
-            return f.read(length)
+        fd = _os.open(path, _READ_FLAGS, dir_fd=dir_fd)
     except FileNotFoundError:
         return None
     except OSError as err:
-        raise os_refusal("read-failed", path, "cannot read the file", err)
+        raise os_refusal("read-failed", shown, "cannot read the file", err)
+    try:
+        # A regular file gives less than asked only at its end: one call for a small file.
+        parts, got = [], 0
+        while got < length:
+            want = length - got
+            part = _os.pread(fd, want, offset + got)
+            parts.append(part)
+            got += len(part)
+            if len(part) < want:
+                break
+        return parts[0] if len(parts) == 1 else b"".join(parts)
+    except OSError as err:
+        raise os_refusal("read-failed", shown, "cannot read the file", err)
+    finally:
+        _os.close(fd)
 
 
 def read_runs(path, runs_json, n):
     # The first n bytes of each file named by the runs, as [the bytes one after the other, their
     # lengths as one native int32 per file (-1: no such file)]: one value each way per batch.
     data, lengths = [], _array.array("i")
-    for p in run_files(path, runs_json):
-        got = read_at(p, 0, n)
-        lengths.append(-1 if got is None else len(got))
-        if got:
-            data.append(got)
+    dir_fd = open_dir(path, "read-failed")
+    base = _os.path.join(path, "")
+    try:
+        for name in run_plain_names(path, runs_json):
+            got = read_at(name, 0, n, dir_fd, base + name)
+            lengths.append(-1 if got is None else len(got))
+            if got:
+                data.append(got)
+    finally:
+        _os.close(dir_fd)
     return [b"".join(data), lengths.tobytes()]
 
 

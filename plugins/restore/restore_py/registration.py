@@ -27,7 +27,7 @@ def _p(name, type_, brief, **more):
 _PATH = _p("path", "string", "The directory.")
 _VIEW = _p("path", "string", "The load view.")
 _N = _p("n", "integer", "How many bytes to read from each.")
-# Files named as runs of numbers, in one directory (confine.run_files).
+# Files named as runs of numbers, in one directory (confine.run_plain_names).
 _RUNS = [_p("path", "string", "Directory holding the files."),
          _p("runsJson", "string", "JSON text [[prefix, from, to, suffix] | [name], ...].")]
 _CONTENTS = _p("contents", "array", "The distinct contents (string or bytes).")

@@ -3,7 +3,7 @@
 import json as _json
 import os as _os
 
-from .confine import NEW_FILE, as_bytes, create_new, in_state_dir, mkdir_new, outside_state_dir, run_files, write_all
+from .confine import NEW_FILE, as_bytes, create_new, in_state_dir, mkdir_new, open_dir, outside_state_dir, run_plain_names, write_all
 from .errors import os_refusal
 
 
@@ -62,14 +62,18 @@ def write_runs(path, runs_json, contents):
     # never over anything; the names that exist are skipped and returned.
     data = as_bytes(contents[0])
     written, skipped = 0, []
-    for p in run_files(path, runs_json):
-        try:
-            create_new(p, data)
-            written += 1
-        except FileExistsError:
-            skipped.append(_os.path.basename(p))
-        except OSError as err:
-            raise _batch_failed(p, err, written)
+    dir_fd = open_dir(path, "write-failed")
+    try:
+        for name in run_plain_names(path, runs_json):
+            try:
+                create_new(name, data, dir_fd)
+                written += 1
+            except FileExistsError:
+                skipped.append(name)
+            except OSError as err:
+                raise _batch_failed(_os.path.join(path, name), err, written)
+    finally:
+        _os.close(dir_fd)
     return _json.dumps({"written": written, "skipped": skipped})
 
 
