@@ -19,6 +19,9 @@
 //                                  runs [[prefix, from, to, suffix] | [name]] (names prefix + n + suffix,
 //                                  n in [from, to)): a native float64 per name, NaN where no file is
 //                                  (missing, a directory, an error); dirs and errors index the names
+//     surveyRuns(dir, runs, n)  -> {sizes, lengths, data: ArrayBuffers, dirs, errors}: statRuns and
+//                                  readRuns of the regular files in one pass (one open per file);
+//                                  lengths -1 where nothing was read (no regular file, or an error)
 //     readRuns(dir, runs, n)    -> {data: ArrayBuffer, lengths: ArrayBuffer}: the first n bytes of each
 //                                  file named by runs, one after the other; lengths: a native int32 per
 //                                  name, -1 for a missing file
@@ -93,7 +96,7 @@
 // }
 
 const REQUIRED = {
-  files: ['list', 'stat', 'statRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'decodeHeads', 'remoteHeads', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'bucketList', 'bucketFetch', 'bucketHeads', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
+  files: ['list', 'stat', 'statRuns', 'surveyRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'decodeHeads', 'remoteHeads', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'bucketList', 'bucketFetch', 'bucketHeads', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo', 'openOther'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables', 'importTable'],

@@ -32,6 +32,15 @@ function chunkRefs() {
   return { t: [], i: [], push: function (ti, i) { this.t.push(ti); this.i.push(i); } };
 }
 
+// The next chunk marked wantsHead from cursor {ti, i} on (it moves there); false when none is left.
+function nextWanted(targets, cursor) {
+  for (; cursor.ti < targets.length; cursor.ti++, cursor.i = 0) {
+    var ct = targets[cursor.ti].chunks;
+    for (; cursor.i < ct.length; cursor.i++) if (chunkTable.wantsHead(ct, cursor.i)) return true;
+  }
+  return false;
+}
+
 // Sets per chunk (chunk-table.js): fileBytes (null when absent), dataBytes (when chunkFileBytes
 // did not: from the .idx file or the table's total; else null) and state. Sets on each target:
 // counts {present, empty, stub, missing, corrupt, unchecked}, fileBytes, dataBytes (null when a
@@ -40,35 +49,26 @@ function chunkRefs() {
 // name -> why (such files are not read; their chunks are corrupt with that reason), notRegular: Set
 // of those names that are no regular file (util.loadDump does not see them), verify: null or
 // {threads}: then every present file is also decompressed in full (lib/dump/data-verify.js)}.
-// ctx.presized: the chunks' fileBytes are already set (statChunkFiles); ctx.sizes then holds no chunk file.
 // ctx.surveyedFrom(target) -> chunk number, when given, limits the reading to the chunks from that
 // number on: the others are 'unchecked' (a load view stubs them whatever they hold; they are not
 // even looked up).
 // Returns null, or what verify did: {files, fileBytes}.
 function assignStates(host, targets, ctx) {
-  var heads = chunkRefs();
+  var heads = 0; // chunks marked wantsHead
   var idx = chunkRefs();
   var idxLongest = 0;
   targets.forEach(function (t, ti) {
     var ct = t.chunks;
-    if (!ctx.presized) chunkTable.startSurvey(ct);
+    chunkTable.startSurvey(ct);
     for (var i = surveyStart(t, ctx); i < ct.length; i++) {
-      // Names are made only where a lookup needs one (a million chunks).
-      var file = null;
-      var size;
-      if (ctx.presized) {
-        size = chunkTable.fileBytesOf(ct, i);
-      } else {
-        file = chunkTable.fileOf(ct, i);
-        size = ctx.sizes.get(file);
-        chunkTable.setFileBytes(ct, i, size);
-      }
-      if (size !== undefined && size !== null && chunkState.needsHead(size, t.compression) &&
-          !(ctx.unreadable.size && ctx.unreadable.has(file || (file = chunkTable.fileOf(ct, i))))) {
-        heads.push(ti, i);
+      var file = chunkTable.fileOf(ct, i);
+      var size = ctx.sizes.get(file);
+      chunkTable.setFileBytes(ct, i, size);
+      if (size !== undefined && size !== null && chunkState.needsHead(size, t.compression) && !ctx.unreadable.has(file)) {
+        chunkTable.wantsHead(ct, i, true);
+        heads++;
       }
       if (chunkTable.dataBytesOf(ct, i) !== null) continue;
-      if (file === null) file = chunkTable.fileOf(ct, i);
       var idxSize = ctx.sizes.get(file + '.idx');
       if (idxSize >= 8 && idxSize % 8 === 0 && idxSize <= MAX_IDX_BYTES && !ctx.unreadable.has(file + '.idx')) {
         idx.push(ti, i);
@@ -96,53 +96,77 @@ function assignStates(host, targets, ctx) {
       if (ctx.notRegular && ctx.notRegular.has(file)) chunkTable.isNotRegular(ct, i, true);
     }
   });
+  return finishStates(host, targets, ctx);
+}
+
+// After every chunk has its state: copies of other chunks found, and the data verified when asked.
+function finishStates(host, targets, ctx) {
   findCopies(host, targets, ctx);
   return ctx.verify ? verifyData(host, targets, ctx, ctx.verify.threads, markCorrupt) : null;
 }
 
-// The size of every chunk file of every target, looked up by name as runs of chunk numbers (no
-// name made here): sets each chunk table's fileBytes (chunkTable.startSurvey) and adds what cannot
-// be read to broken ({name, size, isDir, error}, as the directory listing gives them). Returns
-// how many of the names exist (files, directories and unreadable entries).
-function statChunkFiles(host, dir, targets, broken) {
+// What assignStates does, for a dump whose chunk files chunkFileBytes names (a complete one): every
+// chunk file of every target looked up by name as runs of chunk numbers (no name made here), and
+// its size and first bytes taken in the same pass (host.files.surveyRuns: one open per file, where
+// a stat and then a read looked each name up twice). Adds what cannot be read to broken ({name,
+// size, isDir, error, special}, as the directory listing gives them); ctx as assignStates' (its
+// sizes, unreadable and surveyedFrom unused). Returns {found: how many of the names exist (files,
+// directories and unreadable entries), verified: as assignStates returns}.
+function surveyChunkFiles(host, targets, ctx, broken) {
+  var found = 0;
+  var total = 0;
   var runs = [];
-  var starts = []; // the flat index of each target's chunk 0
-  var n = 0;
   targets.forEach(function (t) {
     var ct = t.chunks;
-    starts.push(n);
     chunkTable.startSurvey(ct);
-    if (!ct.length) return;
-    chunkTable.fileRuns(ct, indexesTo(ct.length), '').forEach(function (r) { runs.push(r); });
-    n += ct.length;
+    beginCounts(t, ctx.tableBytes(t), 0);
+    total += ct.length;
+    if (ct.length) chunkTable.fileRuns(ct, indexesTo(ct.length), '').forEach(function (r) { runs.push(r); });
   });
-  if (!n) return 0;
-  var got = host.files.statRuns(dir, runs);
-  var sizes = new Float64Array(n);
-  new Uint8Array(sizes.buffer).set(toBytes(got.sizes, 'file sizes'));
-  var found = 0;
-  targets.forEach(function (t, ti) {
-    var ct = t.chunks;
-    for (var i = 0; i < ct.length; i++) {
-      var size = sizes[starts[ti] + i];
-      if (size === size) { chunkTable.setFileBytes(ct, i, size); found++; }
+  var progress = startProgress(host, 'Checking data files', total, { unit: 'files' });
+  var at = { ti: 0, i: 0 }; // the chunk of the next name
+  var done = 0;
+  chunkTable.eachBatch(runs, SURVEY_BATCH, function (batch, count) {
+    var got = host.files.surveyRuns(ctx.dir, batch, CHECK_WINDOW);
+    var sizes = new Float64Array(count);
+    new Uint8Array(sizes.buffer).set(toBytes(got.sizes, 'file sizes'));
+    var lengths = new Int32Array(count);
+    new Uint8Array(lengths.buffer).set(toBytes(got.lengths, 'file lengths'));
+    var data = toBytes(got.data, 'file content');
+    var errors = new Map(got.errors.map(function (e) { return [e[0], e]; }));
+    var offset = 0;
+    for (var k = 0; k < count; k++, at.i++) {
+      while (at.i >= targets[at.ti].chunks.length) { at.ti++; at.i = 0; }
+      var t = targets[at.ti];
+      var ct = t.chunks;
+      var size = sizes[k] === sizes[k] ? sizes[k] : null;
+      chunkTable.setFileBytes(ct, at.i, size);
+      if (size !== null) found++;
+      var e = errors.size ? errors.get(k) : undefined;
+      if (e !== undefined) {
+        if (size === null) found++; // a dangling link or an entry that cannot be stat'ed: there, not a file
+        broken.push({ name: chunkTable.fileOf(ct, at.i), size: size, isDir: false, error: e[1], special: e[2] || null });
+        classify(t, at.i, null);
+        markCorrupt(t, at.i, 'cannot be read: ' + e[1]);
+        chunkTable.isUnreadable(ct, at.i, true);
+        if (e[2]) chunkTable.isNotRegular(ct, at.i, true);
+      } else if (lengths[k] >= 0 && chunkState.needsHead(size, t.compression)) {
+        checkFirst(host, t, at.i, data.subarray(offset, offset + lengths[k]), ctx);
+      } else {
+        classify(t, at.i, null);
+      }
+      offset += Math.max(0, lengths[k]);
+      progress.update(++done);
     }
+    found += got.dirs.length;
   });
-  found += got.dirs.length;
-  // An entry is found by its flat index: the last target starting at or before it.
-  function place(k) {
-    var ti = 0;
-    while (ti + 1 < starts.length && starts[ti + 1] <= k) ti++;
-    return { t: targets[ti], i: k - starts[ti] };
-  }
-  got.errors.forEach(function (e) {
-    var at = place(e[0]);
-    var size = chunkTable.fileBytesOf(at.t.chunks, at.i);
-    if (size === null) found++; // a dangling link or an entry that cannot be stat'ed: there, not a file
-    broken.push({ name: chunkTable.fileOf(at.t.chunks, at.i), size: size, isDir: false, error: e[1], special: e[2] || null });
-  });
-  return found;
+  progress.done();
+  return { found: found, verified: finishStates(host, targets, ctx) };
 }
+
+// Files a survey call names: their first bytes come back in the same answer (at most
+// SURVEY_BATCH × CHECK_WINDOW bytes).
+var SURVEY_BATCH = 1000;
 
 function indexesTo(n) {
   var out = new Array(n);
@@ -168,38 +192,40 @@ function markCorrupt(t, i, problem) {
   chunkTable.setState(ct, i, 'corrupt');
 }
 
-// Reads the first bytes of every file in `refs` (for zstd and gzip, the first window of the
+// Reads the first bytes of every file marked wantsHead (`count` of them; for zstd and gzip, the first window of the
 // structure walk: one read per file, no separate read of its head), classifies each, and walks
 // the frames and blocks of every present zstd / gzip file without decompressing it
 // (lib/dump/zstd-frames.js): a truncated file, or garbage after a valid header, becomes corrupt
 // here instead of failing util.loadDump hours into the load. Files go to the host in batches of
 // at most BATCH files and WINDOW_BATCH_BYTES bytes; a file walked past its first window is read
 // further on its own.
-function readAndCheck(host, targets, refs, ctx) {
-  var progress = startProgress(host, 'Checking data files', refs.t.length, { unit: 'files' });
-  var at = 0;
-  while (at < refs.t.length) {
-    var start = at;
+function readAndCheck(host, targets, count, ctx) {
+  var progress = startProgress(host, 'Checking data files', count, { unit: 'files' });
+  var cursor = { ti: 0, i: 0 };
+  var checked = 0;
+  while (checked < count) {
+    var batch = chunkRefs();
     var bytes = 0;
-    while (at < refs.t.length && at - start < BATCH && bytes < WINDOW_BATCH_BYTES) {
-      bytes += Math.min(CHECK_WINDOW, chunkTable.fileBytesOf(targets[refs.t[at]].chunks, refs.i[at]));
-      at++;
+    while (batch.t.length < BATCH && bytes < WINDOW_BATCH_BYTES && nextWanted(targets, cursor)) {
+      bytes += Math.min(CHECK_WINDOW, chunkTable.fileBytesOf(targets[cursor.ti].chunks, cursor.i));
+      batch.push(cursor.ti, cursor.i++);
     }
-    var got = host.files.readRuns(ctx.dir, refRuns(targets, refs, start, at), CHECK_WINDOW);
+    if (!batch.t.length) break;
+    var got = host.files.readRuns(ctx.dir, refRuns(targets, batch, 0, batch.t.length), CHECK_WINDOW);
     var data = toBytes(got.data, 'file content');
-    var lengths = new Int32Array(at - start);
+    var lengths = new Int32Array(batch.t.length);
     new Uint8Array(lengths.buffer).set(toBytes(got.lengths, 'file lengths'));
     var offset = 0;
-    for (var k = start; k < at; k++) {
-      var target = targets[refs.t[k]];
-      var i = refs.i[k];
-      var length = lengths[k - start];
+    for (var k = 0; k < batch.t.length; k++) {
+      var target = targets[batch.t[k]];
+      var i = batch.i[k];
+      chunkTable.wantsHead(target.chunks, i, false);
+      var length = lengths[k];
       var first = length < 0 ? null : data.subarray(offset, offset + length);
       offset += Math.max(0, length);
-      classify(target, i, first === null ? null : first.subarray(0, chunkState.HEAD_BYTES));
-      if (first !== null) chunkTable.setHeadKey(target.chunks, i, contentKey(first, 0, Math.min(HEAD_KEY_BYTES, first.length)));
-      if (chunkTable.stateOf(target.chunks, i) === 'present') checkOne(host, target, i, ctx, first);
-      progress.update(k + 1);
+      if (first === null) classify(target, i, null);
+      else checkFirst(host, target, i, first, ctx);
+      progress.update(++checked);
     }
   }
   progress.done();
@@ -215,6 +241,14 @@ function refRuns(targets, refs, start, end) {
     chunkTable.fileRuns(targets[ti].chunks, indexes, '').forEach(function (r) { runs.push(r); });
   }
   return runs;
+}
+
+// Classifies chunk i from its file's first bytes, keeps a key of them (findCopies) and walks its
+// structure when it is present.
+function checkFirst(host, t, i, first, ctx) {
+  classify(t, i, first.subarray(0, chunkState.HEAD_BYTES));
+  chunkTable.setHeadKey(t.chunks, i, contentKey(first, 0, Math.min(HEAD_KEY_BYTES, first.length)));
+  if (chunkTable.stateOf(t.chunks, i) === 'present') checkOne(host, t, i, ctx, first);
 }
 
 // Only zstd and gzip files are read here (chunkState.needsHead). first: the file's first bytes.
@@ -411,4 +445,4 @@ function stateProblems(targets) {
   return out;
 }
 
-module.exports = { assignStates: assignStates, stateProblems: stateProblems, statChunkFiles: statChunkFiles };
+module.exports = { assignStates: assignStates, stateProblems: stateProblems, surveyChunkFiles: surveyChunkFiles };

@@ -11,6 +11,7 @@ STATES.forEach(function (s, i) { STATE_CODE[s] = i; });
 var UNREADABLE = 1;
 var COPY = 2;
 var NOT_REGULAR = 4; // unreadable because not a regular file: util.loadDump does not see it
+var WANTS_HEAD = 8; // its first bytes are to be read (chunk-survey.js): a mark, not a list of a million
 
 // count chunks, numbered 0..count-1; lastIndex: the chunk marked last (@@N), -1 when none is;
 // whole: the table was dumped as one file (<base>.<ext>), its only chunk 0.
@@ -87,6 +88,7 @@ function flag(ct, i, bit, on) {
 function isUnreadable(ct, i, on) { return flag(ct, i, UNREADABLE, on); }
 function isCopy(ct, i, on) { return flag(ct, i, COPY, on); }
 function isNotRegular(ct, i, on) { return flag(ct, i, NOT_REGULAR, on); }
+function wantsHead(ct, i, on) { return flag(ct, i, WANTS_HEAD, on); }
 
 function problemOf(ct, i) { return ct.problems && ct.problems.has(i) ? ct.problems.get(i) : null; }
 function setProblem(ct, i, text) { ct.problems.set(i, text); }
@@ -179,7 +181,7 @@ function describeRanges(indexes, limit) {
 
 module.exports = { newChunkTable: newChunkTable, emptyChunkTable: emptyChunkTable, markLast: markLast, isLast: isLast,
   fileOf: fileOf, dataBytesOf: dataBytesOf, setDataBytes: setDataBytes, startSurvey: startSurvey, fileBytesOf: fileBytesOf,
-  setFileBytes: setFileBytes, headKeyOf: headKeyOf, setHeadKey: setHeadKey, stateOf: stateOf, setState: setState, isUnreadable: isUnreadable, isNotRegular: isNotRegular, isCopy: isCopy,
+  setFileBytes: setFileBytes, headKeyOf: headKeyOf, setHeadKey: setHeadKey, stateOf: stateOf, setState: setState, isUnreadable: isUnreadable, isNotRegular: isNotRegular, isCopy: isCopy, wantsHead: wantsHead,
   problemOf: problemOf, setProblem: setProblem, indexesIn: indexesIn, chunkAt: chunkAt, sumDataBytes: sumDataBytes,
   someUnknown: someUnknown, describeRanges: describeRanges, nameRuns: nameRuns,
   fileRuns: fileRuns, eachBatch: eachBatch };

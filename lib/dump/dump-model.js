@@ -293,7 +293,7 @@ function readDumpModel(host, dumpDir, options) {
   // restore.stub (idxFiles) writes the .idx files a chunk lacks: it must see them.
   var idxNeeded = !!(options && options.idxFiles);
   // Without chunk files in `files`, every chunk named by chunkFileBytes is looked up by name
-  // afterwards (chunk-survey.js statChunkFiles), as runs of numbers.
+  // afterwards, as runs of numbers, and read in the same pass (chunk-survey.js surveyChunkFiles).
   var byRuns = !lean && !!done.chunkList && !!options && options.chunksInFiles === false;
   var omit = lean || byRuns ? 'chunks' : done.chunkList && !idxNeeded ? 'idx' : null;
   var listed = {};
@@ -311,22 +311,26 @@ function readDumpModel(host, dumpDir, options) {
   var listProblems = chunkList.buildChunkLists(catalog.targets,
     { chunkList: done.chunkList, fileNames: fileNames, listingNames: listingNames });
   if (lean) surveyedFiles(host, pathOf, catalog.targets, surveyedFrom, sizes, broken);
-  if (byRuns) {
-    var found = chunkSurvey.statChunkFiles(host, opened.dir, catalog.targets, broken);
-    // Chunk-like files no chunk list names (leftovers of another dump): listed the usual way, to be reported.
-    if (found < listed.omitted - listed.omittedIdx) {
-      byRuns = false;
-      sizes = listFiles(host, opened.dir, done, broken = [], idxNeeded ? null : 'idx');
-    }
-  }
-  var unreadable = new Map(broken.map(function (e) { return [e.name, e.error]; }));
-  var verified = chunkSurvey.assignStates(host, catalog.targets, { sizes: sizes, dir: opened.dir, pathOf: pathOf,
-    unreadable: unreadable,
-    notRegular: new Set(broken.filter(function (e) { return e.special; }).map(function (e) { return e.name; })),
+  var stateCtx = { sizes: sizes, dir: opened.dir, pathOf: pathOf,
     tableBytes: function (t) { return t.partition === null ? t.info.dataBytes : null; },
     surveyedFrom: surveyedFrom,
-    presized: byRuns,
-    verify: options && options.verify ? { threads: Number(host.shell.cpuCount()) || 1 } : null });
+    verify: options && options.verify ? { threads: Number(host.shell.cpuCount()) || 1 } : null };
+  var verified = null;
+  if (byRuns) {
+    var survey = chunkSurvey.surveyChunkFiles(host, catalog.targets, stateCtx, broken);
+    verified = survey.verified;
+    // Chunk-like files no chunk list names (leftovers of another dump): listed the usual way, to be
+    // reported, and the states made again from that listing.
+    if (survey.found < listed.omitted - listed.omittedIdx) {
+      byRuns = false;
+      sizes = stateCtx.sizes = listFiles(host, opened.dir, done, broken = [], idxNeeded ? null : 'idx');
+    }
+  }
+  if (!byRuns) {
+    stateCtx.unreadable = new Map(broken.map(function (e) { return [e.name, e.error]; }));
+    stateCtx.notRegular = new Set(broken.filter(function (e) { return e.special; }).map(function (e) { return e.name; }));
+    verified = chunkSurvey.assignStates(host, catalog.targets, stateCtx);
+  }
   var problems = [];
   if (!complete) problems.push(incompleteProblem());
   problems = problems.concat(brokenProblems(broken));

@@ -130,6 +130,11 @@ function memoryFiles(log, initial, mounts) {
       });
       return out;
     },
+    surveyRuns(dir, runs, n) {
+      const stat = api.statRuns(dir, runs);
+      const read = api.readRuns(dir, runs, n);
+      return { sizes: stat.sizes, lengths: read.lengths, data: read.data, dirs: stat.dirs, errors: stat.errors };
+    },
     readRuns(dir, runs, n) {
       const names = runNames(runs);
       const lengths = new Int32Array(names.length);

@@ -95,6 +95,11 @@ function makeFiles(restore) {
       var c = JSON.parse(got[1]);
       return { sizes: got[0], dirs: c.dirs, errors: c.errors };
     },
+    surveyRuns: function (dir, runs, n) {
+      var got = companion(restore, 'surveyRuns')(dir, JSON.stringify(runs), n);
+      var c = JSON.parse(got[3]);
+      return { sizes: got[0], lengths: got[1], data: got[2], dirs: c.dirs, errors: c.errors };
+    },
     readRuns: function (dir, runs, n) {
       var got = companion(restore, 'readRuns')(dir, JSON.stringify(runs), n);
       return { data: got[0], lengths: got[1] };

@@ -62,13 +62,21 @@ def run_names(runs_json):
 
 
 def run_plain_names(path, runs_json):
-    # The names of run_names, plus [name] for one name, each checked to be a plain name in the
-    # directory `path` (for calls relative to the directory's descriptor).
+    # The names of run_names, plus [name] for one name, as a list, each a plain name in the
+    # directory `path` (for calls relative to the directory's descriptor). Digits make no name
+    # unplain: a run is checked once, by its first name.
+    names = []
     for run in _json.loads(runs_json):
-        for name in ([run[0]] if len(run) == 1 else run_names_of(*run)):
-            if not plain_name(name):
-                raise Refusal("bad-name", path, "not a plain file name: %r" % (name,))
-            yield name
+        one = len(run) == 1
+        first = run[0] if one else "%s%d%s" % (run[0], int(run[1]), run[3])
+        if not plain_name(first) or not (one or plain_name(run[0] + run[3])):
+            raise Refusal("bad-name", path, "not a plain file name: %r" % (first,))
+        if one:
+            names.append(first)
+        else:
+            prefix, suffix = run[0], run[3]
+            names.extend(["%s%d%s" % (prefix, n, suffix) for n in range(int(run[1]), int(run[2]))])
+    return names
 
 
 def open_dir(path, code):

@@ -2,13 +2,11 @@
 # reads what it is given). Answers come in columns, not an entry per file (a big dump has hundreds
 # of thousands): names, sizes, dirs [index, ...] and errors [[index, why, special], ...], where
 # special names what a non-regular entry is ("a named pipe"), else None.
-import array as _array
 import json as _json
 import os as _os
 import re as _re
 import stat as _statmod
 
-from .confine import open_dir, run_plain_names
 from .errors import os_refusal, why
 
 
@@ -27,14 +25,14 @@ def _entry_error(at, st, path, dir_fd=None):
         return [at, "not a regular file (%s)" % kind, kind]
     # A file the user running mysqlsh cannot read: util.loadDump would fail on it. The owner's
     # read bit decides for the owner (ACLs too); anyone else is asked of the system (a call per file).
-    if st.st_uid == _EUID and st.st_mode & _statmod.S_IRUSR:
+    if st.st_uid == EUID and st.st_mode & _statmod.S_IRUSR:
         return None
     return None if _os.access(path, _os.R_OK, dir_fd=dir_fd) else [at, "Permission denied", None]
 
 
-_EUID = _os.geteuid()
+EUID = _os.geteuid()
 # Reads never wait on a pipe or a device (a FIFO among the chunks would block an open for reading).
-_READ_FLAGS = _os.O_RDONLY | getattr(_os, "O_CLOEXEC", 0) | getattr(_os, "O_NONBLOCK", 0)
+READ_FLAGS = _os.O_RDONLY | getattr(_os, "O_CLOEXEC", 0) | getattr(_os, "O_NONBLOCK", 0)
 
 
 def list_dir(path, options=None):
@@ -113,31 +111,12 @@ def stat(paths_json):
     return _json.dumps({"sizes": sizes, "dirs": dirs, "errors": errors})
 
 
-def stat_runs(path, runs_json):
-    # stat for the files of a dump's chunks, named as runs: [sizes, JSON text {dirs, errors}], sizes
-    # as one native float64 per name (NaN where there is no file: missing, a directory, or an error).
-    sizes, dirs, errors = _array.array("d"), [], []
-    nan = float("nan")
-    dir_fd = open_dir(path, "read-failed")
-    try:
-        for at, name in enumerate(run_plain_names(path, runs_json)):
-            size, is_dir, error = stat_one(name, dir_fd)
-            sizes.append(nan if size is None else float(size))
-            if is_dir:
-                dirs.append(at)
-            if error:
-                errors.append([at] + error)
-    finally:
-        _os.close(dir_fd)
-    return [sizes.tobytes(), _json.dumps({"dirs": dirs, "errors": errors})]
-
-
 def read_at(path, offset, length, dir_fd=None, shown=None):
     # Up to length bytes at offset (fewer at the end of the file); None for a missing file.
     # dir_fd: path is a name in that directory, which `shown` names in an error.
     shown = shown or path
     try:
-        fd = _os.open(path, _READ_FLAGS, dir_fd=dir_fd)
+        fd = _os.open(path, READ_FLAGS, dir_fd=dir_fd)
     except FileNotFoundError:
         return None
     except OSError as err:
@@ -157,23 +136,6 @@ def read_at(path, offset, length, dir_fd=None, shown=None):
         raise os_refusal("read-failed", shown, "cannot read the file", err)
     finally:
         _os.close(fd)
-
-
-def read_runs(path, runs_json, n):
-    # The first n bytes of each file named by the runs, as [the bytes one after the other, their
-    # lengths as one native int32 per file (-1: no such file)]: one value each way per batch.
-    data, lengths = [], _array.array("i")
-    dir_fd = open_dir(path, "read-failed")
-    base = _os.path.join(path, "")
-    try:
-        for name in run_plain_names(path, runs_json):
-            got = read_at(name, 0, n, dir_fd, base + name)
-            lengths.append(-1 if got is None else len(got))
-            if got:
-                data.append(got)
-    finally:
-        _os.close(dir_fd)
-    return [b"".join(data), lengths.tobytes()]
 
 
 def read_heads(paths, n):

@@ -11,7 +11,7 @@
 import json as _json
 import os as _os
 
-from . import bucket, confine, reads, rsync, verify, view, writes
+from . import bucket, confine, reads, rsync, runs, verify, view, writes
 from .errors import failure
 
 
@@ -43,8 +43,10 @@ FUNCTIONS = [
             _p("countEnding", "string", "Of the names left out, how many have this ending (omittedEnding).")])]),
     ("stat", reads.stat, "Sizes of given files as JSON text: {sizes, dirs, errors} (columns, as list).", [
         _p("pathsJson", "string", "JSON text [path, ...].")]),
-    ("statRuns", reads.stat_runs, "Sizes of files named as runs: [float64 sizes, JSON text {dirs, errors}].", _RUNS),
-    ("readRuns", reads.read_runs, "First bytes of files named as runs: [bytes, int32 lengths (-1: missing)].",
+    ("statRuns", runs.stat_runs, "Sizes of files named as runs: [float64 sizes, JSON text {dirs, errors}].", _RUNS),
+    ("surveyRuns", runs.survey_runs, "Sizes and first bytes of files named as runs: [float64 sizes, int32 lengths "
+     "(-1: not read), bytes, JSON text {dirs, errors}].", _RUNS + [_N]),
+    ("readRuns", runs.read_runs, "First bytes of files named as runs: [bytes, int32 lengths (-1: missing)].",
      _RUNS + [_N]),
     ("readHeads", reads.read_heads, "Reads the first bytes of many files; null for a missing file.", [
         _p("paths", "array", "Files to read."), _N]),
