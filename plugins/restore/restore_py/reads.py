@@ -81,7 +81,7 @@ def stat_one(path, dir_fd=None):
     try:
         st = _os.stat(path, dir_fd=dir_fd)
     except FileNotFoundError:
-        return None, False, (["No such file or directory", None] if _is_link(path, dir_fd) else None)
+        return None, False, (["No such file or directory", None] if is_link(path, dir_fd) else None)
     except OSError as err:
         return None, False, [why(err), None]
     if _statmod.S_ISDIR(st.st_mode):
@@ -90,7 +90,7 @@ def stat_one(path, dir_fd=None):
     return st.st_size, False, (error[1:] if error else None)
 
 
-def _is_link(path, dir_fd):
+def is_link(path, dir_fd):
     try:
         return _statmod.S_ISLNK(_os.lstat(path, dir_fd=dir_fd).st_mode)
     except OSError:

@@ -8,7 +8,7 @@ import os as _os
 import stat as _statmod
 
 from .confine import open_dir, run_plain_names
-from .reads import EUID, READ_FLAGS, read_at, stat_one
+from .reads import EUID, READ_FLAGS, is_link as _is_link, read_at, stat_one
 
 
 def stat_runs(path, runs_json):
@@ -96,8 +96,14 @@ def survey_runs(path, runs_json, n):
         for at, name in enumerate(run_plain_names(path, runs_json)):
             try:
                 fd = open_(name, flags, dir_fd=dir_fd)
+            except FileNotFoundError:
+                fd = None  # missing (a partial download: most of them), or a dangling link
+                if not _is_link(name, dir_fd):
+                    sizes.append(nan)
+                    lengths.append(-1)
+                    continue
             except OSError:
-                fd = None  # missing, a dangling link, not readable, a socket: said as stat_runs says it
+                fd = None  # not readable, a socket: said as stat_runs says it
             if fd is not None:
                 try:
                     st = fstat(fd)
