@@ -11,6 +11,7 @@ var formatBytes = require('../format/text-table.js').formatBytes;
 
 var MARK = '.restore-cache.json';
 var BATCHES = 10; // progress moves between rsync runs: about a tenth of the bytes each
+var RSYNC_BATCH_BYTES = 67108864; // but at least this much a run: each costs a connection (an ssh login)
 
 function cacheRoot(host) {
   var f = host.files;
@@ -56,9 +57,10 @@ function openCache(host, source, cacheDir) {
 
 // What rsync reads from its standard input with --files-from: one name a line, each looked up by
 // name (include patterns match every entry of the dump directory against every pattern: 3.4 s for
-// 2,000 chosen chunks among 200,000 files). "./" keeps a name from reading as a comment ("#…").
-function namesInput(names) {
-  return names.map(function (n) { return './' + n + '\n'; }).join('');
+// 2,000 chosen chunks among 200,000 files). "./" keeps a name from reading as a comment ("#…") and
+// marks where its path in the cache begins; below: a path before it (the dump's, from a daemon's top).
+function namesInput(names, below) {
+  return names.map(function (n) { return (below || '') + './' + n + '\n'; }).join('');
 }
 
 // name -> size of those of the names that are files on the host; one it does not hold is left out
@@ -129,14 +131,14 @@ function staleNames(host, source, dir, names, rsh) {
   return names.filter(function (n, i) { return found[i] === null || changed.has(n); });
 }
 
-// One batch of data files by rsync; returns how many it transferred.
+// One batch of data files by rsync; returns how many it transferred. From an rsync daemon the names
+// go from the module's top: rsync 3.5's daemon reports files named from a directory below the top
+// as "vanished" when it sends them (listings and dry runs are not affected).
 function rsyncBatch(host, source, dir, batch, rsh) {
-  // Include patterns, not --files-from: rsync 3.5's daemon reports every --files-from file below
-  // the module's top as "vanished". Dump file names hold no glob characters (the Shell
-  // percent-encodes them); a leading / anchors each name to the dump directory.
-  var r = rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-rt', '--chmod=u+rw', '--out-format=%n',
-    '--include-from=-', '--exclude=*', source.url + '/', dir + '/']), 'fetching data files of ' + source.url,
-  batch.map(function (n) { return '/' + n; }).join('\n') + '\n');
+  var m = source.kind === 'daemon' ? /^(rsync:\/\/[^/]+\/[^/]+)(?:\/(.*))?$/.exec(source.url) : null;
+  var r = rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-t', '--chmod=u+rw', '--out-format=%n', '--ignore-missing-args',
+    '--files-from=-', (m ? m[1] : source.url) + '/', dir + '/']), 'fetching data files of ' + source.url,
+  namesInput(batch, m && m[2] ? m[2] + '/' : ''));
   return String(r.stdout).split('\n').filter(function (l) { return l.trim() !== '' && !/\/$/.test(l); }).length;
 }
 
@@ -152,7 +154,7 @@ function fetchFiles(host, source, dir, names, sizes, rsh) {
   var done = total;
   todo.forEach(function (n) { done -= sizes.get(n) || 0; });
   var progress = startProgress(host, 'Fetching data files', total, { format: formatBytes });
-  var per = Math.max(1, Math.ceil((total - done) / BATCHES));
+  var per = Math.max(inBucket ? 1 : RSYNC_BATCH_BYTES, Math.ceil((total - done) / BATCHES));
   var count = names.length - todo.length;
   var fetched = 0;
   for (var i = 0; i < todo.length;) {
