@@ -113,22 +113,27 @@ function fetchMetadata(host, source, dir, rsh) {
   return remoteListing(host, source, dir, rsh);
 }
 
-// The names a fetch would transfer: those not in the cache, and of the others those a dry run of
-// the fetch itemizes (rsync's own check: size and time). A cache an earlier run filled then costs
-// one rsync run, not one per batch.
-function staleNames(host, source, dir, names, rsh) {
+// What a fetch of these names would transfer, and their sizes on the host ({todo: [name], sizes}).
+// A dry run of the fetch itemizes each file the host holds with its size, and whether it would be
+// transferred (rsync's own check: size and time); with the sizes known, only the names already in
+// the cache are asked, and a cache without any costs no run.
+function fetchState(host, source, dir, names, sizes, rsh) {
   var f = host.files;
   var found = f.stat(names.map(function (n) { return f.join(dir, n); })).sizes;
-  var cached = names.filter(function (n, i) { return found[i] !== null; });
-  if (!cached.length) return names;
-  var r = rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-n', '-t', '--chmod=u+rw', '--out-format=%i %n',
-    '--ignore-missing-args', '--files-from=-', source.url + '/', dir + '/']), 'fetching data files of ' + source.url, namesInput(cached));
+  var asked = sizes ? names.filter(function (n, i) { return found[i] !== null; }) : names;
+  var got = new Map();
   var changed = new Set();
-  String(r.stdout).split('\n').forEach(function (l) {
-    var m = /^>f\S{9} (.+)$/.exec(l);
-    if (m) changed.add(m[1]);
-  });
-  return names.filter(function (n, i) { return found[i] === null || changed.has(n); });
+  if (asked.length) {
+    var r = rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-n', '-t', '--chmod=u+rw', '-ii', '--out-format=%i %l %n',
+      '--ignore-missing-args', '--files-from=-', source.url + '/', dir + '/']), 'fetching data files of ' + source.url, namesInput(asked));
+    String(r.stdout).split('\n').forEach(function (l) {
+      var m = /^([.>])f.{9} (\d+) (.+)$/.exec(l);
+      if (!m) return;
+      got.set(m[3], Number(m[2]));
+      if (m[1] === '>') changed.add(m[3]);
+    });
+  }
+  return { todo: names.filter(function (n, i) { return found[i] === null || changed.has(n); }), sizes: sizes || got };
 }
 
 // One batch of data files by rsync; returns how many it transferred. From an rsync daemon the names
@@ -144,11 +149,13 @@ function rsyncBatch(host, source, dir, batch, rsh) {
 
 // Exactly these data files (names relative to the dump) into the cache, with progress by bytes
 // (rsync, or GETs from a bucket, several files at once); sizes: name -> size of them at the source
-// (the listing's sizesOf). Returns {files, bytes, fetched}: fetched counts what was transferred
-// (the rest was in the cache already).
+// (the listing's sizesOf), or null from rsync: its dry run tells them. Returns {files, bytes,
+// fetched}: fetched counts what was transferred (the rest was in the cache already).
 function fetchFiles(host, source, dir, names, sizes, rsh) {
   var inBucket = bucket.isBucket(source);
-  var todo = inBucket ? names : staleNames(host, source, dir, names, rsh);
+  var state = inBucket ? { todo: names, sizes: sizes } : fetchState(host, source, dir, names, sizes, rsh);
+  var todo = state.todo;
+  sizes = state.sizes;
   var total = 0;
   names.forEach(function (n) { total += sizes.get(n) || 0; });
   var done = total;

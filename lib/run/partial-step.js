@@ -199,7 +199,9 @@ function fetchChosen(ctx, planned) {
   var p = planned.plan;
   var chosen = [];
   p.targets.forEach(function (t) { t.chosen.forEach(function (n) { chosen.push(n); }); });
-  var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, chosen, src.listing.sizesOf(chosen), ctx.options.rsh);
+  // From rsync the sizes come with the fetch's dry run; a bucket's listing has them.
+  var sizes = bucket.isBucket(src.source) ? src.listing.sizesOf(chosen) : null;
+  var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, chosen, sizes, ctx.options.rsh);
   // Nothing transferred and nothing missing: the cache is as the plan read it.
   var r = got.fetched === 0 && !p.fetch.length ? planned : planAgainst(ctx, planned.sel, planned.partial, planned.model);
   if (r.plan.fetch.length) {
