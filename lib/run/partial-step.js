@@ -192,14 +192,18 @@ function plan(ctx) {
 // Fetches what a remote plan chooses, then reads the model again with the files in place: they are
 // checked like local ones before any server change. Every chosen file goes to rsync, also those an
 // earlier run fetched: it skips what is up to date and fetches again what changed on the host.
-// Returns {facts, model, plan}: the model and plan read again.
+// Returns {facts, model, plan}: the model and plan read again (the plan's own when the cache did
+// not change).
 function fetchChosen(ctx, planned) {
   var src = ctx.source;
   var p = planned.plan;
   var chosen = [];
   p.targets.forEach(function (t) { t.chosen.forEach(function (n) { chosen.push(n); }); });
-  var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, chosen, src.listing.sizesOf(chosen), ctx.options.rsh);
-  var r = planAgainst(ctx, planned.sel, planned.partial, planned.model);
+  // From rsync the sizes come with the fetch's dry run; a bucket's listing has them.
+  var sizes = bucket.isBucket(src.source) ? src.listing.sizesOf(chosen) : null;
+  var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, chosen, sizes, ctx.options.rsh);
+  // Nothing transferred and nothing missing: the cache is as the plan read it.
+  var r = got.fetched === 0 && !p.fetch.length ? planned : planAgainst(ctx, planned.sel, planned.partial, planned.model);
   if (r.plan.fetch.length) {
     var what = ' did not bring ' + r.plan.fetch.length + ' chosen data file(s) (' + listed(r.plan.fetch) + ') into ' + ctx.dumpDir +
       '. No server setting was changed.';

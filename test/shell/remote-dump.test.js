@@ -95,6 +95,13 @@ describe('a dump on a backup host: rsync over ssh and from an rsync daemon (real
     const r = cli(server.uri, ['load', url, '--latest=shop.orders:2', `--cache-dir=${cacheDir}`], { configHome: home });
     expect(r.status, r.out).to.equal(0);
     expect(await orderIds(server)).to.deep.equal(chosenIds());
+    // restore.view on the filled cache: nothing transferred again; the bytes are the host's.
+    const view = cli(null, ['view', url, '--latest=shop.orders:2', `--cache-dir=${cacheDir}`,
+      `--view-dir=${path.join(tempDir('restore-view-'), 'v')}`, '--output-format=json'], { configHome: home });
+    expect(view.status, view.out).to.equal(0);
+    const fetched = fs.readdirSync(cacheDir).filter((f) => DATA_FILE.test(f));
+    const bytes = fetched.reduce((n, f) => n + fs.statSync(path.join(folder, '2026-11-22', f)).size, 0);
+    expect(JSON.parse(view.stdout).fetched).to.deep.equal({ files: 11, transferred: 0, bytes });
     // A directory the plugin did not make is never a cache: rsync would write over its files.
     const foreign = tempDir('restore-foreign-');
     fs.writeFileSync(path.join(foreign, '@.json'), 'mine');
