@@ -32,46 +32,62 @@ function idxStubContent() { return bytes(EMPTY_IDX); }
 
 // plan: from lib/partial/partial-plan.js, in place. Returns {written: count, skipped: count,
 // skippedFiles: the first names skipped}, names relative to the dump directory. Names go to the
-// host as runs of chunk numbers, at most BATCH a call: none is made here per chunk.
+// host as runs of chunk numbers, at most BATCH a call, the tables of one compression together:
+// none is made here per chunk, and a thousand small tables make a few calls, not thousands.
 function writeStubs(host, plan) {
-  var contents = {};
-  var idx = idxStubContent();
   var out = { written: 0, skipped: 0, skippedFiles: [] };
   var progress = startProgress(host, 'Writing stubs', plan.stubFiles, { unit: 'chunks' });
   var done = 0;
-  function write(runs, data) {
-    chunkTable.eachBatch(runs, BATCH, function (batch) {
+  function write(runs, data, counts) {
+    chunkTable.eachBatch(runs, BATCH, function (batch, count) {
       var r = host.files.writeRuns(plan.dir, batch, data);
       out.written += r.written;
       out.skipped += r.skipped.length;
       r.skipped.forEach(function (name) { if (out.skippedFiles.length < 20) out.skippedFiles.push(name); });
+      if (counts) progress.update(done += count);
     });
   }
+  var byCompression = new Map();
+  var idxRuns = [];
   plan.targets.forEach(function (e) {
     if (!e.write.length) return;
     var ct = e.target.chunks;
-    if (!contents[e.compression]) contents[e.compression] = stubContent(e.compression);
-    write(chunkTable.fileRuns(ct, e.write, ''), contents[e.compression]);
-    var hasIdx = idxFilesThere(host, plan.dir, ct, e.write);
-    write(chunkTable.fileRuns(ct, e.write.filter(function (i, k) { return !hasIdx[k]; }), '.idx'), idx);
-    done += e.write.length;
-    progress.update(done);
+    if (!byCompression.has(e.compression)) byCompression.set(e.compression, []);
+    var runs = byCompression.get(e.compression);
+    chunkTable.fileRuns(ct, e.write, '').forEach(function (r) { runs.push(r); });
+    chunkTable.fileRuns(ct, e.write, '.idx').forEach(function (r) { idxRuns.push(r); });
   });
+  byCompression.forEach(function (runs, compression) { write(runs, stubContent(compression), true); });
+  write(missingOf(host, plan.dir, idxRuns), idxStubContent(), false);
   progress.done();
   return out;
 }
 
-// For chunks `indexes` (in order) of a chunk table, whether the dump directory holds an entry at
-// each one's .idx name: looked up as runs, no name made per chunk.
-function idxFilesThere(host, dir, ct, indexes) {
-  if (!indexes.length) return [];
-  var got = host.files.statRuns(dir, chunkTable.fileRuns(ct, indexes, '.idx'));
-  var sizes = new Float64Array(indexes.length);
-  new Uint8Array(sizes.buffer).set(toBytes(got.sizes, 'file sizes'));
-  var there = [];
-  for (var k = 0; k < indexes.length; k++) there.push(sizes[k] === sizes[k]);
-  got.dirs.concat(got.errors.map(function (e) { return e[0]; })).forEach(function (k) { there[k] = true; });
-  return there;
+// The runs' names where the directory holds nothing (an .idx file a chunk lacks), as runs: looked
+// up a batch at a time, no name made per chunk.
+function missingOf(host, dir, runs) {
+  var missing = [];
+  chunkTable.eachBatch(runs, BATCH, function (batch, count) {
+    var got = host.files.statRuns(dir, batch);
+    var sizes = new Float64Array(count);
+    new Uint8Array(sizes.buffer).set(toBytes(got.sizes, 'file sizes'));
+    var there = new Set(got.dirs.concat(got.errors.map(function (e) { return e[0]; })));
+    var k = 0;
+    batch.forEach(function (r) {
+      if (r.length === 1) {
+        if (sizes[k] !== sizes[k] && !there.has(k)) missing.push(r);
+        k++;
+        return;
+      }
+      for (var n = r[1]; n < r[2]; n++, k++) {
+        if (sizes[k] === sizes[k] || there.has(k)) continue;
+        var last = missing.length ? missing[missing.length - 1] : null;
+        if (last && last.length > 1 && last[0] === r[0] && last[3] === r[3] && last[2] === n) last[2] = n + 1;
+        else missing.push([r[0], n, n + 1, r[3]]);
+      }
+    });
+  });
+  return missing;
 }
 
 module.exports = { writeStubs: writeStubs, stubContent: stubContent, idxStubContent: idxStubContent };
