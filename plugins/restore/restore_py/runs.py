@@ -82,11 +82,11 @@ def _heads(path, dir_fd, names, n):
 
 def survey_runs(path, runs_json, n):
     # What a dump's survey needs of each chunk file named by the runs, in one pass: its size and
-    # its first n bytes (one open, fstat, read and close per file, where stat and then a read took
-    # two lookups of the name). [sizes: float64 per name (NaN: no file, a directory or an error),
+    # its first n bytes (one open, read and close per file, where stat and then a read took two
+    # lookups of the name). [sizes: float64 per name (NaN: no file, a directory or an error),
     # lengths: int32 per name (-1: nothing read), the bytes read one after the other, JSON text
-    # {dirs, errors}] as stat_runs has them. Nothing but a regular file is read; any other entry is
-    # opened without waiting (O_NONBLOCK: a pipe) and closed at once.
+    # {dirs, errors}] as stat_runs has them. Only a regular file's bytes are answered; any other
+    # entry is opened without waiting (O_NONBLOCK: a pipe) and read at most once.
     sizes, lengths, data, dirs, errors = _array.array("d"), _array.array("i"), [], [], []
     nan = float("nan")
     dir_fd = open_dir(path, "read-failed")
@@ -106,10 +106,16 @@ def survey_runs(path, runs_json, n):
                 fd = None  # not readable, a socket: said as stat_runs says it
             if fd is not None:
                 try:
-                    st = fstat(fd)
-                    if isreg(st.st_mode):
-                        got = pread(fd, n, 0) if st.st_size else b""  # fewer only at the file's end
-                        sizes.append(st.st_size)
+                    # A read shorter than asked, not empty, ended a regular file (a pipe, a directory
+                    # cannot be read at an offset): its length is the size, no fstat needed. Anything
+                    # else is asked of fstat.
+                    got = pread(fd, n, 0)
+                    size = len(got) if 0 < len(got) < n else None
+                    if size is None:
+                        st = fstat(fd)
+                        size = st.st_size if isreg(st.st_mode) else None
+                    if size is not None:
+                        sizes.append(size)
                         lengths.append(len(got))
                         if got:
                             data.append(got)
