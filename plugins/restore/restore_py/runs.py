@@ -8,7 +8,7 @@ import os as _os
 import stat as _statmod
 
 from .confine import open_dir, run_plain_names
-from .reads import EUID, READ_FLAGS, is_link as _is_link, read_at, stat_one
+from .reads import EUID, READ_FLAGS, read_at, stat_one
 
 
 def stat_runs(path, runs_json):
@@ -90,7 +90,8 @@ def survey_runs(path, runs_json, n):
     sizes, lengths, data, dirs, errors = _array.array("d"), _array.array("i"), [], [], []
     nan = float("nan")
     dir_fd = open_dir(path, "read-failed")
-    open_, fstat, pread, close, isreg = _os.open, _os.fstat, _os.pread, _os.close, _statmod.S_ISREG
+    open_, fstat, pread, close, access = _os.open, _os.fstat, _os.pread, _os.close, _os.access
+    isreg = _statmod.S_ISREG
     flags = READ_FLAGS | getattr(_os, "O_NOCTTY", 0)
     try:
         for at, name in enumerate(run_plain_names(path, runs_json)):
@@ -98,7 +99,7 @@ def survey_runs(path, runs_json, n):
                 fd = open_(name, flags, dir_fd=dir_fd)
             except FileNotFoundError:
                 fd = None  # missing (a partial download: most of them), or a dangling link
-                if not _is_link(name, dir_fd):
+                if not access(name, _os.F_OK, dir_fd=dir_fd, follow_symlinks=False):  # no exception to raise
                     sizes.append(nan)
                     lengths.append(-1)
                     continue
