@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // npm run bench: every command on every shape of a dump at scale. A synthetic dump of 1,000 tables
-// (metadata, .idx files and a small real zstd data file for every chunk, a realistic @.done.json)
+// (BENCH_TABLES; metadata, .idx files and a small real zstd data file for every chunk, a realistic @.done.json)
 // of 10k, 50k and 100k chunk files (BENCH_SIZES; 1000000 for a million), in five shapes:
 //   complete — every data file
 //   partial  — a partial download: the metadata and the .idx files, no data file yet
@@ -29,7 +29,8 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 const { runMeasured, interleave, stats, fmt, machineLine, settle } = require('./measure');
 
-const TABLES = 1000;
+// BENCH_TABLES: how many tables share the chunks (a DBA's 50,000-table dump has few chunks each).
+const TABLES = Number(process.env.BENCH_TABLES || 1000);
 const SIZES = (process.env.BENCH_SIZES || '10000,50000,100000').split(',').map(Number);
 const ROOT = path.resolve(__dirname, '..');
 const MYSQLSH = path.join(path.resolve(process.env.RESTORE_SHARED_DIR || path.join(ROOT, '..', 'shared')), 'bin', 'mysqlsh');
@@ -38,7 +39,7 @@ function writeSyntheticDump(dir, chunkFiles, data) {
   const perTable = Math.max(1, Math.floor(chunkFiles / TABLES));
   fs.mkdirSync(dir, { recursive: true });
   const schema = 'bench';
-  const tables = Array.from({ length: TABLES }, (_, i) => `t${String(i).padStart(4, '0')}`);
+  const tables = Array.from({ length: TABLES }, (_, i) => `t${String(i).padStart(Math.max(4, String(TABLES - 1).length), '0')}`);
   const chunkFileBytes = {};
   const tableDataBytes = { [schema]: {} };
   const tableRows = { [schema]: {} };

@@ -115,19 +115,32 @@ function finishStates(host, targets, ctx) {
 function surveyChunkFiles(host, targets, ctx, broken) {
   var found = 0;
   var total = 0;
-  var runs = [];
   targets.forEach(function (t) {
-    var ct = t.chunks;
-    chunkTable.startSurvey(ct);
+    chunkTable.startSurvey(t.chunks);
     beginCounts(t, ctx.tableBytes(t), 0);
-    total += ct.length;
-    if (ct.length) chunkTable.fileRuns(ct, indexesTo(ct.length), '').forEach(function (r) { runs.push(r); });
+    total += t.chunks.length;
   });
   var progress = startProgress(host, 'Checking data files', total, { unit: 'files' });
   var at = { ti: 0, i: 0 }; // the chunk of the next name
+  var next = { ti: 0, i: 0 }; // the first chunk of the next batch
   var done = 0;
-  chunkTable.eachBatch(runs, SURVEY_BATCH, function (batch, count) {
-    var got = host.files.surveyRuns(ctx.dir, batch, CHECK_WINDOW);
+  // The names of the next SURVEY_BATCH chunks as runs, made a batch at a time (50,000 tables: no
+  // list of every table's runs at once).
+  function nextBatch() {
+    var runs = [];
+    var count = 0;
+    for (; next.ti < targets.length && count < SURVEY_BATCH; next.ti++, next.i = 0) {
+      var ct = targets[next.ti].chunks;
+      var to = Math.min(ct.length, next.i + SURVEY_BATCH - count);
+      if (to > next.i) chunkTable.rangeRuns(ct, next.i, to).forEach(function (r) { runs.push(r); });
+      count += Math.max(0, to - next.i);
+      if (to < ct.length) { next.i = to; break; }
+    }
+    return { runs: runs, count: count };
+  }
+  for (var b = nextBatch(); b.count; b = nextBatch()) {
+    var count = b.count;
+    var got = host.files.surveyRuns(ctx.dir, b.runs, CHECK_WINDOW);
     var sizes = new Float64Array(count);
     new Uint8Array(sizes.buffer).set(toBytes(got.sizes, 'file sizes'));
     var lengths = new Int32Array(count);
@@ -159,7 +172,7 @@ function surveyChunkFiles(host, targets, ctx, broken) {
       progress.update(++done);
     }
     found += got.dirs.length;
-  });
+  }
   progress.done();
   return { found: found, verified: finishStates(host, targets, ctx) };
 }
@@ -167,12 +180,6 @@ function surveyChunkFiles(host, targets, ctx, broken) {
 // Files a survey call names: their first bytes come back in the same answer (at most
 // SURVEY_BATCH × CHECK_WINDOW bytes).
 var SURVEY_BATCH = 1000;
-
-function indexesTo(n) {
-  var out = new Array(n);
-  for (var i = 0; i < n; i++) out[i] = i;
-  return out;
-}
 
 function surveyStart(t, ctx) {
   return ctx.surveyedFrom ? Math.min(ctx.surveyedFrom(t), t.chunks.length) : 0;

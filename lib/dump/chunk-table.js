@@ -13,13 +13,22 @@ var COPY = 2;
 var NOT_REGULAR = 4; // unreadable because not a regular file: util.loadDump does not see it
 var WANTS_HEAD = 8; // its first bytes are to be read (chunk-survey.js): a mark, not a list of a million
 
+// A column of one fact per chunk, every value `fill`: a typed array, or for a table of a few chunks
+// a plain array (a typed array costs some 250 bytes of its own: 50,000 tables of 2 chunks each, with
+// five columns, would spend 60 MB on them).
+var SMALL = 64;
+
+function column(count, fill, Type) {
+  var c = count <= SMALL ? new Array(count) : new Type(count);
+  c.fill(fill);
+  return c;
+}
+
 // count chunks, numbered 0..count-1; lastIndex: the chunk marked last (@@N), -1 when none is;
 // whole: the table was dumped as one file (<base>.<ext>), its only chunk 0.
 function newChunkTable(base, ext, count, lastIndex, whole) {
-  var dataBytes = new Float64Array(count);
-  dataBytes.fill(NaN);
   return { base: base, ext: ext, length: count, lastIndex: lastIndex, whole: !!whole, extraLast: null,
-    dataBytes: dataBytes, fileBytes: null, states: null, flags: null, problems: null, headKeys: null };
+    dataBytes: column(count, NaN, Float64Array), fileBytes: null, states: null, flags: null, problems: null, headKeys: null };
 }
 
 function emptyChunkTable() { return newChunkTable('', '', 0, -1, false); }
@@ -47,12 +56,10 @@ function setDataBytes(ct, i, bytes) { ct.dataBytes[i] = bytes === null || bytes 
 
 // The survey's arrays, made once it starts.
 function startSurvey(ct) {
-  var n = ct.length;
-  ct.fileBytes = new Float64Array(n);
-  ct.fileBytes.fill(NaN);
-  ct.states = new Uint8Array(n);
-  ct.flags = new Uint8Array(n);
-  ct.problems = new Map();
+  ct.fileBytes = column(ct.length, NaN, Float64Array);
+  ct.states = column(ct.length, 0, Uint8Array);
+  ct.flags = null; // made when a first flag is set
+  ct.problems = null; // made when a first problem is set
   ct.headKeys = null; // made when a first key is set
 }
 
@@ -63,7 +70,7 @@ function headKeyOf(ct, i) {
 }
 
 function setHeadKey(ct, i, key) {
-  if (!ct.headKeys) { ct.headKeys = new Float64Array(ct.length); ct.headKeys.fill(NaN); }
+  if (!ct.headKeys) ct.headKeys = column(ct.length, NaN, Float64Array);
   ct.headKeys[i] = key;
 }
 
@@ -81,6 +88,10 @@ function setState(ct, i, state) { ct.states[i] = STATE_CODE[state]; }
 
 function flag(ct, i, bit, on) {
   if (on === undefined) return !!(ct.flags && ct.flags[i] & bit);
+  if (!ct.flags) {
+    if (!on) return on;
+    ct.flags = column(ct.length, 0, Uint8Array);
+  }
   ct.flags[i] = on ? ct.flags[i] | bit : ct.flags[i] & ~bit;
   return on;
 }
@@ -91,7 +102,10 @@ function isNotRegular(ct, i, on) { return flag(ct, i, NOT_REGULAR, on); }
 function wantsHead(ct, i, on) { return flag(ct, i, WANTS_HEAD, on); }
 
 function problemOf(ct, i) { return ct.problems && ct.problems.has(i) ? ct.problems.get(i) : null; }
-function setProblem(ct, i, text) { ct.problems.set(i, text); }
+function setProblem(ct, i, text) {
+  if (!ct.problems) ct.problems = new Map();
+  ct.problems.set(i, text);
+}
 
 // Indexes of the chunks in state s, in order.
 function indexesIn(ct, s) {
@@ -133,6 +147,21 @@ function nameRuns(ct, indexes, suffix) {
     while (k < indexes.length && indexes[k] === to && isLast(ct, to) === last) { to++; k++; }
     var parts = names.chunkNameParts(ct.base, ct.ext, last);
     runs.push([parts[0], from, to, parts[1] + suffix]);
+  }
+  return runs;
+}
+
+// Chunks [from, to) as host.files runs (no list of their numbers made); a table dumped whole: its one file.
+function rangeRuns(ct, from, to) {
+  if (ct.whole) return from < to ? [[fileOf(ct, 0)]] : [];
+  var runs = [];
+  for (var i = from; i < to;) {
+    var last = isLast(ct, i);
+    var end = i + 1;
+    while (end < to && isLast(ct, end) === last) end++;
+    var parts = names.chunkNameParts(ct.base, ct.ext, last);
+    runs.push([parts[0], i, end, parts[1]]);
+    i = end;
   }
   return runs;
 }
@@ -184,4 +213,4 @@ module.exports = { newChunkTable: newChunkTable, emptyChunkTable: emptyChunkTabl
   setFileBytes: setFileBytes, headKeyOf: headKeyOf, setHeadKey: setHeadKey, stateOf: stateOf, setState: setState, isUnreadable: isUnreadable, isNotRegular: isNotRegular, isCopy: isCopy, wantsHead: wantsHead,
   problemOf: problemOf, setProblem: setProblem, indexesIn: indexesIn, chunkAt: chunkAt, sumDataBytes: sumDataBytes,
   someUnknown: someUnknown, describeRanges: describeRanges, nameRuns: nameRuns,
-  fileRuns: fileRuns, eachBatch: eachBatch };
+  fileRuns: fileRuns, rangeRuns: rangeRuns, eachBatch: eachBatch };
