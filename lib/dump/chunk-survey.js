@@ -91,9 +91,7 @@ function assignStates(host, targets, ctx) {
       if (chunkTable.stateOf(ct, i) === null) classify(t, i, null);
       var file = ctx.unreadable.size ? chunkTable.fileOf(ct, i) : null;
       if (file === null || !ctx.unreadable.has(file)) continue;
-      markCorrupt(t, i, 'cannot be read: ' + ctx.unreadable.get(file));
-      chunkTable.isUnreadable(ct, i, true);
-      if (ctx.notRegular && ctx.notRegular.has(file)) chunkTable.isNotRegular(ct, i, true);
+      markUnreadable(t, i, ctx.unreadable.get(file), !!(ctx.notRegular && ctx.notRegular.has(file)));
     }
   });
   return finishStates(host, targets, ctx);
@@ -160,9 +158,7 @@ function surveyChunkFiles(host, targets, ctx, broken) {
         if (size === null) found++; // a dangling link or an entry that cannot be stat'ed: there, not a file
         broken.push({ name: chunkTable.fileOf(ct, at.i), size: size, isDir: false, error: e[1], special: e[2] || null });
         classify(t, at.i, null);
-        markCorrupt(t, at.i, 'cannot be read: ' + e[1]);
-        chunkTable.isUnreadable(ct, at.i, true);
-        if (e[2]) chunkTable.isNotRegular(ct, at.i, true);
+        markUnreadable(t, at.i, e[1], !!e[2]);
       } else if (lengths[k] >= 0 && chunkState.needsHead(size, t.compression)) {
         checkFirst(host, t, at.i, data.subarray(offset, offset + lengths[k]), ctx);
       } else {
@@ -183,6 +179,14 @@ var SURVEY_BATCH = 1000;
 
 function surveyStart(t, ctx) {
   return ctx.surveyedFrom ? Math.min(ctx.surveyedFrom(t), t.chunks.length) : 0;
+}
+
+// A chunk whose file cannot be read (why: the system's words): corrupt, and marked so; notRegular:
+// not a regular file (util.loadDump does not see it).
+function markUnreadable(t, i, why, notRegular) {
+  markCorrupt(t, i, 'cannot be read: ' + why);
+  chunkTable.isUnreadable(t.chunks, i, true);
+  if (notRegular) chunkTable.isNotRegular(t.chunks, i, true);
 }
 
 function markCorrupt(t, i, problem) {
