@@ -87,10 +87,12 @@ var OPTIONS = [
     brief: 'Rows at or after a point of one column: {"shop.orders.created_at": "2026-10-25"} or "30 days" (back from ' +
       'the dump\'s own time; 30d, 12h, 2w) or a number; command line shop.orders.created_at:30d' },
   { name: 'sinceExact', section: 'selection', owner: 'partial', members: PARTIAL, type: 'bool', default: true,
-    brief: 'With since: remove the boundary chunk\'s rows before the point after the load (false keeps them, and the ' +
-      'report says so)' },
+    brief: 'With since: exact, or refused where the chunks\' first rows cannot prove it (a column not leading the chunking ' +
+      'key); false: an approximate slice, said so (rows before the point in the chunks loaded kept, rows at or after it in ' +
+      'earlier chunks not loaded)' },
   { name: 'sinceScan', section: 'selection', owner: 'partial', members: PARTIAL, type: 'bool', default: false,
-    brief: 'With since on a column that does not grow with the key: read every chunk\'s first row instead of refusing' },
+    brief: 'With since on a column that does not lead the chunking key: load every chunk and delete the rows before the ' +
+      'point after the load (exact; costs the whole table)' },
   { name: 'listing', section: 'selection', owner: 'partial', members: PARTIAL.concat(['inspect']), type: 'string',
     defaultText: 'none',
     brief: 'A file listing the complete dump (ls or rsync --list-only output), when its metadata lacks the chunk list' },

@@ -101,7 +101,8 @@ function facts(plan) {
 function sinceFact(f) {
   return { table: f.table, column: f.column, type: f.type, since: f.since, how: f.how, chunks: f.chunks, boundary: f.boundary,
     load: f.load, method: f.method, headsRead: f.headsRead, headsAllowed: f.headsAllowed, ordered: f.ordered, heads: f.heads,
-    disorder: f.disorder, exact: f.exact };
+    disorder: f.disorder, exact: f.exact, approximate: !!f.approximate, chunkKey: f.chunkKey === undefined ? null : f.chunkKey,
+    cost: f.cost || null };
 }
 
 module.exports = { modelAndPlan: modelAndPlan, printPlan: printPlan,

@@ -117,6 +117,10 @@ function parseSelection(options) {
   if (!sel.since.length && (o.sinceExact !== undefined || o.sinceScan)) {
     throw new UserError('OPTION_CONFLICT', (o.sinceScan ? 'sinceScan' : 'sinceExact') + ' is for since: name a table\'s column with since, or leave it out.');
   }
+  if (sel.sinceScan && !sel.sinceExact) {
+    throw new UserError('OPTION_CONFLICT', 'sinceScan reads every chunk to make since exact; sinceExact: false asks for an approximate ' +
+      'slice from the chunks\' first rows: give one of them.', { options: ['sinceScan', 'sinceExact'] });
+  }
   refuseDuplicates(sel);
   sel.includeTables.forEach(function (t) {
     if (sel.excludeTables.some(function (x) { return x.schema === t.schema && x.table === t.table; })) {

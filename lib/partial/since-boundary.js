@@ -1,15 +1,16 @@
 // since: where in a table's chunks a point in time (or key) begins. Chunks hold ascending ranges of
-// the chunking key (contract §4); when the column grows with the key (a time-ordered key, a
-// created_at that grows with an auto-increment id), the chunk holding the point is found by
-// bisection over the chunks' first rows: each head costs the first block of one data file
-// (lib/dump/chunk-heads.js), or nothing where @.checksums.json records the key ranges and the
-// column leads the key. At most ceil(log2(chunks)) + 2 heads are read. The chunks from that one on
-// are chosen; the load removes the boundary chunk's rows before the point afterwards
-// (lib/snapshot/snapshot-step.js), so exactly the rows at or after it stay.
+// the chunking key (contract §4: the table JSON's primaryIndex), so of its first column only: for a
+// column leading that key the chunk holding the point is found by bisection over the chunks'
+// first rows (each head costs the first block of one data file, lib/dump/chunk-heads.js, or nothing
+// where @.checksums.json records the key ranges). At most ceil(log2(chunks)) + 2 heads are read;
+// the chunks from that one on load and the load deletes the rows before the point afterwards
+// (lib/snapshot/snapshot-step.js): only the boundary chunk can hold them.
 //
-// Heads read as checked: in chunk order they must not go down. A head lower than one before it
-// means the column does not grow with the key: refused, naming the chunks, unless sinceScan
-// (every chunk's head is read, the boundary taken from all of them, and the disorder reported).
+// Any other column (a created_at beside an id key) may hold, inside an earlier chunk, a value at
+// or after the point (a row updated later): first rows in order prove nothing there. Refused
+// unless sinceScan (every chunk loads and the rows before the point are deleted: exact) or
+// sinceExact: false (the bisection's chunks, said approximate). Heads read that go down as the key
+// grows are refused in every mode: they cannot place the point at all.
 var UserError = require('../core/user-error.js').UserError;
 var closestName = require('../options/closest-name.js').closestName;
 var sinceSpec = require('../options/since-spec.js');
@@ -19,8 +20,11 @@ var createTableTexts = require('../dump/dump-texts.js').createTableTexts;
 var parseCreateTable = require('../snapshot/table-ddl.js').parseCreateTable;
 var checksumLowest = require('../dump/checksum-ranges.js').checksumLowest;
 var firstRow = require('../dump/chunk-heads.js').firstRow;
-var describeRanges = require('../dump/chunk-table.js').describeRanges;
+var chunkTable = require('../dump/chunk-table.js');
+var describeRanges = chunkTable.describeRanges;
+var formatBytes = require('../format/text-table.js').formatBytes;
 var headReader = require('../remote/head-reader.js').headReader;
+var sqlIds = require('../core/sql-identifiers.js');
 
 var TIME_TYPES = { datetime: true, timestamp: true, date: true };
 var INT_TYPES = { tinyint: true, smallint: true, mediumint: true, int: true, integer: true, bigint: true };
@@ -111,12 +115,25 @@ function boundaryOf(host, t, rule, point, col, opts) {
     return fact;
   }
   var key = Array.isArray(t.primaryIndex) ? t.primaryIndex : null;
-  if (key && key.length === 0 && !opts.scan) {
-    throw new UserError('SINCE_UNSUITED', 'since: ' + name + ' has no primary key or unique index: its chunks follow the server\'s scan order, ' +
-      'so no chunk can be skipped by its first row. Load it whole (leave it out of since), or pass sinceScan: true to ' +
-      'read every chunk\'s first row.');
-  }
+  fact.chunkKey = key;
   fact.ordered = !!(key && key[0] === rule.column);
+  if (!fact.ordered) {
+    // Only a column leading the key is bounded by the chunks' first rows: any other may hold, in an
+    // earlier chunk, a value at or after the point (a row updated after it was inserted).
+    fact.cost = costOf([t]);
+    if (opts.scan) {
+      fact.method = 'every chunk';
+      return fact;
+    }
+    if (opts.exact) throw notLeading(name, rule, point, key, opts.cost);
+    if (key && key.length === 0) {
+      throw new UserError('SINCE_UNSUITED', 'since: ' + name + ' has no primary key or unique index: its chunks follow the server\'s scan ' +
+        'order, so no chunk can be skipped by its first row, even approximately. Pass sinceScan: true (every chunk loads, ' +
+        costText(opts.cost) + ', and the rows before the point are deleted after the load: exact), or load it whole (leave it ' +
+        'out of since). Nothing was changed.', { table: name, column: rule.column, ways: ['sinceScan'] });
+    }
+    fact.approximate = true;
+  }
   var sums = opts.checksums(t, rule.column);
   var cache = {};
   var fromSums = 0;
@@ -145,22 +162,15 @@ function boundaryOf(host, t, rule, point, col, opts) {
     return h;
   }
   function atOrAfter(h) { return h.empty || compareKeys(point, h.key, point.key) >= 0; }
-  var j;
-  if (opts.scan) {
-    fact.method = 'scan';
-    for (var i = 0; i < n; i++) head(i);
-    for (j = 0; j < n && !atOrAfter(cache[j]); j++);
-  } else {
-    fact.method = 'bisection';
-    var lo = 0;
-    var hi = n;
-    while (lo < hi) {
-      var mid = (lo + hi) >> 1;
-      if (atOrAfter(head(mid))) hi = mid;
-      else lo = mid + 1;
-    }
-    j = lo;
+  fact.method = 'bisection';
+  var lo = 0;
+  var hi = n;
+  while (lo < hi) {
+    var mid = (lo + hi) >> 1;
+    if (atOrAfter(head(mid))) hi = mid;
+    else lo = mid + 1;
   }
+  var j = lo;
   fact.boundary = Math.max(0, j - 1);
   // The chunk before the first one starting at or after the point holds its first rows.
   if (j > 0) head(j - 1);
@@ -175,13 +185,50 @@ function boundaryOf(host, t, rule, point, col, opts) {
     if (last && compareKeys(point, h.key, last.key) < 0) fact.disorder.push({ chunk: h.index, first: h.text, before: last.index, was: last.text });
     if (!last || compareKeys(point, h.key, last.key) > 0) last = h;
   });
-  if (fact.disorder.length && !opts.scan) {
+  if (fact.disorder.length) {
     throw new UserError('SINCE_UNSUITED', 'since: ' + displayIdentifier(rule.column) + ' does not grow with the key of ' + name + ': ' +
-      disorderText(fact) + '. The chunks before the boundary may hold rows at or after ' + point.shown + ', so no chunk ' +
-      'can be skipped safely. Name a column that grows with the key (the key itself, a created_at set on insert), or ' +
-      'pass sinceScan: true to read every chunk\'s first row (' + n + ' heads). Nothing was changed.');
+      disorderText(fact) + ': its first rows go down as the key grows, so they cannot place ' + point.shown + ', not even ' +
+      'approximately. Pass sinceScan: true (every chunk loads, ' + costText(opts.cost) + ', and the rows before the point ' +
+      'are deleted after the load: exact), or name a column that leads the key. Nothing was changed.',
+    { table: name, column: rule.column, ways: ['sinceScan'] });
   }
   return fact;
+}
+
+// What reading every chunk of these targets (a table's partitions) costs, as the dump records it.
+function costOf(targets) {
+  var c = { files: 0, bytes: 0, unknown: false };
+  targets.forEach(function (t) {
+    var n = t.chunks.length;
+    c.files += n;
+    c.bytes += chunkTable.sumDataBytes(t.chunks, 0, n);
+    if (chunkTable.someUnknown(t.chunks, 0, n)) c.unknown = true;
+  });
+  return c;
+}
+
+// What loading every chunk costs, as the dump records it: "12 chunk file(s), 1.5 MB of rows (@.done.json)".
+function costText(c) {
+  return c.files + ' chunk file(s), ' + (c.unknown ? 'sizes not all recorded' : formatBytes(c.bytes) + ' of rows as @.done.json records') +
+    ', read and loaded';
+}
+
+// The chunking key as the table JSON records it (primaryIndex), in words.
+function keyText(key) {
+  return key === null ? 'not recorded by the dump' : key.length ? key.map(displayIdentifier).join(', ') : 'none (no usable index)';
+}
+
+// since on a column that does not lead the chunking key, exact asked (the default): refused with the two ways out.
+function notLeading(name, rule, point, key, cost) {
+  return new UserError('SINCE_UNSUITED', 'since: ' + displayIdentifier(rule.column) + ' does not lead the chunking key of ' + name +
+    ' (' + keyText(key) + ': the table JSON\'s primaryIndex): chunks hold ascending ranges of ' + (key && key.length ?
+      displayIdentifier(key[0]) : 'the key') + ', not of ' + displayIdentifier(rule.column) + ', so a row of an earlier chunk may ' +
+    'hold a value at or after ' + point.shown + ' (a row updated after it was inserted) and the chunks\' first rows cannot ' +
+    'show it: no chunk can be skipped with certainty. Two ways out: sinceScan: true reads every chunk (' + costText(cost) +
+    ') and deletes the rows before the point after the load: exact; or sinceExact: false loads the chunks from the one ' +
+    'their first rows point at: approximate (rows at or after the point in earlier chunks are not loaded, rows before it in ' +
+    'the chosen chunks are kept). ' + (key && key.length ? 'Or name the key\'s first column ' + displayIdentifier(key[0]) + '. ' : '') +
+    'Nothing was changed.', { table: name, column: rule.column, chunkKey: key, ways: ['sinceScan', 'sinceExact'] });
 }
 
 function disorderText(fact) {
@@ -231,12 +278,14 @@ function resolveSince(host, model, sel, reader) {
       '`[^\\n]*AUTO_INCREMENT', 'm').test(text);
     var point = sincePoint(rule, { type: type }, model, autoInc);
     point.utc = type === 'timestamp' && model.rootJson && model.rootJson.tzUtc !== false;
+    var cost = costOf(targets);
     targets.forEach(function (t) {
       if (!t.lastChunkKnown && t.chunking) {
         throw new UserError('SINCE_UNSUITED', 'since: ' + displayTable(t.schema, t.table, t.partition) + ': the last chunk is unknown, so the ' +
           'chunks cannot be searched. Fetch its .idx files, or pass listing (a listing of the complete dump).');
       }
-      var fact = boundaryOf(host, t, rule, point, col, { reader: reader(), checksums: sums, scan: !!sel.sinceScan });
+      var fact = boundaryOf(host, t, rule, point, col, { reader: reader(), checksums: sums, scan: !!sel.sinceScan,
+        exact: sel.sinceExact, cost: cost });
       fact.type = type;
       fact.sql = point.sql;
       fact.utc = point.utc;
@@ -274,21 +323,30 @@ function sinceLines(facts) {
     if (f.method === 'not chunked' || f.method === 'one chunk') {
       lines.push('  ' + (f.method === 'not chunked' ? 'dumped whole (not chunked)' : 'one chunk') + ': the ' +
         (f.partition === null ? 'table' : 'partition') + ' loads whole' +
-        (f.exact ? '; restore.load removes its rows before the point after the load' : ''));
+        (f.exact ? '; restore.load deletes its rows before the point after the load' : '; sinceExact: false: its rows before the point are kept'));
       return;
     }
-    lines.push('  the point falls in chunk ' + f.boundary + ' of ' + f.chunks + (first && first.first !== null ? ' (first row ' +
-      first.first + ')' : '') + (next && next.first !== null ? '; chunk ' + next.chunk + ' starts at ' + next.first : '') +
-      '; ' + f.load + ' chunk(s) load (' + describeRanges(rangeOf(f.boundary, f.chunks)) + ')');
+    var lead = displayIdentifier(f.column) + (f.ordered ? ' leads the chunking key, so chunks hold ascending ranges of it'
+      : ' does not lead the chunking key (' + keyText(f.chunkKey) + ')');
+    if (f.method === 'every chunk') {
+      lines.push('  ' + lead + ': sinceScan: every chunk loads (' + costText(f.cost) + '), no first row read');
+      lines.push('  exact: restore.load deletes the rows before the point (or NULL) from every loaded chunk after the load');
+      return;
+    }
+    lines.push('  ' + (f.ordered ? 'the point falls in chunk ' : 'the first rows place the point in chunk ') + f.boundary + ' of ' + f.chunks +
+      (first && first.first !== null ? ' (first row ' + first.first + ')' : '') + (next && next.first !== null ? '; chunk ' + next.chunk +
+        ' starts at ' + next.first : '') + '; ' + f.load + ' chunk(s) load (' + describeRanges(rangeOf(f.boundary, f.chunks)) + ')');
     var how = f.method === 'checksums' ? 'the key ranges of @.checksums.json (no data file read)'
-      : f.method === 'scan' ? 'every chunk\'s first row (sinceScan): ' + f.headsRead + ' head(s) read'
-        : f.method + ' over the chunks\' first rows: ' + f.headsRead + ' head(s) read (at most ' + f.headsAllowed + ')';
-    var why = f.ordered ? displayIdentifier(f.column) + ' leads the chunking key, so chunks hold ascending ranges of it'
-      : 'the heads read are in order (a column not growing with the key would show a head lower than one before it)';
-    lines.push('  found by ' + how + '; ' + why);
-    if (f.disorder.length) lines.push('  WARNING: ' + displayIdentifier(f.column) + ' does not grow with the key: ' + disorderText(f) + '; rows at or after the point in chunks before ' + f.boundary + ' are not loaded');
-    lines.push('  ' + (f.exact ? 'restore.load removes the rows of chunk ' + f.boundary + ' before the point after the load'
-      : 'sinceExact: false: the rows of chunk ' + f.boundary + ' before the point are kept'));
+      : f.method + ' over the chunks\' first rows: ' + f.headsRead + ' head(s) read (at most ' + f.headsAllowed + ')';
+    lines.push('  found by ' + how + '; ' + lead + (f.ordered ? '' : ': the rows inside chunks were not read'));
+    if (f.approximate) {
+      lines.push('  APPROXIMATE (sinceExact: false): rows at or after the point in chunks before ' + f.boundary + ' are not loaded; ' +
+        'rows before the point in the chunks that load are kept');
+    } else {
+      lines.push('  ' + (f.exact ? 'exact: restore.load deletes the rows before the point (or NULL) after the load (only chunk ' + f.boundary +
+        ' can hold such rows, as ' + displayIdentifier(f.column) + ' leads the key)' : 'sinceExact: false: the rows of chunk ' + f.boundary +
+        ' before the point are kept'));
+    }
   });
   return lines;
 }
@@ -296,13 +354,44 @@ function sinceLines(facts) {
 // For restore.view and restore.stub, which load whole chunks: what they leave to the user.
 function wholeChunksWarning(facts) {
   if (!facts.length) return [];
-  return ['since: util.loadDump loads whole chunks: the rows of the boundary chunk(s) before the point load too (restore.load ' +
-    'removes them; after your own util.loadDump: DELETE … WHERE ' + facts.map(function (f) {
-    return f.table + '.' + displayIdentifier(f.column) + ' < ' + f.sql;
-  }).join(', ') + ').'];
+  var seen = {};
+  return ['since: util.loadDump loads whole chunks: the rows before the point in the chunks chosen load too (restore.load ' +
+    'deletes them; after your own util.loadDump: ' + facts.filter(function (f) {
+    var k = f.table_ + '\u0000' + f.schema;
+    if (seen[k]) return false;
+    seen[k] = true;
+    return true;
+  }).map(function (f) {
+    var col = sqlIds.quoteIdentifier(f.column);
+    var v = /^-?\d+$/.test(f.sql) ? f.sql : "'" + f.sql + "'"; // a checked time text
+    return 'DELETE FROM ' + sqlIds.quoteTable(f.schema, f.table_) + ' WHERE ' + col + ' < ' + v + ' OR ' + col + ' IS NULL' +
+      (f.utc ? ' (time_zone \'+00:00\')' : '');
+  }).join('; ') + ').'];
+}
+
+// since with sinceExact: false, per table (or partition): what the slice may hold or lack, from the
+// plan's facts (the chunks loaded, and whether the column leads the chunking key).
+function approximateLines(facts) {
+  var leads = facts.filter(function (f) { return !f.approximate; });
+  var approx = facts.filter(function (f) { return f.approximate; });
+  var lines = [];
+  if (leads.length) {
+    lines.push('since with sinceExact: false: the boundary chunk(s) loaded whole, their rows before the point kept (' +
+      leads.map(function (f) { return f.table + ' chunk ' + f.boundary + ', before ' + f.since; }).join('; ') + ').');
+  }
+  approx.forEach(function (f) {
+    if (f.boundary === 0) {
+      lines.push('since APPROXIMATE (sinceExact: false): ' + f.table + ': every chunk loaded whole, with its rows before ' + f.since + '.');
+      return;
+    }
+    lines.push('since APPROXIMATE (sinceExact: false): ' + f.table + ': ' + displayIdentifier(f.column) + ' does not lead the chunking ' +
+      'key; chunks ' + f.boundary + '-' + (f.chunks - 1) + ' of ' + f.chunks + ' loaded whole with their rows before ' + f.since + '; rows at ' +
+      'or after it in chunks before ' + f.boundary + ' (not read) are not loaded.');
+  });
+  return lines;
 }
 
 function rangeOf(from, to) { var r = []; for (var i = from; i < to; i++) r.push(i); return r; }
 
-module.exports = { resolveSince: resolveSince, withBoundaries: withBoundaries, wholeChunksWarning: wholeChunksWarning, sinceLines: sinceLines, targetKey: targetKey, timeKey: timeKey,
+module.exports = { resolveSince: resolveSince, withBoundaries: withBoundaries, wholeChunksWarning: wholeChunksWarning, approximateLines: approximateLines, sinceLines: sinceLines, targetKey: targetKey, timeKey: timeKey,
   compareInt: compareInt };

@@ -258,10 +258,7 @@ function report(ctx, planned, outcome) {
     }).join(', ') + (stubbedTables.length > 20 ? ', …' : '') + '.');
   }
   var sel = planned.sel;
-  if (sel && sel.sinceFacts && sel.sinceFacts.length && !sel.sinceExact) {
-    lines.push('since with sinceExact: false: the boundary chunk(s) loaded whole, their rows before the point kept (' +
-      sel.sinceFacts.map(function (f) { return f.table + ' chunk ' + f.boundary + ', before ' + f.since; }).join('; ') + ').');
-  }
+  if (sel && sel.sinceFacts && sel.sinceFacts.length && !sel.sinceExact) lines = lines.concat(sinceBoundary.approximateLines(sel.sinceFacts));
   var rows = (outcome.tables || []).reduce(function (n, t) { return n + (t.rows || 0); }, 0);
   if (!outcome.error && rows === 0 && planned.partial) {
     var why = !p.targets.length ? 'the selection chooses no table of the dump'

@@ -118,7 +118,7 @@ function snapshotLines(facts, counts) {
   var lines = [];
   (facts.since || []).forEach(function (t) {
     lines.push('since: ' + t.deleted + ' row(s) of ' + displayTable(t.schema, t.table) + ' before ' + t.value + ' removed (from ' +
-      'the boundary chunk' + (t.boundaries.length > 1 ? 's ' : ' ') + t.boundaries.join(', ') + ').');
+      (t.every ? 'the chunks loaded: sinceScan' : 'the boundary chunk' + (t.boundaries.length > 1 ? 's ' : ' ') + t.boundaries.join(', ')) + ').');
   });
   if (facts.orphans) lines = lines.concat(orphanLines(facts.orphans, counts));
   if (facts.mask) lines = lines.concat(maskLines(facts.mask));

@@ -26,8 +26,13 @@ function chunkSources(host, ctx, planned, tables, masks) {
   var pathOf = pathMaker(host, dir);
   planned.plan.targets.forEach(function (e) {
     var t = byDumpName[tableKey(e.schema, e.table)];
-    // since (exact): the boundary chunk's rows before the point were removed after the load.
-    var trimmed = e.since && planned.sel && planned.sel.sinceExact && e.from < e.to ? [e.from] : [];
+    // since (exact): the boundary chunk's rows before the point were removed after the load (with
+    // sinceScan, those of every chunk: e.from is 0).
+    var trimmed = [];
+    if (e.since && planned.sel && planned.sel.sinceExact) {
+      var upTo = e.since.method === 'every chunk' ? e.to : Math.min(e.from + 1, e.to);
+      for (var c = upTo - 1; c >= e.from; c--) trimmed.push(c); // newest first, as below
+    }
     if (!t || (!e.stubbed.length && !trimmed.length)) return;
     var k = tableKey(t.schema, t.table);
     var target = e.target;

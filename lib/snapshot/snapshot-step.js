@@ -56,7 +56,7 @@ function planSnapshot(host, p) {
     sessionInit: lm ? [loadMasks.keyStatement(lm.thread)] : [] };
   trims.forEach(function (t) {
     snap.lines.push('since: after the load, the rows of ' + displayTable(t.schema, t.table) + ' whose ' + t.column + ' is before ' +
-      t.value + ' (or NULL) are deleted: the boundary chunk\'s older rows' + (t.utc ? ' (TIMESTAMP compared in UTC, the dump\'s tzUtc)' : ''));
+      t.value + ' (or NULL) are deleted: ' + (t.every ? 'those of every chunk loaded (sinceScan)' : 'the boundary chunk\'s older rows') + (t.utc ? ' (TIMESTAMP compared in UTC, the dump\'s tzUtc)' : ''));
   });
   if (ORPHAN_LINES[own.orphans]) snap.lines.push(ORPHAN_LINES[own.orphans]);
   if (own.orphans === 'parents' && ctx.loadOptions.skipBinlog && !atLeast(ctx.shellVersion, '8.0.30')) {
@@ -103,7 +103,8 @@ function planSnapshot(host, p) {
 
 // since (lib/partial/since-boundary.js) with sinceExact: per loaded table, the column and the point
 // below which the rows the boundary chunk brought are deleted: [{schema, table (as loaded), column,
-// value (SQL text: a time, or a checked integer), int, utc}].
+// value (SQL text: a time, or a checked integer), int, utc, boundaries, every: true when the rows
+// before the point may be in every loaded chunk (sinceScan: the column does not lead the key)}].
 function sinceTrims(planned, tables) {
   var sel = planned && planned.sel;
   if (!sel || !sel.sinceFacts || !sel.sinceExact) return [];
@@ -115,10 +116,14 @@ function sinceTrims(planned, tables) {
     if (!loaded || seen[key]) return;
     seen[key] = true;
     out.push({ schema: loaded.schema, table: loaded.table, column: f.column, value: f.sql, int: f.type !== 'datetime' &&
-      f.type !== 'timestamp' && f.type !== 'date', utc: !!f.utc, boundaries: [] });
+      f.type !== 'timestamp' && f.type !== 'date', utc: !!f.utc, boundaries: [], every: false });
   });
   sel.sinceFacts.forEach(function (f) {
-    out.forEach(function (t) { if (t.column === f.column && t.table === f.table_) t.boundaries.push(f.boundary); });
+    out.forEach(function (t) {
+      if (t.column !== f.column || t.table !== f.table_) return;
+      t.boundaries.push(f.boundary);
+      if (f.method === 'every chunk') t.every = true;
+    });
   });
   return out;
 }
@@ -132,7 +137,7 @@ function trimSince(host, trims) {
     var sql = 'DELETE FROM ' + quoteTable(t.schema, t.table) + ' WHERE ' + col + ' < ' + value + ' OR ' + col + ' IS NULL';
     var run = function () { return Number(host.sql.run(sql, t.int ? [] : [t.value]).affected || 0); };
     var deleted = t.utc ? withSessionValue(host, 'time_zone', '+00:00', run) : run();
-    return { schema: t.schema, table: t.table, column: t.column, value: t.value, deleted: deleted, boundaries: t.boundaries };
+    return { schema: t.schema, table: t.table, column: t.column, value: t.value, deleted: deleted, boundaries: t.boundaries, every: t.every };
   });
 }
 

@@ -126,7 +126,8 @@ describe('since: the option, chunk heads and the bisection (fake host)', functio
     const points = ['2025-12-31 00:00:00', heads[0], heads[4], heads[7].slice(0, 15) + '9:59', '2026-01-05 03:00',
       heads[chunks.length - 1], '2027-01-01'];
     points.forEach((point) => {
-      const p = planOf({ since: { 'shop.orders.ordered_at': point } });
+      // ordered_at does not lead the key (id): the bisection's slice is approximate, and said so.
+      const p = planOf({ since: { 'shop.orders.ordered_at': point }, sinceExact: false });
       const f = p.facts.since[0];
       const at = sinceSpec.normalTime(point.length === 10 ? point : point.length === 16 ? point + ':00' : point);
       // The boundary: the last chunk whose first row is before the point (0 if none).
@@ -139,14 +140,56 @@ describe('since: the option, chunk heads and the bisection (fake host)', functio
       expect(f.method).to.equal('bisection');
       const orders = p.facts.tables.find((t) => t.table === 'orders');
       expect(orders.chosen).to.deep.equal(chunks.slice(want));
-      expect(p.text).to.include(`the point falls in chunk ${want} of ${chunks.length}`);
+      expect(p.text).to.include(`the first rows place the point in chunk ${want} of ${chunks.length}`);
+      expect(f.approximate).to.equal(true);
+      expect(p.text).to.include('ordered_at does not lead the chunking key (id): the rows inside chunks were not read');
+      expect(p.text).to.include(`APPROXIMATE (sinceExact: false): rows at or after the point in chunks before ${want} are not loaded`);
     });
     // The key itself: the same search on the key's values; a key leads the chunking index.
-    const byKey = planOf({ since: 'shop.orders.id:5500' }).facts.since[0];
-    expect([byKey.boundary, byKey.ordered]).to.deep.equal([5, true]);
+    const key = planOf({ since: 'shop.orders.id:5500' });
+    const byKey = key.facts.since[0];
+    expect([byKey.boundary, byKey.ordered, byKey.exact, byKey.approximate]).to.deep.equal([5, true, true, false]);
+    expect(key.text).to.include('the point falls in chunk 5 of 12');
+    expect(key.text).to.include('id leads the chunking key, so chunks hold ascending ranges of it');
+    expect(key.text).to.include('exact: restore.load deletes the rows before the point (or NULL) after the load (only chunk 5 can hold');
+    const keyLoose = planOf({ since: 'shop.orders.id:5500', sinceExact: false });
+    expect(keyLoose.text).to.include('sinceExact: false: the rows of chunk 5 before the point are kept');
+    expect(keyLoose.text).to.not.include('APPROXIMATE');
   });
 
-  it('refuses a column that does not grow with the key, naming the chunks; sinceScan reads every head instead', function () {
+  it('refuses a column that does not lead the chunking key by default, naming the reason and both ways out; sinceScan ' +
+    'loads every chunk (exact), sinceExact: false the bisection\'s chunks (approximate)', function () {
+    if (!HAVE_ZSTD) this.skip();
+    const chunks = ordersChunks();
+    const point = chunkRows(path.join(SHOP, chunks[6]))[0][2];
+    let err = null;
+    try { planOf({ since: { 'shop.orders.ordered_at': point } }); } catch (e) { err = e; }
+    expect(err).to.not.equal(null);
+    expect(err.code).to.equal('SINCE_UNSUITED');
+    expect(err.message).to.include('ordered_at does not lead the chunking key of shop.orders (id: the table JSON\'s primaryIndex)');
+    expect(err.message).to.include('a row of an earlier chunk may hold a value at or after ' + point);
+    // The cost of the exact way out, as @.done.json records it: every chunk file of the table.
+    const done = JSON.parse(fs.readFileSync(path.join(SHOP, '@.done.json'), 'utf8'));
+    const recorded = chunks.reduce((n, f) => n + done.chunkFileBytes[f], 0);
+    const { formatBytes } = require('../../lib/format/text-table.js');
+    expect(err.message).to.include(`sinceScan: true reads every chunk (${chunks.length} chunk file(s), ${formatBytes(recorded)} of rows ` +
+      'as @.done.json records, read and loaded) and deletes the rows before the point after the load: exact');
+    expect(err.message).to.include('sinceExact: false loads the chunks from the one their first rows point at: approximate');
+    expect(err.message).to.include('Nothing was changed.');
+    expect(err.data.ways).to.deep.equal(['sinceScan', 'sinceExact']);
+
+    const scan = planOf({ since: { 'shop.orders.ordered_at': point }, sinceScan: true });
+    const f = scan.facts.since[0];
+    expect([f.method, f.boundary, f.load, f.headsRead, f.exact]).to.deep.equal(['every chunk', 0, chunks.length, 0, true]);
+    expect(scan.facts.tables.find((t) => t.table === 'orders').chosen).to.deep.equal(chunks);
+    expect(scan.text).to.include(`ordered_at does not lead the chunking key (id): sinceScan: every chunk loads (${chunks.length} ` +
+      `chunk file(s), ${formatBytes(recorded)} of rows as @.done.json records, read and loaded), no first row read`);
+    expect(scan.text).to.include('exact: restore.load deletes the rows before the point (or NULL) from every loaded chunk after the load');
+    expect(() => planOf({ since: { 'shop.orders.ordered_at': point }, sinceScan: true, sinceExact: false }))
+      .to.throw(/sinceScan reads every chunk to make since exact; sinceExact: false asks for an approximate slice/);
+  });
+
+  it('refuses first rows that go down as the key grows, even approximate, naming the chunks; sinceScan loads every chunk', function () {
     if (!HAVE_ZSTD) this.skip();
     const chunks = ordersChunks();
     // Chunk 3 holds chunk 10's rows (compressed anew): its first row is later than chunk 6's.
@@ -154,11 +197,10 @@ describe('since: the option, chunk heads and the bisection (fake host)', functio
     const again = spawnSync('zstd', ['-q', '-c', '-1', '--no-content-size'], { input: rows, maxBuffer: 64 << 20 }).stdout;
     const swap = (host) => host.files.writeFiles([{ path: '/d/' + chunks[3], data: again }], { overwrite: true });
     const point = chunkRows(path.join(SHOP, chunks[2]))[5][2];
-    expect(() => planOf({ since: { 'shop.orders.ordered_at': point } }, swap))
-      .to.throw(/ordered_at does not grow with the key of shop\.orders: chunk \d+ starts at .*, lower than chunk 3 \(/);
+    expect(() => planOf({ since: { 'shop.orders.ordered_at': point }, sinceExact: false }, swap))
+      .to.throw(/ordered_at does not grow with the key of shop\.orders: chunk \d+ starts at .*, lower than chunk 3 \(.*not even approximately\. Pass sinceScan: true/);
     const scan = planOf({ since: { 'shop.orders.ordered_at': point }, sinceScan: true }, swap);
-    expect(scan.facts.since[0].headsRead).to.equal(chunks.length);
-    expect(scan.text).to.match(/WARNING: ordered_at does not grow with the key: chunk \d+ starts at/);
+    expect([scan.facts.since[0].headsRead, scan.facts.since[0].load]).to.deep.equal([0, chunks.length]);
   });
 
   it('reads heads over ssh through the remote shell rsync uses, from a bucket by ranged GETs, and names a source it cannot probe', function () {
