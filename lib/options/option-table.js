@@ -87,9 +87,8 @@ var OPTIONS = [
     brief: 'Rows at or after a point of one column: {"shop.orders.created_at": "2026-10-25"} or "30 days" (back from ' +
       'the dump\'s own time; 30d, 12h, 2w) or a number; command line shop.orders.created_at:30d' },
   { name: 'sinceExact', section: 'selection', owner: 'partial', members: PARTIAL, type: 'bool', default: true,
-    brief: 'With since: exact, or refused where the chunks\' first rows cannot prove it (a column not leading the chunking ' +
-      'key); false: an approximate slice, said so (rows before the point in the chunks loaded kept, rows at or after it in ' +
-      'earlier chunks not loaded)' },
+    brief: 'With since: exact, or refused where first rows cannot prove it (a column not leading the chunking key); false: ' +
+      'an approximate slice, said so in the plan and report' },
   { name: 'sinceScan', section: 'selection', owner: 'partial', members: PARTIAL, type: 'bool', default: false,
     brief: 'With since on a column that does not lead the chunking key: load every chunk and delete the rows before the ' +
       'point after the load (exact; costs the whole table)' },

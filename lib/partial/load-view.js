@@ -235,8 +235,10 @@ function viewLines(place, made, reused) {
   lines.push('Load view: ' + place.dir + ' (' + made.links + ' links to the dump, ' + made.stubs + ' empty stubs for ' +
     'chunks not chosen' + (made.rewritten ? ', ' + made.rewritten + ' rewritten metadata/DDL files' : '') + ')');
   if (made.done && made.done.bytesBefore !== null && made.stubs) {
-    lines.push('  @.done.json of the view: stubbed chunks recorded as 0 bytes, ' + made.done.bytesAfter + ' of ' +
-      made.done.bytesBefore + ' data bytes to load (so the Shell\'s progress and ETA count only what is loaded)');
+    // What the view's file records (the dump's dataBytes less the stubbed chunks'), not what util.loadDump
+    // reads: its filters (includeTables, …) may leave out more.
+    lines.push('  @.done.json of the view: stubbed chunks recorded as 0 bytes, dataBytes ' + made.done.bytesAfter + ' (the dump\'s: ' +
+      made.done.bytesBefore + '), so the Shell\'s progress and ETA do not count the stubbed chunks');
   }
   if (made.checksums) {
     lines.push('  @.checksums.json of the view: ' + made.checksums.kept + ' entries of loaded chunks kept, ' +

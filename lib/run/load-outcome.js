@@ -75,10 +75,11 @@ function failureMessage(phase, e, revertResult, changed) {
   if (!/[.!?]$/.test(text)) text += '.';
   // After util.loadDump finished, every row is in: only the later step failed.
   if (phase === 'analyze') {
-    text += ' The data is complete: util.loadDump loaded every row; only the statistics step failed. Fix the cause ' +
+    text += ' The data is in: util.loadDump finished without an error; only the statistics step failed. Fix the cause ' +
       'and run restore.analyze on the same dump (the data need not be loaded again).';
   } else if (phase === 'snapshot') {
-    text += ' util.loadDump loaded every row; the step after it (orphan rows, masks) did not finish.';
+    text += ' util.loadDump finished without an error; the step after it (since\'s trim, orphan rows, masks) did not finish, ' +
+      'so the loaded tables may still hold rows it would have deleted or changed.';
   }
   var left = revertResult ? revert.leftoverLines(revertResult) : [];
   if (left.length) return text + ' ' + left.join(' ');
@@ -102,7 +103,7 @@ function droppedNote(host, pre, plan, report, phase) {
   else if (gone.length) parts.push('The server no longer has ' + gone.length + ' of them: ' + dropExisting.describeDrops(gone).join(', ') + '.');
   if (loaderDone && (report.dropped.length || plan.dropNative)) {
     parts.push('util.loadDump ' + (plan.dropNative ? 'dropped them (dropExistingObjects) and ' : '') +
-      'created and loaded them again in full.');
+      'created and loaded them again (its phase finished without an error).');
     return ' ' + parts.join(' ');
   }
   if (loaderRan && (report.dropped.length || plan.dropNative)) {

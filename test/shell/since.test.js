@@ -19,7 +19,8 @@ const ROWS = 12000;
 
 // orders: id grows with created_at (several orders in the same minute at chunk edges), ts/d/ep the
 // same time as TIMESTAMP, DATE and epoch seconds; events: the time leads the key; notes: a time
-// that goes down as the key grows; customers: what orders reference (a foreign key).
+// that goes down as the key grows; customers: what orders reference (a foreign key); fixed (issue
+// 42): chunked by id, 100 rows of its early chunks later corrected to a recent created_at.
 const SEED = `
 CREATE SCHEMA ${SRC};
 CREATE TABLE ${SRC}.customers (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL);
@@ -28,6 +29,7 @@ CREATE TABLE ${SRC}.orders (id BIGINT AUTO_INCREMENT PRIMARY KEY, customer_id IN
   CONSTRAINT orders_customer FOREIGN KEY (customer_id) REFERENCES customers (id));
 CREATE TABLE ${SRC}.events (at DATETIME NOT NULL, seq INT NOT NULL, payload VARCHAR(60), PRIMARY KEY (at, seq));
 CREATE TABLE ${SRC}.notes (id INT PRIMARY KEY, created_at DATETIME NOT NULL, body VARCHAR(60));
+CREATE TABLE ${SRC}.fixed (id INT AUTO_INCREMENT PRIMARY KEY, created_at DATETIME NOT NULL, body VARCHAR(60));
 SET SESSION cte_max_recursion_depth = 100000;
 INSERT INTO ${SRC}.customers WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 20000)
   SELECT n, CONCAT('customer number ', n) FROM s;
@@ -40,7 +42,10 @@ INSERT INTO ${SRC}.events WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 
   SELECT TIMESTAMP('2026-08-01') + INTERVAL (n DIV 2) * 11 MINUTE, n % 2, CONCAT('event payload ', n) FROM s;
 INSERT INTO ${SRC}.notes WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${ROWS})
   SELECT n, TIMESTAMP('2026-12-01') - INTERVAL n * 13 MINUTE, CONCAT('note body text ', n) FROM s;
-ANALYZE TABLE ${SRC}.customers, ${SRC}.orders, ${SRC}.events, ${SRC}.notes;
+INSERT INTO ${SRC}.fixed (created_at, body) WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${ROWS})
+  SELECT TIMESTAMP('2026-08-01') + INTERVAL n * 10 MINUTE, CONCAT('fixed row body ', n) FROM s;
+UPDATE ${SRC}.fixed SET created_at = TIMESTAMP('2026-11-20') + INTERVAL id SECOND WHERE id <= 3000 AND id % 30 = 7;
+ANALYZE TABLE ${SRC}.customers, ${SRC}.orders, ${SRC}.events, ${SRC}.notes, ${SRC}.fixed;
 `;
 
 function ceilLog2(n) { let k = 0; while (2 ** k < n) k++; return k; }
@@ -95,15 +100,18 @@ describe('since: the rows at or after a point, exact (real Shell, real MySQL)', 
     'orphans "parents" completing the slice', async function () {
     const s = target('since_a');
     const r = cli(server.uri, ['load', dumps.plain, `--schema=${s}`, '--since=since_src.orders.created_at:2026-09-20 10:00:00,' +
-      'since_src.events.at:2026-09-01 12:00', '--latest=since_src.customers:1', '--orphans=parents', '--exclude-tables=since_src.notes']);
+      'since_src.events.at:2026-09-01 12:00', '--since-scan', '--latest=since_src.customers:1', '--orphans=parents',
+    '--exclude-tables=since_src.notes,since_src.fixed']);
     expect(r.status, r.out).to.equal(0);
     const orders = await expectSlice(s, 'orders', 'id', "created_at >= '2026-09-20 10:00:00'");
     await expectSlice(s, 'events', 'at, seq', "at >= '2026-09-01 12:00:00'");
-    expect(headsRead(r.out, dumps.plain, 'orders')).to.be.above(0);
+    // created_at does not lead the key (id): sinceScan loads every chunk; at leads events' key: bisection.
+    expect(r.out).to.include(`created_at does not lead the chunking key (id): sinceScan: every chunk loads ` +
+      `(${chunkCount(dumps.plain, `${SRC}@orders`)} chunk file(s), `);
     expect(headsRead(r.out, dumps.plain, 'events')).to.be.above(0);
-    expect(r.out).to.match(/restore\.load removes the rows of chunk \d+ before the point after the load/);
+    expect(r.out).to.match(/exact: restore\.load deletes the rows before the point \(or NULL\) after the load \(only chunk \d+ can hold/);
     expect(r.out, r.out).to.match(/Parents added: [1-9]\d* row\(s\)/);
-    expect(r.out).to.match(new RegExp(`since: \\d+ row\\(s\\) of ${s}\\.orders before 2026-09-20 10:00:00 removed`));
+    expect(r.out).to.match(new RegExp(`since: \\d+ row\\(s\\) of ${s}\\.orders before 2026-09-20 10:00:00 removed \\(from the chunks loaded: sinceScan\\)`));
     // Every order's customer is there: parents completed the slice.
     expect(Number(await server.value(`SELECT COUNT(*) FROM ${s}.orders o LEFT JOIN ${s}.customers c ON c.id = o.customer_id ` +
       'WHERE c.id IS NULL'))).to.equal(0);
@@ -113,7 +121,7 @@ describe('since: the rows at or after a point, exact (real Shell, real MySQL)', 
   });
 
   it('read-only dump with checksums: key ranges instead of heads; TIMESTAMP from a duration counted back from the ' +
-    'dump\'s time; sinceExact: false keeps the boundary chunk whole', async function () {
+    'dump\'s time (sinceScan: every chunk); sinceExact: false keeps the boundary chunk whole', async function () {
     const ro = dumps.sums;
     fs.chmodSync(ro, 0o555);
     try {
@@ -123,13 +131,13 @@ describe('since: the rows at or after a point, exact (real Shell, real MySQL)', 
       const days = Math.ceil((Date.parse(begin.replace(' ', 'T') + 'Z') - Date.parse('2026-09-25T00:00:00Z')) / 86400000);
       const point = new Date(Date.parse(begin.replace(' ', 'T') + 'Z') - days * 86400000).toISOString().replace('T', ' ').slice(0, 19);
       const r = cli(server.uri, ['load', ro, `--schema=${s}`, `--since=since_src.orders.ts:${days} days,since_src.events.at:2026-09-03`,
-        '--exclude-tables=since_src.notes']);
+        '--since-scan', '--exclude-tables=since_src.notes,since_src.fixed']);
       expect(r.status, r.out).to.equal(0);
       expect(r.out).to.include(`(${days} days before the dump's time ${begin} (@.json begin); TIMESTAMP values are in UTC`);
       await expectSlice(s, 'orders', 'id', `ts >= '${point}'`);
       await expectSlice(s, 'events', 'at, seq', "at >= '2026-09-03 00:00:00'");
       expect(headsRead(r.out, ro, 'events')).to.equal(0); // the time leads the key: @.checksums.json says
-      expect(headsRead(r.out, ro, 'orders')).to.be.above(0); // ts is no key column: heads
+      expect(r.out).to.include('ts does not lead the chunking key (id): sinceScan: every chunk loads'); // no head read
       const t = target('since_c');
       const r2 = cli(server.uri, ['load', ro, `--schema=${t}`, '--since=since_src.orders.id:7777', '--since-exact=false',
         '--include-tables=since_src.orders,since_src.customers']);
@@ -147,29 +155,28 @@ describe('since: the rows at or after a point, exact (real Shell, real MySQL)', 
     }
   });
 
-  it('DATE and epoch columns, exact; a column not growing with the key refused naming the chunks, unless sinceScan; ' +
+  it('DATE and epoch columns, exact (sinceScan); first rows going down refused naming the chunks, even approximate; ' +
     'an unknown column or a value that does not parse refused before anything changes', async function () {
     const s = target('since_d');
-    const r = cli(server.uri, ['load', dumps.plain, `--schema=${s}`, '--since=since_src.orders.d:2026-10-01',
+    const r = cli(server.uri, ['load', dumps.plain, `--schema=${s}`, '--since=since_src.orders.d:2026-10-01', '--since-scan',
       '--include-tables=since_src.orders,since_src.customers']);
     expect(r.status, r.out).to.equal(0);
     await expectSlice(s, 'orders', 'id', "d >= '2026-10-01'");
     const e = target('since_e');
     const epoch = String(Date.parse('2026-09-12T07:00:00Z') / 1000);
-    const r2 = cli(server.uri, ['load', dumps.plain, `--schema=${e}`, `--since=since_src.orders.ep:${epoch}`,
+    const r2 = cli(server.uri, ['load', dumps.plain, `--schema=${e}`, `--since=since_src.orders.ep:${epoch}`, '--since-scan',
       '--include-tables=since_src.orders,since_src.customers']);
     expect(r2.status, r2.out).to.equal(0);
     await expectSlice(e, 'orders', 'id', `ep >= ${epoch}`);
 
-    const refused = cli(server.uri, ['plan', dumps.plain, '--since=since_src.notes.created_at:2026-09-01']);
+    const refused = cli(server.uri, ['plan', dumps.plain, '--since=since_src.notes.created_at:2026-09-01', '--since-exact=false']);
     expect(refused.status, refused.out).to.equal(1);
     expect(refused.out).to.match(/created_at`? does not grow with the key of since_src\.notes: chunk \d+ starts at [-\d: ]+, lower than chunk \d+/);
-    expect(refused.out).to.include('sinceScan: true');
+    expect(refused.out).to.include('not even approximately. Pass sinceScan: true');
     const scanned = cli(server.uri, ['plan', dumps.plain, '--since=since_src.notes.created_at:2026-09-01', '--since-scan']);
     expect(scanned.status, scanned.out).to.equal(0);
     const n = chunkCount(dumps.plain, `${SRC}@notes`);
-    expect(scanned.out).to.include(`every chunk's first row (sinceScan): ${n} head(s) read`);
-    expect(scanned.out).to.match(/WARNING: `?created_at`? does not grow with the key/);
+    expect(scanned.out).to.include(`sinceScan: every chunk loads (${n} chunk file(s), `);
 
     const before = await server.query('SHOW DATABASES');
     const typo = cli(server.uri, ['load', dumps.plain, '--schema=since_f', '--since=since_src.orders.created:30d']);
@@ -179,6 +186,62 @@ describe('since: the rows at or after a point, exact (real Shell, real MySQL)', 
     expect(bad.status, bad.out).to.equal(1);
     expect(bad.out).to.match(/"last month" (does not parse|has an unknown unit)/);
     expect(await server.query('SHOW DATABASES')).to.deep.equal(before);
+  });
+
+  // Issue 42: the rows a since on fixed.created_at asks for, and a checksum of them, from the source.
+  const POINT = '2026-10-01 00:00:00';
+  const sliceOf = (schema, where) => `SELECT COUNT(*) AS n, BIT_XOR(CRC32(CONCAT_WS('|', id, created_at, body))) AS sum ` +
+    `FROM ${schema}.fixed${where ? ' WHERE ' + where : ''}`;
+
+  it('a column not leading the chunking key, rows of early chunks corrected later: refused by default with the reason and ' +
+    'both ways out, nothing changed; sinceScan loads exactly the rows asked for; sinceExact: false loads and says approximate',
+  async function () {
+    const wanted = (await server.query(sliceOf(SRC, `created_at >= '${POINT}'`)))[0];
+    const corrected = Number(await server.value(`SELECT COUNT(*) FROM ${SRC}.fixed WHERE id <= 3000 AND created_at >= '${POINT}'`));
+    expect(corrected).to.equal(100);
+    const n = chunkCount(dumps.plain, `${SRC}@fixed`);
+    expect(n).to.be.above(2);
+    const only = ['--include-tables=since_src.fixed', `--since=since_src.fixed.created_at:${POINT}`];
+
+    const before = await server.query('SHOW DATABASES');
+    const refused = cli(server.uri, ['load', dumps.plain, '--schema=since_fx0', ...only]);
+    expect(refused.status, refused.out).to.equal(1);
+    expect(refused.out).to.include('created_at does not lead the chunking key of since_src.fixed (id: the table JSON\'s primaryIndex)');
+    expect(refused.out).to.include(`a row of an earlier chunk may hold a value at or after ${POINT}`);
+    expect(refused.out).to.include(`sinceScan: true reads every chunk (${n} chunk file(s), `);
+    expect(refused.out).to.include('sinceExact: false loads the chunks from the one their first rows point at: approximate');
+    expect(refused.out).to.include('Nothing was changed.');
+    expect(await server.query('SHOW DATABASES')).to.deep.equal(before);
+    const json = cli(server.uri, ['plan', dumps.plain, ...only, '--output-format=json']);
+    expect(json.status, json.out).to.equal(1);
+    expect(JSON.parse(json.stdout || json.out).error).to.include({ code: 'SINCE_UNSUITED' });
+
+    const s = target('since_fx1');
+    const exact = cli(server.uri, ['load', dumps.plain, `--schema=${s}`, ...only, '--since-scan']);
+    expect(exact.status, exact.out).to.equal(0);
+    const got = (await server.query(sliceOf(s)))[0];
+    expect([String(got.n), String(got.sum)]).to.deep.equal([String(wanted.n), String(wanted.sum)]);
+    expect(exact.out).to.include(`created_at does not lead the chunking key (id): sinceScan: every chunk loads (${n} chunk file(s), `);
+    // The rows removed: what every chunk held before the point, as the source says.
+    const older = Number(await server.value(`SELECT COUNT(*) FROM ${SRC}.fixed WHERE created_at < '${POINT}'`));
+    expect(exact.out).to.include(`since: ${older} row(s) of ${s}.fixed before ${POINT} removed (from the chunks loaded: sinceScan).`);
+
+    const a = target('since_fx2');
+    const approx = cli(server.uri, ['load', dumps.plain, `--schema=${a}`, ...only, '--since-exact=false']);
+    expect(approx.status, approx.out).to.equal(0);
+    const m = /the first rows place the point in chunk (\d+) of (\d+)/.exec(approx.out);
+    expect(m, approx.out).to.not.equal(null);
+    expect(Number(m[2])).to.equal(n);
+    expect(approx.out).to.include(`APPROXIMATE (sinceExact: false): rows at or after the point in chunks before ${m[1]} are not loaded; ` +
+      'rows before the point in the chunks that load are kept');
+    expect(approx.out).to.include(`since APPROXIMATE (sinceExact: false): since_src.fixed: created_at does not lead the chunking key; ` +
+      `chunks ${m[1]}-${n - 1} of ${n} loaded whole with their rows before ${POINT}; rows at or after it in chunks before ${m[1]} ` +
+      '(not read) are not loaded.');
+    // What it says may be missing is missing: the corrected rows of the early chunks; nothing else asked for.
+    const missing = Number(await server.value(`SELECT COUNT(*) FROM ${SRC}.fixed s LEFT JOIN ${a}.fixed t USING (id) ` +
+      `WHERE s.created_at >= '${POINT}' AND t.id IS NULL`));
+    expect(missing).to.equal(corrected);
+    expect(Number(await server.value(`SELECT COUNT(*) FROM ${a}.fixed WHERE created_at < '${POINT}'`))).to.be.above(0);
   });
 
   describe('from a backup host', function () {
@@ -205,10 +268,10 @@ describe('since: the rows at or after a point, exact (real Shell, real MySQL)', 
       const home = installPlugin(tempDir('restore-cfg-'));
       const s = target('since_g');
       const r = cli(server.uri, ['load', `root@127.0.0.1:${dumps.plain}`, `--rsh=${ssh.rsh}`, `--schema=${s}`,
-        '--since=since_src.orders.created_at:2026-09-20 10:00:00', '--include-tables=since_src.orders,since_src.customers'],
+        '--since=since_src.orders.id:7777', '--include-tables=since_src.orders,since_src.customers'],
       { configHome: home });
       expect(r.status, r.out).to.equal(0);
-      await expectSlice(s, 'orders', 'id', "created_at >= '2026-09-20 10:00:00'");
+      await expectSlice(s, 'orders', 'id', 'id >= 7777');
       const heads = headsRead(r.out, dumps.plain, 'orders');
       expect(r.out).to.include(`Chunk heads read on the backup host over ssh (head -c): ${heads} file(s)`);
       const m = /the point falls in chunk (\d+) of (\d+)[^\n]*; (\d+) chunk\(s\) load/.exec(r.out);
@@ -221,10 +284,10 @@ describe('since: the rows at or after a point, exact (real Shell, real MySQL)', 
       const home = installPlugin(tempDir('restore-cfg-'));
       const s = target('since_h');
       const r = cli(server.uri, ['load', `rsync://127.0.0.1:${daemon.port}/dumps/plain`, `--schema=${s}`,
-        '--since=since_src.orders.created_at:2026-09-20 10:00:00', '--include-tables=since_src.orders,since_src.customers'],
+        '--since=since_src.orders.id:7777', '--include-tables=since_src.orders,since_src.customers'],
       { configHome: home });
       expect(r.status, r.out).to.equal(0);
-      await expectSlice(s, 'orders', 'id', "created_at >= '2026-09-20 10:00:00'");
+      await expectSlice(s, 'orders', 'id', 'id >= 7777');
       const heads = headsRead(r.out, dumps.plain, 'orders');
       const probe = new RegExp(`Chunk heads from the rsync daemon: ${heads} probed chunk file\\(s\\), fetched whole into the cache ` +
         `\\(${heads} transferred\\)`);

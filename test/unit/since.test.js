@@ -203,6 +203,47 @@ describe('since: the option, chunk heads and the bisection (fake host)', functio
     expect([scan.facts.since[0].headsRead, scan.facts.since[0].load]).to.deep.equal([0, chunks.length]);
   });
 
+  it('says in each sentence only what the facts show: whole tables, approximate slices, the DELETE left to the user, ' +
+    'the trim\'s scope, the view\'s @.done.json', function () {
+    const sb = require('../../lib/partial/since-boundary.js');
+    const base = { table: 'shop.orders', schema: 'shop', table_: 'orders', partition: null, column: 'created_at',
+      since: '2026-10-01 00:00:00', sql: '2026-10-01 00:00:00', how: 'as given', chunks: 1, boundary: 0, load: 1, heads: [],
+      disorder: [], headsRead: 0, headsAllowed: 2 };
+    const whole = (exact) => sb.sinceLines([{ ...base, method: 'not chunked', exact }]).join('\n');
+    expect(whole(true)).to.include('dumped whole (not chunked): the table loads whole; restore.load deletes its rows before the point');
+    expect(whole(false)).to.include('the table loads whole; sinceExact: false: its rows before the point are kept');
+    // The report after an approximate load: per kind of column, what may be extra or missing.
+    const lead = { ...base, chunks: 9, boundary: 4, load: 5, ordered: true, exact: false };
+    const loose = { ...lead, table: 'shop.fixed', ordered: false, approximate: true };
+    const lines = sb.approximateLines([lead, loose, { ...loose, table: 'shop.all', boundary: 0, load: 9 }]);
+    expect(lines).to.deep.equal([
+      'since with sinceExact: false: the boundary chunk(s) loaded whole, their rows before the point kept (shop.orders chunk 4, ' +
+        'before 2026-10-01 00:00:00).',
+      'since APPROXIMATE (sinceExact: false): shop.fixed: created_at does not lead the chunking key; chunks 4-8 of 9 loaded whole ' +
+        'with their rows before 2026-10-01 00:00:00; rows at or after it in chunks before 4 (not read) are not loaded.',
+      'since APPROXIMATE (sinceExact: false): shop.all: every chunk loaded whole, with its rows before 2026-10-01 00:00:00.',
+    ]);
+    // restore.view and restore.stub: the statement left to the user runs as printed (a quoted time, NULLs too), once per table.
+    const warn = sb.wholeChunksWarning([{ ...lead, utc: true, partition: 'p0' }, { ...lead, partition: 'p1' },
+      { ...base, schema: 'shop', table_: 'events', column: 'id', sql: '5500' }]);
+    expect(warn).to.deep.equal(['since: util.loadDump loads whole chunks: the rows before the point in the chunks chosen load too ' +
+      '(restore.load deletes them; after your own util.loadDump: DELETE FROM `shop`.`orders` WHERE `created_at` < ' +
+      "'2026-10-01 00:00:00' OR `created_at` IS NULL (time_zone '+00:00'); DELETE FROM `shop`.`events` WHERE `id` < 5500 OR " +
+      '`id` IS NULL).']);
+    // The load report's trim sentence names the chunks the trim's facts say.
+    const { snapshotLines } = require('../../lib/run/snapshot-report.js');
+    const trim = { schema: 'dev', table: 'orders', column: 'created_at', value: '2026-10-01 00:00:00', deleted: 7 };
+    expect(snapshotLines({ since: [{ ...trim, boundaries: [3], every: false }], notes: [] }, [])).to.deep.equal([
+      'since: 7 row(s) of dev.orders before 2026-10-01 00:00:00 removed (from the boundary chunk 3).']);
+    expect(snapshotLines({ since: [{ ...trim, boundaries: [0], every: true }], notes: [] }, [])).to.deep.equal([
+      'since: 7 row(s) of dev.orders before 2026-10-01 00:00:00 removed (from the chunks loaded: sinceScan).']);
+    // The view's @.done.json: what the file records, not what util.loadDump's filters will read.
+    const { viewLines } = require('../../lib/partial/load-view.js');
+    expect(viewLines({ dir: '/v' }, { links: 3, stubs: 2, done: { bytesBefore: 900, bytesAfter: 300 } }, false)[1]).to.equal(
+      '  @.done.json of the view: stubbed chunks recorded as 0 bytes, dataBytes 300 (the dump\'s: 900), so the Shell\'s progress ' +
+      'and ETA do not count the stubbed chunks');
+  });
+
   it('reads heads over ssh through the remote shell rsync uses, from a bucket by ranged GETs, and names a source it cannot probe', function () {
     const { headReader, rshArgv } = require('../../lib/remote/head-reader.js');
     expect(rshArgv('ssh -p 2222 -i "/keys/a b" -o \'X=1\'')).to.deep.equal(['ssh', '-p', '2222', '-i', '/keys/a b', '-o', 'X=1']);
