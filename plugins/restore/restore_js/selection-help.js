@@ -21,13 +21,16 @@ var SELECTION_DETAILS = 'Selection: includeSchemas, excludeSchemas, includeTable
   'chunked tables; the most specific entry wins. Newest means highest key: chunks cover ascending ranges of ' +
   'the primary key, so this is the newest data only when the key grows with inserts (AUTO_INCREMENT). ' +
   'since: {"shop.orders.created_at": "2026-10-25 00:00:00"} (or "30 days", counted back from the time the dump ' +
-  'records in @.json, not the clock; command line --since=shop.orders.created_at:30d) loads exactly the rows at or ' +
-  'after that point: the chunk where it falls is found by bisection over the chunks\' first rows (the first zstd ' +
-  'block of a chunk file, or the key ranges of @.checksums.json where the dump has them; at most ceil(log2(chunks)) + 2 ' +
-  'heads read, over ssh only their first bytes), the chunks from it on are loaded, and its rows before the point are ' +
-  'removed afterwards (sinceExact: false keeps them). The plan says which chunk, how many load and how it knows. A ' +
-  'column that does not grow with the key (a chunk starting lower than the one before) is refused, naming the chunks, ' +
-  'unless sinceScan: true. latest and since may name different tables of one load; orphans: "parents" completes the ' +
+  'records in @.json, not the clock; command line --since=shop.orders.created_at:30d) loads the rows at or after ' +
+  'that point. On a column leading the chunking key (the key itself, a key with the time first) it is exact: the ' +
+  'chunk where the point falls is found by bisection over the chunks\' first rows (the first zstd block of a chunk ' +
+  'file, or the key ranges of @.checksums.json where the dump has them; at most ceil(log2(chunks)) + 2 heads read, over ' +
+  'ssh only their first bytes), the chunks from it on are loaded, and its rows before the point are removed afterwards ' +
+  '(sinceExact: false keeps them). Any other column (a created_at beside an id key) is refused: a row of an earlier ' +
+  'chunk may hold a later value, and no first row shows it. sinceScan: true makes it exact by loading every chunk and ' +
+  'deleting the rows before the point; sinceExact: false loads the chunks the first rows point at and says the slice is ' +
+  'approximate. The plan says which chunk, how many load and how it knows. latest and since may name different tables ' +
+  'of one load; orphans: "parents" completes the ' +
   'slice (the boundary chunk is read for parents too).';
 
 module.exports = { SELECTION_DETAILS: SELECTION_DETAILS, SOURCE_DETAILS: SOURCE_DETAILS, VIEW_DETAILS: VIEW_DETAILS };
