@@ -185,6 +185,12 @@ function boundaryOf(host, t, rule, point, col, opts) {
     if (last && compareKeys(point, h.key, last.key) < 0) fact.disorder.push({ chunk: h.index, first: h.text, before: last.index, was: last.text });
     if (!last || compareKeys(point, h.key, last.key) > 0) last = h;
   });
+  if (fact.disorder.length && fact.ordered) {
+    // The key's own first column out of order: the chunks are not what the contract says.
+    throw new UserError('DUMP_DAMAGED', 'since: the chunks of ' + name + ' are not in the order of their key ' +
+      displayIdentifier(rule.column) + ': ' + disorderText(fact) + '. restore.inspect checks the dump; leave the table out of ' +
+      'since to load it whole. Nothing was changed.', { table: name, column: rule.column });
+  }
   if (fact.disorder.length) {
     throw new UserError('SINCE_UNSUITED', 'since: ' + displayIdentifier(rule.column) + ' does not grow with the key of ' + name + ': ' +
       disorderText(fact) + ': its first rows go down as the key grows, so they cannot place ' + point.shown + ', not even ' +
