@@ -137,7 +137,8 @@ function finishReport(run, reverted, failure) {
   }
   if (partial && run.planned && partial.report) {
     var loaded = report.phases.some(function (p) { return p.phase === 'util.loadDump' && p.status === 'ok'; });
-    var extra = partial.report(run.pre.ctx, run.planned, { error: failure, tables: report.tables, loaded: loaded });
+    var extra = partial.report(run.pre.ctx, run.planned, { error: failure, tables: report.tables, loaded: loaded,
+      snapshot: report.snapshot });
     report.partialLines = (extra && extra.lines) || [];
   }
 }

@@ -238,6 +238,19 @@ function prepare(ctx, given) {
   return { facts: facts, planned: planned };
 }
 
+// The rows the snapshot step deleted, as its facts count them ("since's trim 12, orphans 3"), or ''.
+function deletedAfter(snap) {
+  if (!snap) return '';
+  var trim = (snap.since || []).reduce(function (n, t) { return n + (t.deleted || 0); }, 0);
+  var orphans = snap.orphans && snap.orphans.mode !== 'report' ? (snap.orphans.tables || []).reduce(function (n, t) {
+    return n + (t.deleted || 0);
+  }, 0) : 0;
+  var parts = [];
+  if (trim) parts.push('since\'s trim ' + trim + ' row(s)');
+  if (orphans) parts.push('orphans ' + orphans + ' row(s)');
+  return parts.join(', ');
+}
+
 // Replaces mysqlsh's bare "No data loaded." with the reason, says what was stubbed, and removes
 // the view once util.loadDump finished (kept after a failure: the same command resumes from it).
 function report(ctx, planned, outcome) {
@@ -260,7 +273,11 @@ function report(ctx, planned, outcome) {
   var sel = planned.sel;
   if (sel && sel.sinceFacts && sel.sinceFacts.length && !sel.sinceExact) lines = lines.concat(sinceBoundary.approximateLines(sel.sinceFacts));
   var rows = (outcome.tables || []).reduce(function (n, t) { return n + (t.rows || 0); }, 0);
-  if (!outcome.error && rows === 0 && planned.partial) {
+  var removed = deletedAfter(outcome.snapshot);
+  if (!outcome.error && rows === 0 && planned.partial && removed) {
+    // Rows are counted after the steps that delete: what they removed had been loaded.
+    lines.push('No rows left: the steps after util.loadDump deleted every row it loaded (' + removed + ').');
+  } else if (!outcome.error && rows === 0 && planned.partial) {
     var why = !p.targets.length ? 'the selection chooses no table of the dump'
       : p.bytesChosen === 0 ? 'the chunks chosen hold no data (latest: 0, or only empty chunks were chosen)'
         : 'the chosen chunks are empty on disk';

@@ -242,6 +242,17 @@ describe('since: the rows at or after a point, exact (real Shell, real MySQL)', 
       `WHERE s.created_at >= '${POINT}' AND t.id IS NULL`));
     expect(missing).to.equal(corrected);
     expect(Number(await server.value(`SELECT COUNT(*) FROM ${a}.fixed WHERE created_at < '${POINT}'`))).to.be.above(0);
+
+    // A point after the last key: the last chunk loads and the trim deletes all of it; said as that.
+    const e = target('since_fx3');
+    const after = cli(server.uri, ['load', dumps.plain, `--schema=${e}`, '--include-tables=since_src.fixed', '--since=since_src.fixed.id:99999']);
+    expect(after.status, after.out).to.equal(0);
+    expect(Number(await server.value(`SELECT COUNT(*) FROM ${e}.fixed`))).to.equal(0);
+    const last = /since: (\d+) row\(s\) of since_fx3\.fixed before 99999 removed \(from the boundary chunk (\d+)\)\./.exec(after.out);
+    expect(last, after.out).to.not.equal(null);
+    expect(Number(last[2])).to.equal(n - 1);
+    expect(after.out).to.include(`No rows left: the steps after util.loadDump deleted every row it loaded (since's trim ${last[1]} row(s)).`);
+    expect(after.out).to.not.include('No data loaded');
   });
 
   describe('from a backup host', function () {

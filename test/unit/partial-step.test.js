@@ -126,5 +126,11 @@ describe('the partial-import step of restore.load (lib/run/partial-step.js)', fu
     const p0 = step.plan(c0);
     expect(step.report(c0, p0, { error: null, tables: [{ rows: 0 }], loaded: true }).lines).to.include('No data loaded, because the ' +
       'chunks chosen hold no data (latest: 0, or only empty chunks were chosen). restore.plan(dir, {…}) shows what a selection chooses.');
+    // No row left because the steps after the load deleted them: said so, never "no data loaded".
+    const gone = step.report(c0, p0, { error: null, tables: [{ rows: 0 }], loaded: true, snapshot: { since: [{ deleted: 40 }],
+      orphans: { mode: 'delete', tables: [{ deleted: 2 }] } } }).lines;
+    expect(gone).to.include('No rows left: the steps after util.loadDump deleted every row it loaded (since\'s trim 40 row(s), ' +
+      'orphans 2 row(s)).');
+    expect(gone.join('\n')).to.not.include('No data loaded');
   });
 });
