@@ -39,7 +39,8 @@ function viewCommand(host, dumpArg, options) {
   }).join('');
   host.out.print('Load it with: util.loadDump(' + JSON.stringify(dir) + ', {progressFile: ' + JSON.stringify(progressFile) +
     (planned.loadOptions.disableBulkLoad ? ', disableBulkLoad: true' : '') + filters + '})');
-  host.out.print('It holds links and stubs only: rm -r ' + dir + ' removes it, and leaves the dump as it is.');
+  host.out.print('It holds links to the dump, stubs and metadata files of its own: rm -r ' + dir +
+    ' removes it, and leaves the dump as it is.');
   var facts = Object.assign({}, planned.facts, { view: made.view, progressFile: progressFile });
   if (made.fetched) facts.fetched = made.fetched;
   return facts;
