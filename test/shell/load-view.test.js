@@ -116,6 +116,12 @@ describe('load view: partial imports from the untouched dump (real Shell, real M
     expect(done.chunkFileBytes[ORDERS_CHOSEN[0]]).to.equal(orig.chunkFileBytes[ORDERS_CHOSEN[0]]);
     expect(done.tableDataBytes.shop.orders).to.equal(orig.chunkFileBytes[ORDERS_CHOSEN[0]] + orig.chunkFileBytes[ORDERS_CHOSEN[1]]);
     expect(done.tableDataBytes.shop.customers).to.equal(orig.tableDataBytes.shop.customers);
+    // What it prints about the files is what they hold: dataBytes as written, the dump's beside it; files of its own.
+    expect(r.out).to.include(`@.done.json of the view: stubbed chunks recorded as 0 bytes, dataBytes ${done.dataBytes} (the dump's: ` +
+      `${orig.dataBytes})`);
+    expect(r.out).to.include('It holds links to the dump, stubs and metadata files of its own: rm -r');
+    const own = names.filter((n) => !fs.lstatSync(path.join(view, n)).isSymbolicLink());
+    expect(own.every((n) => !/\.(tsv|csv)(\.zst|\.gz)?$/.test(n) || n.startsWith('.restore-stub-')), own.join(' ')).to.equal(true);
     // The printed call, in the real Shell.
     const load = runJs(server.uri, `util.loadDump(${JSON.stringify(view)}, {progressFile: ${JSON.stringify(view + '/load-progress.json')}, ` +
       'disableBulkLoad: true, showProgress: false}); 1', { configHome: home });
