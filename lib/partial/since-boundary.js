@@ -213,9 +213,9 @@ function costOf(targets) {
   return c;
 }
 
-// What loading every chunk costs, as the dump records it: "12 chunk file(s), 1.5 MB of rows (@.done.json)".
+// What loading every chunk costs, as the dump records it: "12 chunk file(s), 1.5 MB uncompressed as @.done.json records, read and loaded".
 function costText(c) {
-  return c.files + ' chunk file(s), ' + (c.unknown ? 'sizes not all recorded' : formatBytes(c.bytes) + ' of rows as @.done.json records') +
+  return c.files + ' chunk file(s), ' + (c.unknown ? 'sizes not all recorded' : formatBytes(c.bytes) + ' uncompressed as @.done.json records') +
     ', read and loaded';
 }
 

@@ -12,6 +12,7 @@ const { skipBecause } = require('../support/real');
 const { cli, tempDir, installPlugin } = require('../support/shell');
 const { snapshotFixture } = require('../support/snapshot-fixture');
 const { DATA_FILE } = require('../support/dump-facts');
+const { formatBytes } = require('../../lib/format/text-table');
 const { remoteMissing, startSshHost, startRsyncDaemon } = require('../support/remote-host');
 
 const SRC = 'since_src';
@@ -208,7 +209,11 @@ describe('since: the rows at or after a point, exact (real Shell, real MySQL)', 
     expect(refused.status, refused.out).to.equal(1);
     expect(refused.out).to.include('created_at does not lead the chunking key of since_src.fixed (id: the table JSON\'s primaryIndex)');
     expect(refused.out).to.include(`a row of an earlier chunk may hold a value at or after ${POINT}`);
-    expect(refused.out).to.include(`sinceScan: true reads every chunk (${n} chunk file(s), `);
+    // The cost named is what the dump's @.done.json records for the table's chunk files.
+    const done = JSON.parse(fs.readFileSync(path.join(dumps.plain, '@.done.json'), 'utf8'));
+    const bytes = Object.entries(done.chunkFileBytes).filter(([f]) => f.startsWith(`${SRC}@fixed@`)).reduce((a, [, b]) => a + b, 0);
+    expect(refused.out).to.include(`sinceScan: true reads every chunk (${n} chunk file(s), ${formatBytes(bytes)} uncompressed as ` +
+      '@.done.json records, read and loaded)');
     expect(refused.out).to.include('sinceExact: false loads the chunks from the one their first rows point at: approximate');
     expect(refused.out).to.include('Nothing was changed.');
     expect(await server.query('SHOW DATABASES')).to.deep.equal(before);

@@ -172,7 +172,7 @@ describe('since: the option, chunk heads and the bisection (fake host)', functio
     const done = JSON.parse(fs.readFileSync(path.join(SHOP, '@.done.json'), 'utf8'));
     const recorded = chunks.reduce((n, f) => n + done.chunkFileBytes[f], 0);
     const { formatBytes } = require('../../lib/format/text-table.js');
-    expect(err.message).to.include(`sinceScan: true reads every chunk (${chunks.length} chunk file(s), ${formatBytes(recorded)} of rows ` +
+    expect(err.message).to.include(`sinceScan: true reads every chunk (${chunks.length} chunk file(s), ${formatBytes(recorded)} uncompressed ` +
       'as @.done.json records, read and loaded) and deletes the rows before the point after the load: exact');
     expect(err.message).to.include('sinceExact: false loads the chunks from the one their first rows point at: approximate');
     expect(err.message).to.include('Nothing was changed.');
@@ -183,7 +183,7 @@ describe('since: the option, chunk heads and the bisection (fake host)', functio
     expect([f.method, f.boundary, f.load, f.headsRead, f.exact]).to.deep.equal(['every chunk', 0, chunks.length, 0, true]);
     expect(scan.facts.tables.find((t) => t.table === 'orders').chosen).to.deep.equal(chunks);
     expect(scan.text).to.include(`ordered_at does not lead the chunking key (id): sinceScan: every chunk loads (${chunks.length} ` +
-      `chunk file(s), ${formatBytes(recorded)} of rows as @.done.json records, read and loaded), no first row read`);
+      `chunk file(s), ${formatBytes(recorded)} uncompressed as @.done.json records, read and loaded), no first row read`);
     expect(scan.text).to.include('exact: restore.load deletes the rows before the point (or NULL) from every loaded chunk after the load');
     expect(() => planOf({ since: { 'shop.orders.ordered_at': point }, sinceScan: true, sinceExact: false }))
       .to.throw(/sinceScan reads every chunk to make since exact; sinceExact: false asks for an approximate slice/);
