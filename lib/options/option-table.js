@@ -87,11 +87,9 @@ var OPTIONS = [
     brief: 'Rows at or after a point of one column: {"shop.orders.created_at": "2026-10-25"} or "30 days" (back from ' +
       'the dump\'s own time; 30d, 12h, 2w) or a number; command line shop.orders.created_at:30d' },
   { name: 'sinceExact', section: 'selection', owner: 'partial', members: PARTIAL, type: 'bool', default: true,
-    brief: 'With since: exact, or refused where first rows cannot prove it (a column not leading the chunking key); false: ' +
-      'an approximate slice, said so in the plan and report' },
+    brief: 'With since: exact, or refused where first rows prove nothing; false: approximate, and said so' },
   { name: 'sinceScan', section: 'selection', owner: 'partial', members: PARTIAL, type: 'bool', default: false,
-    brief: 'With since on a column that does not lead the chunking key: load every chunk and delete the rows before the ' +
-      'point after the load (exact; costs the whole table)' },
+    brief: 'With since on a column not leading the chunking key: load every chunk, then delete the rows before the point (exact)' },
   { name: 'listing', section: 'selection', owner: 'partial', members: PARTIAL.concat(['inspect']), type: 'string',
     defaultText: 'none',
     brief: 'A file listing the complete dump (ls or rsync --list-only output), when its metadata lacks the chunk list' },

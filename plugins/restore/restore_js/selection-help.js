@@ -21,7 +21,7 @@ var SELECTION_DETAILS = 'Selection: includeSchemas, excludeSchemas, includeTable
   'chunked tables; the most specific entry wins. Newest means highest key: chunks cover ascending ranges of ' +
   'the primary key, so this is the newest data only when the key grows with inserts (AUTO_INCREMENT). ' +
   'since: {"shop.orders.created_at": "2026-10-25 00:00:00"} (or "30 days", counted back from the time the dump ' +
-  'records in @.json, not the clock; command line --since=shop.orders.created_at:30d) loads the rows at or after ' +
+  'records in @.json, not the clock; command line --since=shop.events.at:30d) loads the rows at or after ' +
   'that point. On a column leading the chunking key (the key itself, a key with the time first) it is exact: the ' +
   'chunk where the point falls is found by bisection over the chunks\' first rows (the first zstd block of a chunk ' +
   'file, or the key ranges of @.checksums.json where the dump has them; at most ceil(log2(chunks)) + 2 heads read, over ' +

@@ -22,7 +22,7 @@ module.exports = {
       'restore.plan shows what a selection loads and fetches; the README says each option in full.',
       'Examples: restore.load("./dump", {preset: "fastest"}); restore.load("backup@backuphost:/backups", {newest: ' +
       'true, latest: {"shop.*": 2}, preset: "dev"}); from the command line: mysqlsh root@host -- restore load ./dump ' +
-      '--preset=fastest, or mysqlsh root@localhost -- restore load ./dump --since=shop.orders.created_at:30d ' +
+      '--preset=fastest, or mysqlsh root@localhost -- restore load ./dump --since=shop.events.at:30d ' +
       '--mask=shop.customers.email:email --preset=dev',
     ],
     parameters: [
