@@ -119,8 +119,10 @@ function sinceTrims(planned, tables) {
       f.type !== 'timestamp' && f.type !== 'date', utc: !!f.utc, boundaries: [], every: false });
   });
   sel.sinceFacts.forEach(function (f) {
+    var loaded = tables.filter(function (t) { return t.dumpSchema === f.schema && t.table === f.table_; })[0];
     out.forEach(function (t) {
-      if (t.column !== f.column || t.table !== f.table_) return;
+      // By the loaded table (schema too): two since tables may share a name in different schemas.
+      if (!loaded || t.schema !== loaded.schema || t.table !== loaded.table) return;
       t.boundaries.push(f.boundary);
       if (f.method === 'every chunk') t.every = true;
     });

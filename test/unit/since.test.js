@@ -250,6 +250,24 @@ describe('since: the option, chunk heads and the bisection (fake host)', functio
       'and ETA do not count the stubbed chunks');
   });
 
+  it('hands the load\'s trim each table\'s own facts: its boundary chunks, and whether every loaded chunk may hold rows before the point', function () {
+    const { planSnapshot } = require('../../lib/snapshot/snapshot-step.js');
+    const fact = (schema, boundary, method) => ({ schema, table_: 'orders', column: 'created_at', sql: '2026-10-01 00:00:00',
+      type: 'datetime', utc: false, boundary, method });
+    const snap = planSnapshot(fakeHost({}), {
+      ctx: { own: { orphans: 'keep' }, loadOptions: {}, shellVersion: '9.1.0' }, dump: null, planned: { sel: { sinceExact: true,
+        sinceFacts: [fact('a', 0, 'every chunk'), fact('b', 7, 'bisection')] } },
+      objects: { tables: [{ schema: 'dev_a', table: 'orders', dumpSchema: 'a' }, { schema: 'dev_b', table: 'orders', dumpSchema: 'b' }] },
+    });
+    expect(snap.trims.map((t) => [t.schema, t.table, t.boundaries, t.every])).to.deep.equal([
+      ['dev_a', 'orders', [0], true], ['dev_b', 'orders', [7], false]]);
+    expect(snap.lines).to.deep.equal([
+      'since: after the load, the rows of dev_a.orders whose created_at is before 2026-10-01 00:00:00 (or NULL) are deleted: ' +
+        'those of every chunk loaded (sinceScan)',
+      'since: after the load, the rows of dev_b.orders whose created_at is before 2026-10-01 00:00:00 (or NULL) are deleted: ' +
+        'the boundary chunk\'s older rows']);
+  });
+
   it('reads heads over ssh through the remote shell rsync uses, from a bucket by ranged GETs, and names a source it cannot probe', function () {
     const { headReader, rshArgv } = require('../../lib/remote/head-reader.js');
     expect(rshArgv('ssh -p 2222 -i "/keys/a b" -o \'X=1\'')).to.deep.equal(['ssh', '-p', '2222', '-i', '/keys/a b', '-o', 'X=1']);
