@@ -90,16 +90,19 @@ function surveyMembers(host, topo, tables, timeout) {
   }
   var refused = out.filter(function (x) { return x.health && x.health.refuse; });
   if (!refused.length) return out;
-  var filtered = refused.some(function (x) { return x.health.filtered; });
-  throw new UserError(filtered ? 'MEMBER_FILTERED' : 'MEMBER_BROKEN', 'Refusing to load: ' + refused.length + ' member(s) would not get it: ' +
-    refused.map(function (x) { return name(x) + ': ' + x.health.refuse; }).join('; ') + '. ' +
-    (filtered ? 'Remove the filter there (CHANGE REPLICATION FILTER … FOR CHANNEL), or leave those tables out of the load ' +
-      '(excludeSchemas / excludeTables), or, if that member is meant not to have them, load with membersTimeout: 0 ' +
-      '(no member is verified then). '
-      : 'Fix it there (SHOW REPLICA STATUS names the error; START REPLICA once fixed) and load again: a member whose ' +
-      'replication failed already differs from its source, and how it is repaired decides whether the load reaches it. ' +
-      'Or load with membersTimeout: 0 (no member is verified then; it gets the load once repaired). ') +
-    'Nothing was changed.', { members: refused.map(topology.memberAddress) });
+  var which = 'Refusing to load: ' + refused.length + ' member(s) would not get it: ' +
+    refused.map(function (x) { return name(x) + ': ' + x.health.refuse; }).join('; ') + '. ';
+  var data = { members: refused.map(topology.memberAddress) };
+  if (refused.some(function (x) { return x.health.filtered; })) {
+    throw new UserError('MEMBER_FILTERED', which + 'Remove the filter there (CHANGE REPLICATION FILTER … FOR CHANNEL), or leave those ' +
+      'tables out of the load (excludeSchemas / excludeTables), or, if that member is meant not to have them, load with ' +
+      'membersTimeout: 0 (no member is verified then). Nothing was changed.', data);
+  }
+  // Refused rather than loaded unverified: a member whose replication failed already differs from
+  // its source, and how it is repaired (a skipped transaction, a rebuild) decides whether the load reaches it.
+  throw new UserError('MEMBER_BROKEN', which + 'Fix it there (SHOW REPLICA STATUS names the error; START REPLICA once fixed) and ' +
+    'load again: a member whose replication failed already differs from its source, and how it is repaired decides ' +
+    'whether the load reaches it. Or load with membersTimeout: 0 (no member is verified then). Nothing was changed.', data);
 }
 
 // The plan's lines for the surveyed members: each one, where it applies from, and what the load does with it.
@@ -125,7 +128,10 @@ function topmost(host, topo) {
         note: up.next.length > 1 ? 'several sources: load the one the dump\'s data belongs to' : null };
     }
     var n = up.next[0];
-    if (n.uuid && seen[n.uuid]) return { target: topology.memberAddress(n), path: path, note: 'a replication loop: every server in it replicates from another' };
+    if (n.uuid && seen[n.uuid]) {
+      return { target: path.length ? path[path.length - 1] : topology.memberAddress(n), path: path,
+        note: 'a replication loop: ' + topology.memberAddress(n) + ' replicates from it in turn; no server in the loop is its top' };
+    }
     var o = openMember(host, { candidates: n.candidates || [n.host], port: n.port, uuid: n.uuid });
     if (!o.session) {
       return { target: topology.memberAddress(n), path: path, note: 'not reached to check whether it is itself a replica: ' + o.error };
