@@ -45,10 +45,23 @@ function readChannel(host, sourceUuid) {
     (rows.length === 1 ? rows[0] : null);
   if (!row) return null;
   var channel = field(row, ['Channel_Name', 'Channel_name']);
-  return { channel: channel, io: field(row, ['Replica_IO_Running', 'Slave_IO_Running']), sql: field(row, ['Replica_SQL_Running', 'Slave_SQL_Running']),
+  var ch = { channel: channel, io: field(row, ['Replica_IO_Running', 'Slave_IO_Running']), sql: field(row, ['Replica_SQL_Running', 'Slave_SQL_Running']),
     ioErrno: Number(field(row, ['Last_IO_Errno'])) || 0, ioError: field(row, ['Last_IO_Error']),
     sqlErrno: Number(field(row, ['Last_SQL_Errno'])) || 0, sqlError: field(row, ['Last_SQL_Error']),
     delay: Number(field(row, ['SQL_Delay'])) || 0, filters: readFilters(host, channel, row) };
+  if (ch.sqlErrno) Object.assign(ch, workerError(host, channel) || {});
+  return ch;
+}
+
+// A multi-threaded applier's own error (Last_SQL_Error then only says a worker failed): the worker's.
+function workerError(host, channel) {
+  try {
+    var r = host.sql.run('SELECT LAST_ERROR_NUMBER AS n, LAST_ERROR_MESSAGE AS m FROM performance_schema.replication_applier_status_by_worker ' +
+      'WHERE CHANNEL_NAME = ? AND LAST_ERROR_NUMBER <> 0 ORDER BY LAST_ERROR_TIMESTAMP DESC LIMIT 1', [channel]).rows;
+    return r.length ? { sqlErrno: Number(r[0].n), sqlError: text(r[0].m) } : null;
+  } catch (e) {
+    return null; // no such table (5.7, MariaDB): Last_SQL_Error as it is
+  }
 }
 
 function list(rule) { return rule.split(',').map(function (x) { return x.trim(); }).filter(function (x) { return x !== ''; }); }
