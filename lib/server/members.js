@@ -115,6 +115,15 @@ function surveyLines(topo, timeout) {
   });
 }
 
+// The survey as facts (a dry run returns them), or null where no member was read.
+function surveyFacts(topo) {
+  var read = topo.members.filter(function (m) { return m.health; });
+  return read.length ? read.map(function (m) {
+    return { member: topology.memberAddress(m), role: m.role, via: m.via || null, state: m.health.state, waited: m.health.wait,
+      delay: m.health.delay || 0, why: m.health.wait ? null : m.health.why };
+  }) : null;
+}
+
 // A load pointed at a replica or a group secondary: the server at the top, walked up source by
 // source (each reached as the members are). {target, path: [addresses walked], note}.
 function topmost(host, topo) {
@@ -308,5 +317,5 @@ function failure(result) {
     'and compare again, or reload them from the target');
 }
 
-module.exports = { surveyMembers: surveyMembers, surveyLines: surveyLines, topmost: topmost, verifyMembers: verifyMembers, memberLines: memberLines,
+module.exports = { surveyMembers: surveyMembers, surveyLines: surveyLines, surveyFacts: surveyFacts, topmost: topmost, verifyMembers: verifyMembers, memberLines: memberLines,
   failure: failure, countGtids: countGtids };

@@ -50,7 +50,7 @@ function source({ replica = member(REPLICA), variables = {}, metadata = [], othe
   });
 }
 
-function groupHost(selfRole, { limit = '150000000', variables = {} } = {}) {
+function groupHost(selfRole, { limit = '150000000', variables = {}, others = {} } = {}) {
   const rows = [
     { id: SELF, host: 'db1', port: 3306, state: 'ONLINE', role: selfRole },
     { id: M2, host: 'db2', port: 3306, state: 'ONLINE', role: selfRole === 'PRIMARY' ? 'SECONDARY' : 'PRIMARY' },
@@ -67,7 +67,7 @@ function groupHost(selfRole, { limit = '150000000', variables = {} } = {}) {
       [/@@GLOBAL\.gtid_executed/, { rows: [{ g: SELF + ':1-40' }] }],
       [COUNT, { rows: [{ n: 5 }] }],
     ],
-    others: { 'db2:3306': member(M2, { channel: false }), 'db3:3306': member(M3, { channel: false }) },
+    others: Object.assign({ 'db2:3306': member(M2, { channel: false }), 'db3:3306': member(M3, { channel: false }) }, others),
   });
 }
 
@@ -242,6 +242,10 @@ describe('restore.load into a replicated target (fake host)', function () {
     };
     expect(plan({})).to.match(/binary log: ON here, and skipBinlog \(preset fastest\) keeps the load out of it: a replica not connected now \(stopped, or made from a backup taken before this load\) will not get the load/);
     expect(plan({ log_bin: 'OFF' })).to.not.match(/replica not connected now/);
+    // A dry run at a source returns what it read of each member.
+    const facts = runLoad(source({ replica: member(REPLICA, { sqlRunning: 'No' }) }), '/d', { preset: 'safe', dryRun: true });
+    expect(facts.members).to.deep.equal([{ member: '127.0.0.1:3307', role: 'replica', via: '127.0.0.1:3306', state: 'IO Yes, SQL No',
+      waited: false, delay: 0, why: 'its replication is stopped (IO Yes, SQL No)' }]);
   });
 
   it('a load pointed at a replica is refused naming its source, before anything changes', function () {
@@ -281,6 +285,24 @@ describe('restore.load into a replicated target (fake host)', function () {
     expect(plan).to.match(/createInvisiblePKs: true for 1 table\(s\) without a primary key \(shop\.audit_log\)/);
     const e2 = refusal(() => runLoad(groupHost('PRIMARY'), '/d', { preset: 'fastest', createInvisiblePKs: false }));
     expect(e2.message).to.match(/1 table\(s\) of the dump have no primary key \(shop\.audit_log\).*createInvisiblePKs: false was given/);
+  });
+
+  it('a group: the replicas of its members are verified too; a secondary whose primary replicates from outside names that source', function () {
+    const R = 'eeeeeeee-0000-0000-0000-000000000008';
+    const h = groupHost('PRIMARY', { others: {
+      'db3:3306': member(M3, { channel: false, replicas: [{ Host: 'rep9', Port: 3309, Replica_UUID: R }] }),
+      'rep9:3309': member(R, { from: M3 }) } });
+    const report = runLoad(h, '/d', { preset: 'safe' });
+    expect(report.members.members.map((m) => [m.member, m.role, m.via, m.verified, m.rows])).to.deep.equal([
+      ['db2:3306', 'group secondary', '127.0.0.1:3306', true, 'yes'], ['db3:3306', 'group secondary', '127.0.0.1:3306', true, 'yes'],
+      ['rep9:3309', 'replica', 'db3:3306', true, 'yes']]);
+    const OUT = 'cdcdcdcd-0000-0000-0000-000000000009';
+    const sec = groupHost('SECONDARY', { others: {
+      'db2:3306': { sql: [[/server_uuid AS u/, { rows: [{ u: M2 }] }],
+        [/^SHOW REPLICA STATUS$/, { rows: [{ Channel_Name: 'dc', Source_Host: 'dc1', Source_Port: 3306, Source_UUID: OUT }] }]] },
+      'dc1:3306': { sql: [[/server_uuid AS u/, { rows: [{ u: OUT }] }]] } } });
+    const e = refusal(() => runLoad(sec, '/d', { preset: 'safe' }));
+    expect(e.message).to.match(/Point restore\.load at dc1:3306 instead \(the topmost source: here → db2:3306 → dc1:3306\)/);
   });
 
   it('topology "rebuild" on a server without members: every standalone lever, then the steps that add members by clone', function () {
