@@ -41,6 +41,16 @@ describe('members of a replicated target, read before the load (real Shell, a ch
     await chain.waitHealthy(30000);
   });
 
+  // Runs fn with R2 changed by `change` (SQL), then puts R2 back with `back`.
+  async function withR2(change, back, fn) {
+    await r2.query(change);
+    try {
+      return await fn();
+    } finally {
+      await r2.query(back);
+    }
+  }
+
   async function shopOn(server) {
     return Number(await server.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'"));
   }
@@ -91,25 +101,33 @@ describe('members of a replicated target, read before the load (real Shell, a ch
     expect(await chain.rowsEqual('shop')).to.equal(true);
   });
 
-  it('a delayed R2 (SOURCE_DELAY) is waited for its delay more, and verified', async function () {
+  it('a delayed R2 (SOURCE_DELAY) is waited for its delay more and verified; delayed past membersTimeout, not waited for', async function () {
     this.timeout(180000);
-    await r2.query('STOP REPLICA; CHANGE REPLICATION SOURCE TO SOURCE_DELAY = 3; START REPLICA');
-    try {
+    await withR2('STOP REPLICA; CHANGE REPLICATION SOURCE TO SOURCE_DELAY = 3; START REPLICA',
+      'STOP REPLICA; CHANGE REPLICATION SOURCE TO SOURCE_DELAY = 0; START REPLICA', async () => {
       await chain.waitHealthy(30000);
-      const r = cli(source.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest']);
+      // membersTimeout 3 alone would end before R2 applies the load's last transactions (3 s after their commit).
+      const r = cli(source.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--members-timeout=3']);
       expect(r.status, r.out).to.equal(0);
       expect(r.stdout).to.match(new RegExp(`replica ${addr(r2)} \\(applies from ${addr(r1)}\\): IO Yes, SQL Yes, SOURCE_DELAY 3 s: ` +
-        'waited for up to 603 s \\(membersTimeout 600 \\+ SOURCE_DELAY 3\\), then verified'));
+        'waited for up to 6 s \\(membersTimeout 3 \\+ SOURCE_DELAY 3\\), then verified'));
       expect(r.stdout).to.match(new RegExp(`${addr(r2)}\\s+replica\\s+IO Yes, SQL Yes\\s+yes\\s+yes`));
-    } finally {
-      await r2.query('STOP REPLICA; CHANGE REPLICATION SOURCE TO SOURCE_DELAY = 0; START REPLICA');
-    }
+      await source.query('DROP SCHEMA shop');
+      await chain.waitApplied(60000);
+      const t0 = Date.now();
+      const r2nd = cli(source.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--members-timeout=2']);
+      expect(r2nd.status, r2nd.out).to.equal(0);
+      expect(r2nd.stdout).to.match(new RegExp(`replica ${addr(r2)} \\(applies from ${addr(r1)}\\): IO Yes, SQL Yes, SOURCE_DELAY 3 s: NOT waited ` +
+        'for, not verified: it applies what its source commits 3 s later \\(SOURCE_DELAY\\), beyond membersTimeout 2 s'));
+      expect(r2nd.stdout).to.match(new RegExp(`Not verified: replica ${addr(r2)}: it applies what its source commits 3 s later`));
+      expect((Date.now() - t0) / 1000).to.be.below(60);
+    });
   });
 
   it('a filter on R2 that ignores the loaded schema: refused first, naming the filter and the ways out', async function () {
     this.timeout(60000);
-    await r2.query("STOP REPLICA SQL_THREAD; CHANGE REPLICATION FILTER REPLICATE_IGNORE_DB = (shop) FOR CHANNEL ''; START REPLICA SQL_THREAD");
-    try {
+    const filter = (rule) => `STOP REPLICA SQL_THREAD; CHANGE REPLICATION FILTER REPLICATE_IGNORE_DB = (${rule}) FOR CHANNEL ''; START REPLICA SQL_THREAD`;
+    await withR2(filter('shop'), filter(''), async () => {
       const before = await serverFingerprint(source);
       const r = cli(source.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest']);
       expect(r.status, r.out).to.equal(1);
@@ -118,9 +136,7 @@ describe('members of a replicated target, read before the load (real Shell, a ch
       expect(r.out).to.match(/Remove the filter there .*excludeSchemas \/ excludeTables.*membersTimeout: 0.*Nothing was changed/);
       expect(await shopOn(source)).to.equal(0);
       expect(await serverFingerprint(source)).to.deep.equal(before);
-    } finally {
-      await r2.query("STOP REPLICA SQL_THREAD; CHANGE REPLICATION FILTER REPLICATE_IGNORE_DB = () FOR CHANNEL ''; START REPLICA SQL_THREAD");
-    }
+    });
   });
 
   it('R2\'s applier stopped on an error: refused first, naming the error', async function () {
