@@ -172,8 +172,8 @@ function planLines(topo, d) {
   if (d.indexBuffer) levers.push('innodb_ddl_buffer_size: session setting of the loader sessions (index builds here; not replicated)');
   if (d.transactionLine) levers.push(d.transactionLine);
   if (d.keyLine) levers.push(d.keyLine);
-  levers.push(d.verify > 0 ? 'members verified after the load: each must apply the load within ' + d.verify + ' s (membersTimeout) ' +
-    'and have the same rows in every loaded table' : 'members not verified (membersTimeout: 0)');
+  levers.push(d.verify > 0 ? 'members verified after the load: each one waited for (below) must apply the load within ' + d.verify +
+    ' s (membersTimeout) plus its delay and have the same rows in every loaded table' : 'members not verified (membersTimeout: 0)');
   lines = lines.concat(['Levers on this topology:'].concat(levers.map(function (l) { return '  ' + l; })));
   var ms = d.memberLines || [];
   return ms.length ? lines.concat(['Members (' + ms.length + ', read now):'].concat(ms.map(function (l) { return '  ' + l; }))) : lines;

@@ -181,11 +181,13 @@ function describeTopology(t) {
 
 // What follows from the topology for the load: one sentence for the plan.
 function consequence(t) {
+  // Members read before the load (lib/server/members.js) that will not be waited for.
+  var but = t.members.some(function (m) { return m.health && !m.health.wait; }) ? ' (but those not waited for, below)' : '';
   if (t.kind === 'group-primary') {
     return 'every statement of the load goes to the binary log, so the group certifies and applies it on every member; ' +
-      'the members are verified afterwards';
+      'the members are verified afterwards' + but;
   }
-  if (t.kind === 'source') return 'every statement of the load goes to the binary log, so every replica gets it; the replicas are verified afterwards';
+  if (t.kind === 'source') return 'every statement of the load goes to the binary log, so every replica gets it; the replicas are verified afterwards' + but;
   if (t.kind === 'replica' || t.kind === 'group-secondary') return 'a load here is refused: load the source/primary';
   return 'every speed lever may be used';
 }
