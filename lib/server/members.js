@@ -43,6 +43,26 @@ function openMember(host, m) {
 // A member's session as a host for lib/server/topology.js's readers.
 function asHost(s) { return { sql: { run: s.run } }; }
 
+// A replica's health; where its channel cannot be read (no REPLICATION CLIENT there) it is waited
+// for as before this survey, and the plan says what was not read.
+function readHealth(h, m, tables, timeout) {
+  try {
+    return health.replicaHealth(health.readChannel(h, m.sourceUuid), tables, timeout, m.parentHealth, m.via);
+  } catch (e) {
+    return { wait: true, delay: 0, refuse: null, why: null, state: 'replication not read (' + e.message + ')' };
+  }
+}
+
+// The replicas a member feeds; where they cannot be listed there, the member's line says so.
+function listReplicas(h, m) {
+  try {
+    return topology.readReplicas(h);
+  } catch (e) {
+    m.replicasUnread = e.message;
+    return [];
+  }
+}
+
 // Before anything changes: every member reachable from the target, each with its health
 // (member-health.js): the target's members, then the replicas each of them feeds (chains, any
 // depth; a server met twice is surveyed once). Sets topo.members; throws, naming each, for a member
@@ -65,9 +85,8 @@ function surveyMembers(host, topo, tables, timeout) {
       var uuid = String(o.session.run('SELECT @@GLOBAL.server_uuid AS u').rows[0].u);
       seen[uuid] = true;
       m.uuid = m.uuid || uuid;
-      m.health = m.role.indexOf('group') === 0 ? health.groupHealth(m.state)
-        : health.replicaHealth(health.readChannel(h, m.sourceUuid), tables, timeout, m.parentHealth, m.via);
-      var kids = topology.readReplicas(h).filter(function (k) { return !(k.uuid && seen[k.uuid]); });
+      m.health = m.role.indexOf('group') === 0 ? health.groupHealth(m.state) : readHealth(h, m, tables, timeout);
+      var kids = listReplicas(h, m).filter(function (k) { return !(k.uuid && seen[k.uuid]); });
       if (!kids.length) continue;
       var relay = health.relayHealth(globalVariable(h, 'log_bin'), globalVariable(h, 'log_replica_updates') ||
         globalVariable(h, 'log_slave_updates'), topology.memberAddress(m));
@@ -111,7 +130,8 @@ function surveyLines(topo, timeout) {
     var h = m.health || {};
     var what = h.wait ? 'waited for up to ' + (timeout + h.delay) + ' s' + (h.delay ? ' (membersTimeout ' + timeout + ' + SOURCE_DELAY ' + h.delay + ')' : '') +
       ', then verified' : 'NOT waited for, not verified: ' + h.why + '; it gets the load ' + h.after;
-    return name(m) + (m.via && m.via !== topo.address ? ' (applies from ' + m.via + ')' : '') + ': ' + (h.state || '?') + ': ' + what;
+    return name(m) + (m.via && m.via !== topo.address ? ' (applies from ' + m.via + ')' : '') + ': ' + (h.state || '?') + ': ' + what +
+      (m.replicasUnread ? '; its own replicas could not be listed (' + m.replicasUnread + '): they are not verified' : '');
   });
 }
 
@@ -186,7 +206,12 @@ function replicationState(host, m, s) {
     var st = r.length ? String(r[0].s) : 'not in the group';
     return { text: st, ok: st === 'ONLINE', applying: st === 'ONLINE' || st === 'RECOVERING' };
   }
-  var ch = health.readChannel(asHost(s), m.sourceUuid);
+  var ch;
+  try {
+    ch = health.readChannel(asHost(s), m.sourceUuid);
+  } catch (e) {
+    return { text: 'replication not read (' + e.message + ')', ok: true, applying: true }; // the GTIDs and rows still decide
+  }
   if (!ch) return { text: 'no replication configured', ok: false, applying: false };
   var err = ch.sqlError || ch.ioError;
   return { text: 'IO ' + ch.io + ', SQL ' + ch.sql + (err ? ' (' + err + ')' : ''), ok: ch.io === 'Yes' && ch.sql === 'Yes',

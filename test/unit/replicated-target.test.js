@@ -219,6 +219,18 @@ describe('restore.load into a replicated target (fake host)', function () {
     expect(e.message).to.match(/replica 127\.0\.0\.1:3308: its source 127\.0\.0\.1:3307 does not write what it applies to its binary log \(log_replica_updates OFF\)/);
   });
 
+  it('a member whose channel or replicas cannot be read (no privilege there) is waited for as before, the plan says what was not read', function () {
+    const { sqlError } = require('../support/fake-host.js');
+    const denied = () => { throw sqlError(1227, 'Access denied; you need REPLICATION CLIENT'); };
+    const spec = member(REPLICA);
+    spec.sql.unshift([/^SHOW REPLICA STATUS$/, denied], [/^SHOW REPLICAS$/, denied]);
+    const h = source({ replica: spec });
+    const report = runLoad(h, '/d', { preset: 'safe' });
+    expect(report.members.members.map((m) => [m.state, m.applied, m.rows, m.ok])).to.deep.equal([
+      ['replication not read (Access denied; you need REPLICATION CLIENT)', 'yes', 'yes', true]]);
+    expect(h.printed.join('\n')).to.match(/replica 127\.0\.0\.1:3307: replication not read \(Access denied; you need REPLICATION CLIENT\): waited for up to 600 s, then verified; its own replicas could not be listed \(Access denied/);
+  });
+
   it('a load pointed at a replica of a replica names the topmost source; an unreachable hop is said', function () {
     const R1 = 'ffffffff-0000-0000-0000-000000000006';
     const top = 'abababab-0000-0000-0000-000000000007';
