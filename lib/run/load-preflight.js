@@ -75,8 +75,8 @@ function preflight(host, dumpDir, options, partial) {
   var topo = topology.readTopology(host);
   var elsewhere = topology.pointAt(topo);
   if (elsewhere) {
-    // A replica or a secondary: the top of its chain, walked up source by source.
-    var top = topo.kind === 'replica' || topo.kind === 'group-secondary' ? members.topmost(host, topo) : null;
+    // A replica, a secondary, a read-only primary that replicates from elsewhere: the top, walked up source by source.
+    var top = topology.upstreamOf(topo) ? members.topmost(host, topo) : null;
     var target = top && top.target ? top.target : elsewhere.target;
     throw new UserError('TARGET_NOT_PRIMARY', 'Refusing to load into this server: ' + elsewhere.why + '. What is loaded here would not reach the ' +
       'other members' + (topo.superReadOnly ? ', and it takes no writes' : '') + '. Point restore.load at ' + target +

@@ -112,16 +112,18 @@ function surveyMembers(host, topo, tables, timeout) {
   var which = 'Refusing to load: ' + refused.length + ' member(s) would not get it: ' +
     refused.map(function (x) { return name(x) + ': ' + x.health.refuse; }).join('; ') + '. ';
   var data = { members: refused.map(topology.memberAddress) };
-  if (refused.some(function (x) { return x.health.filtered; })) {
-    throw new UserError('MEMBER_FILTERED', which + 'Remove the filter there (CHANGE REPLICATION FILTER … FOR CHANNEL), or leave those ' +
-      'tables out of the load (excludeSchemas / excludeTables), or, if that member is meant not to have them, load with ' +
-      'membersTimeout: 0 (no member is verified then). Nothing was changed.', data);
-  }
-  // Refused rather than loaded unverified: a member whose replication failed already differs from
-  // its source, and how it is repaired (a skipped transaction, a rebuild) decides whether the load reaches it.
-  throw new UserError('MEMBER_BROKEN', which + 'Fix it there (SHOW REPLICA STATUS names the error; START REPLICA once fixed) and ' +
-    'load again: a member whose replication failed already differs from its source, and how it is repaired decides ' +
-    'whether the load reaches it. Or load with membersTimeout: 0 (no member is verified then). Nothing was changed.', data);
+  var filtered = refused.some(function (x) { return x.health.filtered; });
+  // A failed member is refused rather than loaded unverified: its replication failed, so it already
+  // differs from its source, and how it is repaired (a skipped transaction, a rebuild) decides whether the load reaches it.
+  var broken = refused.some(function (x) { return !x.health.filtered; });
+  var ways = (filtered ? 'Remove the filter there (CHANGE REPLICATION FILTER … FOR CHANNEL), or leave those tables out of the load ' +
+    '(excludeSchemas / excludeTables), or, if that member is meant not to have them, load with membersTimeout: 0 (no member is ' +
+    'verified then). ' : '') +
+    (broken ? 'Fix ' + (filtered ? 'the failed one' : 'it') + ' there (SHOW REPLICA STATUS names the error; START REPLICA once fixed) and ' +
+      'load again: a member whose replication failed already differs from its source, and how it is repaired decides ' +
+      'whether the load reaches it' + (filtered ? '. ' : '. Or load with membersTimeout: 0 (no member is verified then). ') : '');
+  if (filtered) throw new UserError('MEMBER_FILTERED', which + ways + 'Nothing was changed.', data);
+  throw new UserError('MEMBER_BROKEN', which + ways + 'Nothing was changed.', data);
 }
 
 // The plan's lines for the surveyed members: each one, where it applies from, and what the load does with it.
