@@ -23,6 +23,8 @@ var CODES = {
   MASK_FAILED: 'masking a loaded table failed',
   MASK_UNSUITED: 'a mask does not suit the column it names',
   MEMBERS_DIFFER: 'a member of the replicated target lags, stopped or has other rows after the load',
+  MEMBER_BROKEN: 'a member\'s replication stopped on an error: fix it before loading its source',
+  MEMBER_FILTERED: 'a replication filter of a member keeps loaded tables from it',
   MEMBER_UNREACHABLE: 'a member of the replicated target cannot be reached',
   NAME_INVALID: 'a schema or table name does not parse',
   NAME_TAKEN: 'a table the plugin needs exists and is not the plugin\'s',

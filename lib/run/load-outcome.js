@@ -7,6 +7,7 @@ var redoLog = require('../server/redo-log.js');
 var tuning = require('../server/tuning.js');
 var topology = require('../server/topology.js');
 var road = require('../server/replicated-road.js');
+var members = require('../server/members.js');
 var restoreState = require('../server/restore-state.js');
 var revert = require('../server/revert.js');
 var tableRowCounts = require('../server/row-counts.js').tableRowCounts;
@@ -22,7 +23,7 @@ function dryRunFacts(pre) {
   return { dryRun: true, dumpDir: plan.dir, preset: plan.preset.name, loadDumpOptions: plan.loadDumpOptions,
     toDrop: plan.drops, settings: plan.tuning, redoLog: { now: plan.redo.state, action: plan.redo.action },
     analyze: pre.own.analyze, advice: tuning.adviceLines(plan.advice), warnings: plan.warnings.concat(plan.blockers),
-    topology: topologyText(plan.topology),
+    topology: topologyText(plan.topology), members: members.surveyFacts(plan.topology),
     partial: pre.planned ? pre.planned.facts || null : null };
 }
 

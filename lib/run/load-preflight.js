@@ -75,9 +75,13 @@ function preflight(host, dumpDir, options, partial) {
   var topo = topology.readTopology(host);
   var elsewhere = topology.pointAt(topo);
   if (elsewhere) {
+    // A replica, a secondary, a read-only primary that replicates from elsewhere: the top, walked up source by source.
+    var top = topology.upstreamOf(topo) ? members.topmost(host, topo) : null;
+    var target = top && top.target ? top.target : elsewhere.target;
     throw new UserError('TARGET_NOT_PRIMARY', 'Refusing to load into this server: ' + elsewhere.why + '. What is loaded here would not reach the ' +
-      'other members' + (topo.superReadOnly ? ', and it takes no writes' : '') + '. Point restore.load at ' + elsewhere.target +
-      ' instead: every member then gets every row. Nothing was changed.', { target: elsewhere.target });
+      'other members' + (topo.superReadOnly ? ', and it takes no writes' : '') + '. Point restore.load at ' + target +
+      ' instead' + (top && top.path.length > 1 ? ' (the topmost source: here → ' + top.path.join(' → ') + ')' : '') +
+      (top && top.note ? ' (' + top.note + ')' : '') + ': every member then gets every row. Nothing was changed.', { target: target });
   }
   // The clone road: loaded as a standalone server while no other member is there.
   if (own.topology === 'rebuild') topo = road.rebuildTopology(topo);
@@ -169,6 +173,8 @@ function lockedPreflight(host, p) {
   var composed = loaderOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,
     snapshot: snapshot, invisiblePKs: keys.value });
   var final = composed.options;
+  // Every member reachable, read before anything changes (one that would never get the load refuses it).
+  if (topo.members.length && own.membersTimeout > 0) members.surveyMembers(host, topo, objects.tables, own.membersTimeout);
   var plan = {
     dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: p.resolved.preset, loadDumpOptions: final,
     optionEcho: optionTable.optionEcho('load', p.resolved.all, p.resolved.explicit),
@@ -183,7 +189,9 @@ function lockedPreflight(host, p) {
     topology: topo, verifyMembers: topo.members.length > 0 && own.membersTimeout > 0 && !own.dryRun,
     topologyLines: road.planLines(topo, { binlogDropped: p.binlogDropped, redoKept: own.redoLog === 'off' && redoPlan.action !== 'disable',
       tune: own.tune, threads: final.threads, deferred: final.deferTableIndexes, indexBuffer: !!indexBuilds,
-      transactionLine: p.transactionLine, keyLine: keys.line, verify: own.membersTimeout }),
+      transactionLine: p.transactionLine, keyLine: keys.line, verify: own.membersTimeout,
+      memberLines: own.membersTimeout > 0 ? members.surveyLines(topo, own.membersTimeout) : [],
+      skipBinlog: final.skipBinlog ? (p.resolved.explicit.skipBinlog !== undefined ? 'given' : 'preset ' + p.resolved.preset.name) : null }),
   };
   if (plan.redo.warning) plan.warnings.push(plan.redo.warning);
   if (own.tune) {
@@ -215,8 +223,6 @@ function lockedPreflight(host, p) {
     trims: snap.trims || [],
     inserts: snap.active && snap.orphans === 'parents' ? objects.tables : [],
     updates: snap.active ? snap.specs : [], binlogSwitch: snap.active && !!final.skipBinlog && !final.dryRun }, own.force);
-  // Every member answers before anything changes: an unreachable one would fail the load at the end.
-  if (plan.verifyMembers) members.checkReachable(host, topo);
   return { ctx: ctx, own: own, objects: objects, plan: plan, planned: planned, existing: existing };
 }
 

@@ -161,7 +161,7 @@ function planLines(topo, d) {
       'there, then the members join by clone (steps at the end).'].concat(d.keyLine ? ['  ' + d.keyLine] : []);
   }
   var lines = ['Topology: ' + topology.describeTopology(topo) + ': ' + topology.consequence(topo) + '.'];
-  if (!topo.feedsOthers) return lines;
+  if (!topo.feedsOthers) return lines.concat(d.skipBinlog && topo.logBin ? ['  ' + unloggedNote(d.skipBinlog)] : []);
   var levers = [];
   levers.push(d.binlogDropped ? d.binlogDropped : 'binary log: ON for every statement of the load');
   if (d.redoKept) levers.push('InnoDB redo log: kept ON (a crash with it off loses this instance)');
@@ -172,9 +172,19 @@ function planLines(topo, d) {
   if (d.indexBuffer) levers.push('innodb_ddl_buffer_size: session setting of the loader sessions (index builds here; not replicated)');
   if (d.transactionLine) levers.push(d.transactionLine);
   if (d.keyLine) levers.push(d.keyLine);
-  levers.push(d.verify > 0 ? 'members verified after the load: each must apply the load within ' + d.verify + ' s (membersTimeout) ' +
-    'and have the same rows in every loaded table' : 'members not verified (membersTimeout: 0)');
-  return lines.concat(['Levers on this topology:'].concat(levers.map(function (l) { return '  ' + l; })));
+  levers.push(d.verify > 0 ? 'members verified after the load: each one waited for (below) must apply the load within ' + d.verify +
+    ' s (membersTimeout) plus its delay and have the same rows in every loaded table' : 'members not verified (membersTimeout: 0)');
+  lines = lines.concat(['Levers on this topology:'].concat(levers.map(function (l) { return '  ' + l; })));
+  var ms = d.memberLines || [];
+  return ms.length ? lines.concat(['Members (' + ms.length + ', read now):'].concat(ms.map(function (l) { return '  ' + l; }))) : lines;
+}
+
+// A standalone server whose binary log is on, loaded with skipBinlog: what a replica not
+// connected now would miss (whether one exists is not known here: none is connected).
+function unloggedNote(from) {
+  return 'binary log: ON here, and skipBinlog (' + from + ') keeps the load out of it: a replica not connected now ' +
+    '(stopped, or made from a backup taken before this load) will not get the load from the binary log; give such a ' +
+    'replica a backup or clone taken after the load, or leave skipBinlog out';
 }
 
 module.exports = { binlogDecision: binlogDecision, keptDurability: keptDurability, transactionSize: transactionSize,

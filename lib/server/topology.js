@@ -67,9 +67,12 @@ function readReplicas(host) {
 // The channels this server replicates from (Group Replication's own channels are not a source).
 function readSources(host) {
   return firstSupported(host, ['SHOW REPLICA STATUS', 'SHOW SLAVE STATUS']).filter(function (r) {
-    return !/^group_replication_/.test(String(pick(r, ['Channel_Name', 'Channel_name']) || ''));
+    // A channel without a source host (left by RESET REPLICA) replicates from nothing.
+    return !/^group_replication_/.test(String(pick(r, ['Channel_Name', 'Channel_name']) || '')) && pick(r, ['Source_Host', 'Master_Host']) !== null;
   }).map(function (r) {
-    return { host: pick(r, ['Source_Host', 'Master_Host']), port: Number(pick(r, ['Source_Port', 'Master_Port'])),
+    var h = pick(r, ['Source_Host', 'Master_Host']);
+    return { host: h, candidates: [addressOf(h)], port: Number(pick(r, ['Source_Port', 'Master_Port'])),
+      uuid: pick(r, ['Source_UUID', 'Master_UUID']),
       io: pick(r, ['Replica_IO_Running', 'Slave_IO_Running']), sql: pick(r, ['Replica_SQL_Running', 'Slave_SQL_Running']) };
   });
 }
@@ -130,9 +133,30 @@ function readTopology(host) {
   else if (t.replicas.length) t.kind = 'source';
   // Whose copy of the data comes from this server's binary log.
   t.feedsOthers = !!t.group || t.replicas.length > 0;
-  t.members = t.group ? t.group.members.map(function (m) { return Object.assign({}, m, { role: 'group ' + m.role }); })
-    : t.replicas.slice();
+  // A group's other members, then this server's own async replicas (a group primary may have some);
+  // their replicas (chains) are found by lib/server/members.js surveyMembers.
+  t.members = (t.group ? t.group.members.map(function (m) { return Object.assign({}, m, { role: 'group ' + m.role }); }) : [])
+    .concat(t.replicas.map(function (r) { return Object.assign({}, r); }));
   return t;
+}
+
+// Where a server gets its changes from: {why, next: [{host, candidates, port, uuid}]} (a group
+// secondary: the primary; a replica: its sources), or null for a server that takes its own writes.
+function upstreamOf(t) {
+  if (t.group && t.group.self.role === 'secondary') {
+    var p = t.group.members.filter(function (m) { return m.role === 'primary'; });
+    return { why: 'a Group Replication secondary' + (t.superReadOnly ? ' (super_read_only ON)' : ''), next: p };
+  }
+  if (t.sources.length) return { why: 'a replica of ' + t.sources.map(addr).join(', ') + ' (SHOW REPLICA STATUS)', next: t.sources };
+  return null;
+}
+
+// The same for another server (host: an object whose sql.run is that server's session).
+function readUpstream(host, uuid) {
+  var t = { group: null, sources: [], superReadOnly: false };
+  try { t.group = readGroup(host, uuid); } catch (e) { t.group = null; }
+  t.sources = readSources(host);
+  return upstreamOf(t);
 }
 
 function describeTopology(t) {
@@ -157,11 +181,13 @@ function describeTopology(t) {
 
 // What follows from the topology for the load: one sentence for the plan.
 function consequence(t) {
+  // Members read before the load (lib/server/members.js) that will not be waited for.
+  var but = t.members.some(function (m) { return m.health && !m.health.wait; }) ? ' (but those not waited for, below)' : '';
   if (t.kind === 'group-primary') {
     return 'every statement of the load goes to the binary log, so the group certifies and applies it on every member; ' +
-      'the members are verified afterwards';
+      'the members are verified afterwards' + but;
   }
-  if (t.kind === 'source') return 'every statement of the load goes to the binary log, so every replica gets it; the replicas are verified afterwards';
+  if (t.kind === 'source') return 'every statement of the load goes to the binary log, so every replica gets it; the replicas are verified afterwards' + but;
   if (t.kind === 'replica' || t.kind === 'group-secondary') return 'a load here is refused: load the source/primary';
   return 'every speed lever may be used';
 }
@@ -181,4 +207,4 @@ function pointAt(t) {
 }
 
 module.exports = { firstSupported: firstSupported, readTopology: readTopology, describeTopology: describeTopology, consequence: consequence,
-  pointAt: pointAt, memberAddress: addr };
+  pointAt: pointAt, memberAddress: addr, readReplicas: readReplicas, readUpstream: readUpstream, upstreamOf: upstreamOf };

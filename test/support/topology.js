@@ -1,6 +1,7 @@
 'use strict';
 // Real replicated topologies on loopback, built from the bundled server (server.js, with-mysql):
 // - startReplicaSet({replicas}): a GTID source and N replicas applying from it (SOURCE_AUTO_POSITION);
+// - startChain({length}): a chain source → R1 → R2 (startReplicaSet({chain: true})), built with SQL as the rest;
 // - startGroup({members}): a single-primary Group Replication group configured with SQL (Shell 9.1's
 //   AdminAPI refuses MySQL 9.7), the clone plugin loaded so members can also join by clone.
 // - sharedReplicaSet(), sharedGroup(): one of each for a whole test run (stopped by the root hooks).
@@ -185,34 +186,51 @@ class ReplicaSet extends Topology {
 
   async healthy() { return this.members.every((m) => m.alive()) && this.threadsRunning(); }
 
-  // Replicas stop first; the source's dump threads are then ended, or its shutdown waits ~10 s for them.
+  // Replicas stop first; the dump threads are then ended (on a chain's middle replicas too), or a
+  // shutdown waits ~10 s for them.
   async quiesce(ms) {
     await Promise.all(ms.slice(1).map((r) => r.query('STOP REPLICA').catch(() => {})));
-    const dumps = await ms[0].query("SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'");
-    for (const d of dumps) await ms[0].query(`KILL ${Number(d.ID)}`).catch(() => {});
+    for (const m of ms) {
+      const dumps = await m.query("SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'").catch(() => []);
+      for (const d of dumps) await m.query(`KILL ${Number(d.ID)}`).catch(() => {});
+    }
   }
+
+  // The server replica i (0-based) applies from: the source, or in a chain the replica before it.
+  upstreamOf(i) { return this.chain && i > 0 ? this.replicas[i - 1] : this.source; }
 }
 
 // A GTID source and `replicas` replicas applying from it. Replicas run super_read_only as production
-// replicas do (an InnoDB ReplicaSet sets it too), unless {readOnlyReplicas: false}.
-async function startReplicaSet({ replicas = 1, readOnlyReplicas = true } = {}) {
+// replicas do (an InnoDB ReplicaSet sets it too), unless {readOnlyReplicas: false}. With {chain: true}
+// each replica applies from the one before it (source → R1 → R2 …; log_replica_updates is on by default).
+async function startReplicaSet({ replicas = 1, readOnlyReplicas = true, chain = false } = {}) {
   const t0 = Date.now();
   const opts = [];
   for (let i = 0; i <= replicas; i++) opts.push(`--server-id=${i + 1} ${GTID_OPTS}${i && readOnlyReplicas ? ' --super-read-only=ON' : ''}`);
   const servers = await startAll(opts);
   const set = new ReplicaSet(servers);
+  set.chain = chain;
   trace(t0, 'servers up');
   try {
+    // On every server: a chain's middle replicas are sources too.
     await createReplUser(set.source);
-    for (const r of set.replicas) {
-      await r.query(`CHANGE REPLICATION SOURCE TO SOURCE_HOST = '127.0.0.1', SOURCE_PORT = ${set.source.port},
+    for (const r of chain ? set.replicas.slice(0, -1) : []) {
+      await r.query('SET GLOBAL super_read_only = OFF');
+      await createReplUser(r);
+      if (readOnlyReplicas) await r.query('SET GLOBAL super_read_only = ON');
+    }
+    for (const [i, r] of set.replicas.entries()) {
+      await r.query(`CHANGE REPLICATION SOURCE TO SOURCE_HOST = '127.0.0.1', SOURCE_PORT = ${set.upstreamOf(i).port},
         SOURCE_USER = '${REPL_USER}', SOURCE_PASSWORD = '${REPL_PASSWORD}', SOURCE_AUTO_POSITION = 1,
         GET_SOURCE_PUBLIC_KEY = 1, SOURCE_CONNECT_RETRY = 1; START REPLICA`);
     }
     trace(t0, 'replicas started');
     await until('replicas connected', 60000, async () => {
-      const n = await set.source.query('SHOW REPLICAS');
-      return n.length === replicas && set.threadsRunning();
+      for (const up of new Set(set.replicas.map((r, i) => set.upstreamOf(i)))) {
+        const expected = set.replicas.filter((r, i) => set.upstreamOf(i) === up).length;
+        if ((await up.query('SHOW REPLICAS')).length !== expected) return false;
+      }
+      return set.threadsRunning();
     });
   } catch (e) {
     await set.stop();
@@ -407,5 +425,8 @@ async function stopShared() {
   if (problems.length) throw new Error(`The test run left the shared topologies changed: ${problems.join('; ')}`);
 }
 
-module.exports = { startReplicaSet, startGroup, sharedReplicaSet: () => sharedTopology('replicaSet'),
+// A chain source → R1 → R2 (… `length` replicas, each applying from the one before it).
+function startChain({ length = 2 } = {}) { return startReplicaSet({ replicas: length, chain: true }); }
+
+module.exports = { startReplicaSet, startChain, startGroup, sharedReplicaSet: () => sharedTopology('replicaSet'),
   sharedGroup: () => sharedTopology('group'), stopShared, REPL_USER, GROUP_NAME };
