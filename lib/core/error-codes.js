@@ -21,6 +21,8 @@ var CODES = {
   LOAD_CANCELLED: 'the user declined the drops',
   LOAD_FAILED: 'a step of restore.load failed; data.phase names it, data.cause is its own code',
   MASK_FAILED: 'masking a loaded table failed',
+  MASK_KEY_EXPOSED: 'the masks\' key would reach the binary log (statement events) and the account may not switch to row events',
+  MASK_REPLICATED: 'a mask would be applied by an UPDATE after the load on a replicated target, after the originals reached the members',
   MASK_UNSUITED: 'a mask does not suit the column it names',
   MEMBERS_DIFFER: 'a member of the replicated target lags, stopped or has other rows after the load',
   MEMBER_UNREACHABLE: 'a member of the replicated target cannot be reached',
