@@ -5,6 +5,7 @@ var UserError = require('../core/user-error.js').UserError;
 var checkLimits = require('../options/number-limits.js').checkLimits;
 var dumpOptions = require('../options/dump-options.js');
 var withoutSecrets = require('../options/secrets.js').withoutSecrets;
+var loggedByTheShell = require('../options/secrets.js').loggedByTheShell;
 var resolvePreset = require('../options/presets.js').resolvePreset;
 var requireConnection = require('../server/require-connection.js').requireConnection;
 
@@ -53,6 +54,8 @@ function dumpRun(host, outputDir, options) {
   Object.keys(o).forEach(function (k) { if (OWN.indexOf(k) < 0) effective[k] = o[k]; });
   dumpOptions.checkDumpOptionNames(t.fn, Object.keys(effective), host.shell.version);
   checkLimits(effective);
+  var logged = loggedByTheShell(fnName, effective, host.files.join(host.shell.configHome, 'mysqlsh.log'));
+  if (logged.length) throw new UserError('SECRET_LOGGED', logged.join(' ') + ' Nothing was dumped.');
 
   var args = t.args.concat([outputDir, effective]);
   host.out.print('Dump with ' + fnName + (preset ? ' (preset ' + preset.name + ')' : '') + ':');

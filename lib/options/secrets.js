@@ -15,6 +15,13 @@ var READ_BY_THE_COMPANION = ['AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'aws_
 
 var HIDDEN = '(set, not shown)';
 
+// Secrets util.loadDump and util.dump* write into mysqlsh.log with every other option ("Load options:
+// {…}", "Dump options: {…}", MySQL Shell 9.1), where the Shell reads them unlogged as well.
+var LOGGED_BY_THE_SHELL = {
+  azureStorageSasToken: 'AZURE_STORAGE_SAS_TOKEN in the environment, or sas_token in the [storage] section of the azureConfigFile ' +
+    '(~/.azure/config)',
+};
+
 function isSecret(name) { return OPTIONS.indexOf(name) >= 0; }
 
 // A value as it may be shown: a secret's is HIDDEN.
@@ -34,5 +41,15 @@ function valueText(name, value) {
   return 'a ' + (value === null ? 'null' : Array.isArray(value) ? 'list' : typeof value) + ' (not shown: a secret)';
 }
 
-module.exports = { OPTIONS: OPTIONS, READ_BY_THE_COMPANION: READ_BY_THE_COMPANION, HIDDEN: HIDDEN, isSecret: isSecret, shown: shown,
+// The problems of options (util.loadDump's or util.dump*'s, as they will be passed) whose secret the
+// Shell would write into its log (logFile), each saying where to give it instead; [] for none.
+function loggedByTheShell(fn, options, logFile) {
+  return Object.keys(LOGGED_BY_THE_SHELL).filter(function (k) { return options[k] !== undefined && options[k] !== null; })
+    .map(function (k) {
+      return k + ': ' + fn + ' writes its options into the Shell\'s log (' + logFile + ') with their values, this secret ' +
+        'included. Give it as ' + LOGGED_BY_THE_SHELL[k] + ' instead: the Shell reads it there and logs nothing of it.';
+    });
+}
+
+module.exports = { loggedByTheShell: loggedByTheShell, OPTIONS: OPTIONS, READ_BY_THE_COMPANION: READ_BY_THE_COMPANION, HIDDEN: HIDDEN, isSecret: isSecret, shown: shown,
   withoutSecrets: withoutSecrets, valueText: valueText };

@@ -54,13 +54,21 @@ describe('secrets: one registry, asked by every printer (lib/options/secrets.js)
     expect(optionTable.valueProblem('redoLog', 'sometimes')).to.include('"sometimes"'); // other values are still quoted
   });
 
-  it('restore.dump prints and returns its call with the SAS token said to be set', function () {
+  it('restore.dump refuses a SAS token util.dump* would log, and prints and returns a lakehouse target hidden', function () {
     const h = fakeHost({ shell: { version: '9.1.0' } });
-    const r = dumpRun(h, '/out', { schemas: ['shop'], azureContainerName: 'c', azureStorageSasToken: TOKEN });
-    expect(h.calls('util.dumpSchemas')[0][3].azureStorageSasToken, 'util.dumpSchemas gets it').to.equal(TOKEN);
-    const said = JSON.stringify(r) + h.printed.join('\n');
-    expect(said).to.not.include('sig=');
-    expect(said).to.include('"azureStorageSasToken":"(set, not shown)"');
+    let e = null;
+    try { dumpRun(h, '/out', { schemas: ['shop'], azureContainerName: 'c', azureStorageSasToken: TOKEN }); } catch (x) { e = x; }
+    expect(e.code).to.equal('SECRET_LOGGED');
+    expect(e.message).to.match(/^azureStorageSasToken: util\.dumpSchemas writes its options into the Shell's log \(.*mysqlsh\.log\) .*AZURE_STORAGE_SAS_TOKEN in the environment/);
+    expect(e.message + h.printed.join('\n')).to.not.include('sig=');
+    expect(h.calls('util.dumpSchemas')).to.have.length(0);
+    const par = 'https://objectstorage.example/p/PARSECRET/n/ns/b/bucket/o/';
+    const h2 = fakeHost({ shell: { version: '9.5.0' } });
+    const r = dumpRun(h2, '/out', { schemas: ['shop'], lakehouseTarget: { outputUrl: par } });
+    expect(h2.calls('util.dumpSchemas')[0][3].lakehouseTarget.outputUrl, 'util.dumpSchemas gets it').to.equal(par);
+    const said = JSON.stringify(r) + h2.printed.join('\n');
+    expect(said).to.not.include('PARSECRET');
+    expect(said).to.include('"lakehouseTarget":"(set, not shown)"');
   });
 
   it('the bucket keys stay in the Python companion: read there only, and no message of it formats them', function () {
