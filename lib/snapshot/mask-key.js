@@ -112,13 +112,14 @@ function rowEvents(host, skipBinlog) {
   return { statement: ROW, before: before };
 }
 
-// The plan's line: where the key is while the load runs.
-function keyLine(maskKey, rowEventsPlan) {
+// The plan's line: where the key is while the load runs. inLoad: masks are applied while loading (the
+// key is held from util.loadDump's start, in its sessions too), else only for the UPDATEs after it.
+function keyLine(maskKey, rowEventsPlan, inLoad) {
   return 'Masks\' key: ' + (maskKey === null || maskKey === undefined ? 'random, made on the server' : 'maskKey, sent XOR a one-time ' +
     'pad the server made') + ': in no statement text (logs, performance_schema, processlist' +
     (rowEventsPlan && rowEventsPlan.statement ? ', the binary log: the sessions that use it write row events' : ', binary log') +
-    '); held in @restore_mask_key of this session and of util.loadDump\'s sessions while the load and the masks run, where ' +
-    'an account that may read performance_schema.user_variables_by_thread sees it';
+    '); held in @restore_mask_key of this session' + (inLoad ? ' and of util.loadDump\'s sessions while the load and the masks run'
+    : ' while the masks\' UPDATEs run') + ', where an account that may read performance_schema.user_variables_by_thread sees it';
 }
 
 module.exports = { hold: hold, release: release, withKey: withKey, rowEvents: rowEvents, keyLine: keyLine, utf8Bytes: utf8Bytes,

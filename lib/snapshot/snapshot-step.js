@@ -103,7 +103,7 @@ function planSnapshot(host, p) {
     }).join(', ') + '; columns linked to them by foreign keys get the same mask');
   }
   if (unchecked.length) snap.lines.push(checkedLater(unchecked));
-  snap.lines.push(maskKey.keyLine(own.maskKey, rowEvents));
+  snap.lines.push(maskKey.keyLine(own.maskKey, rowEvents, !!lm));
   refuseReplicatedUpdates(p.topology, after, masksPlan);
   return snap;
 }

@@ -116,5 +116,11 @@ describe('secrets: one registry, asked by every printer (lib/options/secrets.js)
         { isSqlError: true, code: 1227 });
     }]] });
     expect(() => maskKey.rowEvents(denied, false)).to.throw(/binlog_format is MIXED on this server.*Grant it SESSION_VARIABLES_ADMIN/);
+    // The plan says where the key is while the load runs.
+    expect(maskKey.keyLine(null, { statement: "SET SESSION binlog_format = 'ROW'" }, true)).to.equal('Masks\' key: random, made on the ' +
+      'server: in no statement text (logs, performance_schema, processlist, the binary log: the sessions that use it write row ' +
+      'events); held in @restore_mask_key of this session and of util.loadDump\'s sessions while the load and the masks run, ' +
+      'where an account that may read performance_schema.user_variables_by_thread sees it');
+    expect(maskKey.keyLine('k', { statement: null }, false)).to.match(/^Masks' key: maskKey, sent XOR a one-time pad the server made: .*, binary log\); held in @restore_mask_key of this session while the masks' UPDATEs run, where/);
   });
 });
