@@ -4,6 +4,8 @@
 var UserError = require('../core/user-error.js').UserError;
 var checkLimits = require('../options/number-limits.js').checkLimits;
 var dumpOptions = require('../options/dump-options.js');
+var withoutSecrets = require('../options/secrets.js').withoutSecrets;
+var loggedByTheShell = require('../options/secrets.js').loggedByTheShell;
 var resolvePreset = require('../options/presets.js').resolvePreset;
 var requireConnection = require('../server/require-connection.js').requireConnection;
 
@@ -52,10 +54,13 @@ function dumpRun(host, outputDir, options) {
   Object.keys(o).forEach(function (k) { if (OWN.indexOf(k) < 0) effective[k] = o[k]; });
   dumpOptions.checkDumpOptionNames(t.fn, Object.keys(effective), host.shell.version);
   checkLimits(effective);
+  var logged = loggedByTheShell(fnName, effective, host.files.join(host.shell.configHome, 'mysqlsh.log'));
+  if (logged.length) throw new UserError('SECRET_LOGGED', logged.join(' ') + ' Nothing was dumped.');
 
   var args = t.args.concat([outputDir, effective]);
   host.out.print('Dump with ' + fnName + (preset ? ' (preset ' + preset.name + ')' : '') + ':');
-  host.out.print('  ' + fnName + '(' + args.map(function (a) { return JSON.stringify(a); }).join(', ') + ')');
+  // The call as made, its secrets (an Azure SAS token) said to be set, not shown.
+  host.out.print('  ' + fnName + '(' + t.args.concat([outputDir, withoutSecrets(effective)]).map(function (a) { return JSON.stringify(a); }).join(', ') + ')');
   if (leftOut.length) host.out.print('  (preset options not taken by ' + fnName + ', left out: ' + leftOut.join(', ') + ')');
   var call = { i: host.util.dumpInstance, s: host.util.dumpSchemas, t: host.util.dumpTables }[t.fn];
   try {
@@ -64,7 +69,7 @@ function dumpRun(host, outputDir, options) {
     throw new UserError('DUMP_FAILED', fnName + ' failed: ' + e.message);
   }
   host.out.print('Dump written to ' + outputDir + '. Check it with restore.inspect(' + JSON.stringify(outputDir) + ').');
-  return { function: fnName, outputDir: outputDir, preset: preset ? preset.name : null, options: effective,
+  return { function: fnName, outputDir: outputDir, preset: preset ? preset.name : null, options: withoutSecrets(effective),
     schemas: t.fn === 's' ? t.args[0] : null, schema: t.fn === 't' ? t.args[0] : null, tables: t.fn === 't' ? t.args[1] : null };
 }
 

@@ -1,10 +1,11 @@
 // restore.presets(): every load and dump preset, built-in and the user's own.
 var presets = require('../options/presets.js');
 var formatTable = require('../format/text-table.js').formatTable;
+var secrets = require('../options/secrets.js');
 
 function optionsText(options) {
   return Object.keys(options).map(function (k) {
-    var v = options[k] === presets.CLIENT_CPUS ? 'client CPUs' : JSON.stringify(options[k]);
+    var v = options[k] === presets.CLIENT_CPUS ? 'client CPUs' : secrets.isSecret(k) ? secrets.HIDDEN : JSON.stringify(options[k]);
     return k + '=' + v;
   }).join(', ');
 }
@@ -28,7 +29,7 @@ function presetsReport(host) {
   host.out.print('"client CPUs" is counted when the preset is used (' + host.shell.cpuCount() + ' here).');
   var out = {};
   all.forEach(function (p) {
-    out[p.name] = { kind: p.kind, description: p.description, source: p.source, extends: p.extends, options: p.options };
+    out[p.name] = { kind: p.kind, description: p.description, source: p.source, extends: p.extends, options: secrets.withoutSecrets(p.options) };
   });
   return out;
 }

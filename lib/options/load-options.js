@@ -7,6 +7,7 @@ var UserError = require('../core/user-error.js').UserError;
 var atLeast = require('./shell-version.js').atLeast;
 var closestName = require('./closest-name.js').closestName;
 var limitProblem = require('./number-limits.js').limitProblem;
+var valueText = require('./secrets.js').valueText;
 
 var LOAD_DUMP_OPTIONS = {
   threads: { type: 'uint', since: '8.0.21' },
@@ -112,9 +113,9 @@ var TYPE_WORDS = { uint: 'a whole number', bool: 'true or false', float: 'a numb
 // null, or what is wrong with value for util.loadDump option name (for preset files).
 function loadDumpValueProblem(name, value) {
   var spec = LOAD_DUMP_OPTIONS[name];
-  if (!TYPE_TESTS[spec.type](value)) return 'must be ' + TYPE_WORDS[spec.type] + ', not ' + JSON.stringify(value);
+  if (!TYPE_TESTS[spec.type](value)) return 'must be ' + TYPE_WORDS[spec.type] + ', not ' + valueText(name, value);
   if (spec.values && spec.values.indexOf(String(value).toLowerCase()) < 0) {
-    return 'must be one of ' + spec.values.join(', ') + ', not ' + JSON.stringify(value);
+    return 'must be one of ' + spec.values.join(', ') + ', not ' + valueText(name, value);
   }
   return limitProblem(name, value);
 }

@@ -18,7 +18,7 @@
 // is (lib/remote/bucket.js takes these); owned by the partial step, util.loadDump gets them only when it
 // reads the bucket itself (a full load); its Shell version comes from load-options.js.
 // since: the first MySQL Shell version that has it, where that is later than the plugin's minimum.
-// secret: true — its value is never printed (the plan's option echo says that it is set).
+// Secrets (maskKey) are declared in lib/options/secrets.js: the echo says they are set, never their value.
 // type: 'bool' | 'string' | 'integer' | 'list' (of strings; the command line's a,b,c) | 'spec' (a
 // dictionary, or the command line's text: untyped for the Shell).
 var loadOptions = require('./load-options.js');
@@ -27,6 +27,7 @@ var parseDefiners = require('./definers.js').parseDefiners;
 var parseSchemaMap = require('./schema-map.js').parseSchemaMap;
 var parseRelations = require('./relations.js').parseRelations;
 var output = require('../format/output.js');
+var secrets = require('./secrets.js');
 
 var SECTIONS = [
   { id: 'selection', title: 'Selection: what of which dump' },
@@ -156,7 +157,7 @@ var OPTIONS = [
   { name: 'mask', section: 'slices', owner: 'own', members: ['load'], type: 'spec', default: null, check: maskSpec.maskProblem,
     brief: 'Replace personal data: {"schema.table.column": kind} or schema.table.column:kind,… (' +
       maskSpec.KIND_NAMES.filter(function (k) { return k !== 'fixed'; }).join(', ') + ', fixed:<value>)' },
-  { name: 'maskKey', section: 'slices', owner: 'own', members: ['load'], type: 'string', default: null, secret: true,
+  { name: 'maskKey', section: 'slices', owner: 'own', members: ['load'], type: 'string', default: null,
     brief: 'Key of the masks\' hash: the same key gives the same masks in every load; without it a random key per load' },
   // Names and owners
   { name: 'schemaMap', section: 'names', owner: 'own', members: ['load'], type: 'spec', default: null, inPreset: false,
@@ -191,15 +192,16 @@ function bucketNames() {
 // null, or what is wrong with value for declared option name (its type, values, range and check).
 function valueProblem(name, value) {
   var spec = BY_NAME[name];
+  var shown = secrets.valueText(name, value);
   if (spec.check) return spec.check(value);
-  if (spec.type === 'bool' && typeof value !== 'boolean') return 'must be true or false, not ' + JSON.stringify(value);
-  if (spec.type === 'list' && !Array.isArray(value)) return 'must be a list, not ' + JSON.stringify(value);
-  if (spec.type === 'string' && typeof value !== 'string') return 'must be a string, not ' + JSON.stringify(value);
+  if (spec.type === 'bool' && typeof value !== 'boolean') return 'must be true or false, not ' + shown;
+  if (spec.type === 'list' && !Array.isArray(value)) return 'must be a list, not ' + shown;
+  if (spec.type === 'string' && typeof value !== 'string') return 'must be a string, not ' + shown;
   if (spec.type === 'integer' && (typeof value !== 'number' || Math.floor(value) !== value || value < spec.min || value > spec.max)) {
-    return 'must be a whole number from ' + spec.min + ' to ' + spec.max + ', not ' + JSON.stringify(value);
+    return 'must be a whole number from ' + spec.min + ' to ' + spec.max + ', not ' + shown;
   }
   if (spec.values && spec.values.indexOf(value) < 0) {
-    return 'must be one of ' + spec.values.map(JSON.stringify).join(', ') + ', not ' + JSON.stringify(value);
+    return 'must be one of ' + spec.values.map(JSON.stringify).join(', ') + ', not ' + shown;
   }
   return null;
 }
@@ -283,7 +285,7 @@ function optionEcho(member, all, explicit) {
       v !== undefined && v !== null && JSON.stringify(v) !== JSON.stringify(o.default);
   }).map(function (o) {
     // A secret (the masks' key) is said to be set, never shown: the plan is printed and logged.
-    return o.name + ': ' + (o.secret ? '(set, not shown)' : JSON.stringify(all[o.name])) +
+    return o.name + ': ' + (secrets.isSecret(o.name) ? secrets.HIDDEN : JSON.stringify(all[o.name])) +
       (explicit[o.name] === undefined ? ' (preset)' : '');
   }).join(', ');
 }

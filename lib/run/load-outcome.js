@@ -12,6 +12,8 @@ var restoreState = require('../server/restore-state.js');
 var revert = require('../server/revert.js');
 var tableRowCounts = require('../server/row-counts.js').tableRowCounts;
 var loadReport = require('./load-report.js');
+// What is returned and printed shows no secret (an Azure SAS token among util.loadDump's options).
+var withoutSecrets = require('../options/secrets.js').withoutSecrets;
 
 function topologyText(topo) {
   return topo.rebuild ? topo.rebuild.from + ' (topology: "rebuild")' : topology.describeTopology(topo);
@@ -20,7 +22,7 @@ function topologyText(topo) {
 // What a dry run returns: the plan's facts.
 function dryRunFacts(pre) {
   var plan = pre.plan;
-  return { dryRun: true, dumpDir: plan.dir, preset: plan.preset.name, loadDumpOptions: plan.loadDumpOptions,
+  return { dryRun: true, dumpDir: plan.dir, preset: plan.preset.name, loadDumpOptions: withoutSecrets(plan.loadDumpOptions),
     toDrop: plan.drops, settings: plan.tuning, redoLog: { now: plan.redo.state, action: plan.redo.action },
     analyze: pre.own.analyze, advice: tuning.adviceLines(plan.advice), warnings: plan.warnings.concat(plan.blockers),
     topology: topologyText(plan.topology), members: members.surveyFacts(plan.topology),
@@ -31,7 +33,7 @@ function dryRunFacts(pre) {
 function newReport(pre, phases) {
   var plan = pre.plan;
   return { dryRun: false, ok: false, error: null, dumpDir: plan.dir, title: plan.title, preset: plan.preset.name,
-    loadDumpOptions: plan.loadDumpOptions, phases: phases, tables: [], dropped: [], settings: [],
+    loadDumpOptions: withoutSecrets(plan.loadDumpOptions), phases: phases, tables: [], dropped: [], settings: [],
     redoLog: { before: plan.redo.state, disabled: false, after: null }, analyze: null, advice: tuning.adviceLines(plan.advice),
     stateFile: null, partial: pre.planned ? pre.planned.facts || null : null, partialLines: [], snapshot: null,
     topology: topologyText(plan.topology), members: null, rebuildSteps: plan.topology.rebuild ? road.rebuildSteps(plan.topology) : null };

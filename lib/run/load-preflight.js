@@ -48,6 +48,7 @@ var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var readDumpMetadata = require('../dump/dump-model.js').readDumpMetadata;
 var snapshotStep = require('../snapshot/snapshot-step.js');
 var optionTable = require('../options/option-table.js');
+var secrets = require('../options/secrets.js');
 
 var BY = require('./steps/server-settings.js').BY;
 
@@ -167,7 +168,7 @@ function lockedPreflight(host, p) {
     ? tuning.planIndexBuilds(host, Number(lo.threads) || 4, keep) : null;
   var drops = own.dropExisting ? dropExisting.existingObjects(host, objects) : [];
   var dropNative = p.dropNative && drops.length > 0;
-  var snapshot = snapshotStep.planSnapshot(host, { ctx: ctx, dump: dump, objects: objects, planned: planned });
+  var snapshot = snapshotStep.planSnapshot(host, { ctx: ctx, dump: dump, objects: objects, planned: planned, topology: topo });
   var keys = road.invisiblePrimaryKeys(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
     p.resolved.explicit.createInvisiblePKs !== undefined);
   var composed = loaderOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,
@@ -207,6 +208,9 @@ function lockedPreflight(host, p) {
     plan.blockers.push('local_infile is OFF on the server: util.loadDump refuses to load data. SET GLOBAL local_infile = ON ' +
       'once the client is trusted, or load with tune: true (switched on for the load, off again afterwards).');
   }
+  // A secret util.loadDump itself would log: refused before anything changes (a dry run says so).
+  plan.blockers = plan.blockers.concat(secrets.loggedByTheShell('util.loadDump', final,
+    host.files.join(host.shell.configHome, 'mysqlsh.log')));
   var changes = [];
   if (plan.redo.action === 'disable') changes.push('disable the InnoDB redo log');
   if (plan.tuning.length) changes.push('change ' + plan.tuning.length + ' server setting(s)');

@@ -7,6 +7,7 @@ var describeDrops = require('../server/drop-existing.js').describeDrops;
 var adviceLines = require('../server/tuning.js').adviceLines;
 var memberLines = require('../server/members.js').memberLines;
 var snapshotLines = require('./snapshot-report.js').snapshotLines;
+var withoutSecrets = require('../options/secrets.js').withoutSecrets;
 
 function sortedJson(o) {
   var sorted = {};
@@ -30,7 +31,7 @@ function planLines(plan) {
   var lines = ['restore.load plan for ' + (plan.title || plan.dir) + ' (preset ' + plan.preset.name +
     (plan.preset.source === 'built-in' ? '' : ' from ' + plan.preset.source) + '):'];
   if (plan.optionEcho) lines.push('  restore.load options: ' + plan.optionEcho);
-  lines.push('  util.loadDump options: ' + sortedJson(plan.loadDumpOptions));
+  lines.push('  util.loadDump options: ' + sortedJson(withoutSecrets(plan.loadDumpOptions)));
   if (plan.preset.threadsWhy && plan.loadDumpOptions.threads !== undefined) {
     lines.push('  Threads: ' + (plan.loadDumpOptions.threads === plan.preset.options.threads ? plan.preset.threadsWhy
       : plan.loadDumpOptions.threads + ' (given explicitly)'));

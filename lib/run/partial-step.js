@@ -19,7 +19,6 @@ var loadObjects = require('../partial/load-objects.js').loadObjects;
 var parseMask = require('../options/mask-spec.js').parseMask;
 var parseRelations = require('../options/relations.js').parseRelations;
 var loadMasks = require('../snapshot/load-masks.js');
-var loadKey = require('../snapshot/masking.js').loadKey;
 var sinceBoundary = require('../partial/since-boundary.js');
 var optionTable = require('../options/option-table.js');
 
@@ -62,7 +61,8 @@ function refuseNotRemote(ctx, p) {
 }
 
 // restore.load's masks applied while loading (lib/snapshot/load-masks.js): the table JSONs the view
-// writes for them (over those schemaMap rewrites) and the key; null without masks (restore.view).
+// writes for them (over those schemaMap rewrites), where the key comes from; null without masks
+// (restore.view). The key itself reaches the server in the load step (lib/snapshot/mask-key.js).
 function planMasks(ctx, model, rw) {
   var specs = ctx.serverUuid === null ? [] : parseMask(ctx.own.mask);
   if (!specs.length) return null;
@@ -92,7 +92,6 @@ function planMasks(ctx, model, rw) {
     if (at >= 0) lm.files[at] = f;
     else lm.files.push(f);
   });
-  lm.key = lm.keySource === 'maskKey' ? String(ctx.own.maskKey) : loadKey(ctx.host);
   return lm;
 }
 

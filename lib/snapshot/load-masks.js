@@ -4,7 +4,8 @@
 // view (lib/partial/load-view.js) writes the table JSONs of masked tables with the mask as that
 // expression, composed with the dump's own decoding (FROM_BASE64 / UNHEX of binary columns); each
 // loader session reads the key from the plugin's own session through sessionInitSql (8.0.30+):
-// the key is in no file, log or statement text (keyThread below). On bench:snapshot's
+// the key is in no file, log or statement text (keyThread below; lib/snapshot/mask-key.js puts it
+// into the plugin's session). On bench:snapshot's
 // 1,000,000 orders masking costs about 0.2x the load this way, against 1.65x for the UPDATE.
 // The rows orphans "parents" adds later come through util.importTable with the same options.
 //
@@ -146,11 +147,4 @@ function keyStatement(thread) {
     Number(thread) + " AND VARIABLE_NAME = '" + KEY_VARIABLE + "')";
 }
 
-// Sets (key) or clears (null) the key in the plugin's own session.
-function holdKey(host, key) {
-  if (key === null) host.sql.run('SET @' + KEY_VARIABLE + ' = NULL');
-  else host.sql.run('SET @' + KEY_VARIABLE + ' = ?', [String(key)]);
-}
-
-module.exports = { planLoadMasks: planLoadMasks, maskedTableJson: maskedTableJson, keyThread: keyThread, keyStatement: keyStatement,
-  holdKey: holdKey };
+module.exports = { planLoadMasks: planLoadMasks, maskedTableJson: maskedTableJson, keyThread: keyThread, keyStatement: keyStatement };

@@ -13,6 +13,7 @@ var displayTable = require('../format/display-name.js').displayTable;
 var closestName = require('../options/closest-name.js').closestName;
 var loaded = require('../options/loaded-table.js');
 var tableDdl = require('./table-ddl.js');
+var maskKey = require('./mask-key.js');
 
 var FIRST = ['Ada', 'Alan', 'Anna', 'Ben', 'Carla', 'David', 'Eva', 'Frank', 'Grace', 'Hugo', 'Ines', 'Jan', 'Kim',
   'Lena', 'Marco', 'Nina', 'Omar', 'Paula', 'Quinn', 'Rosa', 'Sam', 'Tara', 'Ugo', 'Vera', 'Will', 'Xena', 'Yuri',
@@ -218,18 +219,9 @@ function keepsDistinct(m) {
   return false;
 }
 
-// A key for this load only, from the server's random generator; maskKey gives a stable one.
-function loadKey(host) {
-  try {
-    return String(host.sql.run('SELECT HEX(RANDOM_BYTES(32)) AS k').rows[0].k);
-  } catch (e) {
-    if (!e || !e.isSqlError) throw e;
-    return String(host.sql.run('SELECT SHA2(CONCAT(UUID(), RAND(), SYSDATE(6), CONNECTION_ID()), 256) AS k').rows[0].k);
-  }
-}
-
-// masks from resolveMasks; key: the user's maskKey or null (a random one here), or the key of masks
-// applied while loading, keySource then saying which. One UPDATE per table. Returns
+// masks from resolveMasks; key: {maskKey (the user's, or null: a random one made on the server), held
+// (the key of masks applied while loading is held already), rowEvents (lib/snapshot/mask-key.js)}.
+// One UPDATE per table. Returns
 // {seconds, keySource, tables: [{schema, table, columns: [{column, kind, follows}], rows, seconds, updateTriggers}]}.
 function applyMasks(host, masks, key, keySource) {
   var t0 = Date.now();
@@ -240,10 +232,10 @@ function applyMasks(host, masks, key, keySource) {
     if (!byTable[k]) { byTable[k] = []; order.push(k); }
     byTable[k].push(m);
   });
-  if (!masks.length) return { seconds: 0, keySource: keySource || 'maskKey', tables: [] };
-  host.sql.run('SET @restore_mask_key = ?', [key === null || key === undefined ? loadKey(host) : String(key)]);
+  var source = keySource || (key.maskKey === null || key.maskKey === undefined ? 'random, this load only' : 'maskKey');
+  if (!masks.length) return { seconds: 0, keySource: source, tables: [] };
   var tables = [];
-  try {
+  maskKey.withKey(host, key, key.rowEvents || null, function () {
     order.forEach(function (k) {
       var ms = byTable[k];
       var s = ms[0].schema;
@@ -272,12 +264,9 @@ function applyMasks(host, masks, key, keySource) {
           return { column: m.column, kind: m.kind, follows: m.follows, maxLength: m.maxLength < LONG ? m.maxLength : null };
         }) });
     });
-  } finally {
-    host.sql.run('SET @restore_mask_key = NULL');
-  }
-  return { seconds: (Date.now() - t0) / 1000, keySource: keySource || (key === null || key === undefined ? 'random, this load only' : 'maskKey'),
-    tables: tables };
+  });
+  return { seconds: (Date.now() - t0) / 1000, keySource: source, tables: tables };
 }
 
 module.exports = { checkMasks: checkMasks, resolveMasks: resolveMasks, applyMasks: applyMasks, maskExpression: maskExpression,
-  keepsDistinct: keepsDistinct, loadKey: loadKey, columnProblem: columnProblem, findTable: findTable };
+  keepsDistinct: keepsDistinct, columnProblem: columnProblem, findTable: findTable };

@@ -10,6 +10,7 @@ var relations = require('../options/relations.js');
 var tableDdl = require('./table-ddl.js');
 var masking = require('./masking.js');
 var loadMasks = require('./load-masks.js');
+var maskKey = require('./mask-key.js');
 var deferredIndexes = require('./deferred-indexes.js');
 var orphans = require('./orphans.js');
 var parents = require('./parents.js');
@@ -35,8 +36,9 @@ function serverHas(host) {
 
 // p: {ctx: lib/run/load-preflight.js's context (read only), dump: the dump model (the
 // CREATE TABLE texts), objects: what the load creates (load-objects.js), planned: the partial
-// step's plan (null without one): its masks applied while loading}. Returns what the phase will
-// do, {active, orphans, specs, relations, maskKey, tables, lines, lateRelations, sessionInit: statements
+// step's plan (null without one): its masks applied while loading, topology: lib/server/topology.js's
+// (a mask by UPDATE is refused where the target feeds others)}. Returns what the phase will do,
+// {active, orphans, specs, relations, key (mask-key.js: {maskKey, held, rowEvents}), tables, lines, lateRelations, sessionInit: statements
 // first in util.loadDump's sessionInitSql, loadOptions: what it adds to util.loadDump's options}; throws a
 // UserError for a wrong mask or relation.
 function planSnapshot(host, p) {
@@ -48,12 +50,15 @@ function planSnapshot(host, p) {
   var rels = relations.parseRelations(own.relations);
   var lm = masksPlan && masksPlan.masks.length ? masksPlan : null;
   var trims = sinceTrims(p.planned, objects.tables);
+  // The sessions that use the masks' key write row events (the key would go with statement events).
+  var rowEvents = specs.length ? maskKey.rowEvents(host, !!ctx.loadOptions.skipBinlog) : null;
+  var keyInit = lm ? (rowEvents.statement ? [rowEvents.statement] : []).concat([loadMasks.keyStatement(lm.thread)]) : [];
   var snap = { active: own.orphans !== 'keep' || specs.length > 0 || trims.length > 0, orphans: own.orphans, specs: specs,
-    relations: rels, maskKey: lm ? lm.key : own.maskKey, keySource: lm ? lm.keySource : null, loadMasks: lm,
-    tables: objects.tables, lines: [], ctx: ctx, trims: trims,
+    relations: rels, key: { maskKey: own.maskKey === undefined ? null : own.maskKey, held: !!lm, rowEvents: rowEvents },
+    keySource: lm ? lm.keySource : null, loadMasks: lm, tables: objects.tables, lines: [], ctx: ctx, trims: trims, keyInit: keyInit,
     // With masks applied while loading, each loader session first reads the key from this session
     // (load-masks.js keyThread): lib/commands/load.js puts this first in util.loadDump's sessionInitSql.
-    sessionInit: lm ? [loadMasks.keyStatement(lm.thread)] : [] };
+    sessionInit: keyInit };
   trims.forEach(function (t) {
     snap.lines.push('since: after the load, the rows of ' + displayTable(t.schema, t.table) + ' whose ' + t.column + ' is before ' +
       t.value + ' (or NULL) are deleted: ' + (t.every ? 'those of every chunk loaded (sinceScan)' : 'the boundary chunk\'s older rows') + (t.utc ? ' (TIMESTAMP compared in UTC, the dump\'s tzUtc)' : ''));
@@ -98,7 +103,25 @@ function planSnapshot(host, p) {
     }).join(', ') + '; columns linked to them by foreign keys get the same mask');
   }
   if (unchecked.length) snap.lines.push(checkedLater(unchecked));
+  snap.lines.push(maskKey.keyLine(own.maskKey, rowEvents, !!lm));
+  refuseReplicatedUpdates(p.topology, after, masksPlan);
   return snap;
+}
+
+// On a replica's source or a group member, an UPDATE after the load comes too late: util.loadDump's
+// rows have reached every member (and the binary logs) with the original values. Refused before
+// anything changes, naming each such mask and why it is not applied while loading.
+function refuseReplicatedUpdates(topo, after, masksPlan) {
+  if (!topo || !topo.feedsOthers || !after.length) return;
+  var why = masksPlan ? masksPlan.after : [];
+  throw new UserError('MASK_REPLICATED', 'mask: this server is ' + (topo.group ? 'a group member' : 'a source with replicas connected') +
+    ', and ' + after.map(function (s) {
+      var w = why.filter(function (x) { return x.name === s.name; })[0];
+      return s.name + ' (' + (w ? w.why : 'not masked while loading') + ')';
+    }).join(', ') + ' would be masked by an UPDATE after the load, when the original values have already reached every ' +
+    'member and their binary logs. Only masks applied while loading are allowed here: choose a kind that keeps a unique ' +
+    'column distinct (hash, or email / name where the column is long enough), mask a column no foreign key or relation ' +
+    'links, or load a standalone server (or topology: "rebuild") and mask there. Nothing was changed.');
 }
 
 // since (lib/partial/since-boundary.js) with sinceExact: per loaded table, the column and the point
@@ -206,7 +229,9 @@ function withMinimalRowImage(host, fn) {
 // Around util.loadDump and the snapshot phase: this session holds the key of the masks applied
 // while loading (set: true), and lets it go afterwards, also after a failure (set: false).
 function holdMaskKey(host, snap, set) {
-  if (snap && snap.loadMasks) loadMasks.holdKey(host, set ? snap.loadMasks.key : null);
+  if (!snap || !snap.loadMasks) return;
+  if (set) maskKey.hold(host, snap.key.maskKey, snap.key.rowEvents);
+  else maskKey.release(host, snap.key.rowEvents);
 }
 
 // After util.loadDump. Returns the facts the load report shows (lib/run/snapshot-report.js).
@@ -249,7 +274,7 @@ function changeRows(host, snap, loadDumpOptions, build, planned) {
   }
   if (snap.orphans === 'parents') {
     out.orphans = parents.completeParents(host, fks, chunkSources(host, snap.ctx, planned, snap.tables, snap.loadMasks ?
-      { tables: snap.loadMasks.tables, initSql: [loadMasks.keyStatement(snap.loadMasks.thread)] } : null),
+      { tables: snap.loadMasks.tables, initSql: snap.keyInit } : null),
       { skipBinlog: !!loadDumpOptions.skipBinlog });
   } else if (snap.orphans !== 'keep') out.orphans = orphans.fixOrphans(host, fks, snap.orphans);
   // Deferred indexes: built once the orphans are gone, before any mask (a unique key's masks fail as before).
@@ -263,7 +288,7 @@ function changeRows(host, snap, loadDumpOptions, build, planned) {
     (snap.loadMasks ? snap.loadMasks.masks : []).forEach(function (m) { inLoad[JSON.stringify([m.schema, m.table, m.column])] = m; });
     var later = resolved.masks.filter(function (m) { return !inLoad[JSON.stringify([m.schema, m.table, m.column])] || m.follows; });
     out.mask = orphans.withoutForeignKeyChecks(host, function () {
-      return masking.applyMasks(host, later, snap.maskKey, snap.keySource);
+      return masking.applyMasks(host, later, snap.key, snap.keySource);
     });
     out.mask.inLoad = snap.loadMasks ? inLoadFacts(snap.loadMasks.masks) : [];
     out.mask.tables.forEach(function (t) {

@@ -252,7 +252,8 @@ describe('restore.load order and failures (lib/commands/load.js, plain Node)', f
 
     it('a dry run prints exactly the options util.loadDump then gets: masks while loading, parents, tuning, a partial view', function () {
       const keyThread = [[/FROM performance_schema\.threads WHERE PROCESSLIST_ID = CONNECTION_ID\(\)/, { rows: [{ t: 42 }] }],
-        [/FROM performance_schema\.user_variables_by_thread WHERE THREAD_ID = \?/, { rows: [{ v: 'ok' }] }]];
+        [/FROM performance_schema\.user_variables_by_thread WHERE THREAD_ID = \?/, { rows: [{ v: 'ok' }] }],
+        [/^SELECT HEX\(@restore_mask_pad\) AS p$/, { rows: [{ p: '5A' }] }]];
       const options = { preset: 'fastest', latest: { 'shop.orders': 1 }, mask: { 'shop.customers.email': 'email' },
         orphans: 'parents', maskKey: 'k', sessionInitSql: ['SET @user_statement = 1'] };
       const got = [true, false].map((dryRun) => {

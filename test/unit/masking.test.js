@@ -99,31 +99,42 @@ describe('masks after the load (lib/snapshot/masking.js)', function () {
     expect([k('phone', 200), k('text', 200), k('digits', 200), k('fixed', 200)]).to.deep.equal([false, false, false, false]);
   });
 
-  it('one UPDATE per table with every column of it; the key held only while they run', function () {
-    const h = server();
-    const r = masking.applyMasks(h, resolve(h, 'shop.customers.email:email,shop.customers.name:phone').masks, 'secret', null);
+  it('one UPDATE per table with every column of it; the key held only while they run, never in a statement', function () {
+    // The pad the server makes for 'secret' (6 bytes): the client sends key XOR pad.
+    const h = server([[/^SELECT HEX\(@restore_mask_pad\) AS p$/, { rows: [{ p: '0102030405FF' }] }]]);
+    const r = masking.applyMasks(h, resolve(h, 'shop.customers.email:email,shop.customers.name:phone').masks,
+      { maskKey: 'secret', held: false, rowEvents: null }, null);
     const run = h.statements().filter((s) => /^(SET @|UPDATE )/.test(s));
-    expect(run.map((s) => s.replace(/ = .*/, ' = …'))).to.deep.equal(['SET @restore_mask_key = …',
-      'UPDATE `copy`.`orders` SET `ref_email` = …', 'UPDATE `copy`.`customers` SET `email` = …', 'SET @restore_mask_key = …']);
-    expect(run[2]).to.match(/^UPDATE `copy`\.`customers` SET `email` = LEFT\(CONCAT\('user_'.*\), `name` = LEFT\(CONCAT\('\+1-555-'/);
-    expect(h.calls('sql').find((e) => e[1] === 'SET @restore_mask_key = ?')[2]).to.deep.equal(['secret']);
-    expect(run[3]).to.equal('SET @restore_mask_key = NULL');
+    expect(run.map((s) => s.replace(/^(UPDATE [^ ]+ SET [^ ]+) = .*/, '$1 = …'))).to.deep.equal(['SET @restore_mask_pad = RANDOM_BYTES(6)',
+      "SET @restore_mask_key = @restore_mask_pad ^ X'72676076608B'",
+      'SET @restore_mask_pad = NULL', 'UPDATE `copy`.`orders` SET `ref_email` = …', 'UPDATE `copy`.`customers` SET `email` = …',
+      'SET @restore_mask_key = NULL']);
+    // 's' 0x73 ^ 0x01 = 0x72, 'e' 0x65 ^ 0x02 = 0x67, … 't' 0x74 ^ 0xFF = 0x8B.
+    expect(Buffer.from('72676076608B', 'hex').map((b, i) => b ^ [1, 2, 3, 4, 5, 255][i]).toString()).to.equal('secret');
+    expect(run[4]).to.match(/^UPDATE `copy`\.`customers` SET `email` = LEFT\(CONCAT\('user_'.*\), `name` = LEFT\(CONCAT\('\+1-555-'/);
+    expect(h.calls('sql').some((c) => JSON.stringify(c.slice(1)).includes('secret'))).to.equal(false);
     expect([r.keySource, r.tables.map((t) => [t.table, t.rows, t.columns.map((c) => c.column + ':' + c.kind)])]).to.deep.equal(['maskKey',
       [['orders', 7, ['ref_email:email']], ['customers', 7, ['email:email', 'name:phone']]]]);
+    // A key held by the load step (masks applied while loading) is used as it is, and stays.
+    const held = server();
+    masking.applyMasks(held, resolve(held, 'shop.customers.email:email').masks, { maskKey: null, held: true, rowEvents: null }, 'maskKey');
+    expect(held.statements().filter((s) => /^SET /.test(s))).to.deep.equal([]);
   });
 
-  it('without maskKey the key is random, from the server; a failed UPDATE says the data is NOT masked, and the key goes', function () {
-    const h = server([[/^SELECT HEX\(RANDOM_BYTES\(32\)\) AS k$/, { rows: [{ k: 'R4ND' }] }],
-      [/^UPDATE `copy`\.`customers`/, () => { throw sqlError(1062, "Duplicate entry 'x' for key 'customers.email'"); }]]);
-    const e = refusal(() => masking.applyMasks(h, resolve(h, 'shop.customers.email:email').masks, null, null));
+  it('without maskKey the key is random, made on the server; a failed UPDATE says the data is NOT masked, and the key goes', function () {
+    const h = server([[/^UPDATE `copy`\.`customers`/, () => { throw sqlError(1062, "Duplicate entry 'x' for key 'customers.email'"); }]]);
+    const e = refusal(() => masking.applyMasks(h, resolve(h, 'shop.customers.email:email').masks, { maskKey: null, held: false,
+      rowEvents: { statement: "SET SESSION binlog_format = 'ROW'", before: 'MIXED' } }, null));
     expect(e.message).to.equal("Masking copy.customers failed: Duplicate entry 'x' for key 'customers.email'. The data is loaded " +
       'but NOT masked (masked already: copy.orders): do not hand it out. Change the mask (e.g. hash for a unique column) ' +
       'and load again.');
-    expect(h.calls('sql').find((c) => c[1] === 'SET @restore_mask_key = ?')[2]).to.deep.equal(['R4ND']);
-    expect(h.statements().slice(-1)).to.deep.equal(['SET @restore_mask_key = NULL']);
-    // A server without RANDOM_BYTES: a key from UUID(), RAND() and the clock instead.
-    const old = server([[/RANDOM_BYTES/, () => { throw sqlError(1305, 'FUNCTION RANDOM_BYTES does not exist'); }],
-      [/^SELECT SHA2\(CONCAT\(UUID\(\), RAND\(\), SYSDATE\(6\), CONNECTION_ID\(\)\), 256\) AS k$/, { rows: [{ k: 'OLD' }] }]]);
-    expect(masking.loadKey(old)).to.equal('OLD');
+    const set = h.statements().filter((s) => /^SET /.test(s));
+    expect(set).to.deep.equal(["SET SESSION binlog_format = 'ROW'", 'SET @restore_mask_key = HEX(RANDOM_BYTES(32))',
+      'SET @restore_mask_key = NULL', 'SET SESSION binlog_format = ?']);
+    expect(h.calls('sql').slice(-1)[0][2]).to.deep.equal(['MIXED']);
+    // A server without RANDOM_BYTES: a key from UUID(), RAND() and the clock instead, made there too.
+    const old = server([[/RANDOM_BYTES/, () => { throw sqlError(1305, 'FUNCTION RANDOM_BYTES does not exist'); }]]);
+    masking.applyMasks(old, resolve(old, 'shop.customers.email:email').masks, { maskKey: null, held: false, rowEvents: null }, null);
+    expect(old.statements()).to.include('SET @restore_mask_key = SHA2(CONCAT(UUID(), RAND(), SYSDATE(6), CONNECTION_ID()), 256)');
   });
 });

@@ -128,8 +128,17 @@ def _error_code(body):
     return code, message
 
 
+def _scrubbed(text, cfg):
+    # The bucket's own words may quote what it was sent: never the secret key or the session token.
+    for secret in (cfg.get("secretKey"), cfg.get("token")):
+        if text and secret:
+            text = text.replace(secret, "(not shown)")
+    return text
+
+
 def fail(cfg, status, body, what):
     code, message = _error_code(body) if body else (None, None)
+    message = _scrubbed(message, cfg)
     where = "bucket %s at %s" % (cfg["bucket"], cfg["endpoint"])
     if code in ("InvalidAccessKeyId", "SignatureDoesNotMatch", "InvalidToken", "ExpiredToken", "AuthorizationHeaderMalformed"):
         raise refused("The %s refused the credentials (%s, keys from %s): check the access key, the secret key%s."
