@@ -33,6 +33,7 @@ var CODES = {
   OPTION_INVALID: 'an option\'s value is of the wrong type or form',
   OPTION_MISSING: 'an option the member needs is not given',
   OPTION_UNKNOWN: 'no such option for this function',
+  OWN_ROWS: 'a step after the load would change rows a loaded table held before the load (refused before anything changed)',
   PARTIAL_BLOCKED: 'the partial import cannot be planned (its blockers are listed)',
   PATH_MISSING: 'a path given, or its parent directory, does not exist',
   PATH_REFUSED: 'a path given cannot be used: a file where a directory is needed, inside the dump, or not the plugin\'s',

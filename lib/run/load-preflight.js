@@ -47,6 +47,7 @@ var progressFilePlace = require('./progress-file-place.js');
 var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var readDumpMetadata = require('../dump/dump-model.js').readDumpMetadata;
 var snapshotStep = require('../snapshot/snapshot-step.js');
+var rowOwnership = require('../snapshot/row-ownership.js');
 var optionTable = require('../options/option-table.js');
 
 var BY = require('./steps/server-settings.js').BY;
@@ -169,6 +170,10 @@ function lockedPreflight(host, p) {
   var composed = loaderOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,
     snapshot: snapshot, invisiblePKs: keys.value });
   var final = composed.options;
+  // Which rows the load does not own, and what each post-load step may touch (refused here, before any change).
+  snapshot.ownership = rowOwnership.planOwnership(host, { snap: snapshot, objects: objects, drops: drops, planned: planned, ctx: ctx,
+    dump: dump, loadDumpOptions: final });
+  snapshot.lines = snapshot.lines.concat(snapshot.ownership.lines);
   var plan = {
     dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: p.resolved.preset, loadDumpOptions: final,
     optionEcho: optionTable.optionEcho('load', p.resolved.all, p.resolved.explicit),

@@ -280,4 +280,4 @@ function applyMasks(host, masks, key, keySource) {
 }
 
 module.exports = { checkMasks: checkMasks, resolveMasks: resolveMasks, applyMasks: applyMasks, maskExpression: maskExpression,
-  keepsDistinct: keepsDistinct, loadKey: loadKey, columnProblem: columnProblem, findTable: findTable };
+  keepsDistinct: keepsDistinct, loadKey: loadKey, columnProblem: columnProblem, findTable: findTable, keyGroups: keyGroups };

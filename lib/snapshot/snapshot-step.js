@@ -18,6 +18,7 @@ var loadedForeignKeys = require('./foreign-keys.js').loadedForeignKeys;
 var displayTable = require('../format/display-name.js').displayTable;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
+var trimLimit = require('./row-ownership.js').trimLimit;
 
 var ORPHAN_LINES = {
   parents: 'Orphans after the load: the rows the loaded rows reference are added from the chunks latest left out ' +
@@ -129,10 +130,15 @@ function trimSince(host, trims) {
     var col = quoteIdentifier(t.column);
     // An integer is written into the statement (checked digits): a string would compare as a double.
     var value = t.int ? (/^-?\d+$/.test(t.value) ? t.value : 'NULL') : '?';
-    var sql = 'DELETE FROM ' + quoteTable(t.schema, t.table) + ' WHERE ' + col + ' < ' + value + ' OR ' + col + ' IS NULL';
-    var run = function () { return Number(host.sql.run(sql, t.int ? [] : [t.value]).affected || 0); };
+    // A table holding rows of its own: only the loaded chunks' key range (lib/snapshot/row-ownership.js).
+    var limit = trimLimit(t);
+    var sql = 'DELETE FROM ' + quoteTable(t.schema, t.table) + ' WHERE ' + (limit ? limit.sql + ' AND (' : '') + col + ' < ' + value +
+      ' OR ' + col + ' IS NULL' + (limit ? ')' : '');
+    var args = (limit ? limit.args : []).concat(t.int ? [] : [t.value]);
+    var run = function () { return Number(host.sql.run(sql, args).affected || 0); };
     var deleted = t.utc ? withSessionValue(host, 'time_zone', '+00:00', run) : run();
-    return { schema: t.schema, table: t.table, column: t.column, value: t.value, deleted: deleted, boundaries: t.boundaries };
+    return { schema: t.schema, table: t.table, column: t.column, value: t.value, deleted: deleted, boundaries: t.boundaries,
+      range: t.range ? { columns: t.range.columns, values: t.range.values, chunk: t.range.chunk } : null };
   });
 }
 
