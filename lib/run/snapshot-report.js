@@ -121,8 +121,8 @@ function snapshotLines(facts, counts) {
     // What the DELETE's WHERE covered (lib/snapshot/row-ownership.js measured the table's own rows).
     var chunks = 'boundary chunk' + (t.boundaries.length > 1 ? 's ' : ' ') + t.boundaries.join(', ');
     lines.push('since: ' + t.deleted + ' row(s) of ' + displayTable(t.schema, t.table) + ' before ' + t.value + ' removed ' + (t.range
-      ? 'among the loaded chunks\' keys only (' + describeRange(t.range) + ' and after: the ' + chunks + ' on); the rows the table held ' +
-        'before the load, all below, were not touched.'
+      ? 'among the loaded chunks\' keys only (' + describeRange(t.range) + ' and after: the ' + chunks + ' on), so the DELETE did not ' +
+        'reach the rows the table held before the load (all below).'
       : '(the DELETE covered the whole table, which held no row before the load; ' + chunks + ').'));
   });
   if (facts.orphans) lines = lines.concat(orphanLines(facts.orphans, counts));

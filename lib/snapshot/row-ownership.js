@@ -59,11 +59,16 @@ function existingTables(host, tables, drops) {
 }
 
 // The loaded tables holding at least one row now ({lower key: {schema, table}}), of those in `existing`.
-function holdingRows(host, existing) {
+// tolerant: a table the account may not read is left out (no step of the load writes it), else the error stands.
+function holdingRows(host, existing, tolerant) {
   var out = {};
   Object.keys(existing).forEach(function (k) {
     var t = existing[k];
-    if (host.sql.run('SELECT 1 AS x FROM ' + quoteTable(t.schema, t.table) + ' LIMIT 1').rows.length) out[k] = t;
+    try {
+      if (host.sql.run('SELECT 1 AS x FROM ' + quoteTable(t.schema, t.table) + ' LIMIT 1').rows.length) out[k] = t;
+    } catch (e) {
+      if (!tolerant || !e || !e.isSqlError) throw e;
+    }
   });
   return out;
 }
@@ -190,23 +195,27 @@ function describeRange(range) {
 }
 
 function refusal(rows, resumedWithout) {
-  var by = {};
+  var byTable = {};
   var order = [];
-  rows.forEach(function (r) {
-    var k = r.option + '\u0000' + tableKey(r.schema, r.table);
-    if (!by[k]) { by[k] = r; order.push(k); }
-  });
   var options = [];
-  order.forEach(function (k) { if (options.indexOf(by[k].option) < 0) options.push(by[k].option); });
+  rows.forEach(function (r) {
+    var k = tableKey(r.schema, r.table);
+    if (!byTable[k]) { byTable[k] = { schema: r.schema, table: r.table, steps: [] }; order.push(k); }
+    var said = byTable[k].steps.some(function (x) { return x.option === r.option && x.why === r.why; });
+    if (!said) byTable[k].steps.push(r);
+    if (options.indexOf(r.option) < 0) options.push(r.option);
+  });
+  var facts = [];
   return new UserError('OWN_ROWS', 'Refusing to load: ' + order.map(function (k) {
-    var r = by[k];
-    return displayTable(r.schema, r.table) + ' already holds rows of its own (it is on the server, not dropped by this load, ' +
-      'and not empty' + (resumedWithout ? ': this load resumes an earlier attempt (progress file ' + resumedWithout + ') that recorded ' +
-      'nothing, so its rows count as the table\'s own' : '') + '), and ' + r.option + ' would change rows there that this load did not write: ' + r.why;
-  }).join('; ') + '. Nothing was changed. Load into a new schema (schemaMap: {"<schema>": "<new name>"}), or with dropExisting: ' +
-    'true (the loaded tables are dropped and loaded anew), or leave out ' + options.join(', ') + '.', { tables: order.map(function (k) {
-    return { schema: by[k].schema, table: by[k].table, option: by[k].option };
-  }) });
+    var t = byTable[k];
+    t.steps.forEach(function (r) { facts.push({ schema: t.schema, table: t.table, option: r.option }); });
+    return displayTable(t.schema, t.table) + ' already holds rows of its own (it is on the server, not dropped by this load, and ' +
+      'not empty' + (resumedWithout ? ': this load resumes an earlier attempt (progress file ' + resumedWithout + ') that recorded ' +
+      'nothing, so its rows count as the table\'s own' : '') + '), and after util.loadDump ' + t.steps.map(function (r) {
+      return r.option + ' would change rows there that this load did not write (' + r.why + ')';
+    }).join(', and ');
+  }).join('. ') + '. Nothing was changed. Load into a new schema (schemaMap, or util.loadDump\'s schema option), or with ' +
+    'dropExisting: true (the loaded tables are dropped and loaded anew), or leave out ' + options.join(', ') + '.', { tables: facts });
 }
 
 // In the preflight, after the snapshot step's plan and util.loadDump's options. p: {snap: the
@@ -230,7 +239,7 @@ function planOwnership(host, p) {
   if (record) record.own.forEach(function (k) { recorded[k] = true; });
   var measure = {};
   Object.keys(existing).forEach(function (k) { if (examined.indexOf(k) < 0) measure[k] = existing[k]; });
-  var rows = holdingRows(host, measure);
+  var rows = holdingRows(host, measure, !snap.active);
   Object.keys(rows).forEach(function (k) { ownNow[k] = rows[k]; });
   Object.keys(existing).forEach(function (k) { if (recorded[k]) ownNow[k] = existing[k]; });
   // A resume without a record: rows there may be the earlier attempt's; they count as the table's own.
