@@ -59,7 +59,8 @@ function existingTables(host, tables, drops) {
 }
 
 // The loaded tables holding at least one row now ({lower key: {schema, table}}), of those in `existing`.
-// tolerant: a table the account may not read is left out (no step of the load writes it), else the error stands.
+// tolerant: a table the account may not read counts as holding rows (unread: true; no step of this load
+// writes it, and a resumed one takes it as such), else the error stands.
 function holdingRows(host, existing, tolerant) {
   var out = {};
   Object.keys(existing).forEach(function (k) {
@@ -68,6 +69,7 @@ function holdingRows(host, existing, tolerant) {
       if (host.sql.run('SELECT 1 AS x FROM ' + quoteTable(t.schema, t.table) + ' LIMIT 1').rows.length) out[k] = t;
     } catch (e) {
       if (!tolerant || !e || !e.isSqlError) throw e;
+      out[k] = { schema: t.schema, table: t.table, unread: true };
     }
   });
   return out;
@@ -221,7 +223,7 @@ function refusal(rows, resumedWithout) {
 // In the preflight, after the snapshot step's plan and util.loadDump's options. p: {snap: the
 // snapshot step's plan (its trims get their `range` here), objects, drops (lib/server/drop-existing.js),
 // planned (the partial step's plan or null), ctx, dump (the dump model), loadDumpOptions (composed)}.
-// Returns {own: [{schema, table}], lines: [plan lines], record: what the load step writes before
+// Returns {owned: [{schema, table}], lines: [plan lines], record: what the load step writes before
 // util.loadDump ({path, doc}) or null}; throws OWN_ROWS for a step that would change rows of its own.
 function planOwnership(host, p) {
   var snap = p.snap;
@@ -233,8 +235,8 @@ function planOwnership(host, p) {
   var existing = existingTables(host, tables, p.drops);
   var examined = record ? record.examined : [];
   var ownNow = {};
-  // The earlier attempt's own rows are in no table it examined but those its record names.
-  // Tables the earlier attempt examined: its record says; any other one is measured now.
+  // A table the earlier attempt examined holds rows of its own only if its record names it (the rows
+  // there now are that attempt's); any other table is measured now.
   var recorded = {};
   if (record) record.own.forEach(function (k) { recorded[k] = true; });
   var measure = {};
@@ -258,7 +260,7 @@ function planOwnership(host, p) {
       if (!ownNow[k]) return;
       var loaded = loadedTable(tables, t.schema, t.table);
       var r;
-      if (unknown) r = { refused: 'this load resumes an earlier attempt (progress file ' + progress + ') that recorded no facts about it' };
+      if (unknown) r = { refused: 'its rows cannot be told from the earlier attempt\'s' };
       else if (record && recorded[k]) {
         // The earlier attempt measured the range before it loaded: the same range now, or refused.
         var was = ranges[k];
@@ -284,9 +286,10 @@ function planOwnership(host, p) {
       return displayTable(t.schema, t.table);
     }).join(', ') + ' are taken as their own');
   }
-  if (out.owned.length) {
-    out.lines.push('WARNING: ' + out.owned.map(function (t) { return displayTable(t.schema, t.table); }).join(', ') + ' already hold' +
-      (out.owned.length > 1 ? '' : 's') + ' rows of ' + (out.owned.length > 1 ? 'their' : 'its') + ' own: util.loadDump loads with LOAD DATA … REPLACE, ' +
+  var seen = out.owned.filter(function (t) { return !t.unread; });
+  if (seen.length) {
+    out.lines.push('WARNING: ' + seen.map(function (t) { return displayTable(t.schema, t.table); }).join(', ') + ' already hold' +
+      (seen.length > 1 ? '' : 's') + ' rows of ' + (seen.length > 1 ? 'their' : 'its') + ' own: util.loadDump loads with LOAD DATA … REPLACE, ' +
       'so a row of its own with the same primary key or unique key as a loaded row is replaced by the loaded row ' +
       '(util.loadDump then says "N rows were replaced")');
   }
