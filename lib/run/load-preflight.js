@@ -165,6 +165,8 @@ function lockedPreflight(host, p) {
   var drops = own.dropExisting ? dropExisting.existingObjects(host, objects) : [];
   var dropNative = p.dropNative && drops.length > 0;
   var snapshot = snapshotStep.planSnapshot(host, { ctx: ctx, dump: dump, objects: objects, planned: planned });
+  // On a group its row changes go in batches below the transaction size limit (lib/snapshot/statement-size.js).
+  snapshot.groupLimit = topo.group && topo.group.sizeLimit ? topo.group.sizeLimit : null;
   var keys = road.invisiblePrimaryKeys(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
     p.resolved.explicit.createInvisiblePKs !== undefined);
   var composed = loaderOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,

@@ -194,7 +194,7 @@ function whyIncomplete(fk, st, lost) {
   return lost[tableKey(fk.refSchema, fk.refTable)] ? why + ', or the rows they referenced were deleted in turn' : why;
 }
 
-// fks: lib/snapshot/foreign-keys.js; sources: lib/snapshot/chunk-sources.js; opts.skipBinlog.
+// fks: lib/snapshot/foreign-keys.js; sources: lib/snapshot/chunk-sources.js; opts.skipBinlog, opts.groupLimit.
 // Returns the facts of lib/snapshot/orphans.js fixOrphans with mode "parents", plus per key
 // `added`, and tables: [{schema, table, added, fromChunks, staged, absent, chunkCount, deleted, by}].
 function completeParents(host, fks, sources, opts) {
@@ -252,7 +252,8 @@ function completeParents(host, fks, sources, opts) {
       closable.forEach(function (i) { host.sql.run('DROP TEMPORARY TABLE IF EXISTS ' + quoteTable(fks[i].refSchema, NEED)); });
     });
     // What could not be completed goes by the delete rules.
-    result = orphans.fixOrphans(host, fks, 'delete', { clean: closable.filter(function (i) { return left[i] === 0; }) });
+    result = orphans.fixOrphans(host, fks, 'delete', { clean: closable.filter(function (i) { return left[i] === 0; }),
+      groupLimit: opts.groupLimit || null });
   } finally {
     Object.keys(states).forEach(function (k) {
       var st = states[k];
