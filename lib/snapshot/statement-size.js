@@ -1,15 +1,18 @@
 // The plugin's own statements after the load on a Group Replication group: each one's transaction
 // below group_replication_transaction_size_limit (a larger one is rolled back by the group at
-// commit, "Error on observer while running replication hook 'before_commit'", error 3100). Row
-// changes go in batches of rows sized from the limit and the table's measured row size, with the same
-// quarter as util.loadDump's maxBytesPerTransaction there (a row event holds more than the row's
+// commit). Row changes go in batches of rows sized from the limit and the table's measured row size,
+// with the same quarter as util.loadDump's maxBytesPerTransaction there (a row event holds more than the row's
 // data; with binlog_row_image FULL a DELETE logs every column). When the group rolls one back all
-// the same, the error says so, with the limit and what the server's error log says.
+// the same (a statement not batched: orphans "parents" copying rows), the error says so, with the
+// limit and what the server's error log says.
 var UserError = require('../core/user-error.js').UserError;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
 
-var HOOK_ERROR = 3100; // ER_RUN_HOOK_ERROR: the group refused the transaction at commit
+// The group refusing a transaction: 3100, "Error on observer while running replication hook
+// 'before_commit'" (the cause unnamed), or 3231, "The size of writeset data for the current
+// transaction exceeds a limit imposed by an external component" (measured: an unbatched orphans DELETE).
+var ROLLBACK_CODES = [3100, 3231];
 var SAMPLE = 1000;
 var MOST = 100000;
 
@@ -39,10 +42,10 @@ function inBatches(host, sql, args, n) {
 }
 
 // e from a statement of `what` (words: "the orphans DELETE of shop.orders") on a group with this
-// limit: error 3100 becomes one that names the limit and, where the server's error log says, the
-// size refused. Anything else is returned as it is.
+// limit: a rollback by the group becomes an error that names the limit and, where the server's error
+// log says, the size refused. Anything else is returned as it is.
 function namedRollback(host, e, what, limit) {
-  if (!limit || !e || !e.isSqlError || Number(e.code) !== HOOK_ERROR) return e;
+  if (!limit || !e || !e.isSqlError || ROLLBACK_CODES.indexOf(Number(e.code)) < 0) return e;
   var said = null;
   try {
     var r = host.sql.run("SELECT DATA AS d FROM performance_schema.error_log WHERE DATA LIKE '%exceeds specified limit%' " +
@@ -51,11 +54,11 @@ function namedRollback(host, e, what, limit) {
   } catch (x) {
     if (!x || !x.isSqlError) throw x;
   }
-  return new UserError('GROUP_ROLLED_BACK', 'The group rolled back ' + what + ' (error 3100, "' + e.message + '"): ' +
+  return new UserError('GROUP_ROLLED_BACK', 'The group rolled back ' + what + ' (error ' + e.code + ', "' + e.message + '"): ' +
     (said ? 'the server\'s error log says "' + said + '"' : 'the server\'s error log names no size; a transaction above ' +
       'group_replication_transaction_size_limit is rolled back this way') + '. group_replication_transaction_size_limit is ' + limit +
     ' bytes; the plugin sized its batches to a quarter of it from the rows it measured. Raise the limit on every member ' +
     '(SET GLOBAL group_replication_transaction_size_limit = …) and load again, or load without this step.');
 }
 
-module.exports = { batchRows: batchRows, inBatches: inBatches, namedRollback: namedRollback, HOOK_ERROR: HOOK_ERROR };
+module.exports = { batchRows: batchRows, inBatches: inBatches, namedRollback: namedRollback };

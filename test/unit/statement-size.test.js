@@ -67,6 +67,10 @@ describe('statement size on a group (lib/snapshot/statement-size.js)', function 
     expect(e.message).to.include('group_replication_transaction_size_limit is 60000 bytes');
     const other = sqlError(1205, 'Lock wait timeout exceeded');
     expect(statementSize.namedRollback(h, other, 'x', 60000)).to.equal(other);
+    const writeset = statementSize.namedRollback(h, sqlError(3231, 'The size of writeset data for the current transaction exceeds a ' +
+      'limit imposed by an external component.'), 'since\'s DELETE of shop.orders', 60000);
+    expect(writeset.code).to.equal('GROUP_ROLLED_BACK');
+    expect(writeset.message).to.include('The group rolled back since\'s DELETE of shop.orders (error 3231');
     const noGroup = sqlError(3100, 'hook');
     expect(statementSize.namedRollback(h, noGroup, 'x', null)).to.equal(noGroup);
   });
