@@ -17,6 +17,7 @@ var CODES = {
   DUMP_PATH_UNSAFE: 'the dump metadata names a file outside the dump directory, or no file',
   DUMP_UNREADABLE: 'the dump directory or one of its files cannot be read or listed',
   DUMP_VERSION_UNSUPPORTED: 'the dump\'s format version is not one this plugin reads',
+  GROUP_LIMIT_TOO_SMALL: 'a step after the load would write one transaction above the group\'s size limit (refused before anything changed)',
   GROUP_ROLLED_BACK: 'the group rolled back a statement of the plugin\'s own steps (error 3100 or 3231): its transaction size limit',
   LOAD_BLOCKED: 'the server refuses what the load needs (local_infile OFF)',
   LOAD_CANCELLED: 'the user declined the drops',

@@ -48,6 +48,7 @@ var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var readDumpMetadata = require('../dump/dump-model.js').readDumpMetadata;
 var snapshotStep = require('../snapshot/snapshot-step.js');
 var rowOwnership = require('../snapshot/row-ownership.js');
+var statementSize = require('../snapshot/statement-size.js');
 var optionTable = require('../options/option-table.js');
 
 var BY = require('./steps/server-settings.js').BY;
@@ -167,6 +168,7 @@ function lockedPreflight(host, p) {
   var snapshot = snapshotStep.planSnapshot(host, { ctx: ctx, dump: dump, objects: objects, planned: planned });
   // On a group its row changes go in batches below the transaction size limit (lib/snapshot/statement-size.js).
   snapshot.groupLimit = topo.group && topo.group.sizeLimit ? topo.group.sizeLimit : null;
+  statementSize.refuseLargeStaging(planned, snapshot.active ? snapshot.orphans : null, snapshot.groupLimit);
   var keys = road.invisiblePrimaryKeys(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
     p.resolved.explicit.createInvisiblePKs !== undefined);
   var composed = loaderOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,

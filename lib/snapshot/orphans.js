@@ -119,7 +119,8 @@ function fixOrphans(host, fks, mode, opts) {
           try {
             n = deleteOrphans(host, fks[i], batchOf(fks[i]));
           } catch (e) {
-            throw statementSize.namedRollback(host, e, 'the orphans DELETE of ' + quoteTable(fks[i].schema, fks[i].table), limit);
+            throw statementSize.namedRollback(host, e, 'the orphans DELETE of ' + quoteTable(fks[i].schema, fks[i].table), limit,
+              !!limit);
           }
           if (!n) return;
           keys[i].deleted += n;

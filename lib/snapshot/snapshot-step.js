@@ -142,7 +142,7 @@ function trimSince(host, trims, groupLimit) {
       try {
         return statementSize.inBatches(host, sql, args, n);
       } catch (e) {
-        throw statementSize.namedRollback(host, e, 'since\'s DELETE of ' + displayTable(t.schema, t.table), groupLimit);
+        throw statementSize.namedRollback(host, e, 'since\'s DELETE of ' + displayTable(t.schema, t.table), groupLimit, true);
       }
     };
     var deleted = t.utc ? withSessionValue(host, 'time_zone', '+00:00', run) : run();
@@ -232,8 +232,8 @@ function runSnapshot(host, snap, loadDumpOptions, loadDir, planned) {
       return withMinimalRowImage(host, function () { return changeRows(host, snap, loadDumpOptions, build, planned || null); });
     });
   } catch (e) {
-    // A statement not batched (orphans "parents" copying rows, a mask) rolled back by the group: named.
-    throw statementSize.namedRollback(host, e, 'a statement of the step after the load (orphans, masks)', snap.groupLimit);
+    // A statement not batched (a mask's UPDATE) rolled back by the group: named.
+    throw statementSize.namedRollback(host, e, 'a statement of the step after the load (masks)', snap.groupLimit);
   } finally {
     // Whatever failed: the tables must not stay without their indexes.
     build.run();
@@ -261,7 +261,8 @@ function changeRows(host, snap, loadDumpOptions, build, planned) {
   if (snap.orphans === 'parents') {
     out.orphans = parents.completeParents(host, fks, chunkSources(host, snap.ctx, planned, snap.tables, snap.loadMasks ?
       { tables: snap.loadMasks.tables, initSql: [loadMasks.keyStatement(snap.loadMasks.thread)] } : null),
-      { skipBinlog: !!loadDumpOptions.skipBinlog, groupLimit: snap.groupLimit });
+      { skipBinlog: !!loadDumpOptions.skipBinlog, groupLimit: snap.groupLimit,
+        maxBytesPerTransaction: snap.groupLimit ? loadDumpOptions.maxBytesPerTransaction : null });
   } else if (snap.orphans !== 'keep') out.orphans = orphans.fixOrphans(host, fks, snap.orphans, { groupLimit: snap.groupLimit });
   // Deferred indexes: built once the orphans are gone, before any mask (a unique key's masks fail as before).
   if (build.pending) {

@@ -8,6 +8,8 @@
 var UserError = require('../core/user-error.js').UserError;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
+var displayTable = require('../format/display-name.js').displayTable;
+var chunkTable = require('../dump/chunk-table.js');
 
 // The group refusing a transaction: 3100, "Error on observer while running replication hook
 // 'before_commit'" (the cause unnamed), or 3231, "The size of writeset data for the current
@@ -43,8 +45,9 @@ function inBatches(host, sql, args, n) {
 
 // e from a statement of `what` (words: "the orphans DELETE of shop.orders") on a group with this
 // limit: a rollback by the group becomes an error that names the limit and, where the server's error
-// log says, the size refused. Anything else is returned as it is.
-function namedRollback(host, e, what, limit) {
+// log says, the size refused; batched: the statement was one of the batches sized here. Anything else
+// is returned as it is.
+function namedRollback(host, e, what, limit, batched) {
   if (!limit || !e || !e.isSqlError || ROLLBACK_CODES.indexOf(Number(e.code)) < 0) return e;
   var said = null;
   try {
@@ -57,8 +60,32 @@ function namedRollback(host, e, what, limit) {
   return new UserError('GROUP_ROLLED_BACK', 'The group rolled back ' + what + ' (error ' + e.code + ', "' + e.message + '"): ' +
     (said ? 'the server\'s error log says "' + said + '"' : 'the server\'s error log names no size; a transaction above ' +
       'group_replication_transaction_size_limit is rolled back this way') + '. group_replication_transaction_size_limit is ' + limit +
-    ' bytes; the plugin sized its batches to a quarter of it from the rows it measured. Raise the limit on every member ' +
+    ' bytes' + (batched ? '; the plugin sized its batches to a quarter of it from the rows it measured' : '') +
+    '. Raise the limit on every member ' +
     '(SET GLOBAL group_replication_transaction_size_limit = …) and load again, or load without this step.');
 }
 
-module.exports = { batchRows: batchRows, inBatches: inBatches, namedRollback: namedRollback };
+// In the preflight: orphans "parents" stages the chunks a partial load left out with util.importTable,
+// one LOAD DATA per chunk file (MySQL Shell 9.1 does not split a compressed file by
+// maxBytesPerTransaction: measured, 316 KB in one statement with 4096 given). On a group, a chunk whose
+// data is above a quarter of the limit would be rolled back: refused, naming the largest one.
+// planned: the partial step's plan (null: a full load stages nothing).
+function refuseLargeStaging(planned, orphansMode, limit) {
+  if (!limit || orphansMode !== 'parents' || !planned || !planned.partial || !planned.plan) return;
+  var worst = null;
+  planned.plan.targets.forEach(function (e) {
+    var staged = e.stubbed.concat(e.since && e.from < e.to ? [e.from] : []);
+    staged.forEach(function (i) {
+      var bytes = chunkTable.dataBytesOf(e.target.chunks, i);
+      if (bytes === bytes && (!worst || bytes > worst.bytes)) worst = { e: e, index: i, bytes: bytes };
+    });
+  });
+  if (!worst || worst.bytes <= limit / 4) return;
+  throw new UserError('GROUP_LIMIT_TOO_SMALL', 'orphans "parents" stages the chunks left out with util.importTable, one LOAD DATA ' +
+    'per chunk file (MySQL Shell does not split a compressed file into smaller transactions), and chunk ' + worst.index + ' of ' +
+    displayTable(worst.e.schema, worst.e.table, worst.e.partition) + ' holds ' + worst.bytes + ' bytes of data, above a quarter of ' +
+    'group_replication_transaction_size_limit (' + limit + ' bytes): the group would roll it back. Raise the limit on every member ' +
+    '(SET GLOBAL group_replication_transaction_size_limit = …), or use orphans: "delete". Nothing was changed.');
+}
+
+module.exports = { batchRows: batchRows, inBatches: inBatches, namedRollback: namedRollback, refuseLargeStaging: refuseLargeStaging };
