@@ -139,10 +139,11 @@ function readRecord(host, path) {
 }
 
 // The key range since's trim may cover in a table (srv: its server name): the chunking key at or after
-// the boundary chunk's first row ({columns, values, ints, chunk}), or {refused: why}.
+// the first row of the first chunk loaded ({columns, values, ints, chunk}), or {refused: why}.
 function boundaryRange(host, ctx, planned, loaded, srv) {
   var facts = (planned.sel.sinceFacts || []).filter(function (f) { return f.schema === loaded.dumpSchema && f.table_ === loaded.table; });
-  if (facts.length !== 1 || facts[0].partition !== null) return { refused: 'it is partitioned: its loaded chunks are no one key range' };
+  if (facts.length !== 1) return { refused: 'its since facts are not one boundary' };
+  if (facts[0].partition !== null) return { refused: 'it is partitioned: its loaded chunks are no one key range' };
   var f = facts[0];
   var target = planned.model.targets.filter(function (t) { return t.schema === f.schema && t.table === f.table_ && t.partition === null; })[0];
   var key = target && Array.isArray(target.primaryIndex) ? target.primaryIndex : [];
@@ -156,15 +157,22 @@ function boundaryRange(host, ctx, planned, loaded, srv) {
     return !col || names.indexOf(c) < 0 || (!INT_TYPES[col.type] && !TIME_TYPES[col.type]);
   });
   if (odd.length) return { refused: 'its chunking key (' + key.join(', ') + ') is not made of integer, DATE or DATETIME columns of the table' };
-  var row = firstRow(host, target, f.boundary, headReader(host, ctx.dumpDir, ctx.source, ctx.options.rsh));
+  // The first chunk the plan loads (the boundary chunk, unless a selection loads earlier ones too):
+  // the range from its first row covers every chunk loaded, and is checked free of rows of its own.
+  var entry = (planned.plan ? planned.plan.targets : []).filter(function (e) {
+    return e.schema === f.schema && e.table === f.table_ && e.partition === null;
+  })[0];
+  var first = entry ? entry.from : f.boundary;
+  if (entry) for (var i = 0; i < entry.from; i++) if (entry.stubbed.indexOf(i) < 0) { first = i; break; }
+  var row = firstRow(host, target, first, headReader(host, ctx.dumpDir, ctx.source, ctx.options.rsh));
   var values = row === null ? null : key.map(function (c) { return row[names.indexOf(c)]; });
   var ints = key.map(function (c) { return !!INT_TYPES[info.columns[c].type]; });
   if (!values || values.some(function (v, i) {
     return v === null || v === undefined || (ints[i] ? !/^-?\d+$/.test(v) : !/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2}(\.\d+)?)?$/.test(v));
   })) {
-    return { refused: 'the first row of its boundary chunk ' + f.boundary + ' gives no key to start from' };
+    return { refused: 'the first row of chunk ' + first + ', the first it loads, gives no key to start from' };
   }
-  return { columns: key.slice(), values: values, ints: ints, chunk: f.boundary };
+  return { columns: key.slice(), values: values, ints: ints, chunk: first };
 }
 
 // The range, once no row of the table's own is in it (measured before the load); else {refused}.
@@ -276,7 +284,7 @@ function planOwnership(host, p) {
       t.range = r;
       ranges[k] = r;
       out.lines.push('since: ' + displayTable(t.schema, t.table) + ' holds rows of its own: the rows before the point are removed ' +
-        'only at or after ' + describeRange(r) + ', the first row of its boundary chunk ' + r.chunk + ' (no row of its own is there)');
+        'only at or after ' + describeRange(r) + ', the first row of chunk ' + r.chunk + ', the first it loads (no row of its own is there)');
     });
   }
   if (refused.length) throw refusal(refused, unknown ? progress : null);

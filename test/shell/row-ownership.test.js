@@ -112,7 +112,7 @@ describe('row ownership: rows a load did not write are never changed (real Shell
         `--mask=${SRC}.customers.name:name`, '--output-format=text']);
       expect(ok.status, ok.out).to.equal(0);
       expect(ok.out).to.match(new RegExp(`since: ${s}\\.orders holds rows of its own: the rows before the point are removed only at ` +
-        'or after id \\d+, the first row of its boundary chunk \\d+'));
+        'or after id \\d+, the first row of chunk \\d+, the first it loads \\(no row of its own is there\\)'));
       expect(ok.out).to.match(new RegExp(`WARNING: ${s}\\.customers, ${s}\\.orders already hold rows of their own: util\\.loadDump ` +
         'loads with LOAD DATA … REPLACE'));
       const removed = new RegExp(`since: (\\d+) row\\(s\\) of ${s}\\.orders before ${POINT} removed among the loaded chunks' keys only ` +
