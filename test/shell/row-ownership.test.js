@@ -144,6 +144,22 @@ describe('row ownership: rows a load did not write are never changed (real Shell
       'WHERE c.email = o.email'))).to.equal(0);
   });
 
+  it('a mask following a foreign key into a table holding rows of its own is refused; loadDdl: false alike', async function () {
+    const s = 'own_follow';
+    await makeTarget(s, false);
+    await server.query(`INSERT INTO ${s}.customers VALUES (100001, 'own1@dev.example', 'Own One')`);
+    const before = await whole(s);
+    // orders is empty; its customer_id is linked to customers.id, which the mask then follows.
+    const m = refused(load(s, [`--mask=${SRC}.orders.customer_id:fixed:1`, `--include-tables=${SRC}.orders,${SRC}.customers`]), 'OWN_ROWS');
+    expect(m).to.match(new RegExp(`${s}\\.customers already holds rows of its own .*mask ${SRC}\\.orders\\.customer_id would change ` +
+      `rows there that this load did not write \\(its column id is masked by an UPDATE of every row \\(linked to ${SRC}\\.orders\\.` +
+      'customer_id by a foreign key\\)\\)'));
+    expect(m).to.not.match(new RegExp(`${s}\\.orders already holds`));
+    const m2 = refused(load(s, ['--load-ddl=false', '--orphans=parents']), 'OWN_ROWS');
+    expect(m2).to.match(new RegExp(`${s}\\.customers already holds rows of its own .*orphans: "parents"`));
+    expect(await whole(s)).to.deep.equal(before);
+  });
+
   it('a resumed load: the earlier attempt\'s rows are the load\'s own by its record; without the record, refused', async function () {
     const s = 'own_resume';
     fx.target(s);
