@@ -47,6 +47,8 @@ var progressFilePlace = require('./progress-file-place.js');
 var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var readDumpMetadata = require('../dump/dump-model.js').readDumpMetadata;
 var snapshotStep = require('../snapshot/snapshot-step.js');
+var rowOwnership = require('../snapshot/row-ownership.js');
+var statementSize = require('../snapshot/statement-size.js');
 var optionTable = require('../options/option-table.js');
 var secrets = require('../options/secrets.js');
 
@@ -169,6 +171,9 @@ function lockedPreflight(host, p) {
   var drops = own.dropExisting ? dropExisting.existingObjects(host, objects) : [];
   var dropNative = p.dropNative && drops.length > 0;
   var snapshot = snapshotStep.planSnapshot(host, { ctx: ctx, dump: dump, objects: objects, planned: planned, topology: topo });
+  // On a group its row changes go in batches below the transaction size limit (lib/snapshot/statement-size.js).
+  snapshot.groupLimit = topo.group && topo.group.sizeLimit ? topo.group.sizeLimit : null;
+  statementSize.refuseLargeStaging(planned, snapshot.active ? snapshot.orphans : null, snapshot.groupLimit);
   var keys = road.invisiblePrimaryKeys(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
     p.resolved.explicit.createInvisiblePKs !== undefined);
   var composed = loaderOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,
@@ -176,6 +181,10 @@ function lockedPreflight(host, p) {
   var final = composed.options;
   // Every member reachable, read before anything changes (one that would never get the load refuses it).
   if (topo.members.length && own.membersTimeout > 0) members.surveyMembers(host, topo, objects.tables, own.membersTimeout);
+  // Which rows the load does not own, and what each post-load step may touch (refused here, before any change).
+  snapshot.ownership = rowOwnership.planOwnership(host, { snap: snapshot, objects: objects, drops: drops, planned: planned, ctx: ctx,
+    dump: dump, loadDumpOptions: final });
+  snapshot.lines = snapshot.lines.concat(snapshot.ownership.lines);
   var plan = {
     dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: p.resolved.preset, loadDumpOptions: final,
     optionEcho: optionTable.optionEcho('load', p.resolved.all, p.resolved.explicit),

@@ -4,6 +4,7 @@
 var textTable = require('../format/text-table.js');
 var displayTable = require('../format/display-name.js').displayTable;
 var displayIdentifier = require('../format/display-name.js').displayIdentifier;
+var describeRange = require('../snapshot/row-ownership.js').describeRange;
 
 function indent(lines) { return lines.map(function (l) { return '  ' + l; }); }
 
@@ -117,8 +118,12 @@ function snapshotLines(facts, counts) {
   if (!facts) return [];
   var lines = [];
   (facts.since || []).forEach(function (t) {
-    lines.push('since: ' + t.deleted + ' row(s) of ' + displayTable(t.schema, t.table) + ' before ' + t.value + ' removed (from ' +
-      (t.every ? 'the chunks loaded: sinceScan' : 'the boundary chunk' + (t.boundaries.length > 1 ? 's ' : ' ') + t.boundaries.join(', ')) + ').');
+    // What the DELETE's WHERE covered (lib/snapshot/row-ownership.js measured the table's own rows).
+    var chunks = t.every ? 'every chunk loaded: sinceScan' : 'boundary chunk' + (t.boundaries.length > 1 ? 's ' : ' ') + t.boundaries.join(', ');
+    lines.push('since: ' + t.deleted + ' row(s) of ' + displayTable(t.schema, t.table) + ' before ' + t.value + ' removed ' + (t.range
+      ? 'among the loaded chunks\' keys only (' + describeRange(t.range) + ' and after: ' + (t.every ? chunks : 'the ' + chunks + ' on') +
+        '), so the DELETE did not reach the rows the table held before the load (all below).'
+      : '(the DELETE covered the whole table, which held no row before the load; ' + chunks + ').'));
   });
   if (facts.orphans) lines = lines.concat(orphanLines(facts.orphans, counts));
   if (facts.mask) lines = lines.concat(maskLines(facts.mask));

@@ -269,4 +269,4 @@ function applyMasks(host, masks, key, keySource) {
 }
 
 module.exports = { checkMasks: checkMasks, resolveMasks: resolveMasks, applyMasks: applyMasks, maskExpression: maskExpression,
-  keepsDistinct: keepsDistinct, columnProblem: columnProblem, findTable: findTable };
+  keepsDistinct: keepsDistinct, columnProblem: columnProblem, findTable: findTable, keyGroups: keyGroups };

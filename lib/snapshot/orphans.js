@@ -16,6 +16,7 @@ var withSessionSwitchOff = require('../server/session-switch.js').withSessionSwi
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
 var tableKey = require('./foreign-keys.js').tableKey;
+var statementSize = require('./statement-size.js');
 
 var MAX_ROUNDS = 1000;
 
@@ -48,9 +49,24 @@ function countReferencing(host, fk) {
 // Deletes the orphans of one key; returns the rows deleted. The child is named without an alias
 // (a multi-table DELETE of an alias fails with "No database selected" without a default schema),
 // the referenced table as p (it may be the child itself: a self-reference).
-function deleteOrphans(host, fk) {
+function deleteOrphans(host, fk, batch) {
   var child = quoteTable(fk.schema, fk.table);
+  if (batch) return deleteInBatches(host, fk, batch);
   return Number(host.sql.run('DELETE ' + child + ' FROM ' + child + missingParent(fk, child)).affected || 0);
+}
+
+// On a group (lib/snapshot/statement-size.js): a single-table DELETE … LIMIT (a multi-table one takes
+// none), the missing parent as NOT EXISTS; a self-reference reads its keys from a derived table kept
+// apart (NO_MERGE: else MySQL refuses a subquery on the table being deleted from, error 1093).
+function deleteInBatches(host, fk, batch) {
+  var child = quoteTable(fk.schema, fk.table);
+  var self = fk.schema === fk.refSchema && fk.table === fk.refTable;
+  var from = self ? '(SELECT ' + fk.refColumns.map(quoteIdentifier).join(', ') + ' FROM ' + child + ') AS p'
+    : quoteTable(fk.refSchema, fk.refTable) + ' AS p';
+  var on = fk.columns.map(function (c, i) { return 'p.' + quoteIdentifier(fk.refColumns[i]) + ' = ' + child + '.' + quoteIdentifier(c); });
+  var notNull = fk.columns.map(function (c) { return child + '.' + quoteIdentifier(c) + ' IS NOT NULL'; });
+  return statementSize.inBatches(host, 'DELETE FROM ' + child + ' WHERE ' + notNull.join(' AND ') + ' AND NOT EXISTS (SELECT ' +
+    (self ? '/*+ NO_MERGE(p) */ ' : '') + '1 FROM ' + from + ' WHERE ' + on.join(' AND ') + ')', [], batch);
 }
 
 function withoutForeignKeyChecks(host, fn) {
@@ -65,10 +81,18 @@ function describe(fk) {
 
 // mode: 'delete' | 'report'; fks from lib/snapshot/foreign-keys.js; opts.clean: indexes of keys known
 // to have no orphans now (orphans "parents" found all their parents): not looked at unless their
-// referenced table loses rows. Returns {mode, seconds, rounds, keys: [per foreign key], tables:
+// referenced table loses rows; opts.groupLimit: group_replication_transaction_size_limit (batches). Returns {mode, seconds, rounds, keys: [per foreign key], tables:
 // [{schema, table, deleted, by: [{key (index into keys), deleted}]}]}.
 function fixOrphans(host, fks, mode, opts) {
   var clean = (opts && opts.clean) || [];
+  // On a group: rows per DELETE, per child table, below its transaction size limit.
+  var limit = (opts && opts.groupLimit) || null;
+  var batches = {};
+  function batchOf(fk) {
+    var k = tableKey(fk.schema, fk.table);
+    if (batches[k] === undefined) batches[k] = statementSize.batchRows(host, fk.schema, fk.table, limit);
+    return batches[k];
+  }
   var t0 = Date.now();
   var keys = fks.map(describe);
   var out = { mode: mode, seconds: 0, rounds: 0, keys: keys, tables: [] };
@@ -91,7 +115,13 @@ function fixOrphans(host, fks, mode, opts) {
         out.rounds++;
         var shrunk = {};
         pending.forEach(function (i) {
-          var n = deleteOrphans(host, fks[i]);
+          var n;
+          try {
+            n = deleteOrphans(host, fks[i], batchOf(fks[i]));
+          } catch (e) {
+            throw statementSize.namedRollback(host, e, 'the orphans DELETE of ' + quoteTable(fks[i].schema, fks[i].table), limit,
+              !!limit);
+          }
           if (!n) return;
           keys[i].deleted += n;
           var k = tableKey(fks[i].schema, fks[i].table);

@@ -23,11 +23,13 @@ var shortHash = require('../core/short-hash.js').shortHash;
 var displayTable = require('../format/display-name.js').displayTable;
 var tableKey = require('./foreign-keys.js').tableKey;
 var orphans = require('./orphans.js');
+var statementSize = require('./statement-size.js');
 
 var MAX_ROUNDS = 1000;
 var CHUNK_COLUMN = 'restore_chunk';
 var STAGE_MARK = 'restore plugin: staging table of orphans "parents", dropped when the load ends';
 var NEED = 'restore_parent_keys';
+var SEQ = 'restore_seq';
 
 function q(name) { return quoteIdentifier(name); }
 
@@ -69,6 +71,9 @@ function stageChunk(host, st, file, skipBinlog) {
   // The key of masks applied while loading (chunk-sources.js): the staged rows are masked alike.
   var init = (st.source.initSql || []).concat(skipBinlog ? ['SET SESSION sql_log_bin = 0'] : []);
   if (init.length) o.sessionInitSql = init;
+  // On a group: the load's maxBytesPerTransaction, where util.importTable splits a file by it (a
+  // compressed chunk it loads whole: statement-size.js refuseLargeStaging checked its size).
+  if (st.maxBytes) o.maxBytesPerTransaction = st.maxBytes;
   host.util.importTable(st.source.path(file.name), o);
   st.staged.push(file.index);
 }
@@ -88,12 +93,15 @@ function collectNeed(host, fk) {
     fk.columns.map(q).join(', ') + ') AS d LEFT JOIN ' + quoteTable(fk.refSchema, fk.refTable) + ' AS p ON ' +
     fk.refColumns.map(function (c, i) { return 'p.' + q(c) + ' = d.k' + i; }).join(' AND ') + ' WHERE p.' +
     q(fk.refColumns[0]) + ' IS NULL';
+  // seq numbers the keys: on a group the rows are copied in ranges of it (copyNeeded).
+  var seq = q(SEQ) + ' BIGINT NOT NULL AUTO_INCREMENT';
   try {
-    host.sql.run('CREATE TEMPORARY TABLE ' + need + ' (PRIMARY KEY (' + ks.join(', ') + ')) ENGINE=InnoDB ' + select);
+    host.sql.run('CREATE TEMPORARY TABLE ' + need + ' (' + seq + ', PRIMARY KEY (' + ks.join(', ') + '), UNIQUE KEY (' + q(SEQ) +
+      ')) ENGINE=InnoDB ' + select);
   } catch (e) {
     if (!e || !e.isSqlError) throw e;
     host.sql.run('DROP TEMPORARY TABLE IF EXISTS ' + need);
-    host.sql.run('CREATE TEMPORARY TABLE ' + need + ' ENGINE=InnoDB ' + select);
+    host.sql.run('CREATE TEMPORARY TABLE ' + need + ' (' + seq + ', PRIMARY KEY (' + q(SEQ) + ')) ENGINE=InnoDB ' + select);
   }
   return Number(host.sql.run('SELECT COUNT(*) AS n FROM ' + need).rows[0].n);
 }
@@ -126,14 +134,23 @@ function stillSought(host, fk, st) {
 }
 
 // Copies the staged rows holding a needed key into the table; returns {rows, byChunk: {index: rows}}.
-function copyNeeded(host, fk, st) {
+// batch: on a group, the needed keys per INSERT (lib/snapshot/statement-size.js), else null (one INSERT).
+function copyNeeded(host, fk, st, batch) {
   var cols = st.columns.map(q).join(', ');
   var from = ' FROM ' + needJoin(fk, st);
   var byChunk = {};
   host.sql.run('SELECT s.' + q(CHUNK_COLUMN) + ' AS c, COUNT(*) AS n' + from + ' GROUP BY s.' + q(CHUNK_COLUMN)).rows
     .forEach(function (r) { byChunk[String(r.c)] = Number(r.n); });
-  var rows = Number(host.sql.run('INSERT INTO ' + quoteTable(st.schema, st.table) + ' (' + cols + ') SELECT ' +
-    st.columns.map(function (c) { return 's.' + q(c); }).join(', ') + from).affected || 0);
+  var insert = 'INSERT INTO ' + quoteTable(st.schema, st.table) + ' (' + cols + ') SELECT ' +
+    st.columns.map(function (c) { return 's.' + q(c); }).join(', ') + from;
+  var rows = 0;
+  if (!batch) rows = Number(host.sql.run(insert).affected || 0);
+  else {
+    var last = Number(host.sql.run('SELECT COALESCE(MAX(' + q(SEQ) + '), 0) AS m FROM ' + quoteTable(fk.refSchema, NEED)).rows[0].m);
+    for (var at = 0; at < last; at += batch) {
+      rows += Number(host.sql.run(insert + ' WHERE n.' + q(SEQ) + ' > ' + at + ' AND n.' + q(SEQ) + ' <= ' + (at + batch)).affected || 0);
+    }
+  }
   return { rows: rows, byChunk: byChunk };
 }
 
@@ -194,7 +211,8 @@ function whyIncomplete(fk, st, lost) {
   return lost[tableKey(fk.refSchema, fk.refTable)] ? why + ', or the rows they referenced were deleted in turn' : why;
 }
 
-// fks: lib/snapshot/foreign-keys.js; sources: lib/snapshot/chunk-sources.js; opts.skipBinlog.
+// fks: lib/snapshot/foreign-keys.js; sources: lib/snapshot/chunk-sources.js; opts.skipBinlog, opts.groupLimit,
+// opts.maxBytesPerTransaction (the load's, for util.importTable staging the chunks).
 // Returns the facts of lib/snapshot/orphans.js fixOrphans with mode "parents", plus per key
 // `added`, and tables: [{schema, table, added, fromChunks, staged, absent, chunkCount, deleted, by}].
 function completeParents(host, fks, sources, opts) {
@@ -217,7 +235,9 @@ function completeParents(host, fks, sources, opts) {
     if (fk.refExists) { table(fk.schema, fk.table); table(fk.refSchema, fk.refTable); }
     var src = fk.refExists && fk.refLoaded ? sources[tableKey(fk.refSchema, fk.refTable)] : null;
     if (!src) return;
-    if (!states[tableKey(fk.refSchema, fk.refTable)]) states[tableKey(fk.refSchema, fk.refTable)] = tableState(src);
+    if (!states[tableKey(fk.refSchema, fk.refTable)]) {
+      states[tableKey(fk.refSchema, fk.refTable)] = Object.assign(tableState(src), { maxBytes: opts.maxBytesPerTransaction || null });
+    }
     closable.push(i);
   });
   var rounds = 0;
@@ -239,7 +259,13 @@ function completeParents(host, fks, sources, opts) {
           stageUntilFound(host, fk, st, opts.skipBinlog);
           left[i] = notStaged(host, fk, st, needed);
           if (!st.stage) return;
-          var got = copyNeeded(host, fk, st);
+          var got;
+          try {
+            got = copyNeeded(host, fk, st, statementSize.batchRows(host, st.schema, st.table, opts.groupLimit || null));
+          } catch (e) {
+            throw statementSize.namedRollback(host, e, 'orphans "parents" copying rows into ' + quoteTable(st.schema, st.table),
+              opts.groupLimit || null, true);
+          }
           if (!got.rows) return;
           keys[i].added += got.rows;
           st.added += got.rows;
@@ -252,7 +278,8 @@ function completeParents(host, fks, sources, opts) {
       closable.forEach(function (i) { host.sql.run('DROP TEMPORARY TABLE IF EXISTS ' + quoteTable(fks[i].refSchema, NEED)); });
     });
     // What could not be completed goes by the delete rules.
-    result = orphans.fixOrphans(host, fks, 'delete', { clean: closable.filter(function (i) { return left[i] === 0; }) });
+    result = orphans.fixOrphans(host, fks, 'delete', { clean: closable.filter(function (i) { return left[i] === 0; }),
+      groupLimit: opts.groupLimit || null });
   } finally {
     Object.keys(states).forEach(function (k) {
       var st = states[k];

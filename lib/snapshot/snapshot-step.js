@@ -19,6 +19,8 @@ var loadedForeignKeys = require('./foreign-keys.js').loadedForeignKeys;
 var displayTable = require('../format/display-name.js').displayTable;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
+var trimLimit = require('./row-ownership.js').trimLimit;
+var statementSize = require('./statement-size.js');
 
 var ORPHAN_LINES = {
   parents: 'Orphans after the load: the rows the loaded rows reference are added from the chunks latest left out ' +
@@ -153,16 +155,29 @@ function sinceTrims(planned, tables) {
   return out;
 }
 
-// Deletes the rows before each since point; returns [{schema, table, column, value, deleted}].
-function trimSince(host, trims) {
+// Deletes the rows before each since point (on a group: in batches below its transaction size
+// limit); returns [{schema, table, column, value, deleted}].
+function trimSince(host, trims, groupLimit) {
   return trims.map(function (t) {
     var col = quoteIdentifier(t.column);
     // An integer is written into the statement (checked digits): a string would compare as a double.
     var value = t.int ? (/^-?\d+$/.test(t.value) ? t.value : 'NULL') : '?';
-    var sql = 'DELETE FROM ' + quoteTable(t.schema, t.table) + ' WHERE ' + col + ' < ' + value + ' OR ' + col + ' IS NULL';
-    var run = function () { return Number(host.sql.run(sql, t.int ? [] : [t.value]).affected || 0); };
+    // A table holding rows of its own: only the loaded chunks' key range (lib/snapshot/row-ownership.js).
+    var limit = trimLimit(t);
+    var sql = 'DELETE FROM ' + quoteTable(t.schema, t.table) + ' WHERE ' + (limit ? limit.sql + ' AND (' : '') + col + ' < ' + value +
+      ' OR ' + col + ' IS NULL' + (limit ? ')' : '');
+    var args = (limit ? limit.args : []).concat(t.int ? [] : [t.value]);
+    var n = statementSize.batchRows(host, t.schema, t.table, groupLimit);
+    var run = function () {
+      try {
+        return statementSize.inBatches(host, sql, args, n);
+      } catch (e) {
+        throw statementSize.namedRollback(host, e, 'since\'s DELETE of ' + displayTable(t.schema, t.table), groupLimit, true);
+      }
+    };
     var deleted = t.utc ? withSessionValue(host, 'time_zone', '+00:00', run) : run();
-    return { schema: t.schema, table: t.table, column: t.column, value: t.value, deleted: deleted, boundaries: t.boundaries, every: t.every };
+    return { schema: t.schema, table: t.table, column: t.column, value: t.value, deleted: deleted, boundaries: t.boundaries, every: t.every,
+      range: t.range ? { columns: t.range.columns, values: t.range.values, chunk: t.range.chunk } : null };
   });
 }
 
@@ -248,6 +263,9 @@ function runSnapshot(host, snap, loadDumpOptions, loadDir, planned) {
     return outsideBinlog(host, !!loadDumpOptions.skipBinlog, function () {
       return withMinimalRowImage(host, function () { return changeRows(host, snap, loadDumpOptions, build, planned || null); });
     });
+  } catch (e) {
+    // A statement not batched (a mask's UPDATE) rolled back by the group: named.
+    throw statementSize.namedRollback(host, e, 'a statement of the step after the load (masks)', snap.groupLimit);
   } finally {
     // Whatever failed: the tables must not stay without their indexes.
     build.run();
@@ -270,13 +288,14 @@ function changeRows(host, snap, loadDumpOptions, build, planned) {
   var out = { orphans: null, mask: null, notes: resolved ? resolved.notes : [], since: null };
   // since first: the rows it removes may leave orphans, or be parents orphans "parents" adds back.
   if (snap.trims && snap.trims.length) {
-    out.since = orphans.withoutForeignKeyChecks(host, function () { return trimSince(host, snap.trims); });
+    out.since = orphans.withoutForeignKeyChecks(host, function () { return trimSince(host, snap.trims, snap.groupLimit); });
   }
   if (snap.orphans === 'parents') {
     out.orphans = parents.completeParents(host, fks, chunkSources(host, snap.ctx, planned, snap.tables, snap.loadMasks ?
       { tables: snap.loadMasks.tables, initSql: snap.keyInit } : null),
-      { skipBinlog: !!loadDumpOptions.skipBinlog });
-  } else if (snap.orphans !== 'keep') out.orphans = orphans.fixOrphans(host, fks, snap.orphans);
+      { skipBinlog: !!loadDumpOptions.skipBinlog, groupLimit: snap.groupLimit,
+        maxBytesPerTransaction: snap.groupLimit ? loadDumpOptions.maxBytesPerTransaction : null });
+  } else if (snap.orphans !== 'keep') out.orphans = orphans.fixOrphans(host, fks, snap.orphans, { groupLimit: snap.groupLimit });
   // Deferred indexes: built once the orphans are gone, before any mask (a unique key's masks fail as before).
   if (build.pending) {
     build.run();

@@ -17,6 +17,7 @@ const OWN_FILES = {
   'lib/server/restore-state.js': 'the state file (<config home>/restore/state)',
   'lib/options/presets.js': 'the user\'s presets file',
   'lib/partial/load-view.js': 'the load view\'s own mark file',
+  'lib/snapshot/row-ownership.js': 'its record of rows of their own, beside util.loadDump\'s progress file',
 };
 
 function jsFiles(dir) {

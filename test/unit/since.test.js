@@ -240,9 +240,15 @@ describe('since: the option, chunk heads and the bisection (fake host)', functio
     const { snapshotLines } = require('../../lib/run/snapshot-report.js');
     const trim = { schema: 'dev', table: 'orders', column: 'created_at', value: '2026-10-01 00:00:00', deleted: 7 };
     expect(snapshotLines({ since: [{ ...trim, boundaries: [3], every: false }], notes: [] }, [])).to.deep.equal([
-      'since: 7 row(s) of dev.orders before 2026-10-01 00:00:00 removed (from the boundary chunk 3).']);
+      'since: 7 row(s) of dev.orders before 2026-10-01 00:00:00 removed (the DELETE covered the whole table, which held no row ' +
+      'before the load; boundary chunk 3).']);
     expect(snapshotLines({ since: [{ ...trim, boundaries: [0], every: true }], notes: [] }, [])).to.deep.equal([
-      'since: 7 row(s) of dev.orders before 2026-10-01 00:00:00 removed (from the chunks loaded: sinceScan).']);
+      'since: 7 row(s) of dev.orders before 2026-10-01 00:00:00 removed (the DELETE covered the whole table, which held no row ' +
+      'before the load; every chunk loaded: sinceScan).']);
+    // Limited to the loaded chunks' keys (lib/snapshot/row-ownership.js): the sentence names the range.
+    const range = { columns: ['id'], values: ['5329'], chunk: 8 };
+    expect(snapshotLines({ since: [{ ...trim, boundaries: [8], every: false, range }], notes: [] }, [])[0]).to.match(
+      /removed among the loaded chunks' keys only \(.*5329.* and after: the boundary chunk 8 on\), so the DELETE did not reach/);
     // The view's @.done.json: what the file records, not what util.loadDump's filters will read.
     const { viewLines } = require('../../lib/partial/load-view.js');
     expect(viewLines({ dir: '/v' }, { links: 3, stubs: 2, done: { bytesBefore: 900, bytesAfter: 300 } }, false)[1]).to.equal(

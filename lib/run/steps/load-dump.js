@@ -2,15 +2,18 @@
 // dump or the partial step's load view. With masks applied while loading, this session holds
 // their key from here to the snapshot step's release.
 var snapshotStep = require('../../snapshot/snapshot-step.js');
+var rowOwnership = require('../../snapshot/row-ownership.js');
 
 module.exports = {
   name: 'util.loadDump',
-  reads: ['plan.loadDir', 'plan.loadDumpOptions', 'plan.snapshot'], adds: ['the masks\' key held in this session'],
+  reads: ['plan.loadDir', 'plan.loadDumpOptions', 'plan.snapshot'], adds: ['the masks\' key held in this session', 'the record of rows of their own beside the progress file'],
   reports: 'its phase (report.phases); util.loadDump prints its own progress',
   undo: 'none: the progress file stays, so the same command resumes it',
   when: function () { return true; },
   run: function (run) {
     var plan = run.plan;
+    // A first attempt records which tables held rows of their own, for a resumed one.
+    rowOwnership.writeRecord(run.host, plan.snapshot.ownership);
     snapshotStep.holdMaskKey(run.host, plan.snapshot, true);
     run.host.util.loadDump(plan.loadDir, plan.loadDumpOptions);
   },

@@ -2,6 +2,8 @@
 // the place): its directory made before any step, the file removed once the load finished (after
 // the snapshot step, which builds deferred indexes from it). Not timed phases: no phase is named
 // when they fail.
+var rowOwnership = require('../../snapshot/row-ownership.js');
+
 var place = {
   name: null,
   reads: ['plan.progressDir'], adds: ['the progress file\'s directory'],
@@ -19,7 +21,10 @@ var remove = {
   reports: 'nothing',
   undo: 'nothing: only a finished load\'s file goes (a failed one keeps it, to resume)',
   when: function (run) { return !!run.plan.progressDir; },
-  run: function (run) { run.host.files.remove([run.plan.loadDumpOptions.progressFile]); },
+  run: function (run) {
+    var file = run.plan.loadDumpOptions.progressFile;
+    run.host.files.remove([file, rowOwnership.recordPath(file)]);
+  },
 };
 
 module.exports = { place: place, remove: remove };
