@@ -48,7 +48,7 @@ describe('the plugin\'s own statements on a group stay below its transaction siz
   });
 
   it('since\'s trim and orphans "delete" in batches: the load succeeds and every member has the same rows', async function () {
-    const r = cli(primary.uri, ['load', fx.dumps[SRC], `--since=${SRC}.orders.ordered_at:${POINT}`, `--latest=${SRC}.customers:1`,
+    const r = cli(primary.uri, ['load', fx.dumps[SRC], `--since=${SRC}.orders.ordered_at:${POINT}`, '--since-scan', `--latest=${SRC}.customers:1`,
       '--orphans=delete']);
     expect(r.status, r.out).to.equal(0);
     expect(r.stdout).to.include(`group_replication_transaction_size_limit ${LIMIT}`);
@@ -70,7 +70,7 @@ describe('the plugin\'s own statements on a group stay below its transaction siz
   it('orphans "parents" at that limit: refused first, a chunk to stage being above a quarter of it; nothing changed', async function () {
     await primary.query(`DROP SCHEMA IF EXISTS ${SRC}`);
     await group.waitApplied();
-    const r = cli(primary.uri, ['load', fx.dumps[SRC], `--since=${SRC}.orders.ordered_at:${POINT}`, `--latest=${SRC}.customers:1`,
+    const r = cli(primary.uri, ['load', fx.dumps[SRC], `--since=${SRC}.orders.ordered_at:${POINT}`, '--since-scan', `--latest=${SRC}.customers:1`,
       '--orphans=parents', '--output-format=json']);
     expect(r.status, r.out).to.equal(1);
     const doc = JSON.parse(r.stdout);
@@ -83,7 +83,7 @@ describe('the plugin\'s own statements on a group stay below its transaction siz
   it('orphans "parents" with chunks below a quarter of the limit: the parents copied in batches the group accepts', async function () {
     const big = 560000;
     for (const m of group.members) await m.query(`SET GLOBAL group_replication_transaction_size_limit = ${big}`);
-    const r = cli(primary.uri, ['load', fx.dumps[SRC], `--since=${SRC}.orders.ordered_at:${POINT}`, `--latest=${SRC}.customers:1`,
+    const r = cli(primary.uri, ['load', fx.dumps[SRC], `--since=${SRC}.orders.ordered_at:${POINT}`, '--since-scan', `--latest=${SRC}.customers:1`,
       '--orphans=parents']);
     expect(r.status, r.out).to.equal(0);
     const added = Number(/Parents added: (\d+) row\(s\)/.exec(r.stdout)?.[1] ?? NaN);

@@ -108,15 +108,15 @@ describe('row ownership: rows a load did not write are never changed (real Shell
       expect(await whole(s)).to.deep.equal(before);
 
       // The headline case: the last days of orders appended, a name masked while loading.
-      const ok = load(s, [...p, ...(preset === 'dev' ? ['--orphans=keep'] : []), `--since=${SRC}.orders.ordered_at:${POINT}`,
+      const ok = load(s, [...p, ...(preset === 'dev' ? ['--orphans=keep'] : []), `--since=${SRC}.orders.ordered_at:${POINT}`, '--since-scan',
         `--mask=${SRC}.customers.name:name`, '--output-format=text']);
       expect(ok.status, ok.out).to.equal(0);
       expect(ok.out).to.match(new RegExp(`since: ${s}\\.orders holds rows of its own: the rows before the point are removed only at ` +
-        'or after id \\d+, the first row of chunk \\d+, the first it loads \\(no row of its own is there\\)'));
+        'or after id \\d+, the first row of chunk 0, the first it loads \\(no row of its own is there\\)'));
       expect(ok.out).to.match(new RegExp(`WARNING: ${s}\\.customers, ${s}\\.orders already hold rows of their own: util\\.loadDump ` +
         'loads with LOAD DATA … REPLACE'));
       const removed = new RegExp(`since: (\\d+) row\\(s\\) of ${s}\\.orders before ${POINT} removed among the loaded chunks' keys only ` +
-        '\\(id (\\d+) and after: the boundary chunk \\d+ on\\), so the DELETE did not reach the rows the table held before the load ' +
+        '\\(id (\\d+) and after: every chunk loaded: sinceScan\\), so the DELETE did not reach the rows the table held before the load ' +
         '\\(all below\\)\\.')
         .exec(ok.out);
       expect(removed, ok.out).to.not.equal(null);
@@ -133,11 +133,11 @@ describe('row ownership: rows a load did not write are never changed (real Shell
   it('empty pre-created tables hold no rows of their own: since, orphans delete and a mask by UPDATE go on', async function () {
     const s = 'own_empty';
     await makeTarget(s, false);
-    const r = load(s, [`--since=${SRC}.orders.ordered_at:${POINT}`, '--orphans=delete', `--mask=${SRC}.customers.email:text`,
+    const r = load(s, [`--since=${SRC}.orders.ordered_at:${POINT}`, '--since-scan', '--orphans=delete', `--mask=${SRC}.customers.email:text`,
       '--output-format=text']);
     expect(r.status, r.out).to.equal(0);
     expect(r.out).to.match(new RegExp(`since: \\d+ row\\(s\\) of ${s}\\.orders before ${POINT} removed \\(the DELETE covered the ` +
-      'whole table, which held no row before the load; boundary chunk \\d+\\)\\.'));
+      'whole table, which held no row before the load; every chunk loaded: sinceScan\\)\\.'));
     expect(r.out).to.not.include('rows of its own');
     expect(await print(s, 'orders', '1')).to.equal(await print(SRC, 'orders', `ordered_at >= '${POINT}'`));
     expect(Number(await server.value(`SELECT COUNT(*) FROM ${s}.customers c JOIN ${SRC}.customers o USING (id) ` +

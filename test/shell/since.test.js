@@ -112,7 +112,8 @@ describe('since: the rows at or after a point, exact (real Shell, real MySQL)', 
     expect(headsRead(r.out, dumps.plain, 'events')).to.be.above(0);
     expect(r.out).to.match(/exact: restore\.load deletes the rows before the point \(or NULL\) after the load \(only chunk \d+ can hold/);
     expect(r.out, r.out).to.match(/Parents added: [1-9]\d* row\(s\)/);
-    expect(r.out).to.match(new RegExp(`since: \\d+ row\\(s\\) of ${s}\\.orders before 2026-09-20 10:00:00 removed \\(from the chunks loaded: sinceScan\\)`));
+    expect(r.out).to.match(new RegExp(`since: \\d+ row\\(s\\) of ${s}\\.orders before 2026-09-20 10:00:00 removed \\(the DELETE covered the whole table, which held no row before the load; ` +
+      'every chunk loaded: sinceScan\\)'));
     // Every order's customer is there: parents completed the slice.
     expect(Number(await server.value(`SELECT COUNT(*) FROM ${s}.orders o LEFT JOIN ${s}.customers c ON c.id = o.customer_id ` +
       'WHERE c.id IS NULL'))).to.equal(0);
@@ -229,7 +230,8 @@ describe('since: the rows at or after a point, exact (real Shell, real MySQL)', 
     expect(exact.out).to.include(`created_at does not lead the chunking key (id): sinceScan: every chunk loads (${n} chunk file(s), `);
     // The rows removed: what every chunk held before the point, as the source says.
     const older = Number(await server.value(`SELECT COUNT(*) FROM ${SRC}.fixed WHERE created_at < '${POINT}'`));
-    expect(exact.out).to.include(`since: ${older} row(s) of ${s}.fixed before ${POINT} removed (from the chunks loaded: sinceScan).`);
+    expect(exact.out).to.include(`since: ${older} row(s) of ${s}.fixed before ${POINT} removed (the DELETE covered the whole table, which ` +
+      'held no row before the load; every chunk loaded: sinceScan).');
 
     const a = target('since_fx2');
     const approx = cli(server.uri, ['load', dumps.plain, `--schema=${a}`, ...only, '--since-exact=false']);
@@ -253,7 +255,7 @@ describe('since: the rows at or after a point, exact (real Shell, real MySQL)', 
     const after = cli(server.uri, ['load', dumps.plain, `--schema=${e}`, '--include-tables=since_src.fixed', '--since=since_src.fixed.id:99999']);
     expect(after.status, after.out).to.equal(0);
     expect(Number(await server.value(`SELECT COUNT(*) FROM ${e}.fixed`))).to.equal(0);
-    const last = /since: (\d+) row\(s\) of since_fx3\.fixed before 99999 removed \(from the boundary chunk (\d+)\)\./.exec(after.out);
+    const last = /since: (\d+) row\(s\) of since_fx3\.fixed before 99999 removed \(the DELETE covered the whole table, which held no row before the load; boundary chunk (\d+)\)\./.exec(after.out);
     expect(last, after.out).to.not.equal(null);
     expect(Number(last[2])).to.equal(n - 1);
     expect(after.out).to.include(`No rows left: the steps after util.loadDump deleted every row it loaded (since's trim ${last[1]} row(s)).`);
