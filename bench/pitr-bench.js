@@ -1,0 +1,282 @@
+#!/usr/bin/env node
+'use strict';
+// npm run bench:pitr (issue 43, item 4): replaying a source's binary logs onto a target that holds
+// the data as it was when they start — the point-in-time part of a restore, after the dump's load.
+// The workload: a source with GTIDs (MySQL 9.7: dependency tracking by WRITESET, always), a few
+// sysbench-like tables made by SETUP_SQL, then BENCH_CLIENTS (8) mysql2 connections committing small
+// transactions concurrently (updates by key, inserts, delete+insert by key, two-table transactions)
+// until the binary log holds at least BENCH_TX (10,000). The starting point: the same SETUP_SQL on
+// each target, unlogged, and gtid_purged set to the source's gtid_executed when the workload began
+// (what a dump load with its gtidExecuted does). Each variant BENCH_RUNS (3) times, interleaved,
+// each on a fresh server; every run must end with every table equal to the source's (CHECKSUM
+// TABLE) and the source's GTIDs executed, or the bench fails:
+// - the DBA's way: `mysqlbinlog FILES | mysql`, serial;
+// - the server's own applier (the relay-log method): the files copied into the target's data
+//   directory as its relay log, CHANGE REPLICATION SOURCE TO RELAY_LOG_FILE…, SOURCE_HOST='dummy',
+//   START REPLICA SQL_THREAD, with replica_parallel_workers 4 and 1; timed from the copy until
+//   WAIT_FOR_EXECUTED_GTID_SET returns;
+// - the plugin: pluginReplay below, the hook for issue 43's parallel replay (not written yet).
+// Reported: median (min–max) seconds, transactions per second, the peak memory of the process
+// doing the work (mysqlbinlog or mysql, whichever is larger; for the applier, mysqld itself) and
+// the growth of the target mysqld's peak memory during the replay (/proc: VmHWM reset before).
+const fs = require('fs');
+const path = require('path');
+const { spawnSync } = require('child_process');
+const mysql = require('mysql2/promise');
+const { runMeasured, stats, fmt, machineLine, settle } = require('./measure');
+const { startServer } = require('../test/support/server');
+const { tempDir, cleanTemp } = require('../test/support/shell');
+const { HAVE } = require('../test/support/real');
+
+const TX = Number(process.env.BENCH_TX || 10000);
+const CLIENTS = Number(process.env.BENCH_CLIENTS || 8);
+const RUNS = Number(process.env.BENCH_RUNS || 3);
+const SCHEMA = 'pitrbench';
+const TABLES = ['sbtest1', 'sbtest2', 'sbtest3', 'sbtest4'];
+const ROWS = 5000; // initial rows per table
+const GTIDS = '--gtid-mode=ON --enforce-gtid-consistency=ON';
+// server_id differs from the source's (1): the applier skips events of its own server_id.
+const TARGET_OPTS = `${GTIDS} --server-id=2 --relay-log=relay --skip-replica-start`;
+
+const SETUP_SQL = `SET SESSION cte_max_recursion_depth = ${ROWS}; CREATE SCHEMA ${SCHEMA}; USE ${SCHEMA};
+  ${TABLES.map((t) => `CREATE TABLE ${t} (id INT AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, c CHAR(120) NOT NULL,
+    pad CHAR(60) NOT NULL, KEY k (k));
+  INSERT INTO ${t} (id, k, c, pad) WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${ROWS})
+    SELECT n, n * 7 % ${ROWS}, REPEAT(LEFT(SHA2(n, 256), 60), 2), LEFT(SHA2(n + 1, 256), 60) FROM s;`).join('\n')}`;
+
+// A deterministic generator per client (mulberry32).
+function rng(seedValue) {
+  let a = seedValue >>> 0;
+  return () => {
+    a = (a + 0x6D2B79F5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// One transaction, as one multi-statement query (no round trip per statement).
+function transaction(r) {
+  const tbl = () => TABLES[Math.floor(r() * TABLES.length)];
+  const id = () => 1 + Math.floor(r() * ROWS);
+  const text = (n) => Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(r() * 26))).join('');
+  const x = r();
+  let body;
+  if (x < 0.4) { // updates by key (one on the secondary index, one not)
+    const t = tbl();
+    body = `UPDATE ${t} SET k = k + 1 WHERE id = ${id()}; UPDATE ${t} SET c = '${text(120)}' WHERE id = ${id()};`;
+  } else if (x < 0.65) {
+    body = `INSERT INTO ${tbl()} (k, c, pad) VALUES (${id()}, '${text(120)}', '${text(60)}');`;
+  } else if (x < 0.8) { // sysbench's delete + insert of the same key
+    const t = tbl();
+    const i = id();
+    body = `DELETE FROM ${t} WHERE id = ${i}; INSERT INTO ${t} (id, k, c, pad) VALUES (${i}, ${id()}, '${text(120)}', '${text(60)}');`;
+  } else { // two tables
+    const a = tbl();
+    const b = TABLES[(TABLES.indexOf(a) + 1) % TABLES.length];
+    body = `UPDATE ${a} SET k = k - 1 WHERE id = ${id()}; INSERT INTO ${b} (k, c, pad) VALUES (${id()}, '${text(120)}', '${text(60)}');`;
+  }
+  return `START TRANSACTION; ${body} COMMIT;`;
+}
+
+async function workload(source, perClient) {
+  const conns = await Promise.all(Array.from({ length: CLIENTS }, () => mysql.createConnection({ host: '127.0.0.1',
+    port: source.port, user: 'root', password: '', database: SCHEMA, multipleStatements: true })));
+  let retries = 0;
+  await Promise.all(conns.map(async (c, n) => {
+    const r = rng(1000 + n);
+    for (let i = 0; i < perClient; i++) {
+      const sql = transaction(r);
+      for (;;) {
+        try { await c.query(sql); break; } catch (e) {
+          if (e.errno !== 1213 && e.errno !== 1205) throw e; // a deadlock or lock wait: again, as an application would
+          retries++;
+          await c.query('ROLLBACK');
+        }
+      }
+    }
+  }));
+  await Promise.all(conns.map((c) => c.end()));
+  return retries;
+}
+
+// Transactions in a GTID set ("uuid:1-5:7,uuid2:3").
+function gtidCount(set) {
+  let n = 0;
+  for (const part of String(set).replace(/\s/g, '').split(',').filter(Boolean)) {
+    for (const iv of part.split(':').slice(1)) {
+      if (!/^\d+(-\d+)?$/.test(iv)) continue; // a tag
+      const [a, b] = iv.split('-').map(Number);
+      n += (b || a) - a + 1;
+    }
+  }
+  return n;
+}
+
+async function checksums(server) {
+  const out = {};
+  for (const r of await server.query(`CHECKSUM TABLE ${TABLES.map((t) => `${SCHEMA}.${t}`).join(', ')}`)) out[r.Table] = String(r.Checksum);
+  return out;
+}
+
+function binDir(server) { return path.dirname(server.client.trim().split(/\s+/)[0]); }
+
+function mysqldPid(server) {
+  const f = fs.readdirSync(server.datadir).find((x) => x.endsWith('.pid'));
+  return Number(fs.readFileSync(path.join(server.datadir, f), 'utf8'));
+}
+
+// The target mysqld's peak RSS from now on: VmHWM reset (clear_refs 5), read after.
+function serverPeak(server) {
+  const pid = mysqldPid(server);
+  const status = () => fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name) => Number((new RegExp(`${name}:\\s*(\\d+)`).exec(status()) || [])[1]);
+  try { fs.writeFileSync(`/proc/${pid}/clear_refs`, '5'); } catch (e) { /* then VmHWM counts since the start */ }
+  const before = kb('VmRSS');
+  return () => ({ peakMB: kb('VmHWM') / 1024, growthMB: (kb('VmHWM') - before) / 1024 });
+}
+
+// A fresh target holding the data as it was when the workload began.
+async function freshTarget(startGtid) {
+  const target = await startServer({ opts: TARGET_OPTS });
+  await target.query(`SET SESSION sql_log_bin = 0; ${SETUP_SQL} SET SESSION sql_log_bin = 1; USE mysql`);
+  await target.query('SET GLOBAL gtid_purged = ?', [startGtid]);
+  return target;
+}
+
+// The hook for the plugin's parallel replay (issue 43): null while the plugin has none; then
+// async (target, binlogDir, files) => ({seconds, peakMB, serverMB, status, stderr}), running
+// `restore load … --binlogs=DIR` (or restore.replay) on the target under runMeasured.
+const pluginReplay = null;
+
+async function main() {
+  if (!HAVE.server) throw new Error('npm run bench:pitr needs ../shared (a real MySQL server).');
+  const work = tempDir('restore-pitrbench-');
+  const binlogDir = path.join(work, 'binlogs');
+  fs.mkdirSync(binlogDir);
+
+  // The source and its workload.
+  const source = await startServer({ opts: GTIDS });
+  const version = await source.value('SELECT VERSION()');
+  const deps = (await source.query("SHOW GLOBAL VARIABLES WHERE Variable_name LIKE 'binlog_transaction_dependency%' " +
+    "OR Variable_name IN ('binlog_format', 'gtid_mode', 'sync_binlog', 'innodb_flush_log_at_trx_commit', " +
+    "'replica_parallel_workers', 'replica_preserve_commit_order')")).map((r) => `${r.Variable_name}=${r.Value}`);
+  process.stdout.write(`Source: MySQL ${version}, ${deps.join(', ')} ` +
+    '(no binlog_transaction_dependency_tracking variable: WRITESET is always used since 8.4)\n');
+  await source.query(SETUP_SQL);
+  await source.query('FLUSH BINARY LOGS');
+  const startGtid = await source.value('SELECT @@GLOBAL.gtid_executed');
+  const startFile = (await source.query('SHOW BINARY LOG STATUS'))[0].File;
+  const perClient = Math.ceil(TX * 1.02 / CLIENTS);
+  const t0 = Date.now();
+  const retries = await workload(source, perClient);
+  await source.query('FLUSH BINARY LOGS');
+  const endGtid = await source.value('SELECT @@GLOBAL.gtid_executed');
+  const txs = gtidCount(endGtid) - gtidCount(startGtid);
+  if (txs < TX) throw new Error(`the workload wrote ${txs} transactions, fewer than ${TX}`);
+  const logs = (await source.query('SHOW BINARY LOGS')).map((r) => r.Log_name);
+  const files = logs.slice(logs.indexOf(startFile), -1);
+  for (const f of files) fs.copyFileSync(path.join(source.datadir, f), path.join(binlogDir, f));
+  const expected = await checksums(source);
+  const rows = await source.value(`SELECT ${TABLES.map((t) => `(SELECT COUNT(*) FROM ${SCHEMA}.${t})`).join(' + ')}`);
+  const bin = binDir(source);
+  await source.stop();
+  const bytes = files.reduce((s, f) => s + fs.statSync(path.join(binlogDir, f)).size, 0);
+  // The dependency information the source wrote: how many transactions could run beside each one.
+  const decoded = spawnSync(path.join(bin, 'mysqlbinlog'), files.map((f) => path.join(binlogDir, f)), { encoding: 'latin1', maxBuffer: 1 << 30 });
+  const widths = [...decoded.stdout.matchAll(/last_committed=(\d+)\s+sequence_number=(\d+)/g)].map((m) => Number(m[2]) - Number(m[1]));
+  process.stdout.write(`Workload: ${CLIENTS} clients x ${perClient} transactions in ${((Date.now() - t0) / 1000).toFixed(1)} s ` +
+    `(${retries} retried after a deadlock): ${txs} transactions (GTIDs) in ${files.length} binary log file(s), ` +
+    `${(bytes / 1e6).toFixed(1)} MB; ${rows} rows in ${TABLES.length} tables at the end\n`);
+  process.stdout.write(`Dependency information written by the source (sequence_number - last_committed: how many transactions ` +
+    `before each one it may run beside): median ${stats(widths).median}, max ${stats(widths).max}, ${widths.length} transactions\n`);
+  process.stdout.write(`Start: gtid_purged = '${startGtid}' on a fresh target with the same setup SQL (unlogged); ` +
+    `replayed up to '${endGtid}'\n\n`);
+
+  const paths = files.map((f) => path.join(binlogDir, f));
+  const dbaCommand = (t) => `${path.join(bin, 'mysqlbinlog')} ${paths.join(' ')} | ${t.client}`;
+  const applier = (workers) => async (t) => {
+    await t.query(`SET GLOBAL replica_parallel_workers = ${workers}`);
+    const peak = serverPeak(t);
+    const s0 = process.hrtime.bigint();
+    // The files become the relay log the server has not opened yet (no replication configured).
+    files.forEach((f, i) => fs.copyFileSync(path.join(binlogDir, f), path.join(t.datadir, `relay.${String(i + 1).padStart(6, '0')}`)));
+    fs.writeFileSync(path.join(t.datadir, 'relay.index'), files.map((f, i) => `./relay.${String(i + 1).padStart(6, '0')}\n`).join(''));
+    await t.query("CHANGE REPLICATION SOURCE TO RELAY_LOG_FILE = 'relay.000001', RELAY_LOG_POS = 4, SOURCE_HOST = 'dummy'");
+    await t.query('START REPLICA SQL_THREAD');
+    const waited = await t.value('SELECT WAIT_FOR_EXECUTED_GTID_SET(?, 600) AS w', [endGtid]);
+    const seconds = Number(process.hrtime.bigint() - s0) / 1e9;
+    const err = await t.query('SELECT LAST_ERROR_MESSAGE AS m FROM performance_schema.replication_applier_status_by_worker ' +
+      'WHERE LAST_ERROR_NUMBER <> 0 UNION ALL SELECT LAST_ERROR_MESSAGE FROM ' +
+      'performance_schema.replication_applier_status_by_coordinator WHERE LAST_ERROR_NUMBER <> 0');
+    await t.query('STOP REPLICA SQL_THREAD');
+    const p = peak();
+    return { seconds, peakMB: p.peakMB, serverMB: p.growthMB, status: Number(waited) === 0 ? 0 : 1,
+      stderr: err.map((r) => r.m).join('; ') || 'WAIT_FOR_EXECUTED_GTID_SET timed out' };
+  };
+  const variants = [
+    { name: 'mysqlbinlog | mysql', how: `${path.join(bin, 'mysqlbinlog')} ${files.join(' ')} | mysql`, run: async (t) => {
+      const peak = serverPeak(t);
+      const r = runMeasured('bash', ['-c', `set -o pipefail; ${dbaCommand(t)}`]);
+      return { ...r, serverMB: peak().growthMB };
+    } },
+    { name: 'server applier, 4 workers', how: 'relay-log method, replica_parallel_workers = 4', run: applier(4) },
+    { name: 'server applier, 1 worker', how: 'relay-log method, replica_parallel_workers = 1', run: applier(1) },
+    { name: 'plugin', how: 'restore load --binlogs (issue 43)', plugin: true, run: pluginReplay },
+  ];
+  process.stdout.write(`Commands: ${variants[0].how} (mysql = ${bin}/mysql --no-defaults -uroot -h127.0.0.1 -PPORT)\n` +
+    `  applier: copy the files to DATADIR/relay.000001…, write DATADIR/relay.index; SET GLOBAL replica_parallel_workers = N; ` +
+    "CHANGE REPLICATION SOURCE TO RELAY_LOG_FILE = 'relay.000001', RELAY_LOG_POS = 4, SOURCE_HOST = 'dummy'; " +
+    `START REPLICA SQL_THREAD; SELECT WAIT_FOR_EXECUTED_GTID_SET('${endGtid}', 600)\n` +
+    `  targets: mysqld ${TARGET_OPTS} (binary log and log_replica_updates on, as the server's defaults)\n\n`);
+
+  const results = {};
+  variants.forEach((v) => { results[v.name] = []; });
+  for (let i = 0; i < RUNS; i++) {
+    for (const v of variants) {
+      if (!v.run) continue;
+      const target = await freshTarget(startGtid);
+      let r;
+      try {
+        settle();
+        r = await v.run(target, binlogDir, files);
+        if (r.status === 0) {
+          const got = await checksums(target);
+          const wrong = Object.keys(expected).filter((k) => got[k] !== expected[k]);
+          const all = Number(await target.value('SELECT GTID_SUBSET(?, @@GLOBAL.gtid_executed) AS s', [endGtid]));
+          if (wrong.length || !all) {
+            r.status = 1;
+            r.stderr = `${wrong.map((k) => `${k}: checksum ${got[k]}, the source's ${expected[k]}`).join('; ')}` +
+              `${all ? '' : ' the source\'s GTIDs are not all executed'}`;
+          }
+        }
+      } finally {
+        await target.stop();
+      }
+      if (r.status !== 0) throw new Error(`${v.name} (run ${i + 1}) failed: ${r.stderr}`);
+      results[v.name].push(r);
+      process.stdout.write(`  run ${i + 1}: ${v.name}: ${r.seconds.toFixed(2)} s, ${(txs / r.seconds).toFixed(0)} tx/s, ` +
+        `worker peak ${r.peakMB.toFixed(0)} MB, target mysqld +${r.serverMB.toFixed(0)} MB; checksums equal\n`);
+    }
+  }
+
+  process.stdout.write(`\n${machineLine()}\n${RUNS} runs of each, interleaved, each on a fresh target; ${txs} transactions; ` +
+    'median (min–max); every run verified: CHECKSUM TABLE of every table equal to the source\'s\n\n');
+  process.stdout.write(['variant'.padEnd(28), 'seconds'.padEnd(20), 'tx/s'.padStart(7), 'vs mysqlbinlog'.padStart(15),
+    'worker peak MB'.padStart(16), 'target mysqld +MB'.padStart(18)].join(' ') + '\n');
+  const base = stats(results[variants[0].name].map((r) => r.seconds)).median;
+  for (const v of variants) {
+    const list = results[v.name];
+    if (!list.length) { process.stdout.write(`${v.name.padEnd(28)} plugin: not implemented yet (issue 43)\n`); continue; }
+    const m = stats(list.map((r) => r.seconds)).median;
+    process.stdout.write([v.name.padEnd(28), fmt(list.map((r) => r.seconds), 2).padEnd(20), (txs / m).toFixed(0).padStart(7),
+      `${(base / m).toFixed(2)}x`.padStart(15), fmt(list.map((r) => r.peakMB), 0).padStart(16),
+      fmt(list.map((r) => r.serverMB), 0).padStart(18)].join(' ') + '\n');
+  }
+  process.stdout.write('(worker peak: mysqlbinlog or mysql, whichever is larger; for the applier the worker is the target mysqld ' +
+    'itself (its peak RSS during the replay); target mysqld +MB: its peak RSS during the replay over its RSS before)\n');
+  cleanTemp();
+}
+
+main().catch((e) => { process.stderr.write((e && e.stack) || String(e)); cleanTemp(); process.exit(1); });
