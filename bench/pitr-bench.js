@@ -17,13 +17,14 @@
 //   WAIT_FOR_EXECUTED_GTID_SET returns;
 // - the plugin: pluginReplay below, the hook for issue 43's parallel replay (not written yet).
 // Reported: median (min–max) seconds, transactions per second, the peak memory of the process
-// doing the work (mysqlbinlog or mysql, whichever is larger; for the applier, mysqld itself) and
+// doing the work (mysqlbinlog's plus mysql's; for the applier, mysqld itself) and
 // the growth of the target mysqld's peak memory during the replay (/proc: VmHWM reset before).
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const mysql = require('mysql2/promise');
-const { runMeasured, stats, fmt, machineLine, settle } = require('./measure');
+const { stats, fmt, machineLine, settle } = require('./measure');
 const { startServer } = require('../test/support/server');
 const { tempDir, cleanTemp } = require('../test/support/shell');
 const { HAVE } = require('../test/support/real');
@@ -137,6 +138,30 @@ function serverPeak(server) {
   return () => ({ peakMB: kb('VmHWM') / 1024, growthMB: (kb('VmHWM') - before) / 1024 });
 }
 
+// `A | B` timed, with the peak memory of each side (wait4 of each process): the DBA's pipe has two
+// workers, so measure.js's one number (the larger) would hide the other.
+const PIPE = [
+  'import json, os, subprocess, sys, time',
+  'a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])',
+  't = time.perf_counter()',
+  'pa = subprocess.Popen(a, stdout=subprocess.PIPE)',
+  'pb = subprocess.Popen(b, stdin=pa.stdout, stderr=subprocess.PIPE)',
+  'pa.stdout.close()',
+  'err = pb.stderr.read()',
+  '_, sa, ra = os.wait4(pa.pid, 0)',
+  '_, sb, rb = os.wait4(pb.pid, 0)',
+  'print(json.dumps({"seconds": time.perf_counter() - t, "a": ra.ru_maxrss, "b": rb.ru_maxrss,',
+  '  "status": os.waitstatus_to_exitcode(sa) or os.waitstatus_to_exitcode(sb), "stderr": err.decode("utf8", "replace")}))',
+].join('\n');
+
+function measuredPipe(a, b) {
+  const r = spawnSync('python3', ['-c', PIPE, JSON.stringify(a), JSON.stringify(b)], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`measuring ${a[0]} | ${b[0]} failed: ${r.stderr}`);
+  const m = JSON.parse(r.stdout);
+  return { seconds: m.seconds, peakMB: (m.a + m.b) / 1024, sides: `mysqlbinlog ${(m.a / 1024).toFixed(0)} MB + mysql ${(m.b / 1024).toFixed(0)} MB`,
+    status: m.status, stderr: m.stderr };
+}
+
 // A fresh target holding the data as it was when the workload began.
 async function freshTarget(startGtid) {
   const target = await startServer({ opts: TARGET_OPTS });
@@ -147,11 +172,12 @@ async function freshTarget(startGtid) {
 
 // The hook for the plugin's parallel replay (issue 43): null while the plugin has none; then
 // async (target, binlogDir, files) => ({seconds, peakMB, serverMB, status, stderr}), running
-// `restore load … --binlogs=DIR` (or restore.replay) on the target under runMeasured.
+// `restore load … --binlogs=DIR` (or restore.replay) on the target under runMeasured (bench/measure.js).
 const pluginReplay = null;
 
 async function main() {
   if (!HAVE.server) throw new Error('npm run bench:pitr needs ../shared (a real MySQL server).');
+  const load0 = os.loadavg()[0].toFixed(1);
   const work = tempDir('restore-pitrbench-');
   const binlogDir = path.join(work, 'binlogs');
   fs.mkdirSync(binlogDir);
@@ -195,7 +221,6 @@ async function main() {
     `replayed up to '${endGtid}'\n\n`);
 
   const paths = files.map((f) => path.join(binlogDir, f));
-  const dbaCommand = (t) => `${path.join(bin, 'mysqlbinlog')} ${paths.join(' ')} | ${t.client}`;
   const applier = (workers) => async (t) => {
     await t.query(`SET GLOBAL replica_parallel_workers = ${workers}`);
     const peak = serverPeak(t);
@@ -218,7 +243,7 @@ async function main() {
   const variants = [
     { name: 'mysqlbinlog | mysql', how: `${path.join(bin, 'mysqlbinlog')} ${files.join(' ')} | mysql`, run: async (t) => {
       const peak = serverPeak(t);
-      const r = runMeasured('bash', ['-c', `set -o pipefail; ${dbaCommand(t)}`]);
+      const r = measuredPipe([path.join(bin, 'mysqlbinlog'), ...paths], t.client.trim().split(/\s+/));
       return { ...r, serverMB: peak().growthMB };
     } },
     { name: 'server applier, 4 workers', how: 'relay-log method, replica_parallel_workers = 4', run: applier(4) },
@@ -248,7 +273,7 @@ async function main() {
           if (wrong.length || !all) {
             r.status = 1;
             r.stderr = `${wrong.map((k) => `${k}: checksum ${got[k]}, the source's ${expected[k]}`).join('; ')}` +
-              `${all ? '' : ' the source\'s GTIDs are not all executed'}`;
+              `${all ? '' : '; the source\'s GTIDs are not all executed'}`;
           }
         }
       } finally {
@@ -257,11 +282,11 @@ async function main() {
       if (r.status !== 0) throw new Error(`${v.name} (run ${i + 1}) failed: ${r.stderr}`);
       results[v.name].push(r);
       process.stdout.write(`  run ${i + 1}: ${v.name}: ${r.seconds.toFixed(2)} s, ${(txs / r.seconds).toFixed(0)} tx/s, ` +
-        `worker peak ${r.peakMB.toFixed(0)} MB, target mysqld +${r.serverMB.toFixed(0)} MB; checksums equal\n`);
+        `worker peak ${r.peakMB.toFixed(0)} MB${r.sides ? ` (${r.sides})` : ''}, target mysqld +${r.serverMB.toFixed(0)} MB; checksums equal\n`);
     }
   }
 
-  process.stdout.write(`\n${machineLine()}\n${RUNS} runs of each, interleaved, each on a fresh target; ${txs} transactions; ` +
+  process.stdout.write(`\n${machineLine()}; load average ${load0} at the start, ${os.loadavg()[0].toFixed(1)} at the end\n${RUNS} runs of each, interleaved, each on a fresh target; ${txs} transactions; ` +
     'median (min–max); every run verified: CHECKSUM TABLE of every table equal to the source\'s\n\n');
   process.stdout.write(['variant'.padEnd(28), 'seconds'.padEnd(20), 'tx/s'.padStart(7), 'vs mysqlbinlog'.padStart(15),
     'worker peak MB'.padStart(16), 'target mysqld +MB'.padStart(18)].join(' ') + '\n');
@@ -274,7 +299,7 @@ async function main() {
       `${(base / m).toFixed(2)}x`.padStart(15), fmt(list.map((r) => r.peakMB), 0).padStart(16),
       fmt(list.map((r) => r.serverMB), 0).padStart(18)].join(' ') + '\n');
   }
-  process.stdout.write('(worker peak: mysqlbinlog or mysql, whichever is larger; for the applier the worker is the target mysqld ' +
+  process.stdout.write('(worker peak: mysqlbinlog\'s plus mysql\'s peak RSS; for the applier the worker is the target mysqld ' +
     'itself (its peak RSS during the replay); target mysqld +MB: its peak RSS during the replay over its RSS before)\n');
   cleanTemp();
 }
