@@ -37,7 +37,9 @@ const TABLES = ['sbtest1', 'sbtest2', 'sbtest3', 'sbtest4'];
 const ROWS = 5000; // initial rows per table
 const GTIDS = '--gtid-mode=ON --enforce-gtid-consistency=ON';
 // server_id differs from the source's (1): the applier skips events of its own server_id.
-const TARGET_OPTS = `${GTIDS} --server-id=2 --relay-log=relay --skip-replica-start`;
+// BENCH_TARGET_OPTS adds options to every target (e.g. '--sync-binlog=0 --innodb-flush-log-at-trx-commit=2':
+// the replay without a flush per commit).
+const TARGET_OPTS = `${GTIDS} --server-id=2 --relay-log=relay --skip-replica-start ${process.env.BENCH_TARGET_OPTS || ''}`.trim();
 
 const SETUP_SQL = `SET SESSION cte_max_recursion_depth = ${ROWS}; CREATE SCHEMA ${SCHEMA}; USE ${SCHEMA};
   ${TABLES.map((t) => `CREATE TABLE ${t} (id INT AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, c CHAR(120) NOT NULL,
