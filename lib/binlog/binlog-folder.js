@@ -44,11 +44,6 @@ function folderFiles(host, where) {
     chosen = names.filter(function (n) { return numberOf(n) !== null; }).sort(function (a, b) {
       return numberOf(a) - numberOf(b) || (a < b ? -1 : a > b ? 1 : 0);
     });
-    for (var k = 1; k < chosen.length; k++) {
-      for (var n = numberOf(chosen[k - 1]) + 1; n < numberOf(chosen[k]) && missing.length < 20; n++) {
-        missing.push(NUMBERED.exec(chosen[k])[1] + '.' + String(1000000 + n).slice(-6));
-      }
-    }
   }
   names.forEach(function (n) {
     if (chosen.indexOf(n) < 0 && indexes.indexOf(n) < 0) {
@@ -61,6 +56,19 @@ function folderFiles(host, where) {
   return { dir: dir, files: chosen, order: order, skipped: skipped, missing: missing, sizes: sizes };
 }
 
+// Numbers missing between two binary logs of one name (up to 20 named).
+function numberGaps(names) {
+  var missing = [];
+  for (var k = 1; k < names.length; k++) {
+    var stem = NUMBERED.exec(names[k])[1];
+    if (NUMBERED.exec(names[k - 1])[1] !== stem) continue;
+    for (var n = numberOf(names[k - 1]) + 1; n < numberOf(names[k]) && missing.length < 20; n++) {
+      missing.push(stem + '.' + String(1000000 + n).slice(-6));
+    }
+  }
+  return missing;
+}
+
 // The files read: the companion's answer, files that are not binary logs moved to skipped.
 function readFolder(host, folder, spec) {
   var paths = folder.files.map(function (n) { return host.files.join(folder.dir, n); });
@@ -71,6 +79,7 @@ function readFolder(host, folder, spec) {
     folder.skipped.push({ file: host.files.basename(f.path), reason: f.error.reason });
     return false;
   });
+  if (folder.order === 'file names') folder.missing = numberGaps(got.files.map(function (f) { return host.files.basename(f.path); }));
   return got;
 }
 
