@@ -32,7 +32,7 @@
 //                               -> {sizes: [{bytes, error}]} each file decompressed in full, nothing
 //                                  kept (a FileError 'program-missing' when no zstd decoder is here)
 //     binlogRead(paths, spec)   -> {files, tables, transactions, counted, first, last}: binary log files
-//                                  (in replay order) read into transactions (restore_py/binlog.py says
+//                                  (in replay order) read into transactions (plugins/restore/restore_py/binlog.py says
 //                                  every field); spec {since, until: microseconds UTC or null,
 //                                  keep: 'all' | 'notable', manyRows}. Only reads.
 //     decodeHeads([{compression: 'zstd'|'gzip'|'none', data: ArrayBuffer}])

@@ -85,9 +85,8 @@ var OPTIONS = [
     brief: 'Newest chunks to keep: {"shop.events": 3, "shop.*": 1, "*": 2}, a number for every chunked table, or on the ' +
       'command line shop.events:3,shop.*:1' },
   { name: 'since', section: 'selection', owner: 'partial', members: PARTIAL.concat(['binlogs']), type: 'spec', defaultText: 'none',
-    brief: 'Rows at or after a point of one column: {"shop.orders.created_at": "2026-10-25"} or "30 days" (back from ' +
-      'the dump\'s own time; 30d, 12h, 2w) or a number; command line shop.orders.created_at:30d. restore.binlogs: ' +
-      'a time, transactions committed at or after it' },
+    brief: 'Rows from a point of one column: {"shop.orders.created_at": "2026-10-25"}, "30 days" (30d, 12h, 2w) or a ' +
+      'number; restore.binlogs: transactions committed at or after a time' },
   // restore.binlogs: a preview of binary log files.
   { name: 'until', section: 'selection', owner: 'command', members: ['binlogs'], type: 'string', defaultText: 'none',
     brief: 'Transactions committed before this time ("2026-11-24 10:42:00", the server\'s time zone, else UTC; or with ' +
