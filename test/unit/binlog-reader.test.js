@@ -4,28 +4,20 @@
 // test/unit/companion.test.js runs the companion; and what lib/ reads from a statement's text.
 const { expect } = require('chai');
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const statements = require('../../lib/binlog/statements.js');
 const times = require('../../lib/binlog/binlog-times.js');
+const { tempDir } = require('../support/shell');
+const { HAVE_PYTHON, prelude } = require('../support/companion');
 
-const PY_DIR = path.resolve(__dirname, '..', '..', 'plugins', 'restore', 'restore_py');
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'binlogs');
-const HAVE_PYTHON = spawnSync('python3', ['--version'], { stdio: 'ignore' }).status === 0;
 const UUID = 'e53c4a01-ea84-11f1-84d7-02fc00000001';
 
 // binlogRead(paths, spec) through the companion's answering wrapper → [value (parsed), failure].
 function read(paths, spec, before = '') {
   const script = [
-    'import importlib, importlib.util, json, os, sys',
-    `here = ${JSON.stringify(PY_DIR)}`,
-    'spec = importlib.util.spec_from_file_location("companion_under_test", os.path.join(here, "__init__.py"), submodule_search_locations=[here])',
-    'pkg = importlib.util.module_from_spec(spec); sys.modules["companion_under_test"] = pkg; spec.loader.exec_module(pkg)',
-    'reg = importlib.import_module("companion_under_test.registration")',
-    'events = importlib.import_module("companion_under_test.binlog_events")',
-    before,
-    'calls = {name: reg._answering(fn) for name, fn, _, _ in reg.FUNCTIONS}',
+    ...prelude(`events = importlib.import_module("companion_under_test.binlog_events")\n${before}`),
     `got = calls["binlogRead"](${JSON.stringify(JSON.stringify(paths))}, ${JSON.stringify(JSON.stringify(spec))})`,
     'print(json.dumps([json.loads(got[0]) if got[0] else None, got[1]]))',
   ].join('\n');
@@ -38,12 +30,7 @@ const fixture = (name) => path.join(FIXTURES, name);
 
 describe('the binary log reader (Python companion) on files a real server wrote', function () {
   this.timeout(20000);
-  let tmp;
-  before(function () {
-    if (!HAVE_PYTHON) this.skip();
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'binlog-reader-'));
-  });
-  after(function () { if (tmp) fs.rmSync(tmp, { recursive: true, force: true }); });
+  before(function () { if (!HAVE_PYTHON) this.skip(); });
 
   it('groups events into transactions: GTID, positions, logical clock, commit times, rows per table, statements', function () {
     const [got, failed] = read([fixture('types.000002')], { keep: 'all' });
@@ -92,6 +79,7 @@ describe('the binary log reader (Python companion) on files a real server wrote'
   });
 
   it('a damaged file: what was read before the damage is kept, the rest named with its position', function () {
+    const tmp = tempDir('binlog-reader-');
     const whole = fs.readFileSync(fixture('types.000002'));
     fs.writeFileSync(path.join(tmp, 'cut.000002'), whole.subarray(0, 3700));
     const flipped = Buffer.from(whole);
