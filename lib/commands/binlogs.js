@@ -81,6 +81,7 @@ function binlogsCommand(host, where, options) {
   var files = got.files.map(function (f) {
     var r = { name: host.files.basename(f.path), size: f.size, serverVersion: f.serverVersion, checksum: f.checksum,
       previousGtids: f.previousGtids, gtids: gtidRange(f), transactions: f.transactions,
+      firstEventTime: f.firstEventTime, lastEventTime: f.lastEventTime, undecoded: f.undecoded,
       firstCommit: f.firstCommit, lastCommit: f.lastCommit, firstCommitText: shown[at], lastCommitText: shown[at + 1],
       next: f.next, error: f.error };
     at += 2;
@@ -97,7 +98,7 @@ function binlogsCommand(host, where, options) {
     files: files, skipped: folder.skipped, missing: folder.missing, transactions: got.counted,
     first: got.first ? Object.assign({ timeText: shown[2] }, got.first) : null,
     last: got.last ? Object.assign({ timeText: shown[3] }, got.last) : null,
-    dangerous: dangerous, undecoded: undecoded };
+    dangerous: dangerous, undecoded: undecoded, tableFilter: patterns };
   printReport(host, facts);
   return facts;
 }
@@ -121,9 +122,9 @@ function printReport(host, f) {
     ? ' committed ' + (f.since !== null ? 'from ' + f.sinceText : '') + (f.since !== null && f.until !== null ? ' ' : '') +
       (f.until !== null ? 'before ' + f.untilText : '') : '';
   if (!f.transactions) {
-    out.print('Transactions' + window + ': none.');
+    out.print('Transactions' + window + (f.tableFilter.length ? ' (all tables)' : '') + ': none.');
   } else {
-    out.print('Transactions' + window + ': ' + f.transactions + ', from ' + f.first.timeText + ' (' + (f.first.gtid || f.first.file + ':' + f.first.start) +
+    out.print('Transactions' + window + (f.tableFilter.length ? ' (all tables)' : '') + ': ' + f.transactions + ', from ' + f.first.timeText + ' (' + (f.first.gtid || f.first.file + ':' + f.first.start) +
       ') to ' + f.last.timeText + ' (' + (f.last.gtid || f.last.file + ':' + f.last.start) + ').');
   }
   if (f.tables.length) {

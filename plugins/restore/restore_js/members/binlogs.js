@@ -20,7 +20,7 @@ module.exports = {
       'Times are read and shown in the connected server\'s time zone, or in UTC without a session (the report ' +
       'says which); a time with an offset ("2026-11-24 10:42:00+01:00", "…Z") is taken as given. A commit ' +
       'time is the immediate_commit_timestamp the server wrote (microseconds).',
-      'The facts (outputFormat json or none): folder, order, timeZone, files (name, size, previousGtids, gtids, ' +
+      'The facts (outputFormat json or none): folder, order, timeZone, tableFilter, files (name, size, previousGtids, gtids, ' +
       'transactions, firstCommit, lastCommit in microseconds UTC and as text, error), skipped, missing, ' +
       'transactions, first, last, tables (table, transactions, inserted, updated, deleted), dangerous (kind, ' +
       'time, timeText, gtid, file, position, end, tables, schema, statement, rows) and undecoded (what the reader ' +
