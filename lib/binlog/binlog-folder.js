@@ -33,12 +33,17 @@ function folderFiles(host, where) {
   if (indexes.length === 1) {
     order = 'index file ' + indexes[0];
     chosen = [];
+    var listed = [];
     host.files.loadText(host.files.join(dir, indexes[0])).split('\n').forEach(function (line) {
       var base = line.trim().replace(/^.*\//, '');
-      if (!base) return;
-      if (sizes[base] === undefined) missing.push(base);
-      else chosen.push(base);
+      if (base) listed.push(base);
     });
+    chosen = listed.filter(function (n) { return sizes[n] !== undefined; });
+    // A gap is a listed file missing between two that are here; before the first or after the last is
+    // just not copied.
+    var from = listed.indexOf(chosen[0]);
+    var to = listed.indexOf(chosen[chosen.length - 1]);
+    missing = listed.filter(function (n, i) { return i > from && i < to && sizes[n] === undefined; });
   } else {
     order = 'file names';
     chosen = names.filter(function (n) { return numberOf(n) !== null; }).sort(function (a, b) {

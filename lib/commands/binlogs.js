@@ -81,7 +81,7 @@ function binlogsCommand(host, where, options) {
   var files = got.files.map(function (f) {
     var r = { name: host.files.basename(f.path), size: f.size, serverVersion: f.serverVersion, checksum: f.checksum,
       previousGtids: f.previousGtids, gtids: gtidRange(f), transactions: f.transactions,
-      firstEventTime: f.firstEventTime, lastEventTime: f.lastEventTime, undecoded: f.undecoded,
+      firstEventTime: f.firstEventTime, lastEventTime: f.lastEventTime, undecoded: f.undecoded, timesFromHeaders: f.timesFromHeaders,
       firstCommit: f.firstCommit, lastCommit: f.lastCommit, firstCommitText: shown[at], lastCommitText: shown[at + 1],
       next: f.next, error: f.error };
     at += 2;
@@ -115,6 +115,11 @@ function printReport(host, f) {
   }
   f.files.forEach(function (x) {
     if (x.error) out.warn(x.name + ': read up to position ' + x.error.position + ' only: ' + x.error.reason + '.');
+    Object.keys(x.undecoded).forEach(function (why) { out.warn(x.name + ': ' + why + ' (' + x.undecoded[why] + ').'); });
+    if (x.timesFromHeaders) {
+      out.warn(x.name + ': ' + x.timesFromHeaders + ' transaction(s) carry no commit timestamp (written before MySQL 8.0.1, or ' +
+        'a tagged GTID): their time is the second their first event began.');
+    }
   });
   f.skipped.forEach(function (s) { out.warn('Skipped ' + s.file + ': ' + s.reason + '.'); });
   if (f.missing.length) out.warn('Missing from the folder: ' + f.missing.join(', ') + ' (a gap: transactions in them are not here).');

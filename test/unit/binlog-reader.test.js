@@ -66,6 +66,20 @@ describe('the binary log reader (Python companion) on files a real server wrote'
     expect(got.transactions[11].statements[0].text).to.equal('DROP DATABASE s2');
   });
 
+  it('statement-based DML is listed and said not counted; an XA transaction ends at its XA PREPARE', function () {
+    const [got] = read([fixture('statement-xa.000002')], { keep: 'all' });
+    const t = got.transactions;
+    expect(t.map((x) => [x.start, x.end])).to.deep.equal([[158, 337], [337, 541], [541, 838], [838, 1126], [1126, 1507],
+      [1507, 1673], [1673, 1944]]);
+    expect(t[2].statements.map((x) => x.text)).to.deep.equal(['INSERT INTO s3.t VALUES (1, 1), (2, 2)']);
+    expect(t[3].undecoded).to.deep.equal(['a statement logged as text (binlog_format STATEMENT or MIXED): its rows are not counted']);
+    expect(t[4]).to.include({ incomplete: null });
+    expect(t[4].tables).to.deep.equal({ 's3.t': [1, 0, 0] });
+    expect(t[4].statements).to.deep.equal([]);
+    expect(t[6].tables).to.deep.equal({ 's3.t': [1, 0, 0] });
+    expect(got.tables).to.deep.equal({ 's3.t': [2, 2, 0, 0] });
+  });
+
   it('since/until count only transactions committed in [since, until); notable keeps statements and big changes', function () {
     const since = 1795799195987066; // GTID 3's commit
     const until = 1795799195997873; // GTID 10's commit (excluded)
@@ -143,5 +157,36 @@ describe('times of restore.binlogs without a session (lib/binlog/binlog-times.js
     expect(times.parseTime(host, zone, '2026-11-27', 'since')).to.equal(1795737600000000);
     expect(times.timeTexts(host, zone, [1795799195987066, null])).to.deep.equal(['2026-11-27 17:06:35.987066', null]);
     expect(() => times.parseTime(host, zone, 'yesterday', 'until')).to.throw(/option until: "yesterday" is not a time/);
+  });
+});
+
+describe('a folder of binary logs: which files, in which order (lib/binlog/binlog-folder.js)', function () {
+  const { fakeHost } = require('../support/fake-host');
+  const folderOf = require('../../lib/binlog/binlog-folder.js');
+  const read = (paths) => ({ files: paths.map((p) => ({ path: p, error: /junk/.test(p) ? { code: 'not-a-binlog', reason: 'not a binary log file' } : null })),
+    tables: {}, transactions: [], counted: 0, first: null, last: null });
+
+  it('takes the index file\'s order; a listed file missing between two present ones is a gap, others are not', function () {
+    const host = fakeHost({ files: { '/b/binlog.index': '/var/lib/mysql/binlog.000001\n./binlog.000002\n./binlog.000003\n' +
+      './binlog.000004\n./binlog.000005\n./binlog.000006\n', '/b/binlog.000002': 'x', '/b/binlog.000003': 'x',
+    '/b/binlog.000005': 'x', '/b/README': 'x' } });
+    const f = folderOf.folderFiles(host, '/b');
+    expect(f).to.include({ order: 'index file binlog.index' });
+    expect(f.files).to.deep.equal(['binlog.000002', 'binlog.000003', 'binlog.000005']);
+    expect(f.missing).to.deep.equal(['binlog.000004']);
+    expect(f.skipped).to.deep.equal([{ file: 'README', reason: 'not listed in binlog.index' }]);
+  });
+
+  it('without an index: the numbers of the names; a file that is not a binary log is skipped before gaps are counted', function () {
+    const host = fakeHost({ files: { '/b/binlog.000010': 'x', '/b/binlog.000009': 'x', '/b/binlog.000012': 'x',
+      '/b/junk.000099': 'x', '/b/notes.txt': 'x' } });
+    host.files.binlogRead = read;
+    const f = folderOf.folderFiles(host, '/b');
+    expect(f.order).to.equal('file names');
+    expect(f.files).to.deep.equal(['binlog.000009', 'binlog.000010', 'binlog.000012', 'junk.000099']);
+    const got = folderOf.readFolder(host, f, {});
+    expect(got.files.map((x) => x.path)).to.deep.equal(['/b/binlog.000009', '/b/binlog.000010', '/b/binlog.000012']);
+    expect(f.missing).to.deep.equal(['binlog.000011']);
+    expect(f.skipped.map((s) => s.file)).to.deep.equal(['notes.txt', 'junk.000099']);
   });
 });

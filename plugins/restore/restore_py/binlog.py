@@ -12,7 +12,7 @@ def _new_file(path):
     return {"path": path, "size": None, "serverVersion": None, "checksum": None, "previousGtids": None,
             "events": 0, "transactions": 0, "firstEventTime": None, "lastEventTime": None,
             "firstGtid": None, "lastGtid": None, "firstCommit": None, "lastCommit": None,
-            "next": None, "error": None, "undecoded": {}}
+            "next": None, "error": None, "undecoded": {}, "timesFromHeaders": 0}
 
 
 class _Reader(object):
@@ -30,8 +30,9 @@ class _Reader(object):
         t, self.trx, self.tables = self.trx, None, {}
         t["end"], t["incomplete"] = end, incomplete
         del t["inTransaction"]
-        if t["immediateCommit"] is None:  # servers before 8.0.1: the event's own time, in seconds
+        if t["immediateCommit"] is None:  # before 8.0.1, or a tagged GTID: the event's own second, and said so
             t["immediateCommit"] = t["eventTime"] * 1000000
+            self.info["timesFromHeaders"] += 1
         self.emit(t, self.info)
 
     def _no_clock(self):
@@ -49,6 +50,9 @@ class _Reader(object):
             return
         if kind == ev.ROTATE:
             self.info["next"] = bytes(body[8:]).decode("utf-8", "replace")
+            return
+        if kind == ev.INCIDENT:
+            self._undecoded("an INCIDENT event at %d: the server lost events there (replicas stop at it)" % pos)
             return
         if kind == ev.TAGGED_GTID:
             self._open(pos, when, self._no_clock())
@@ -72,8 +76,12 @@ class _Reader(object):
                 if word not in ("COMMIT", "ROLLBACK"):
                     t["statements"].append({"schema": schema, "text": text, "position": pos})
                 self._close(end)
-            else:  # a statement inside a transaction: statement-based logging
+            elif not word.startswith(("XA ", "SAVEPOINT", "ROLLBACK TO", "RELEASE SAVEPOINT")):
+                # a statement inside a transaction: statement-based logging, rows not known
                 t["statements"].append({"schema": schema, "text": text, "position": pos})
+                why = "a statement logged as text (binlog_format STATEMENT or MIXED): its rows are not counted"
+                if why not in t["undecoded"]:
+                    t["undecoded"].append(why)
         elif kind == ev.TABLE_MAP:
             table_id, table = ev.table_map(body, post)
             self.tables[table_id] = table
