@@ -100,12 +100,15 @@ describe('the binary log reader (Python companion) on files a real server wrote'
     flipped[1300] ^= 0xff; // inside GTID 3's Write_rows event (1195-1398)
     fs.writeFileSync(path.join(tmp, 'flipped.000002'), flipped);
     fs.writeFileSync(path.join(tmp, 'text.000002'), 'not a binary log');
-    const [got] = read(['cut', 'flipped', 'text'].map((n) => path.join(tmp, `${n}.000002`)), { keep: 'all' });
+    fs.writeFileSync(path.join(tmp, 'encrypted.000002'), Buffer.concat([Buffer.from([0xfd]), Buffer.from('bin'), Buffer.alloc(508)]));
+    const [got] = read(['cut', 'flipped', 'text', 'encrypted'].map((n) => path.join(tmp, `${n}.000002`)), { keep: 'all' });
     expect(got.files.map((f) => f.error)).to.deep.equal([
       { code: 'damaged', position: 3613, reason: 'the file ends inside an event (87 of 174 bytes)' },
       { code: 'damaged', position: 1195, reason: 'the event\'s CRC32 checksum does not match' },
       { code: 'not-a-binlog', position: null,
-        reason: 'not a binary log file (it does not begin with the binary log magic bytes)' }]);
+        reason: 'not a binary log file (it does not begin with the binary log magic bytes)' },
+      { code: 'not-a-binlog', position: null, reason: 'an encrypted binary log (binlog_encryption=ON): not read; the server ' +
+        'that wrote it can (mysqlbinlog --read-from-remote-server)' }]);
     const cut = got.transactions.filter((x) => x.file === 'cut.000002');
     expect(cut).to.have.length(9);
     expect(cut[8]).to.include({ gtid: `${UUID}:9`, end: null, incomplete: 'the file ends inside this transaction' });

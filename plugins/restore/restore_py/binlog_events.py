@@ -10,6 +10,7 @@ from . import binlog_rows
 from .errors import Refusal
 
 MAGIC = b"\xfebin"
+ENCRYPTED = b"\xfdbin"  # binlog_encryption: a file header, then encrypted events
 HEADER = 19
 QUERY, ROTATE, FORMAT, XID, TABLE_MAP, INCIDENT = 2, 4, 15, 16, 19, 26
 WRITE, UPDATE, DELETE, PARTIAL_UPDATE = 30, 31, 32, 39
@@ -138,7 +139,11 @@ def _post_lengths(body):
 def events(f, path):
     # Yields (position, type, timestamp, end position, body, post-header lengths by type) for each
     # event of an open file, the body without the CRC32 footer; the FORMAT_DESCRIPTION event sets how the rest is read.
-    if f.read(4) != MAGIC:
+    magic = f.read(4)
+    if magic == ENCRYPTED:
+        raise Refusal("not-a-binlog", path, "an encrypted binary log (binlog_encryption=ON): not read; the server that "
+                      "wrote it can (mysqlbinlog --read-from-remote-server)")
+    if magic != MAGIC:
         raise Refusal("not-a-binlog", path, "not a binary log file (it does not begin with the binary log magic bytes)")
     pos, crc, posts = 4, False, None
     while True:
