@@ -82,6 +82,7 @@ var FILE_CODES = {
   'list-failed': 'a directory cannot be listed',
   'mkdir-failed': 'a directory cannot be created',
   'no-parent': 'the parent directory of a load view does not exist',
+  'not-a-binlog': 'a file given as a binary log does not begin with the binary log magic bytes',
   'not-a-file': 'a path the view links to is not a regular file',
   'not-a-view': 'a directory to replace or remove is not a load view the plugin made',
   'option-refused': 'an rsync option the plugin does not pass through',

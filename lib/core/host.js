@@ -31,6 +31,10 @@
 //     decompressedSizes([{path, compression: 'zstd'|'gzip'}], threads)
 //                               -> {sizes: [{bytes, error}]} each file decompressed in full, nothing
 //                                  kept (a FileError 'program-missing' when no zstd decoder is here)
+//     binlogRead(paths, spec)   -> {files, tables, transactions, counted, first, last}: binary log files
+//                                  (in replay order) read into transactions (plugins/restore/restore_py/binlog.py says
+//                                  every field); spec {since, until: microseconds UTC or null,
+//                                  keep: 'all' | 'notable', manyRows}. Only reads.
 //     decodeHeads([{compression: 'zstd'|'gzip'|'none', data: ArrayBuffer}])
 //                               -> [{data: ArrayBuffer|null, error}]: each piece decoded (zstd: a whole
 //                                  frame, the zstd program; gzip: the start of a stream, zlib)
@@ -96,7 +100,7 @@
 // }
 
 const REQUIRED = {
-  files: ['list', 'stat', 'statRuns', 'surveyRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'decodeHeads', 'remoteHeads', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'bucketList', 'bucketFetch', 'bucketHeads', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
+  files: ['list', 'stat', 'statRuns', 'surveyRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'binlogRead', 'decodeHeads', 'remoteHeads', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'bucketList', 'bucketFetch', 'bucketHeads', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo', 'openOther'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables', 'importTable'],

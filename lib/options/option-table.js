@@ -84,9 +84,17 @@ var OPTIONS = [
   { name: 'latest', section: 'selection', owner: 'partial', members: PARTIAL, type: 'spec', defaultText: 'every chunk',
     brief: 'Newest chunks to keep: {"shop.events": 3, "shop.*": 1, "*": 2}, a number for every chunked table, or on the ' +
       'command line shop.events:3,shop.*:1' },
-  { name: 'since', section: 'selection', owner: 'partial', members: PARTIAL, type: 'spec', defaultText: 'none',
-    brief: 'Rows at or after a point of one column: {"shop.orders.created_at": "2026-10-25"} or "30 days" (back from ' +
-      'the dump\'s own time; 30d, 12h, 2w) or a number; command line shop.orders.created_at:30d' },
+  { name: 'since', section: 'selection', owner: 'partial', members: PARTIAL.concat(['binlogs']), type: 'spec', defaultText: 'none',
+    brief: 'Rows from a point of one column: {"shop.orders.created_at": "2026-10-25"}, "30 days" (30d, 12h, 2w) or a ' +
+      'number; restore.binlogs: transactions committed at or after a time' },
+  // restore.binlogs: a preview of binary log files.
+  { name: 'until', section: 'selection', owner: 'command', members: ['binlogs'], type: 'string', defaultText: 'none',
+    brief: 'Transactions committed before this time ("2026-11-24 10:42:00", the server\'s time zone, else UTC; or with ' +
+      'an offset: +01:00, Z)' },
+  { name: 'tables', section: 'selection', owner: 'command', members: ['binlogs'], type: 'list', defaultText: 'all',
+    brief: 'Only these tables (schema.table or schema.*)' },
+  { name: 'manyRows', section: 'selection', owner: 'command', members: ['binlogs'], type: 'integer', default: 1000,
+    min: 1, max: 1000000000, brief: 'A transaction deleting or updating at least this many rows of one table is listed as dangerous' },
   { name: 'sinceExact', section: 'selection', owner: 'partial', members: PARTIAL, type: 'bool', default: true,
     brief: 'With since: exact, or refused where first rows prove nothing; false: approximate, and said so' },
   { name: 'sinceScan', section: 'selection', owner: 'partial', members: PARTIAL, type: 'bool', default: false,
@@ -171,7 +179,7 @@ var OPTIONS = [
     brief: 'Print the plan (util.loadDump options, objects to drop, settings to change) and change nothing' },
   { name: 'fetchListFile', section: 'output', owner: 'command', members: ['plan'], type: 'string', defaultText: 'none',
     brief: 'Write the data files to fetch to this file, one per line, for rsync --files-from' },
-  { name: 'outputFormat', section: 'output', owner: 'output', members: PARTIAL.concat(['inspect']), type: 'string',
+  { name: 'outputFormat', section: 'output', owner: 'output', members: PARTIAL.concat(['inspect', 'binlogs']), type: 'string',
     defaultText: 'text', defaultInBrief: true, brief: output.OUTPUT_FORMAT_BRIEF },
 ];
 

@@ -9,6 +9,7 @@ const { mysqlsh, tempDir } = require('../support/shell');
 
 const SIGNATURES = {
   analyze: 'analyze([selection])',
+  binlogs: 'binlogs(where[, options])',
   disableRedoLog: 'disableRedoLog([options])',
   dump: 'dump(outputDir[, options])',
   enableRedoLog: 'enableRedoLog([options])',

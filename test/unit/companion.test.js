@@ -10,19 +10,13 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 const { zeroSizes, ZERO_SIZES } = require('../../lib/dump/done-file.js');
 
-const PY_DIR = path.resolve(__dirname, '..', '..', 'plugins', 'restore', 'restore_py');
-const HAVE_PYTHON = spawnSync('python3', ['--version'], { stdio: 'ignore' }).status === 0;
+const { PY_DIR, HAVE_PYTHON, prelude } = require('../support/companion');
 
 // Runs `body` (Python: `pkg` is the package, loaded by path as init.py loads it; `out` is printed
 // as JSON) with the config home given.
 function python(body, home) {
   const script = [
-    'import importlib, importlib.util, json, os, sys',
-    `here = ${JSON.stringify(PY_DIR)}`,
-    'spec = importlib.util.spec_from_file_location("companion_under_test", os.path.join(here, "__init__.py"), submodule_search_locations=[here])',
-    'pkg = importlib.util.module_from_spec(spec); sys.modules["companion_under_test"] = pkg; spec.loader.exec_module(pkg)',
-    'reg = importlib.import_module("companion_under_test.registration")',
-    'calls = {name: reg._answering(fn) for name, fn, _, _ in reg.FUNCTIONS}',
+    ...prelude(),
     'out = None',
     body,
     'print(json.dumps(out))',

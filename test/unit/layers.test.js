@@ -11,7 +11,7 @@ const LIB = path.join(ROOT, 'lib');
 const PLUGIN = path.join(ROOT, 'plugins', 'restore', 'restore_js');
 
 // Lowest first; the same list as lib/README.md's. The plugin's files sit above all of lib/.
-const LAYERS = ['core', 'format', 'dump', 'options', 'remote', 'server', 'snapshot', 'partial', 'rename', 'run', 'commands'];
+const LAYERS = ['core', 'format', 'dump', 'options', 'remote', 'binlog', 'server', 'snapshot', 'partial', 'rename', 'run', 'commands'];
 
 function jsFiles(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -114,6 +114,9 @@ function makeFiles(restore) {
       var answer = JSON.parse(companion(restore, 'decompressedSizes')(JSON.stringify(list), threads));
       return { sizes: answer.sizes.map(function (s) { return { bytes: s[0], error: s[1] }; }) };
     },
+    binlogRead: function (paths, spec) {
+      return JSON.parse(companion(restore, 'binlogRead')(JSON.stringify(paths), JSON.stringify(spec)));
+    },
     decodeHeads: function (pieces) {
       var got = companion(restore, 'decodeHeads')(JSON.stringify(pieces.map(function (p) { return p.compression; })),
         pieces.map(function (p) { return asBinary(p.data); }));

@@ -12,6 +12,7 @@ var MEMBERS = [
   require('./members/version.js'),
   require('./members/status.js'),
   require('./members/inspect.js'),
+  require('./members/binlogs.js'),
   require('./members/plan.js'),
   require('./members/stub.js'),
   require('./members/view.js'),

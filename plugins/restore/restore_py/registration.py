@@ -11,7 +11,7 @@
 import json as _json
 import os as _os
 
-from . import bucket, confine, reads, rsync, runs, verify, view, writes
+from . import binlog, bucket, confine, reads, rsync, runs, verify, view, writes
 from .errors import failure
 
 
@@ -101,6 +101,9 @@ FUNCTIONS = [
         _S3, _p("specJson", "string", "JSON text {items: [[key, file name, size]], dir, threads, refresh}.")]),
     ("bucketHeads", bucket.heads, "First bytes of objects (ranged GETs): [bytes or None, ...].", [
         _S3, _p("specJson", "string", "JSON text {keys: [key or null, ...], n}.")]),
+    ("binlogRead", binlog.read, "Reads binary log files into transactions: JSON text {files, tables, transactions, counted, first, last}.", [
+        _p("pathsJson", "string", "JSON text [path, ...]: the files in order."),
+        _p("specJson", "string", "JSON text {since, until (microseconds UTC), keep: all | notable, manyRows}.")]),
     ("clientInfo", _client_info, "Facts about the client machine and process.", []),
 ]
 

@@ -1,0 +1,91 @@
+// A folder of binary log files (as copied from the server, or written by mysqlbinlog --raw): which
+// files, in which order (its index file's, else the numbers of their names), and what they hold
+// (read by the Python companion, host.files.binlogRead). Read only.
+var UserError = require('../core/user-error.js').UserError;
+var eachEntry = require('../core/listing.js').eachEntry;
+
+var NUMBERED = /^(.+)\.(\d{6,})$/;
+
+function numberOf(name) {
+  var m = NUMBERED.exec(name);
+  return m ? Number(m[2]) : null;
+}
+
+// {dir, files: [name], order: 'index file <name>' | 'file names', skipped: [{file, reason}], missing: [name]}
+function folderFiles(host, where) {
+  var dir = host.files.normpath(host.files.isAbs(where) ? where : host.files.join(host.files.cwd(), where));
+  if (!host.files.isDir(dir)) {
+    throw new UserError('ARGUMENT_MISSING', 'restore.binlogs: ' + where + ' is not a folder. Give the folder holding the ' +
+      'binary log files (as copied from the server\'s data directory, or written by mysqlbinlog --raw).');
+  }
+  var names = [];
+  var sizes = {};
+  var skipped = [];
+  eachEntry(host.files.list(dir, {}), function (name, size, isDir, error, special) {
+    if (isDir) return;
+    if (error) skipped.push({ file: name, reason: special ? 'not a regular file (' + special + ')' : error });
+    else { names.push(name); sizes[name] = size; }
+  });
+  var indexes = names.filter(function (n) { return /\.index$/.test(n); });
+  var chosen;
+  var order;
+  var missing = [];
+  if (indexes.length === 1) {
+    order = 'index file ' + indexes[0];
+    chosen = [];
+    var listed = [];
+    host.files.loadText(host.files.join(dir, indexes[0])).split('\n').forEach(function (line) {
+      var base = line.trim().replace(/^.*\//, '');
+      if (base) listed.push(base);
+    });
+    chosen = listed.filter(function (n) { return sizes[n] !== undefined; });
+    // A gap is a listed file missing between two that are here; before the first or after the last is
+    // just not copied.
+    var from = listed.indexOf(chosen[0]);
+    var to = listed.indexOf(chosen[chosen.length - 1]);
+    missing = listed.filter(function (n, i) { return i > from && i < to && sizes[n] === undefined; });
+  } else {
+    order = 'file names';
+    chosen = names.filter(function (n) { return numberOf(n) !== null; }).sort(function (a, b) {
+      return numberOf(a) - numberOf(b) || (a < b ? -1 : a > b ? 1 : 0);
+    });
+  }
+  names.forEach(function (n) {
+    if (chosen.indexOf(n) < 0 && indexes.indexOf(n) < 0) {
+      skipped.push({ file: n, reason: order === 'file names' ? 'not named as a binary log (name.NNNNNN)' : 'not listed in ' + indexes[0] });
+    }
+  });
+  if (indexes.length > 1) {
+    skipped.push({ file: indexes.join(', '), reason: 'more than one index file: ordered by the file names instead' });
+  }
+  return { dir: dir, files: chosen, order: order, skipped: skipped, missing: missing, sizes: sizes };
+}
+
+// Numbers missing between two binary logs of one name (up to 20 named).
+function numberGaps(names) {
+  var missing = [];
+  for (var k = 1; k < names.length; k++) {
+    var stem = NUMBERED.exec(names[k])[1];
+    if (NUMBERED.exec(names[k - 1])[1] !== stem) continue;
+    for (var n = numberOf(names[k - 1]) + 1; n < numberOf(names[k]) && missing.length < 20; n++) {
+      missing.push(stem + '.' + String(1000000 + n).slice(-6));
+    }
+  }
+  return missing;
+}
+
+// The files read: the companion's answer, files that are not binary logs moved to skipped.
+function readFolder(host, folder, spec) {
+  var paths = folder.files.map(function (n) { return host.files.join(folder.dir, n); });
+  var got = paths.length ? host.files.binlogRead(paths, spec)
+    : { files: [], tables: {}, transactions: [], counted: 0, first: null, last: null };
+  got.files = got.files.filter(function (f) {
+    if (!f.error || f.error.code !== 'not-a-binlog') return true;
+    folder.skipped.push({ file: host.files.basename(f.path), reason: f.error.reason });
+    return false;
+  });
+  if (folder.order === 'file names') folder.missing = numberGaps(got.files.map(function (f) { return host.files.basename(f.path); }));
+  return got;
+}
+
+module.exports = { folderFiles: folderFiles, readFolder: readFolder };

@@ -1,0 +1,83 @@
+// Times of binary logs: the files hold microseconds since the epoch (UTC); a user's time is in the
+// target server's time zone unless it carries an offset. Without a session the zone is UTC, and
+// every report says which zone it used.
+var UserError = require('../core/user-error.js').UserError;
+
+var TIME = /^(\d{4})-(\d\d)-(\d\d)(?:[ T](\d\d):(\d\d)(?::(\d\d)(?:\.(\d{1,6}))?)?)?\s*(Z|[+-]\d\d:?\d\d)?$/i;
+
+function pad(n, width) {
+  var s = String(n);
+  while (s.length < width) s = '0' + s;
+  return s;
+}
+
+// The zone times are read and shown in: the session's when connected, else UTC.
+function chooseZone(host) {
+  if (!host.sql.connected()) {
+    return { session: false, name: 'UTC', text: 'UTC (no session: connect to use the server\'s time zone, or give ' +
+      'times with an offset, e.g. "2026-11-24 10:42:00+01:00")' };
+  }
+  var r = host.sql.run('SELECT @@session.time_zone AS tz, @@system_time_zone AS sys').rows[0];
+  var name = String(r.tz) === 'SYSTEM' ? 'SYSTEM (' + r.sys + ')' : String(r.tz);
+  return { session: true, name: name, text: 'the connected server\'s time zone, time_zone ' + name };
+}
+
+// Microseconds of a whole decimal number of seconds given as text ("1795799195.979571").
+function microsOfDecimal(text) {
+  var m = /^(\d+)(?:\.(\d*))?$/.exec(String(text));
+  if (!m) return null;
+  return Number(m[1]) * 1000000 + Number(((m[2] || '') + '000000').slice(0, 6));
+}
+
+// A user's time as microseconds UTC, or a refusal naming the option.
+function parseTime(host, zone, text, option) {
+  var m = typeof text === 'string' ? TIME.exec(text.trim()) : null;
+  if (!m) {
+    throw new UserError('OPTION_INVALID', 'restore.binlogs option ' + option + ': ' + JSON.stringify(text) + ' is not a time; ' +
+      'give "YYYY-MM-DD HH:MM:SS" (the server\'s time zone, else UTC), optionally with fractions of a second and an ' +
+      'offset ("+01:00", "Z").');
+  }
+  var fraction = Number(((m[7] || '') + '000000').slice(0, 6));
+  var fields = [m[1], m[2], m[3], m[4] || '00', m[5] || '00', m[6] || '00'].map(Number);
+  if (m[8] || !zone.session) {
+    var offset = 0;
+    if (m[8] && m[8].toUpperCase() !== 'Z') {
+      var o = /^([+-])(\d\d):?(\d\d)$/.exec(m[8]);
+      offset = (o[1] === '-' ? -1 : 1) * (Number(o[2]) * 60 + Number(o[3])) * 60;
+    }
+    var seconds = Date.UTC(fields[0], fields[1] - 1, fields[2], fields[3], fields[4], fields[5]) / 1000 - offset;
+    return seconds * 1000000 + fraction;
+  }
+  var local = pad(fields[0], 4) + '-' + pad(fields[1], 2) + '-' + pad(fields[2], 2) + ' ' + pad(fields[3], 2) + ':' +
+    pad(fields[4], 2) + ':' + pad(fields[5], 2) + '.' + pad(fraction, 6);
+  var got = host.sql.run('SELECT CAST(UNIX_TIMESTAMP(CAST(? AS DATETIME(6))) AS CHAR) AS t', [local]).rows[0].t;
+  var micros = got === null || got === undefined ? null : microsOfDecimal(got);
+  if (!micros) {
+    throw new UserError('OPTION_INVALID', 'restore.binlogs option ' + option + ': the server cannot place ' +
+      JSON.stringify(text) + ' in its time zone ' + zone.name + ' (out of range, or inside a daylight saving gap).');
+  }
+  return micros;
+}
+
+function utcText(micros) {
+  var seconds = Math.floor(micros / 1000000);
+  return new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ') + '.' + pad(micros - seconds * 1000000, 6);
+}
+
+// Each time as "YYYY-MM-DD HH:MM:SS.ffffff" in the zone: the server converts them when connected.
+function timeTexts(host, zone, list) {
+  if (!zone.session) return list.map(function (t) { return t === null ? null : utcText(t); });
+  var out = [];
+  for (var i = 0; i < list.length; i += 100) {
+    var part = list.slice(i, i + 100);
+    var cols = part.map(function (t, k) {
+      return t === null ? 'NULL AS c' + k : 'CAST(FROM_UNIXTIME(' + Math.floor(t / 1000000) + '.' + pad(t % 1000000, 6) +
+        ') AS CHAR) AS c' + k;
+    });
+    var row = host.sql.run('SELECT ' + cols.join(', ')).rows[0];
+    part.forEach(function (t, k) { out.push(row['c' + k] === null ? null : String(row['c' + k])); });
+  }
+  return out;
+}
+
+module.exports = { chooseZone: chooseZone, parseTime: parseTime, timeTexts: timeTexts, utcText: utcText };

@@ -1,0 +1,183 @@
+# The events of a binary log file (format v4), read one at a time (never the whole file), each
+# checked against its CRC32 when the file has them, and decoded into the few facts the reader
+# keeps. Layouts are MySQL's (libbinlogevents); only reading, nothing is written.
+import shutil as _shutil
+import struct as _struct
+import subprocess as _subprocess
+import zlib as _zlib
+
+from . import binlog_rows
+from .errors import Refusal
+
+MAGIC = b"\xfebin"
+ENCRYPTED = b"\xfdbin"  # binlog_encryption: a file header, then encrypted events
+HEADER = 19
+QUERY, ROTATE, FORMAT, XID, TABLE_MAP, INCIDENT = 2, 4, 15, 16, 19, 26
+WRITE, UPDATE, DELETE, PARTIAL_UPDATE = 30, 31, 32, 39
+GTID, ANONYMOUS, PREVIOUS_GTIDS, XA_PREPARE, PAYLOAD, TAGGED_GTID = 33, 34, 35, 38, 40, 42
+ROWS_V1 = (23, 24, 25)
+ROW_KIND = {WRITE: "insert", UPDATE: "update", DELETE: "delete", PARTIAL_UPDATE: "update"}
+
+
+class Damaged(Exception):
+    # A file that stops being a binary log at `position`.
+    def __init__(self, position, reason):
+        Exception.__init__(self, reason)
+        self.position, self.reason = position, reason
+
+
+def _uuid(b):
+    h = b.hex()
+    return "%s-%s-%s-%s-%s" % (h[0:8], h[8:12], h[12:16], h[16:20], h[20:32])
+
+
+def gtid_set(body):
+    # PREVIOUS_GTIDS: uuid:start-end,... (untagged format); None for a format this reader does not know.
+    (n,) = _struct.unpack_from("<Q", body, 0)
+    if n >> 56:
+        return None  # tagged GTIDs (MySQL 8.3+): not decoded
+    at, parts = 8, []
+    for _ in range(n):
+        uuid = _uuid(body[at:at + 16])
+        (k,) = _struct.unpack_from("<Q", body, at + 16)
+        at += 24
+        ranges = []
+        for _ in range(k):
+            lo, hi = _struct.unpack_from("<qq", body, at)
+            at += 16
+            ranges.append(str(lo) if hi == lo + 1 else "%d-%d" % (lo, hi - 1))
+        parts.append(uuid + ":" + ":".join(ranges))
+    return ",".join(parts)
+
+
+def gtid(body, anonymous):
+    # GTID / ANONYMOUS_GTID: the GTID, the logical clock and the commit timestamps (microseconds UTC).
+    out = {"gtid": None if anonymous else "%s:%d" % (_uuid(body[1:17]), _struct.unpack_from("<q", body, 17)[0]),
+           "lastCommitted": None, "sequenceNumber": None, "immediateCommit": None, "originalCommit": None}
+    if len(body) >= 42 and body[25] == 2:
+        out["lastCommitted"], out["sequenceNumber"] = _struct.unpack_from("<qq", body, 26)
+    if len(body) >= 49:
+        immediate = int.from_bytes(body[42:49], "little")
+        out["immediateCommit"] = immediate & ((1 << 55) - 1)
+        out["originalCommit"] = (int.from_bytes(body[49:56], "little") if immediate >> 55 else immediate)
+    return out
+
+
+def query(body, post):
+    # QUERY: the default schema and the statement text.
+    db_len = body[8]
+    (vars_len,) = _struct.unpack_from("<H", body, 11)
+    at = post + vars_len
+    schema = bytes(body[at:at + db_len]).decode("utf-8", "replace")
+    return schema, bytes(body[at + db_len + 1:]).decode("utf-8", "replace")
+
+
+def table_map(body, post):
+    table_id = int.from_bytes(body[0:6 if post == 8 else 4], "little")
+    at = post
+    schema = bytes(body[at + 1:at + 1 + body[at]]).decode("utf-8", "replace")
+    at += 2 + body[at]
+    name = bytes(body[at + 1:at + 1 + body[at]]).decode("utf-8", "replace")
+    at += 2 + body[at]
+    columns, at = binlog_rows.packed(body, at)
+    types = list(body[at:at + columns])
+    meta_len, at = binlog_rows.packed(body, at + columns)
+    return table_id, {"name": schema + "." + name, "types": types,
+                      "metas": binlog_rows.column_meta(types, body[at:at + meta_len])}
+
+
+def rows(body, post, tables, kind):
+    # (table name or None, rows or None, why not sized or None)
+    table_id = int.from_bytes(body[0:6 if post >= 8 else 4], "little")
+    table = tables.get(table_id)
+    if table is None:
+        return None, None, "a rows event for table id %d without its table map" % table_id
+    extra = _struct.unpack_from("<H", body, post - 2)[0] if post == 10 else 0
+    at = post + max(extra - 2, 0)
+    if kind == PARTIAL_UPDATE:
+        return table["name"], None, "partial JSON updates (binlog_row_value_options=PARTIAL_JSON) are not sized"
+    try:
+        return table["name"], binlog_rows.count_rows(body[at:], len(body) - at, table, kind == UPDATE), None
+    except (binlog_rows.Unsized, IndexError, _struct.error) as err:
+        return table["name"], None, "rows not sized: %s" % err
+
+
+def payload(body, post):
+    # TRANSACTION_PAYLOAD: (compression, the events it holds as bytes, or None and why).
+    at, fields = 0, {}
+    while at < len(body):
+        kind, at = binlog_rows.packed(body, at)
+        if kind == 0:
+            break
+        length, at = binlog_rows.packed(body, at)
+        fields[kind] = int.from_bytes(body[at:at + length], "little")
+        at += length
+    data = bytes(body[at:])
+    compression = fields.get(2, 0)
+    if compression == 255:
+        return "none", data, None
+    if compression != 0:
+        return "type %d" % compression, None, "compression type %d is not known" % compression
+    program = _shutil.which("zstd")
+    if program is None:
+        return "zstd", None, "the zstd program is not on PATH to decompress it"
+    p = _subprocess.run([program, "-dcq"], input=data, stdout=_subprocess.PIPE, stderr=_subprocess.PIPE)
+    if p.returncode != 0:
+        return "zstd", None, "zstd could not decompress it (%s)" % p.stderr.decode("utf-8", "replace").strip()
+    return "zstd", p.stdout, None
+
+
+def _post_lengths(body):
+    # FORMAT_DESCRIPTION: (server version, header length, post-header lengths by type, checksum on).
+    version = bytes(body[2:52]).split(b"\0")[0].decode("ascii", "replace")
+    header = body[56]
+    alg = body[len(body) - 5]  # the checksum algorithm byte, then 4 checksum bytes (always reserved)
+    lengths = list(body[57:len(body) - 5])
+    return version, header, lengths, alg == 1
+
+
+def events(f, path):
+    # Yields (position, type, timestamp, end position, body, post-header lengths by type) for each
+    # event of an open file, the body without the CRC32 footer; the FORMAT_DESCRIPTION event sets how the rest is read.
+    magic = f.read(4)
+    if magic == ENCRYPTED:
+        raise Refusal("not-a-binlog", path, "an encrypted binary log (binlog_encryption=ON): not read; the server that "
+                      "wrote it can (mysqlbinlog --read-from-remote-server)")
+    if magic != MAGIC:
+        raise Refusal("not-a-binlog", path, "not a binary log file (it does not begin with the binary log magic bytes)")
+    pos, crc, posts = 4, False, None
+    while True:
+        head = f.read(HEADER)
+        if not head:
+            return
+        if len(head) < HEADER:
+            raise Damaged(pos, "the file ends inside an event header")
+        when, kind, _, size, end, _ = _struct.unpack("<IBIIIH", head)
+        if size < HEADER:
+            raise Damaged(pos, "an event of %d bytes" % size)
+        body = f.read(size - HEADER)
+        if len(body) < size - HEADER:
+            raise Damaged(pos, "the file ends inside an event (%d of %d bytes)" % (HEADER + len(body), size))
+        if kind == FORMAT:
+            version, header, lengths, crc = _post_lengths(body)
+            posts = lengths
+            yield pos, kind, when, pos + size, {"version": version, "checksum": "crc32" if crc else "none"}, posts
+            pos += size
+            continue
+        if crc:
+            if _zlib.crc32(head + body[:-4]) != _struct.unpack_from("<I", body, len(body) - 4)[0]:
+                raise Damaged(pos, "the event's CRC32 checksum does not match")
+            body = body[:-4]
+        yield pos, kind, when, pos + size, body, posts or []
+        pos += size
+
+
+def inner_events(data, posts):
+    # The events a TRANSACTION_PAYLOAD holds (no checksums): (type, body, post-header length).
+    at = 0
+    while at + HEADER <= len(data):
+        _, kind, _, size, _, _ = _struct.unpack_from("<IBIIIH", data, at)
+        if size < HEADER:
+            return
+        yield kind, data[at + HEADER:at + size], posts[kind - 1] if kind - 1 < len(posts) else 0
+        at += size

@@ -1,0 +1,24 @@
+'use strict';
+// The Python companion (plugins/restore/restore_py) run in python3 without mysqlsh: the lines that
+// load the package by its path, as init.py loads it, and give `calls` (each registered function
+// behind the answering wrapper: [value, None] or [None, failure]).
+const path = require('path');
+const { spawnSync } = require('child_process');
+
+const PY_DIR = path.resolve(__dirname, '..', '..', 'plugins', 'restore', 'restore_py');
+const HAVE_PYTHON = spawnSync('python3', ['--version'], { stdio: 'ignore' }).status === 0;
+
+// The prelude; `before` runs after the modules are loaded, before the calls are made.
+function prelude(before = '') {
+  return [
+    'import importlib, importlib.util, json, os, sys',
+    `here = ${JSON.stringify(PY_DIR)}`,
+    'spec = importlib.util.spec_from_file_location("companion_under_test", os.path.join(here, "__init__.py"), submodule_search_locations=[here])',
+    'pkg = importlib.util.module_from_spec(spec); sys.modules["companion_under_test"] = pkg; spec.loader.exec_module(pkg)',
+    'reg = importlib.import_module("companion_under_test.registration")',
+    before,
+    'calls = {name: reg._answering(fn) for name, fn, _, _ in reg.FUNCTIONS}',
+  ];
+}
+
+module.exports = { PY_DIR, HAVE_PYTHON, prelude };
