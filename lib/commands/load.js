@@ -32,6 +32,7 @@ var STEPS = [
   require('../run/steps/server-settings.js'),
   require('../run/steps/drop.js'),
   require('../run/steps/load-dump.js'),
+  require('../run/steps/replay.js'),
   require('../run/steps/snapshot.js'),
   progressFile.remove,
   require('../run/steps/analyze.js'),

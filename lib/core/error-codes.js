@@ -3,7 +3,9 @@
 // reworded at any time; a code is not. test/unit/error-codes.test.js holds every construction to it.
 var CODES = {
   ARGUMENT_MISSING: 'a required argument (the dump directory, an output directory, what to act on) is missing',
+  BINLOG_GAP: 'the binary logs given do not reach from where the dump ends to the target (a file missing, GTIDs purged)',
   BINLOG_REQUIRED: 'skipBinlog refused: the binary log feeds replicas or a group',
+  BINLOG_UNSUPPORTED: 'a replay of binary logs the plugin does not do (yet): GTIDs off, statement-based events, a filter it cannot apply',
   BUCKET_FETCH_FAILED: 'the bucket did not give the chosen data files',
   CHANGES_LEFT: 'an earlier restore left server changes never put back: run restore.revert() first',
   DEFINER_MISSING: 'the account definers names does not exist on the server',
@@ -55,6 +57,7 @@ var CODES = {
   REMOTE_UNSUPPORTED: 'the operation does not work on a dump on a backup host',
   RESTORE_RUNNING: 'another restore runs on this server',
   REVERT_INCOMPLETE: 'the server could not be put back as it was (the state file keeps what is left)',
+  REPLAY_FAILED: 'a transaction of the binary logs failed on the target during the replay (the ones before it stay applied)',
   REWRITE_IMPOSSIBLE: 'a dump file cannot be rewritten for schemaMap or definers',
   RSYNC_FAILED: 'rsync failed, or did not bring the chosen files',
   SCHEMA_EXISTS: 'a schema the load would create exists already',

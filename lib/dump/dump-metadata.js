@@ -155,5 +155,17 @@ function ownValue(map, key) {
   return map && typeof map === 'object' && Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
 }
 
-module.exports = { rootTypeProblems: rootTypeProblems, readJsonFile: readJsonFile, readText: readText, invalidJson: invalidJson, checkObject: checkObject, checkFormat: checkFormat, dumpOrigin: dumpOrigin,
+// Where the dump ends in its source's history: {gtidExecuted, binlogFile, binlogPosition} as @.json
+// records them (9.1+ in "source": {binlog: {file, position, gtidExecuted}}; the legacy members at the
+// top), each null when not recorded.
+function sourcePosition(root) {
+  var src = root && root.source && typeof root.source === 'object' ? root.source : null;
+  var binlog = src && src.binlog ? src.binlog : null;
+  var text = function (v) { return typeof v === 'string' && v.trim() !== '' ? v : null; };
+  return { gtidExecuted: text(binlog && binlog.gtidExecuted) || text(root && root.gtidExecuted),
+    binlogFile: text(binlog ? binlog.file : root && root.binlogFile),
+    binlogPosition: binlog ? binlog.position : root && typeof root.binlogPosition === 'number' ? root.binlogPosition : null };
+}
+
+module.exports = { sourcePosition: sourcePosition, rootTypeProblems: rootTypeProblems, readJsonFile: readJsonFile, readText: readText, invalidJson: invalidJson, checkObject: checkObject, checkFormat: checkFormat, dumpOrigin: dumpOrigin,
   doneFacts: doneFacts, ownValue: ownValue, recordedBegin: recordedBegin, NEWEST_FORMAT: NEWEST_FORMAT };

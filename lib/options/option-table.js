@@ -88,9 +88,16 @@ var OPTIONS = [
     brief: 'Rows from a point of one column: {"shop.orders.created_at": "2026-10-25"}, "30 days" (30d, 12h, 2w) or a ' +
       'number; restore.binlogs: transactions committed at or after a time' },
   // restore.binlogs: a preview of binary log files.
-  { name: 'until', section: 'selection', owner: 'command', members: ['binlogs'], type: 'string', defaultText: 'none',
-    brief: 'Transactions committed before this time ("2026-11-24 10:42:00", the server\'s time zone, else UTC; or with ' +
-      'an offset: +01:00, Z)' },
+  { name: 'until', section: 'selection', owner: 'own', members: ['binlogs', 'load'], type: 'string', defaultText: 'none',
+    inPreset: false, brief: 'Transactions committed before this time ("2026-11-24 10:42:00", the server\'s time zone, else UTC; or with ' +
+      'an offset: +01:00, Z); restore.load: replay the binlogs up to it' },
+  // restore.load: a point-in-time replay after the dump (lib/binlog/replay-plan.js). Not util.loadDump's in 9.1.
+  { name: 'binlogs', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,
+    check: nonEmptyProblem, brief: 'A folder of the source\'s binary log files: replayed after the load from where the dump ends' },
+  { name: 'stopBefore', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,
+    check: nonEmptyProblem, brief: 'With binlogs: replay up to this GTID, without it (util.loadBinlogs\' name)' },
+  { name: 'stopAfter', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,
+    check: nonEmptyProblem, brief: 'With binlogs: replay up to this GTID, with it (util.loadBinlogs\' name)' },
   { name: 'tables', section: 'selection', owner: 'command', members: ['binlogs'], type: 'list', defaultText: 'all',
     brief: 'Only these tables (schema.table or schema.*)' },
   { name: 'manyRows', section: 'selection', owner: 'command', members: ['binlogs'], type: 'integer', default: 1000,

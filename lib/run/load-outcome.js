@@ -34,7 +34,7 @@ function newReport(pre, phases) {
   var plan = pre.plan;
   return { dryRun: false, ok: false, error: null, dumpDir: plan.dir, title: plan.title, preset: plan.preset.name,
     loadDumpOptions: withoutSecrets(plan.loadDumpOptions), phases: phases, tables: [], dropped: [], settings: [],
-    redoLog: { before: plan.redo.state, disabled: false, after: null }, analyze: null, advice: tuning.adviceLines(plan.advice),
+    redoLog: { before: plan.redo.state, disabled: false, after: null }, analyze: null, replay: null, advice: tuning.adviceLines(plan.advice),
     stateFile: null, partial: pre.planned ? pre.planned.facts || null : null, partialLines: [], snapshot: null,
     topology: topologyText(plan.topology), members: null, rebuildSteps: plan.topology.rebuild ? road.rebuildSteps(plan.topology) : null };
 }

@@ -49,6 +49,7 @@ var readDumpMetadata = require('../dump/dump-model.js').readDumpMetadata;
 var snapshotStep = require('../snapshot/snapshot-step.js');
 var rowOwnership = require('../snapshot/row-ownership.js');
 var statementSize = require('../snapshot/statement-size.js');
+var planLoadReplay = require('./replay-preflight.js').planLoadReplay;
 var optionTable = require('../options/option-table.js');
 var secrets = require('../options/secrets.js');
 
@@ -174,6 +175,9 @@ function lockedPreflight(host, p) {
   // On a group its row changes go in batches below the transaction size limit (lib/snapshot/statement-size.js).
   snapshot.groupLimit = topo.group && topo.group.sizeLimit ? topo.group.sizeLimit : null;
   statementSize.refuseLargeStaging(planned, snapshot.active ? snapshot.orphans : null, snapshot.groupLimit);
+  // binlogs: the replay after the load, planned (and refused) from the files before anything changes.
+  var replay = planLoadReplay(host, { own: own, options: p.resolved.all, lo: lo, dump: dump, objects: objects, rename: rename,
+    snapshot: snapshot });
   var keys = road.invisiblePrimaryKeys(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
     p.resolved.explicit.createInvisiblePKs !== undefined);
   var composed = loaderOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,
@@ -195,7 +199,7 @@ function lockedPreflight(host, p) {
     redo: redoPlan, tune: own.tune, tuning: tuned, sessionTuning: indexBuilds ? [indexBuilds] : [],
     analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + objects.tables.length + ' table(s))',
     advice: own.tune ? tuning.restartAdvice(host, final, topo.feedsOthers) : [], partialLines: planned && planned.lines ? planned.lines : [],
-    warnings: [], blockers: [], snapshot: snapshot,
+    warnings: [], blockers: [], snapshot: snapshot, replay: replay,
     topology: topo, verifyMembers: topo.members.length > 0 && own.membersTimeout > 0 && !own.dryRun,
     topologyLines: road.planLines(topo, { binlogDropped: p.binlogDropped, redoKept: own.redoLog === 'off' && redoPlan.action !== 'disable',
       tune: own.tune, threads: final.threads, deferred: final.deferTableIndexes, indexBuffer: !!indexBuilds,
@@ -235,7 +239,8 @@ function lockedPreflight(host, p) {
     drops: plan.drops, deletes: snap.active && (snap.orphans === 'delete' || snap.orphans === 'parents') ? objects.tables : [],
     trims: snap.trims || [],
     inserts: snap.active && snap.orphans === 'parents' ? objects.tables : [],
-    updates: snap.active ? snap.specs : [], binlogSwitch: snap.active && !!final.skipBinlog && !final.dryRun }, own.force);
+    updates: snap.active ? snap.specs : [], binlogSwitch: snap.active && !!final.skipBinlog && !final.dryRun,
+    replay: !!replay }, own.force);
   return { ctx: ctx, own: own, objects: objects, plan: plan, planned: planned, existing: existing };
 }
 

@@ -57,6 +57,7 @@ function planLines(plan) {
   }
   lines.push('  Analyze after the load: ' + plan.analyze);
   lines = lines.concat(plan.partialLines.map(function (l) { return '  ' + l; }));
+  if (plan.replay) lines = lines.concat(indent(plan.replay.lines));
   if (plan.snapshot) lines = lines.concat(indent(plan.snapshot.lines));
   lines = lines.concat(indent(adviceLines(plan.advice)));
   return lines.concat(plan.warnings.concat(plan.blockers).map(function (w) { return 'WARNING: ' + w; }));
@@ -94,6 +95,11 @@ function reportLines(report) {
     lines.push('Analyze (' + report.analyze.mode + '): ' + report.analyze.tables + ' table(s)' +
       (report.analyze.mode === 'histogram' ? ', ' + report.analyze.histograms + ' histogram set(s)' : '') +
       (report.analyze.problems.length ? ', ' + report.analyze.problems.length + ' problem(s)' : ''));
+  }
+  if (report.replay) {
+    var rp = report.replay;
+    lines.push('Binary logs replayed: ' + rp.applied + ' transaction(s)' + (rp.onTarget ? ' (' + rp.onTarget + ' already on the target, skipped)' : '') +
+      (rp.last ? '; the last ' + rp.last.gtid + ', committed ' + rp.last.timeText + ' (' + rp.zone + ')' : ''));
   }
   if (report.members) lines = lines.concat(memberLines(report.members));
   if (report.rebuildSteps && report.ok) lines = lines.concat(report.rebuildSteps);

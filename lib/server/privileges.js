@@ -37,7 +37,7 @@ function holds(list, privs, schema, table) {
 
 // needs: {tune: bool, redo: bool, drops: [{kind, schema, name}], deletes / updates / inserts / trims: [{schema, table}]
 // (rows the orphan and mask steps change; inserts: orphans "parents", which also makes a staging table
-// in each of their schemas), binlogSwitch: bool (they set sql_log_bin)}. Throws one UserError listing every
+// in each of their schemas), binlogSwitch: bool (they set sql_log_bin), replay: bool (binlogs: BINLOG, gtid_next)}. Throws one UserError listing every
 // missing privilege and the GRANT to run (or warns and goes on under force).
 function checkLoadPrivileges(host, needs, force) {
   var list;
@@ -76,6 +76,12 @@ function checkLoadPrivileges(host, needs, force) {
   if (needs.binlogSwitch && !holds(list, ['SYSTEM_VARIABLES_ADMIN', 'SESSION_VARIABLES_ADMIN', 'SUPER'], '*')) {
     missing.push({ priv: 'SESSION_VARIABLES_ADMIN', on: '*.*', why: 'with skipBinlog, the orphan and mask steps keep ' +
       'their changes out of the binary log with SET SESSION sql_log_bin = 0, as util.loadDump does' });
+  }
+  if (needs.replay && !holds(list, ['BINLOG_ADMIN', 'REPLICATION_APPLIER', 'SUPER'], '*')) {
+    missing.push({ priv: 'REPLICATION_APPLIER', on: '*.*', why: 'binlogs: the replay sends row events as BINLOG statements' });
+  }
+  if (needs.replay && !holds(list, ['REPLICATION_APPLIER', 'SYSTEM_VARIABLES_ADMIN', 'SESSION_VARIABLES_ADMIN', 'SUPER'], '*')) {
+    missing.push({ priv: 'SESSION_VARIABLES_ADMIN', on: '*.*', why: 'binlogs: the replay keeps the source\'s GTIDs with SET gtid_next' });
   }
   if (!missing.length) return [];
   var roles = list.some(function (g) { return g.isRole; });

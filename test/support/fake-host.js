@@ -154,6 +154,7 @@ function memoryFiles(log, initial, mounts) {
         ? toArrayBuffer(content(posix.normalize(r.path)).subarray(r.offset, r.offset + r.length)) : null));
     },
     binlogRead() { throw new Error('the fake host reads no binary logs (test them through the companion)'); },
+    binlogPieces() { throw new Error('the fake host reads no binary logs (test them through the companion)'); },
     decompressedSizes(list) {
       const zlib = require('zlib');
       return { sizes: list.map((x) => {

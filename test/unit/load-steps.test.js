@@ -24,7 +24,7 @@ describe('restore.load steps (lib/run/steps/, plain Node)', function () {
   });
 
   it('the timed steps are the phases of the report, in order', function () {
-    expect(STEPS.map((s) => s.name).filter(Boolean)).to.deep.equal(['prepare', 'server steps', 'drop existing', 'util.loadDump',
+    expect(STEPS.map((s) => s.name).filter(Boolean)).to.deep.equal(['prepare', 'server steps', 'drop existing', 'util.loadDump', 'replay',
       'snapshot', 'analyze', 'members']);
     expect(REVERT.name).to.equal('revert');
   });

@@ -117,6 +117,9 @@ function makeFiles(restore) {
     binlogRead: function (paths, spec) {
       return JSON.parse(companion(restore, 'binlogRead')(JSON.stringify(paths), JSON.stringify(spec)));
     },
+    binlogPieces: function (path, ranges) {
+      return JSON.parse(companion(restore, 'binlogPieces')(path, JSON.stringify(ranges)));
+    },
     decodeHeads: function (pieces) {
       var got = companion(restore, 'decodeHeads')(JSON.stringify(pieces.map(function (p) { return p.compression; })),
         pieces.map(function (p) { return asBinary(p.data); }));

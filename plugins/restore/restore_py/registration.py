@@ -11,7 +11,7 @@
 import json as _json
 import os as _os
 
-from . import binlog, bucket, confine, reads, rsync, runs, verify, view, writes
+from . import binlog, binlog_apply, bucket, confine, reads, rsync, runs, verify, view, writes
 from .errors import failure
 
 
@@ -104,6 +104,9 @@ FUNCTIONS = [
     ("binlogRead", binlog.read, "Reads binary log files into transactions: JSON text {files, tables, transactions, counted, first, last}.", [
         _p("pathsJson", "string", "JSON text [path, ...]: the files in order."),
         _p("specJson", "string", "JSON text {since, until (microseconds UTC), keep: all | notable, manyRows}.")]),
+    ("binlogPieces", binlog_apply.pieces, "What a replay sends for transactions of one binary log file: JSON text {format, transactions}.", [
+        _p("path", "string", "The binary log file."),
+        _p("rangesJson", "string", "JSON text [[start, end], ...]: whole transactions.")]),
     ("clientInfo", _client_info, "Facts about the client machine and process.", []),
 ]
 

@@ -1,0 +1,171 @@
+// What a replay after a dump applies, decided from the binary log files before anything changes:
+// from where the dump ends (its gtidExecuted: those transactions are skipped) to the target (until:
+// every transaction committed before that time, none at or after it; stopBefore / stopAfter: a
+// GTID), only transactions of loaded tables. Every refusal (a gap, GTIDs off, events it cannot
+// send, a transaction over loaded and not loaded tables) is thrown here, in the preflight.
+var UserError = require('../core/user-error.js').UserError;
+var folderOf = require('./binlog-folder.js');
+var times = require('./binlog-times.js');
+var gtids = require('./gtid-set.js');
+var statements = require('./statements.js');
+
+// The tables (["s.t"]) or schema a DDL statement names, or null when its text says no table.
+function ddlTarget(text, schema) {
+  var list = statements.tokens(text);
+  var w = function (i) { return list[i] ? list[i].word : undefined; };
+  var i = 1;
+  if (w(0) === 'CREATE' || w(0) === 'DROP') {
+    if (w(1) === 'DATABASE' || w(1) === 'SCHEMA') {
+      i = w(2) === 'IF' ? (w(3) === 'NOT' ? 5 : 4) : 2;
+      return list[i] && list[i].name !== undefined ? { schema: list[i].name, tables: [] } : null;
+    }
+    if (w(i) === 'TEMPORARY') i++;
+    if (w(i) === 'TABLE') {
+      i++;
+      if (w(i) === 'IF') i += w(i + 1) === 'NOT' ? 3 : 2;
+      var names = [];
+      while (list[i] && list[i].name !== undefined) {
+        var dot = list[i + 1] && list[i + 1].word === '.' && list[i + 2] && list[i + 2].name !== undefined;
+        names.push(dot ? list[i].name + '.' + list[i + 2].name : schema + '.' + list[i].name);
+        i += dot ? 3 : 1;
+        if (w(0) !== 'DROP' || w(i) !== ',') break;
+        i++;
+      }
+      return names.length ? { schema: null, tables: names } : null;
+    }
+  }
+  if (w(0) === 'ALTER' || w(0) === 'TRUNCATE') {
+    i = w(1) === 'TABLE' ? 2 : w(1) === 'ONLINE' && w(2) === 'TABLE' ? 3 : (w(0) === 'TRUNCATE' ? 1 : -1);
+    if (i < 0 || !list[i] || list[i].name === undefined) return null;
+    var q = list[i + 1] && list[i + 1].word === '.' && list[i + 2] ? list[i].name + '.' + list[i + 2].name : schema + '.' + list[i].name;
+    // ALTER TABLE … RENAME: the new name is not followed here.
+    if (list.some(function (t) { return t.word === 'RENAME'; })) return null;
+    return { schema: null, tables: [q] };
+  }
+  return null;
+}
+
+function said(text) {
+  return 'restore.load with binlogs: ' + text + ' Nothing was changed.';
+}
+
+// opts: {where, until, stopBefore, stopAfter (the user's texts), dumpGtids (the dump's gtidExecuted),
+// loaded: function (schema, table) | null (everything loaded), loadedSchema: function (schema)}.
+// Returns {folder, files, zone, transactions: [{gtid, file, start, end, time}], inDump, notLoaded,
+// target: text, reached: bool, lines}.
+function planReplay(host, opts) {
+  var targets = ['until', 'stopBefore', 'stopAfter'].filter(function (n) { return opts[n] !== undefined && opts[n] !== null; });
+  if (targets.length > 1) {
+    throw new UserError('OPTION_CONFLICT', 'restore.load: ' + targets.join(' and ') + ' both name where the replay stops: give one.',
+      { options: targets });
+  }
+  ['stopBefore', 'stopAfter'].forEach(function (n) {
+    if (opts[n] && !gtids.splitGtid(opts[n])) {
+      throw new UserError('OPTION_INVALID', 'restore.load option ' + n + ': ' + JSON.stringify(opts[n]) + ' is not a GTID ' +
+        '(source_uuid:number, as restore.binlogs lists them).');
+    }
+  });
+  if (!opts.dumpGtids) {
+    throw new UserError('BINLOG_UNSUPPORTED', said('the dump records no gtidExecuted (GTIDs were off on the source, or the dump is too old): ' +
+      'a replay by file:position is not done yet. Replay with mysqlbinlog --start-position from the dump\'s binlogFile:binlogPosition.'));
+  }
+  var dumpSet = gtids.parseSet(opts.dumpGtids);
+  var zone = times.chooseZone(host);
+  var until = opts.until ? times.parseTime(host, zone, opts.until, 'until') : null;
+  var folder = folderOf.folderFiles(host, opts.where);
+  var got = folderOf.readFolder(host, folder, { keep: 'all' });
+  if (!got.files.length) throw new UserError('BINLOG_GAP', said('the folder ' + folder.dir + ' holds no binary log file.'));
+  if (folder.missing.length) {
+    throw new UserError('BINLOG_GAP', said('binary log file(s) ' + folder.missing.join(', ') + ' are missing from ' + folder.dir + ' (' + folder.order +
+      ' lists the files around them). Copy them from the source.'));
+  }
+  got.files.forEach(function (f) {
+    if (f.error) throw new UserError('BINLOG_GAP', said(host.files.basename(f.path) + ' cannot be read to its end (' + f.error.reason + '). Copy it again.'));
+  });
+  var first = got.files[0];
+  if (first.previousGtids === null) {
+    throw new UserError('BINLOG_UNSUPPORTED', said(host.files.basename(first.path) + ' records its previous GTIDs in the tagged format (MySQL 8.3+), not read yet.'));
+  }
+  var purged = gtids.minus(gtids.parseSet(first.previousGtids), dumpSet);
+  if (gtids.setText(purged)) {
+    throw new UserError('BINLOG_GAP', said('transactions ' + gtids.setText(purged) + ' ran on the source after the dump and before the first file here, ' +
+      host.files.basename(first.path) + ': they are in neither. Copy the binary log files before ' + host.files.basename(first.path) +
+      ' (SHOW BINARY LOGS on the source), or use a newer dump.'));
+  }
+  var out = { folder: folder, files: got.files.map(function (f) { return host.files.basename(f.path); }), zone: zone,
+    transactions: [], inDump: 0, notLoaded: 0, reached: false, target: null, last: null };
+  var stopGtid = opts.stopBefore || opts.stopAfter;
+  if (stopGtid) {
+    if (gtids.hasGtid(dumpSet, stopGtid)) throw new UserError('OPTION_INVALID', said((opts.stopBefore ? 'stopBefore ' : 'stopAfter ') + stopGtid + ' is already in the dump (its gtidExecuted).'));
+    if (!got.transactions.some(function (t) { return t.gtid === stopGtid; })) {
+      throw new UserError('OPTION_INVALID', said((opts.stopBefore ? 'stopBefore ' : 'stopAfter ') + stopGtid + ' is in none of the files of ' + folder.dir + '.'));
+    }
+  }
+  var trxs = got.transactions;
+  for (var k = 0; k < trxs.length; k++) {
+    var t = trxs[k];
+    if (until !== null && t.immediateCommit >= until) { out.reached = true; break; }
+    if (opts.stopBefore && t.gtid === opts.stopBefore) { out.reached = true; break; }
+    if (t.gtid === null) {
+      throw new UserError('BINLOG_UNSUPPORTED', said('the transaction at ' + t.file + ':' + t.start + ' has no GTID (GTIDs off on the source): ' +
+        'a replay by file:position is not done yet.'));
+    }
+    if (gtids.hasGtid(dumpSet, t.gtid)) { out.inDump++; continue; }
+    if (t.incomplete) throw new UserError('BINLOG_GAP', said('transaction ' + t.gtid + ' (' + t.file + ':' + t.start + '): ' + t.incomplete + '. Copy the file again once the source has rotated it.'));
+    if (t.undecoded.length || t.compression) {
+      throw new UserError('BINLOG_UNSUPPORTED', said('transaction ' + t.gtid + ' (' + t.file + ':' + t.start + ') holds what the replay does not send yet: ' +
+        (t.compression ? ['a compressed transaction (binlog_transaction_compression)'] : []).concat(t.undecoded).join('; ') +
+        '. Replay it with mysqlbinlog | mysql.'));
+    }
+    if (!keepForLoad(t, opts)) { out.notLoaded++; } else {
+      out.transactions.push({ gtid: t.gtid, file: t.file, start: t.start, end: t.end, time: t.immediateCommit });
+    }
+    if (opts.stopAfter && t.gtid === opts.stopAfter) { out.reached = true; break; }
+  }
+  out.last = out.transactions.length ? out.transactions[out.transactions.length - 1] : null;
+  var shown = times.timeTexts(host, zone, [until, out.last ? out.last.time : null, got.last ? got.last.immediateCommit : null]);
+  out.target = until !== null ? 'until ' + shown[0] + ' (' + zone.name + ')' : opts.stopBefore ? 'stopBefore ' + opts.stopBefore
+    : opts.stopAfter ? 'stopAfter ' + opts.stopAfter : 'the end of the files';
+  out.lastText = out.last ? shown[1] : null;
+  out.lines = ['Binary logs: ' + out.files.length + ' file(s) in ' + folder.dir + ' (' + out.files[0] + ' … ' + out.files[out.files.length - 1] +
+      ', ordered by ' + folder.order + ')',
+    '  replay: ' + out.transactions.length + ' transaction(s) after the dump, up to ' + out.target +
+      (out.last ? '; the last ' + out.last.gtid + ' committed ' + out.lastText : ''),
+    '  skipped: ' + out.inDump + ' already in the dump (its gtidExecuted)' +
+      (opts.loaded ? ', ' + out.notLoaded + ' only of tables not loaded' : '') + '; on the target, GTIDs it already holds are skipped too'];
+  if (!out.reached && (until !== null || stopGtid)) {
+    out.lines.push('  the files end before ' + out.target + ' (the last transaction in them committed ' + shown[2] +
+      '): every transaction in them is replayed');
+  }
+  out.lines.push('  ' + zone.text.replace(/^./, function (c) { return 'Times in ' + c; }));
+  return out;
+}
+
+// Whether the transaction is replayed under a filtered load: all its tables loaded (yes), none (no),
+// some: refused, naming it.
+function keepForLoad(t, opts) {
+  if (!opts.loaded) return true;
+  var names = Object.keys(t.tables);
+  var schemas = [];
+  var unknown = false;
+  t.statements.forEach(function (s) {
+    var d = ddlTarget(s.text, s.schema);
+    if (!d) unknown = true;
+    else if (d.schema !== null) schemas.push(d.schema);
+    else names = names.concat(d.tables);
+  });
+  if (unknown) {
+    throw new UserError('BINLOG_UNSUPPORTED', said('transaction ' + t.gtid + ' (' + t.file + ':' + t.start + ') is a statement whose tables the replay ' +
+      'cannot tell (' + JSON.stringify(t.statements[0].text.slice(0, 100)) + '), and the load is filtered: load without the filters, or stop before it.'));
+  }
+  var verdicts = names.map(function (n) {
+    var dot = n.indexOf('.');
+    return opts.loaded(n.slice(0, dot), n.slice(dot + 1));
+  }).concat(schemas.map(function (s) { return opts.loadedSchema(s); }));
+  if (verdicts.every(function (v) { return v; })) return true;
+  if (verdicts.every(function (v) { return !v; })) return false;
+  throw new UserError('BINLOG_UNSUPPORTED', said('transaction ' + t.gtid + ' (' + t.file + ':' + t.start + ') changes tables loaded and not loaded (' +
+    names.concat(schemas).join(', ') + '): it cannot be replayed in part. Load those tables too, or stop before it (stopBefore: "' + t.gtid + '").'));
+}
+
+module.exports = { planReplay: planReplay, ddlTarget: ddlTarget };

@@ -1,0 +1,20 @@
+// binlogs: the source's transactions after the dump replayed up to the target, after util.loadDump
+// and before the progress file goes (a replay that stops keeps it: the same command resumes the
+// load, which has nothing left, and the replay, which skips the GTIDs the target holds) and before
+// analyze (statistics of the final rows).
+var applyReplay = require('../../binlog/replay-apply.js').applyReplay;
+var times = require('../../binlog/binlog-times.js');
+
+module.exports = {
+  name: 'replay',
+  reads: ['plan.replay'], adds: ['report.replay'],
+  reports: 'the transactions applied, those the target held already, the last GTID and its commit time (report.replay)',
+  undo: 'none: each transaction keeps its source GTID; the same command continues a replay that stopped',
+  when: function (run) { return !!run.plan.replay; },
+  run: function (run) {
+    var plan = run.plan.replay;
+    var r = applyReplay(run.host, plan);
+    var last = r.last ? { gtid: r.last.gtid, time: r.last.time, timeText: times.timeTexts(run.host, plan.zone, [r.last.time])[0] } : null;
+    run.report.replay = { applied: r.applied, onTarget: r.onTarget, last: last, zone: plan.zone.name, target: plan.target };
+  },
+};
