@@ -1,0 +1,172 @@
+'use strict';
+// restore.load with binlogs (issue 43): a dump made by the real util.dumpSchemas of a source with
+// GTIDs, transactions of every kind after it, a mistake (DROP TABLE) and more after it; restored on
+// a fresh server to just before the mistake by time and by GTID, every table equal (CHECKSUM TABLE)
+// to the source at that moment; a rerun applies nothing twice; a gap refused before anything changes.
+const { expect } = require('chai');
+const fs = require('fs');
+const path = require('path');
+const { startServer } = require('../support/server');
+const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
+const { needs } = require('../support/real');
+const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
+
+const GTIDS = '--gtid-mode=ON --enforce-gtid-consistency=ON';
+const TABLES = ['shop.customers', 'shop.orders', 'shop.extra'];
+const BIG = 3000;
+
+describe('restore load --binlogs: point in time after the dump (real Shell, real servers)', function () {
+  this.timeout(240000);
+  let source;
+  let target;
+  let home;
+  let dump;
+  let folder;
+  let uuid;
+  let dumpEnd; // the source's last GTID number in the dump
+  let afterDump; // the GTID numbers of the second file (right after the dump)
+  let beforeDrop; // NOW(6) on the source just before the DROP
+  let dropGtid;
+  let expected; // CHECKSUM TABLE on the source right before the DROP
+
+  async function checksums(server) {
+    const out = {};
+    for (const t of TABLES) {
+      const r = await server.query(`CHECKSUM TABLE ${t}`);
+      out[t] = r[0].Checksum === null ? null : String(r[0].Checksum);
+    }
+    return out;
+  }
+
+  async function freshTarget() {
+    await target.query('DROP DATABASE IF EXISTS shop');
+    await target.query('RESET BINARY LOGS AND GTIDS');
+  }
+
+  function load(options) {
+    return runJs(target.uri, `restore.load(${JSON.stringify(dump)}, ${JSON.stringify(Object.assign({ outputFormat: 'none' }, options))})`,
+      { configHome: home });
+  }
+
+  before(async function () {
+    needs(this, ['server', 'shell']);
+    [source, target] = await Promise.all([startServer({ opts: GTIDS }), startServer({ opts: GTIDS })]);
+    home = installPlugin(tempDir('restore-cfg-'));
+    uuid = String(await source.value('SELECT @@server_uuid'));
+    const q = (sql) => source.query(sql);
+    await q('CREATE DATABASE shop');
+    await q('CREATE TABLE shop.customers (id INT PRIMARY KEY, name VARCHAR(40), city VARCHAR(100))');
+    await q('CREATE TABLE shop.orders (id INT PRIMARY KEY AUTO_INCREMENT, customer_id INT, amount DECIMAL(10,2), note TEXT)');
+    const rows = [];
+    for (let i = 1; i <= 40; i++) rows.push(`(${i}, 'c${i}', ${i % 3 ? "'Lyon'" : 'NULL'})`);
+    await q('INSERT INTO shop.customers VALUES ' + rows.join(','));
+    for (let i = 1; i <= 20; i++) await q(`INSERT INTO shop.orders (customer_id, amount, note) VALUES (${i}, ${i}.25, 'n${i}')`);
+    dump = path.join(tempDir('restore-pitr-'), 'nightly');
+    const d = await withShellDumper(source, () => runJs(source.uri, `util.dumpSchemas(['shop'], ${JSON.stringify(dump)}, ` +
+      '{showProgress: false}); null', { configHome: home, env: DUMP_ENV }));
+    expect(d.error, d.out).to.equal(null);
+    const atJson = JSON.parse(fs.readFileSync(path.join(dump, '@.json'), 'utf8'));
+    const recorded = (atJson.source && atJson.source.binlog && atJson.source.binlog.gtidExecuted) || atJson.gtidExecuted;
+    expect(recorded, JSON.stringify(atJson.source)).to.be.a('string');
+    dumpEnd = Number(/:1-(\d+)$/.exec(recorded.trim())[1]);
+    await q('FLUSH BINARY LOGS');
+    // After the dump: inserts, an update, a delete, DDL, a transaction over two tables, a large one.
+    for (let i = 41; i <= 45; i++) await q(`INSERT INTO shop.customers VALUES (${i}, 'late${i}', 'Oslo')`);
+    await q("UPDATE shop.orders SET amount = amount * 2, note = 'doubled' WHERE id <= 7");
+    await q('DELETE FROM shop.orders WHERE id IN (3, 11)');
+    await q('ALTER TABLE shop.orders ADD COLUMN status VARCHAR(10) DEFAULT \'new\'');
+    await q('CREATE TABLE shop.extra (k INT PRIMARY KEY, v JSON)');
+    await q('INSERT INTO shop.extra VALUES (1, \'{"a": 1}\'), (2, NULL)');
+    await q("BEGIN; INSERT INTO shop.customers VALUES (46, 'both', 'Rome'); " +
+      "INSERT INTO shop.orders (customer_id, amount, status) VALUES (46, 9.99, 'paid'); UPDATE shop.extra SET v = '[1,2]' WHERE k = 2; COMMIT");
+    const afterFirst = Number(/:1-(\d+)$/.exec(String(await source.value('SELECT @@GLOBAL.gtid_executed')))[1]);
+    afterDump = [dumpEnd + 1, afterFirst];
+    await q('FLUSH BINARY LOGS');
+    await q('SET SESSION cte_max_recursion_depth = 10000');
+    await q(`INSERT INTO shop.orders (customer_id, amount, note) WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n ` +
+      `WHERE i < ${BIG}) SELECT i % 40 + 1, i / 100, REPEAT('x', i % 30) FROM n`);
+    await q('DELETE FROM shop.customers WHERE id = 2');
+    await new Promise((r) => setTimeout(r, 1100));
+    expected = await checksums(source);
+    beforeDrop = String(await source.value('SELECT CAST(NOW(6) AS CHAR)'));
+    await new Promise((r) => setTimeout(r, 20));
+    await q('DROP TABLE shop.customers'); // the mistake
+    for (let i = 0; i < 3; i++) await q('INSERT INTO shop.orders (customer_id, amount) VALUES (7, 1.00)');
+    await q('FLUSH BINARY LOGS');
+    folder = tempDir('restore-pitr-binlogs-');
+    for (const f of fs.readdirSync(source.datadir).filter((n) => /^binlog\.(\d{6}|index)$/.test(n))) {
+      fs.copyFileSync(path.join(source.datadir, f), path.join(folder, f));
+    }
+    for (const log of await q('SHOW BINARY LOGS')) {
+      const events = await q(`SHOW BINLOG EVENTS IN '${log.Log_name}'`);
+      events.forEach((e, i) => {
+        if (e.Event_type === 'Query' && /^DROP TABLE `shop`\.`customers`/.test(e.Info)) dropGtid = /GTID_NEXT= '([^']+)'/.exec(events[i - 1].Info)[1];
+      });
+    }
+    expect(dropGtid).to.be.a('string');
+    expect(expected['shop.customers']).to.not.equal(null);
+  });
+
+  after(async function () {
+    await Promise.all([source, target].filter(Boolean).map((s) => s.stop()));
+  });
+
+  it('until: every table as the source had it just before the DROP; the same command again applies nothing twice', async function () {
+    await freshTarget();
+    const r = cli(target.uri, ['load', dump, `--binlogs=${folder}`, `--until=${beforeDrop}`], { configHome: home });
+    expect(r.status, r.out).to.equal(0);
+    expect(r.stdout).to.match(/Binary logs: \d+ file\(s\) in /);
+    expect(r.stdout).to.match(/replay: \d+ transaction\(s\) after the dump, up to until /);
+    expect(await checksums(target)).to.deep.equal(expected);
+    // The source's GTIDs are kept: the target holds every one up to the one before the DROP.
+    const dropN = Number(dropGtid.split(':')[1]);
+    const held = String(await target.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '');
+    expect(held).to.include(`${uuid}:${dumpEnd + 1}-${dropN - 1}`);
+    const m = /Binary logs replayed: (\d+) transaction\(s\)/.exec(r.stdout);
+    expect(m, r.stdout).to.not.equal(null);
+    expect(Number(m[1])).to.equal(dropN - 1 - dumpEnd);
+    expect(r.stdout).to.include(`the last ${uuid}:${dropN - 1}, committed`);
+
+    // Again, over what is there: the load changes nothing (existing objects ignored, no data), the
+    // replay finds every GTID on the target.
+    const again = load({ binlogs: folder, until: beforeDrop, ignoreExistingObjects: true, loadData: false });
+    expect(again.error, again.out).to.equal(null);
+    expect(again.value.replay).to.include({ applied: 0, onTarget: dropN - 1 - dumpEnd });
+    expect(await checksums(target)).to.deep.equal(expected);
+  });
+
+  it('stopBefore the DROP\'s GTID: the same tables; stopAfter it: customers is gone', async function () {
+    await freshTarget();
+    const r = load({ binlogs: folder, stopBefore: dropGtid });
+    expect(r.error, r.out).to.equal(null);
+    expect(await checksums(target)).to.deep.equal(expected);
+    expect(r.value.replay.last.gtid).to.equal(`${uuid}:${Number(dropGtid.split(':')[1]) - 1}`);
+
+    await freshTarget();
+    const after = load({ binlogs: folder, stopAfter: dropGtid });
+    expect(after.error, after.out).to.equal(null);
+    expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'shop' AND table_name = 'customers'")))
+      .to.equal(0);
+    expect(after.value.replay.last.gtid).to.equal(dropGtid);
+  });
+
+  it('a gap (the file right after the dump missing) is refused before anything changes, naming the missing GTIDs', async function () {
+    await freshTarget();
+    const gap = tempDir('restore-pitr-gap-');
+    const files = fs.readdirSync(folder).filter((n) => /^binlog\.\d{6}$/.test(n)).sort();
+    // Without the index and without the files up to the one after the dump: purged, as far as the folder says.
+    files.slice(2).forEach((f) => fs.copyFileSync(path.join(folder, f), path.join(gap, f)));
+    const r = load({ binlogs: gap, until: beforeDrop });
+    expect(r.error, r.out).to.not.equal(null);
+    expect(r.error.message).to.include(`transactions ${uuid}:${afterDump[0]}-${afterDump[1]} ran on the source after the dump`);
+    expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
+
+    // A file missing between two that the index lists: named.
+    const hole = tempDir('restore-pitr-hole-');
+    fs.readdirSync(folder).filter((n) => n !== files[1]).forEach((f) => fs.copyFileSync(path.join(folder, f), path.join(hole, f)));
+    const h = load({ binlogs: hole, until: beforeDrop });
+    expect(h.error, h.out).to.not.equal(null);
+    expect(h.error.message).to.include(`binary log file(s) ${files[1]} are missing`);
+    expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
+  });
+});
