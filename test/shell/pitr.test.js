@@ -28,6 +28,8 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
   let beforeDrop; // NOW(6) on the source just before the DROP
   let dropGtid;
   let expected; // CHECKSUM TABLE on the source right before the DROP
+  let bothGtid; // the transaction over customers, orders and extra
+  let customersBeforeBoth; // CHECKSUM TABLE shop.customers right before it
 
   async function checksums(server) {
     const out = {};
@@ -77,6 +79,8 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     await q('ALTER TABLE shop.orders ADD COLUMN status VARCHAR(10) DEFAULT \'new\'');
     await q('CREATE TABLE shop.extra (k INT PRIMARY KEY, v JSON)');
     await q('INSERT INTO shop.extra VALUES (1, \'{"a": 1}\'), (2, NULL)');
+    customersBeforeBoth = String((await q('CHECKSUM TABLE shop.customers'))[0].Checksum);
+    bothGtid = `${uuid}:${Number(/:1-(\d+)$/.exec(String(await source.value('SELECT @@GLOBAL.gtid_executed')))[1]) + 1}`;
     await q("BEGIN; INSERT INTO shop.customers VALUES (46, 'both', 'Rome'); " +
       "INSERT INTO shop.orders (customer_id, amount, status) VALUES (46, 9.99, 'paid'); UPDATE shop.extra SET v = '[1,2]' WHERE k = 2; COMMIT");
     const afterFirst = Number(/:1-(\d+)$/.exec(String(await source.value('SELECT @@GLOBAL.gtid_executed')))[1]);
@@ -115,6 +119,7 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     await freshTarget();
     const r = cli(target.uri, ['load', dump, `--binlogs=${folder}`, `--until=${beforeDrop}`], { configHome: home });
     expect(r.status, r.out).to.equal(0);
+    if (process.env.PITR_SHOW) process.stdout.write(r.stdout);
     expect(r.stdout).to.match(/Binary logs: \d+ file\(s\) in /);
     expect(r.stdout).to.match(/replay: \d+ transaction\(s\) after the dump, up to until /);
     expect(await checksums(target)).to.deep.equal(expected);
@@ -148,6 +153,22 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'shop' AND table_name = 'customers'")))
       .to.equal(0);
     expect(after.value.replay.last.gtid).to.equal(dropGtid);
+  });
+
+  it('includeTables: only the loaded table\'s transactions; one over loaded and not loaded tables refused, named', async function () {
+    await freshTarget();
+    const part = load({ binlogs: folder, stopBefore: bothGtid, includeTables: ['shop.customers'] });
+    expect(part.error, part.out).to.equal(null);
+    expect(String((await target.query('CHECKSUM TABLE shop.customers'))[0].Checksum)).to.equal(customersBeforeBoth);
+    expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'shop'"))).to.equal(1);
+    // The five inserts into customers; the update, delete, ALTER and the two statements of extra skipped.
+    expect(part.value.replay.applied).to.equal(5);
+
+    await freshTarget();
+    const mixed = load({ binlogs: folder, until: beforeDrop, includeTables: ['shop.customers'] });
+    expect(mixed.error, mixed.out).to.not.equal(null);
+    expect(mixed.error.message).to.include(`transaction ${bothGtid} (`).and.include('changes tables loaded and not loaded');
+    expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
   });
 
   it('a gap (the file right after the dump missing) is refused before anything changes, naming the missing GTIDs', async function () {
