@@ -15,7 +15,9 @@
 //   directory as its relay log, CHANGE REPLICATION SOURCE TO RELAY_LOG_FILE…, SOURCE_HOST='dummy',
 //   START REPLICA SQL_THREAD, with replica_parallel_workers 4 and 1; timed from the copy until
 //   WAIT_FOR_EXECUTED_GTID_SET returns;
-// - the plugin: pluginReplay below, the hook for issue 43's parallel replay (not written yet).
+// - the plugin: `restore load DUMP --binlogs=DIR` on a fresh target without the setup (the dump of
+//   the setup, made by util.dumpSchemas right before the workload, is what it loads); timed: the
+//   report's replay phase (its util.loadDump phase is not part of the comparison). Serial, one session.
 // Reported: median (min–max) seconds, transactions per second, the peak memory of the process
 // doing the work (mysqlbinlog's plus mysql's; for the applier, mysqld itself) and
 // the growth of the target mysqld's peak memory during the replay (/proc: VmHWM reset before).
@@ -24,9 +26,11 @@ const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const mysql = require('mysql2/promise');
-const { stats, fmt, machineLine, settle } = require('./measure');
+const { stats, fmt, machineLine, settle, runMeasured } = require('./measure');
 const { startServer } = require('../test/support/server');
-const { tempDir, cleanTemp } = require('../test/support/shell');
+const { tempDir, cleanTemp, installPlugin, runJs, shellEnv } = require('../test/support/shell');
+const { MYSQLSH } = require('../test/support/real');
+const { DUMP_ENV, withShellDumper } = require('../test/support/shell-dumper');
 const { HAVE } = require('../test/support/real');
 
 const TX = Number(process.env.BENCH_TX || 10000);
@@ -164,18 +168,30 @@ function measuredPipe(a, b) {
     status: m.status, stderr: m.stderr };
 }
 
-// A fresh target holding the data as it was when the workload began.
-async function freshTarget(startGtid) {
+// A fresh target holding the data as it was when the workload began (bare: only the GTIDs; the
+// plugin's variant loads the dump of the setup itself).
+async function freshTarget(startGtid, bare) {
   const target = await startServer({ opts: TARGET_OPTS });
-  await target.query(`SET SESSION sql_log_bin = 0; ${SETUP_SQL} SET SESSION sql_log_bin = 1; USE mysql`);
+  if (!bare) await target.query(`SET SESSION sql_log_bin = 0; ${SETUP_SQL} SET SESSION sql_log_bin = 1; USE mysql`);
   await target.query('SET GLOBAL gtid_purged = ?', [startGtid]);
   return target;
 }
 
-// The hook for the plugin's parallel replay (issue 43): null while the plugin has none; then
-// async (target, binlogDir, files) => ({seconds, peakMB, serverMB, status, stderr}), running
-// `restore load … --binlogs=DIR` (or restore.replay) on the target under runMeasured (bench/measure.js).
-const pluginReplay = null;
+// The plugin (issue 43): `restore load DUMP --binlogs=DIR` under runMeasured (bench/measure.js) on a
+// bare target; seconds: the report's replay phase; peakMB: mysqlsh's peak (the load's included).
+const home = installPlugin(tempDir('restore-pitrbench-cfg-'));
+let setupDump = null; // made in main, before the workload
+async function pluginReplay(target, binlogDir) {
+  const peak = serverPeak(target);
+  const r = runMeasured(MYSQLSH, [target.uri, '--', 'restore', 'load', setupDump, `--binlogs=${binlogDir}`, '--output-format=json'],
+    { env: shellEnv({ configHome: home }) });
+  if (r.status !== 0) return { ...r, serverMB: peak().growthMB, stderr: r.stderr + r.stdout.slice(-2000) };
+  const report = JSON.parse(r.stdout);
+  const phase = report.phases.find((p) => p.phase === 'replay');
+  return { seconds: phase.seconds, peakMB: r.peakMB, serverMB: peak().growthMB, status: 0, stderr: '',
+    sides: `mysqlsh, the load's ${report.phases.find((p) => p.phase === 'util.loadDump').seconds.toFixed(1)} s not counted; ` +
+      `${report.replay.applied} transactions applied` };
+}
 
 async function main() {
   if (!HAVE.server) throw new Error('npm run bench:pitr needs ../shared (a real MySQL server).');
@@ -195,6 +211,11 @@ async function main() {
   await source.query(SETUP_SQL);
   await source.query('FLUSH BINARY LOGS');
   const startGtid = await source.value('SELECT @@GLOBAL.gtid_executed');
+  // The plugin's starting point: the setup dumped by the real util.dumpSchemas (its gtidExecuted: startGtid).
+  setupDump = path.join(work, 'setup-dump');
+  const dumped = await withShellDumper(source, () => runJs(source.uri, `util.dumpSchemas(['${SCHEMA}'], ${JSON.stringify(setupDump)}, ` +
+    '{showProgress: false}); null', { configHome: home, env: DUMP_ENV }));
+  if (dumped.error) throw new Error(`util.dumpSchemas failed: ${dumped.out}`);
   const startFile = (await source.query('SHOW BINARY LOG STATUS'))[0].File;
   const perClient = Math.ceil(TX * 1.02 / CLIENTS);
   const t0 = Date.now();
@@ -263,7 +284,7 @@ async function main() {
   for (let i = 0; i < RUNS; i++) {
     for (const v of variants) {
       if (!v.run) continue;
-      const target = await freshTarget(startGtid);
+      const target = await freshTarget(startGtid, !!v.plugin);
       let r;
       try {
         settle();
