@@ -122,6 +122,7 @@ function planReplay(host, opts) {
     }
     if (opts.stopAfter && t.gtid === opts.stopAfter) { out.reached = true; break; }
   }
+  refuseUnsent(host, folder, out.transactions);
   out.last = out.transactions.length ? out.transactions[out.transactions.length - 1] : null;
   var shown = times.timeTexts(host, zone, [until, out.last ? out.last.time : null, got.last ? got.last.immediateCommit : null]);
   out.target = until !== null ? 'until ' + shown[0] + ' (' + zone.name + ')' : opts.stopBefore ? 'stopBefore ' + opts.stopBefore
@@ -139,6 +140,28 @@ function planReplay(host, opts) {
   }
   out.lines.push('  ' + zone.text.replace(/^./, function (c) { return 'Times in ' + c; }));
   return out;
+}
+
+// Events the replay cannot send (statement-based ones, XA, compressed transactions) found by one pass
+// over the transactions' bytes, before the load: refused, naming the first.
+function refuseUnsent(host, folder, list) {
+  var byFile = {};
+  var files = [];
+  list.forEach(function (t) {
+    if (!byFile[t.file]) { byFile[t.file] = []; files.push(t.file); }
+    byFile[t.file].push(t);
+  });
+  files.forEach(function (file) {
+    var trxs = byFile[file];
+    var got = host.files.binlogPieces(host.files.join(folder.dir, file), trxs.map(function (t) { return [t.start, t.end]; }), true);
+    got.transactions.forEach(function (pieces, k) {
+      var bad = pieces.filter(function (p) { return p.unsupported; });
+      if (!bad.length) return;
+      throw new UserError('BINLOG_UNSUPPORTED', said('transaction ' + trxs[k].gtid + ' (' + file + ':' + trxs[k].start + ') holds ' +
+        bad.map(function (p) { return p.unsupported; }).join(', ') + ', which the replay does not send yet. Replay up to it ' +
+        '(stopBefore: "' + trxs[k].gtid + '") and the rest with mysqlbinlog | mysql.'));
+    });
+  });
 }
 
 // Whether the transaction is replayed under a filtered load: all its tables loaded (yes), none (no),

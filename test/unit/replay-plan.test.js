@@ -2,8 +2,28 @@
 // What a replay after a load decides before anything changes (lib/binlog/gtid-set.js, replay-plan.js):
 // GTID sets compared (a gap named as a range), the tables a DDL statement names (a filtered load).
 const { expect } = require('chai');
+const path = require('path');
+const { spawnSync } = require('child_process');
+const { HAVE_PYTHON, prelude } = require('../support/companion');
 const gtids = require('../../lib/binlog/gtid-set.js');
 const { ddlTarget } = require('../../lib/binlog/replay-plan.js');
+
+const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'binlogs');
+
+// binlogRead then binlogPieces over every transaction of a fixture, through the companion's wrapper.
+function piecesOf(name, checkOnly) {
+  const file = path.join(FIXTURES, name);
+  const script = [
+    ...prelude(),
+    `got = json.loads(calls["binlogRead"](json.dumps([${JSON.stringify(file)}]), json.dumps({"keep": "all"}))[0])`,
+    'ranges = [[t["start"], t["end"]] for t in got["transactions"]]',
+    `p = calls["binlogPieces"](${JSON.stringify(file)}, json.dumps(ranges), ${checkOnly ? 'True' : 'False'})`,
+    'print(json.dumps([[t["gtid"] for t in got["transactions"]], json.loads(p[0]) if p[0] else None, p[1]]))',
+  ].join('\n');
+  const r = spawnSync('python3', ['-B', '-c', script], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout);
+}
 
 const A = '3e11fa47-71ca-11e1-9e33-c80aa9429562';
 const B = 'a4d1c3b2-0000-11f1-8000-000000000001';
@@ -37,5 +57,36 @@ describe('replay plan (lib/binlog): GTID sets and the tables of DDL', function (
     // Not followed: a rename (the new name), statements without a table.
     expect(ddlTarget('ALTER TABLE shop.a RENAME TO shop.b', 'shop')).to.equal(null);
     expect(ddlTarget("CREATE USER 'u'@'%'", 'shop')).to.equal(null);
+  });
+
+  it('the companion gives per transaction the row events as base64 (table map first) and the statements with their schema', function () {
+    if (!HAVE_PYTHON) this.skip();
+    const [ids, got, failed] = piecesOf('types.000002', false);
+    expect(failed).to.equal(null);
+    const fde = Buffer.from(got.format, 'base64');
+    expect(fde[4]).to.equal(15); // FORMAT_DESCRIPTION
+    expect(fde.readUInt32LE(9)).to.equal(fde.length);
+    const kinds = got.transactions.map((t) => t.map((p) => Object.keys(p).filter((k) => k !== 'schema' && k !== 'when')[0]));
+    expect(kinds[2]).to.deep.equal(['query', 'binlog', 'commit']); // GTID 3: BEGIN, one insert, XID
+    expect(got.transactions[2][0]).to.include({ query: 'BEGIN' });
+    const rows = Buffer.from(got.transactions[2][1].binlog, 'base64');
+    expect(rows[4]).to.equal(19); // TABLE_MAP, then the rows event right after it
+    expect(rows[rows.readUInt32LE(9) + 4]).to.equal(30);
+    expect(got.transactions[6]).to.have.length(1);
+    expect(got.transactions[6][0]).to.include({ schema: '' });
+    expect(got.transactions[6][0].query).to.match(/^CREATE TABLE shop\.c /);
+    expect(got.transactions[8]).to.deep.equal([{ unsupported: `a compressed transaction (TRANSACTION_PAYLOAD) at ${got.transactions[8][0].unsupported.split(' at ')[1]}` }]);
+    expect(ids).to.have.length(11);
+  });
+
+  it('check only: the events the replay cannot send, named (statement-based, XA), nothing else', function () {
+    if (!HAVE_PYTHON) this.skip();
+    const [, got, failed] = piecesOf('statement-xa.000002', true);
+    expect(failed).to.equal(null);
+    const named = got.transactions.map((t) => t.map((p) => p.unsupported.replace(/ at \d+$/, '')));
+    expect(named[0]).to.deep.equal([]); // CREATE DATABASE
+    expect(named[4]).to.deep.equal(['an XA PREPARE event']);
+    expect(named[6]).to.deep.equal([]); // BEGIN; SAVEPOINT; a row; COMMIT
+    expect(got.transactions.every((t) => t.every((p) => Object.keys(p).join() === 'unsupported'))).to.equal(true);
   });
 });

@@ -117,8 +117,8 @@ function makeFiles(restore) {
     binlogRead: function (paths, spec) {
       return JSON.parse(companion(restore, 'binlogRead')(JSON.stringify(paths), JSON.stringify(spec)));
     },
-    binlogPieces: function (path, ranges) {
-      return JSON.parse(companion(restore, 'binlogPieces')(path, JSON.stringify(ranges)));
+    binlogPieces: function (path, ranges, checkOnly) {
+      return JSON.parse(companion(restore, 'binlogPieces')(path, JSON.stringify(ranges), !!checkOnly));
     },
     decodeHeads: function (pieces) {
       var got = companion(restore, 'decodeHeads')(JSON.stringify(pieces.map(function (p) { return p.compression; })),

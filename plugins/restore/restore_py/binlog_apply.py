@@ -10,6 +10,8 @@ from .errors import Refusal
 
 _ROWS = (ev.WRITE, ev.UPDATE, ev.DELETE, ev.PARTIAL_UPDATE)
 _SKIP = (ev.GTID, ev.ANONYMOUS, 29)  # GTID (set as gtid_next), ROWS_QUERY (a comment)
+_NAMES = {5: "an INTVAR event (statement-based)", 13: "a RAND event (statement-based)", 14: "a USER_VAR event (statement-based)",
+          ev.XA_PREPARE: "an XA PREPARE event", ev.PAYLOAD: "a compressed transaction (TRANSACTION_PAYLOAD)"}
 _CHUNK = 4 << 20  # bytes of events per BINLOG statement: well under max_allowed_packet
 
 
@@ -22,10 +24,10 @@ def _event(f, pos):
     return when, kind, head + f.read(size - ev.HEADER)
 
 
-def pieces(path, ranges_json):
+def pieces(path, ranges_json, check_only=False):
     # ranges [[start, end], ...] of whole transactions. JSON text {format: base64, transactions:
     # [[piece, ...]]}, a piece {binlog: base64} | {query, schema, when} | {commit: true} |
-    # {unsupported: why}.
+    # {unsupported: why}; check_only: only the unsupported pieces (a preflight's pass, no bytes kept).
     ranges = _json.loads(ranges_json)
     out = {"format": None, "transactions": []}
     with open(path, "rb") as f:
@@ -50,19 +52,24 @@ def pieces(path, ranges_json):
                 if kind in _SKIP:
                     continue
                 if kind == ev.TABLE_MAP or kind in _ROWS:
+                    if check_only:
+                        continue
                     rows.append(raw)
                     if kind != ev.TABLE_MAP and sum(len(r) for r in rows) > _CHUNK:
                         flush()
                     continue
                 flush()
                 body = raw[ev.HEADER:len(raw) - 4] if crc else raw[ev.HEADER:]
+                if kind == ev.QUERY and check_only:
+                    continue
                 if kind == ev.QUERY:
                     schema, text = ev.query(body, posts[kind - 1])
                     trx.append({"query": text, "schema": schema, "when": when})
                 elif kind == ev.XID:
-                    trx.append({"commit": True})
+                    if not check_only:
+                        trx.append({"commit": True})
                 else:
-                    trx.append({"unsupported": "an event of type %d at %d" % (kind, pos - len(raw))})
+                    trx.append({"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %d" % kind), pos - len(raw))})
             flush()
             out["transactions"].append(trx)
     return _json.dumps(out)

@@ -106,7 +106,8 @@ FUNCTIONS = [
         _p("specJson", "string", "JSON text {since, until (microseconds UTC), keep: all | notable, manyRows}.")]),
     ("binlogPieces", binlog_apply.pieces, "What a replay sends for transactions of one binary log file: JSON text {format, transactions}.", [
         _p("path", "string", "The binary log file."),
-        _p("rangesJson", "string", "JSON text [[start, end], ...]: whole transactions.")]),
+        _p("rangesJson", "string", "JSON text [[start, end], ...]: whole transactions."),
+        _p("checkOnly", "bool", "Only the events a replay cannot send (no bytes).", required=False)]),
     ("clientInfo", _client_info, "Facts about the client machine and process.", []),
 ]
 
