@@ -189,7 +189,8 @@ async function pluginReplay(target, binlogDir) {
   const report = JSON.parse(r.stdout);
   const phase = report.phases.find((p) => p.phase === 'replay');
   return { seconds: phase.seconds, peakMB: r.peakMB, serverMB: peak().growthMB, status: 0, stderr: '',
-    sides: `mysqlsh, the load's ${report.phases.find((p) => p.phase === 'util.loadDump').seconds.toFixed(1)} s not counted; ` +
+    sides: `mysqlsh; not counted: the preflight's ${report.phases.find((p) => p.phase === 'preflight').seconds.toFixed(1)} s (the files ` +
+      `read and checked), the load's ${report.phases.find((p) => p.phase === 'util.loadDump').seconds.toFixed(1)} s; ` +
       `${report.replay.applied} transactions applied` };
 }
 

@@ -29,11 +29,12 @@ function microsOfDecimal(text) {
   return Number(m[1]) * 1000000 + Number(((m[2] || '') + '000000').slice(0, 6));
 }
 
-// A user's time as microseconds UTC, or a refusal naming the option.
-function parseTime(host, zone, text, option) {
+// A user's time as microseconds UTC, or a refusal naming the option (of member: restore.binlogs unless given).
+function parseTime(host, zone, text, option, member) {
+  var who = (member || 'restore.binlogs') + ' option ';
   var m = typeof text === 'string' ? TIME.exec(text.trim()) : null;
   if (!m) {
-    throw new UserError('OPTION_INVALID', 'restore.binlogs option ' + option + ': ' + JSON.stringify(text) + ' is not a time; ' +
+    throw new UserError('OPTION_INVALID', who + option + ': ' + JSON.stringify(text) + ' is not a time; ' +
       'give "YYYY-MM-DD HH:MM:SS" (the server\'s time zone, else UTC), optionally with fractions of a second and an ' +
       'offset ("+01:00", "Z").');
   }
@@ -53,7 +54,7 @@ function parseTime(host, zone, text, option) {
   var got = host.sql.run('SELECT CAST(UNIX_TIMESTAMP(CAST(? AS DATETIME(6))) AS CHAR) AS t', [local]).rows[0].t;
   var micros = got === null || got === undefined ? null : microsOfDecimal(got);
   if (!micros) {
-    throw new UserError('OPTION_INVALID', 'restore.binlogs option ' + option + ': the server cannot place ' +
+    throw new UserError('OPTION_INVALID', who + option + ': the server cannot place ' +
       JSON.stringify(text) + ' in its time zone ' + zone.name + ' (out of range, or inside a daylight saving gap).');
   }
   return micros;

@@ -71,7 +71,7 @@ function planReplay(host, opts) {
   }
   var dumpSet = gtids.parseSet(opts.dumpGtids);
   var zone = times.chooseZone(host);
-  var until = opts.until ? times.parseTime(host, zone, opts.until, 'until') : null;
+  var until = opts.until ? times.parseTime(host, zone, opts.until, 'until', 'restore.load') : null;
   var folder = folderOf.folderFiles(host, opts.where);
   var got = folderOf.readFolder(host, folder, { keep: 'all' });
   if (!got.files.length) throw new UserError('BINLOG_GAP', said('the folder ' + folder.dir + ' holds no binary log file.'));
