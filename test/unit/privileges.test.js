@@ -27,6 +27,20 @@ describe('privileges (lib/server/privileges.js)', function () {
     expect(privileges.checkLoadPrivileges(host, { tune: true, redo: true, drops: DROPS, binlogSwitch: true }, false)).to.deep.equal([]);
   });
 
+  it('binlogs: the replay needs BINLOG (BINLOG_ADMIN or REPLICATION_APPLIER) and gtid_next; REPLICATION_APPLIER gives both', function () {
+    const refused = (grants) => {
+      const host = fakeHost({ grants, sql: [['SELECT CURRENT_USER()', { rows: [{ u: 'u@%' }] }]] });
+      try { privileges.checkLoadPrivileges(host, { replay: true }, false); } catch (e) { return e.message; }
+      return null;
+    };
+    const none = refused(['GRANT SELECT, INSERT ON *.* TO `u`@`%`']);
+    expect(none).to.match(/REPLICATION_APPLIER \(binlogs: the replay sends row events as BINLOG statements\)/);
+    expect(none).to.match(/SESSION_VARIABLES_ADMIN \(binlogs: the replay keeps the source's GTIDs with SET gtid_next\)/);
+    expect(refused(['GRANT BINLOG_ADMIN ON *.* TO `u`@`%`'])).to.match(/SESSION_VARIABLES_ADMIN/).and.not.match(/REPLICATION_APPLIER/);
+    expect(refused(['GRANT REPLICATION_APPLIER ON *.* TO `u`@`%`'])).to.equal(null);
+    expect(refused(['GRANT BINLOG_ADMIN,SESSION_VARIABLES_ADMIN ON *.* TO `u`@`%`'])).to.equal(null);
+  });
+
   it('refuses, before anything changes, with every missing privilege and the GRANT statements', function () {
     const host = fakeHost({ grants: ['GRANT SELECT, INSERT ON `shop`.* TO `u`@`%`'], sql: [['SELECT CURRENT_USER()', { rows: [{ u: 'u@%' }] }]] });
     let message = null;
