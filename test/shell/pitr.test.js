@@ -119,7 +119,6 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     await freshTarget();
     const r = cli(target.uri, ['load', dump, `--binlogs=${folder}`, `--until=${beforeDrop}`], { configHome: home });
     expect(r.status, r.out).to.equal(0);
-    if (process.env.PITR_SHOW) process.stdout.write(r.stdout);
     expect(r.stdout).to.match(/Binary logs: \d+ file\(s\) in /);
     expect(r.stdout).to.match(/replay: \d+ transaction\(s\) after the dump, up to until /);
     expect(await checksums(target)).to.deep.equal(expected);
