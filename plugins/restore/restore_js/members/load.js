@@ -7,23 +7,19 @@ module.exports = {
   definition: {
     brief: 'Loads a MySQL Shell dump with util.loadDump, fast and safely: presets, redo log guard, tuning, drop, analyze.',
     details: [
-      'Runs in phases, each timed in the report: preflight (checks only; nothing changes), prepare, server steps, ' +
-      'drop, util.loadDump, developer slices, analyze, members, and revert, which ALWAYS runs: every changed setting ' +
-      'is put back (saved first, for restore.revert() after a crash), also when a step fails or is interrupted.',
+      'Runs in phases, each timed: preflight (checks only), prepare, server steps, drop, util.loadDump, replay, ' +
+      'developer slices, analyze, members, and revert, which ALWAYS runs: every changed setting is put back (saved ' +
+      'first, for restore.revert() after a crash).',
       'Options come from a preset (restore.presets(); default "safe": no server changes) overridden by the options ' +
       'given; by section: ' + optionTable.sectionIndex('load').join(' '),
-      'The server is changed only where that cannot cost more than this load; the plan says per lever what is kept ' +
-      'and why (the redo log while other schemas, replicas or members are there; the binary log wherever it feeds ' +
-      'others). A replica or group secondary is refused, naming the source; afterwards every member must apply the ' +
-      'load and hold the same rows.',
-      'With latest, since, mask, schemaMap or definers, util.loadDump loads a load view: links to the dump\'s files, ' +
-      'empty stubs for the chunks not chosen, rewritten metadata. Nothing is ever written into the dump: a read-only ' +
-      'mount, a folder of dumps (newest) or a backup host (user@host:/path, rsync://host/module/path) works. ' +
-      'restore.plan shows what a selection loads and fetches; the README says each option in full.',
+      'The server is changed only where that cannot cost more than this load (the plan says per lever what is kept ' +
+      'and why). A replica or group secondary is refused, naming the source; every member is verified afterwards.',
+      'With latest, since, mask, schemaMap or definers, util.loadDump loads a load view of the plugin\'s own (links, ' +
+      'stubs, rewritten metadata): nothing is written into the dump. binlogs replays the source\'s binary logs after ' +
+      'the load, up to until, stopBefore or stopAfter. restore.plan shows what a load does; the README says each option.',
       'Examples: restore.load("./dump", {preset: "fastest"}); restore.load("backup@backuphost:/backups", {newest: ' +
-      'true, latest: {"shop.*": 2}, preset: "dev"}); from the command line: mysqlsh root@host -- restore load ./dump ' +
-      '--preset=fastest, or mysqlsh root@localhost -- restore load ./dump --since=shop.events.at:30d ' +
-      '--mask=shop.customers.email:email --preset=dev',
+      'true, latest: {"shop.*": 2}, preset: "dev"}); mysqlsh root@host -- restore load ./dump ' +
+      '--since=shop.events.at:30d --mask=shop.customers.email:email --preset=dev',
     ],
     parameters: [
       { name: 'dumpDir', type: 'string', brief: 'The dump directory (absolute or relative to the current directory), or a dump on a backup host: user@host:/path, rsync://host/module/path' },
