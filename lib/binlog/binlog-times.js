@@ -17,8 +17,8 @@ function chooseZone(host) {
     return { session: false, name: 'UTC', text: 'UTC (no session: connect to use the server\'s time zone, or give ' +
       'times with an offset, e.g. "2026-11-24 10:42:00+01:00")' };
   }
-  var r = host.sql.run('SELECT @@session.time_zone AS tz, @@system_time_zone AS sys').rows[0];
-  var name = String(r.tz) === 'SYSTEM' ? 'SYSTEM (' + r.sys + ')' : String(r.tz);
+  var r = host.sql.run('SELECT @@session.time_zone AS tz, @@system_time_zone AS systemZone').rows[0];
+  var name = String(r.tz) === 'SYSTEM' ? 'SYSTEM (' + r.systemZone + ')' : String(r.tz);
   return { session: true, name: name, text: 'the connected server\'s time zone, time_zone ' + name };
 }
 
@@ -81,4 +81,4 @@ function timeTexts(host, zone, list) {
   return out;
 }
 
-module.exports = { chooseZone: chooseZone, parseTime: parseTime, timeTexts: timeTexts, utcText: utcText };
+module.exports = { chooseZone: chooseZone, parseTime: parseTime, timeTexts: timeTexts };

@@ -40,11 +40,6 @@ function hasGtid(set, gtid) {
   return !!g && (set[g.uuid] || []).some(function (r) { return g.n >= r[0] && g.n <= r[1]; });
 }
 
-function addGtid(set, gtid) {
-  var g = splitGtid(gtid);
-  addRange(set, g.uuid, g.n, g.n);
-}
-
 // The GTIDs of a not in b, as a set.
 function minus(a, b) {
   var out = {};
@@ -72,4 +67,4 @@ function setText(set) {
   }).join(',');
 }
 
-module.exports = { parseSet: parseSet, splitGtid: splitGtid, hasGtid: hasGtid, addGtid: addGtid, minus: minus, setText: setText };
+module.exports = { parseSet: parseSet, splitGtid: splitGtid, hasGtid: hasGtid, minus: minus, setText: setText };

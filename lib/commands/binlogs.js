@@ -150,4 +150,4 @@ function printReport(host, f) {
   if (f.undecoded.length > 20) out.warn('… and ' + (f.undecoded.length - 20) + ' more not decoded.');
 }
 
-module.exports = { binlogsCommand: binlogsCommand, dangerousEvents: dangerousEvents };
+module.exports = { binlogsCommand: binlogsCommand };

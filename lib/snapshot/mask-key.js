@@ -122,5 +122,4 @@ function keyLine(maskKey, rowEventsPlan, inLoad) {
     : ' while the masks\' UPDATEs run') + ', where an account that may read performance_schema.user_variables_by_thread sees it';
 }
 
-module.exports = { hold: hold, release: release, withKey: withKey, rowEvents: rowEvents, keyLine: keyLine, utf8Bytes: utf8Bytes,
-  padded: padded };
+module.exports = { hold: hold, release: release, withKey: withKey, rowEvents: rowEvents, keyLine: keyLine, padded: padded };
