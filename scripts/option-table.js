@@ -1,12 +1,12 @@
 'use strict';
-// Writes the README's option table from lib/options/option-table.js, between its two marker
-// lines. `node scripts/option-table.js --check` exits 1 when the README's table is not the one
+// Writes the option table of docs/options.md from lib/options/option-table.js, between its two
+// marker lines. `node scripts/option-table.js --check` exits 1 when the page's table is not the one
 // the declarations make (test/unit/option-table.test.js runs the same check).
 const fs = require('fs');
 const path = require('path');
 const table = require('../lib/options/option-table.js');
 
-const README = path.join(__dirname, '..', 'README.md');
+const PAGE = path.join(__dirname, '..', 'docs', 'options.md');
 const BEGIN = '<!-- option table: made by scripts/option-table.js from lib/options/option-table.js -->';
 const END = '<!-- end of option table -->';
 
@@ -31,26 +31,26 @@ function markdown() {
   return rows.join('\n');
 }
 
-// The README with its table replaced by the one the declarations make.
-function madeReadme(text) {
+// The page with its table replaced by the one the declarations make.
+function madePage(text) {
   const a = text.indexOf(BEGIN);
   const b = text.indexOf(END);
-  if (a < 0 || b < a) throw new Error(`README.md lacks the marker lines ${BEGIN} … ${END}`);
+  if (a < 0 || b < a) throw new Error(`docs/options.md lacks the marker lines ${BEGIN} … ${END}`);
   return text.slice(0, a + BEGIN.length) + '\n' + markdown() + '\n' + text.slice(b);
 }
 
 if (require.main === module) {
-  const text = fs.readFileSync(README, 'utf8');
-  const made = madeReadme(text);
+  const text = fs.readFileSync(PAGE, 'utf8');
+  const made = madePage(text);
   if (process.argv.includes('--check')) {
     if (made !== text) {
-      console.error('README.md\'s option table differs from lib/options/option-table.js: run node scripts/option-table.js');
+      console.error('docs/options.md\'s option table differs from lib/options/option-table.js: run node scripts/option-table.js');
       process.exit(1);
     }
   } else if (made !== text) {
-    fs.writeFileSync(README, made);
-    console.log('README.md: option table written');
+    fs.writeFileSync(PAGE, made);
+    console.log('docs/options.md: option table written');
   }
 }
 
-module.exports = { madeReadme, markdown };
+module.exports = { madePage, markdown };

@@ -2,7 +2,7 @@
 // help, who reads it, type, allowed values or range, default, whether a preset may set it, one
 // help line and the members that take it. The Shell's help and command line (the members'
 // definitions), validation (valueProblem; restore.load's defaults: load-own-options.js), the partial
-// step's names, the plan's option echo and the README's option table (scripts/option-table.js) are
+// step's names, the plan's option echo and the option table of docs/options.md (scripts/option-table.js) are
 // made from it. util.loadDump's options are declared in load-options.js (a copy of the Shell's
 // contract); those not declared here pass through restore.load unchanged.
 //

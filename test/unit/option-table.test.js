@@ -1,8 +1,8 @@
 'use strict';
 // Issue 36, item 1: each option of restore.load, plan, view, stub and inspect is declared once
 // (lib/options/option-table.js) and everything about it is made from that declaration: the
-// members' definitions (the Shell's help and command line), the partial step's names, the README's
-// table. An option declared twice, or read by the load without a declaration, fails here.
+// members' definitions (the Shell's help and command line), the partial step's names, the table of
+// docs/options.md. An option declared twice, or read by the load without a declaration, fails here.
 const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
@@ -11,7 +11,7 @@ const loadOptions = require('../../lib/options/load-options.js');
 const ownOptions = require('../../lib/options/load-own-options.js');
 const partialStep = require('../../lib/run/partial-step.js');
 const { MEMBERS } = require('../../plugins/restore/restore_js/member-registry.js');
-const { madeReadme } = require('../../scripts/option-table.js');
+const { madePage } = require('../../scripts/option-table.js');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -95,9 +95,9 @@ describe('option table (lib/options/option-table.js): one declaration per option
     expect(unknown).to.deep.equal([]);
   });
 
-  it('README.md\'s option table is the one the declarations make (node scripts/option-table.js)', function () {
-    const text = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    expect(madeReadme(text) === text, 'README.md\'s option table is stale: run node scripts/option-table.js').to.equal(true);
+  it('docs/options.md\'s option table is the one the declarations make (node scripts/option-table.js)', function () {
+    const text = fs.readFileSync(path.join(ROOT, 'docs', 'options.md'), 'utf8');
+    expect(madePage(text) === text, 'docs/options.md\'s option table is stale: run node scripts/option-table.js').to.equal(true);
   });
 
   it('the plan echoes the declared options set, saying which the preset gave, and leaves defaults out', function () {

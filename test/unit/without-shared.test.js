@@ -1,6 +1,6 @@
 'use strict';
 // A fresh clone with nothing beside it: `npm test` passes, with every test that needs the shared
-// folder skipped and the reasons listed (README, "Develop"). CI has the shared folder, so this
+// folder skipped and the reasons listed (README, docs/tests.md). CI has the shared folder, so this
 // runs the suite once more with RESTORE_SHARED_DIR pointing at a folder that does not exist.
 const { expect } = require('chai');
 const { spawnSync } = require('child_process');
