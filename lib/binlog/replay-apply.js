@@ -10,6 +10,15 @@ var gtids = require('./gtid-set.js');
 
 var BATCH = 200; // transactions per read of the file (bounds what is held at once)
 
+// A load under other schema names (plan.rewrite, lib/run/replay-rename.js): what the companion rewrites
+// for these transactions ({schemaMap, texts: {position: statement}}), else null.
+function rewriteOf(plan, batch) {
+  if (!plan.rewrite) return null;
+  var texts = {};
+  batch.forEach(function (t) { Object.keys(t.texts || {}).forEach(function (k) { texts[k] = t.texts[k]; }); });
+  return { schemaMap: plan.rewrite.schemaMap, texts: texts };
+}
+
 // plan: lib/binlog/replay-plan.js planReplay's. Returns {applied, onTarget, last: {gtid, time} | null}.
 function applyReplay(host, plan) {
   var sql = host.sql;
@@ -25,7 +34,8 @@ function applyReplay(host, plan) {
       var file = todo[i].file;
       var batch = [];
       while (i < todo.length && todo[i].file === file && batch.length < BATCH) batch.push(todo[i++]);
-      var got = host.files.binlogPieces(host.files.join(plan.folder.dir, file), batch.map(function (t) { return [t.start, t.end]; }));
+      var got = host.files.binlogPieces(host.files.join(plan.folder.dir, file), batch.map(function (t) { return [t.start, t.end]; }), false,
+        rewriteOf(plan, batch));
       if (formatOf !== file) {
         sql.run('BINLOG \'' + got.format + '\'');
         formatOf = file;

@@ -1,12 +1,13 @@
 // restore.load's binlogs: what the replay after the load applies (lib/binlog/replay-plan.js), and
-// what it is refused with, decided in the preflight. Refused for now, each said: schemaMap (the
-// events would need rewriting), latest / since (rows outside the slice would be changed by events the
+// what it is refused with, decided in the preflight. Under schemaMap the events are rewritten to the
+// new names (./replay-rename.js). Refused for now, each said: latest / since (rows outside the slice would be changed by events the
 // target cannot match), masks and orphans (they change rows the replay then changes again), a target
 // without gtid_mode ON (the source's GTIDs are kept, which is what makes a rerun skip what is applied).
 var UserError = require('../core/user-error.js').UserError;
 var replayPlan = require('../binlog/replay-plan.js');
 var selection = require('../partial/selection.js');
 var sourcePosition = require('../dump/dump-metadata.js').sourcePosition;
+var renameReplay = require('./replay-rename.js').renameReplay;
 
 var TARGETS = ['until', 'stopBefore', 'stopAfter'];
 
@@ -28,7 +29,6 @@ function planLoadReplay(host, p) {
     });
     return null;
   }
-  if (p.rename) refuse('schemaMap', 'the events would have to be rewritten to the new names');
   ['latest', 'since'].forEach(function (n) {
     if (p.options[n] !== undefined && p.options[n] !== null) {
       refuse(n, 'the events change rows outside the slice loaded, which the target does not hold');
@@ -44,10 +44,13 @@ function planLoadReplay(host, p) {
   var sel = selection.parseSelection(p.lo);
   var schemas = p.objects.schemas.map(function (s) { return s.dumpSchema; });
   var loadedSchema = function (schema) { return schemas.indexOf(schema) >= 0; };
-  return replayPlan.planReplay(host, { where: own.binlogs, until: own.until, stopBefore: own.stopBefore, stopAfter: own.stopAfter,
+  var plan = replayPlan.planReplay(host, { where: own.binlogs, until: own.until, stopBefore: own.stopBefore, stopAfter: own.stopAfter,
     dumpGtids: sourcePosition(p.dump.rootJson).gtidExecuted,
     loaded: function (schema, table) { return loadedSchema(schema) && selection.isTableChosen(sel, schema, table); },
     loadedSchema: loadedSchema });
+  // schemaMap (or util.loadDump's schema option): the events under the new names (lib/run/replay-rename.js).
+  renameReplay(plan, p.objects, p.dump);
+  return plan;
 }
 
 module.exports = { planLoadReplay: planLoadReplay };

@@ -6,6 +6,7 @@ import json as _json
 import struct as _struct
 
 from . import binlog_events as ev
+from . import binlog_rewrite as rw
 from .errors import Refusal
 
 _ROWS = (ev.WRITE, ev.UPDATE, ev.DELETE, ev.PARTIAL_UPDATE)
@@ -24,11 +25,15 @@ def _event(f, pos):
     return when, kind, head + f.read(size - ev.HEADER)
 
 
-def pieces(path, ranges_json, check_only=False):
+def pieces(path, ranges_json, check_only=False, rewrite_json=None):
     # ranges [[start, end], ...] of whole transactions. JSON text {format: base64, transactions:
     # [[piece, ...]]}, a piece {binlog: base64} | {query, schema, when} | {commit: true} |
     # {unsupported: why}; check_only: only the unsupported pieces (a preflight's pass, no bytes kept).
+    # rewrite_json: JSON text {schemaMap: {old: new}, texts: {"position": statement}} (schemaMap,
+    # binlog_rewrite.py): table maps and default schemas renamed, the statements at those positions replaced.
     ranges = _json.loads(ranges_json)
+    rewrite = _json.loads(rewrite_json) if rewrite_json else {}
+    schema_map, texts = rewrite.get("schemaMap") or {}, rewrite.get("texts") or {}
     out = {"format": None, "transactions": []}
     with open(path, "rb") as f:
         if f.read(4) != ev.MAGIC:
@@ -54,6 +59,8 @@ def pieces(path, ranges_json, check_only=False):
                 if kind == ev.TABLE_MAP or kind in _ROWS:
                     if check_only:
                         continue
+                    if kind == ev.TABLE_MAP and schema_map:
+                        raw = rw.rewrite_table_map(raw, schema_map, crc, posts[kind - 1])
                     rows.append(raw)
                     if kind != ev.TABLE_MAP and sum(len(r) for r in rows) > _CHUNK:
                         flush()
@@ -64,7 +71,8 @@ def pieces(path, ranges_json, check_only=False):
                     continue
                 if kind == ev.QUERY:
                     schema, text = ev.query(body, posts[kind - 1])
-                    trx.append({"query": text, "schema": schema, "when": when})
+                    trx.append({"query": texts.get(str(pos - len(raw)), text), "schema": rw.rewrite_schema(schema, schema_map),
+                                "when": when})
                 elif kind == ev.XID:
                     if not check_only:
                         trx.append({"commit": True})

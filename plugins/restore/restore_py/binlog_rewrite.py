@@ -1,0 +1,77 @@
+# Events of a replay rewritten for a load under other schema names (restore.load's schemaMap):
+# pure functions over one event's bytes (header, body, CRC32 footer when the file has checksums).
+# A TABLE_MAP event names its table's schema (the rows events after it name only the table id):
+# that name is replaced, the event's length in its header set again, the CRC32 recomputed. A QUERY
+# event's default schema (its db field) likewise. A statement's text is never rewritten here: lib/
+# decides that (lib/run/replay-rename.js) and hands the rewritten texts over by position.
+import struct as _struct
+import zlib as _zlib
+
+from .errors import Refusal
+
+_HEADER = 19
+
+
+def _renamed(name, schema_map):
+    to = schema_map.get(name) if schema_map else None
+    return None if to is None or to == name else to
+
+
+def _sealed(raw, body, has_crc):
+    # The header with the new length, the body, and the CRC32 over both when the file has them.
+    size = _HEADER + len(body) + (4 if has_crc else 0)
+    head = raw[:9] + _struct.pack("<I", size) + raw[13:_HEADER]
+    if has_crc:
+        return head + body + _struct.pack("<I", _zlib.crc32(head + body) & 0xFFFFFFFF)
+    return head + body
+
+
+def _name_bytes(name):
+    b = name.encode("utf-8")
+    if len(b) > 255:
+        raise Refusal("invalid-argument", name, "a schema name longer than 255 bytes cannot stand in a binary log event")
+    return b
+
+
+def rewrite_table_map(raw, schema_map, has_crc, post_len=8):
+    # raw: a whole TABLE_MAP event. Its schema name (a length byte, the name, a NUL, after the
+    # post-header) mapped; the same bytes when the map does not rename it.
+    raw = bytes(raw)
+    body = raw[_HEADER:len(raw) - 4] if has_crc else raw[_HEADER:]
+    n = body[post_len]
+    old = body[post_len + 1:post_len + 1 + n].decode("utf-8", "replace")
+    to = _renamed(old, schema_map)
+    if to is None:
+        return raw
+    new = _name_bytes(to)
+    body = body[:post_len] + bytes([len(new)]) + new + body[post_len + 1 + n:]
+    return _sealed(raw, body, has_crc)
+
+
+def query_schema(body, post_len=13):
+    # A QUERY event's body (no header, no CRC): its default schema.
+    n = body[8]
+    (vars_len,) = _struct.unpack_from("<H", body, 11)
+    at = post_len + vars_len
+    return bytes(body[at:at + n]).decode("utf-8", "replace")
+
+
+def rewrite_query(raw, schema_map, has_crc, post_len=13):
+    # raw: a whole QUERY event. Its default schema (db length byte in the post-header, the name and
+    # a NUL after the status variables) mapped; the statement text left as it is.
+    raw = bytes(raw)
+    body = raw[_HEADER:len(raw) - 4] if has_crc else raw[_HEADER:]
+    n = body[8]
+    (vars_len,) = _struct.unpack_from("<H", body, 11)
+    at = post_len + vars_len
+    to = _renamed(body[at:at + n].decode("utf-8", "replace"), schema_map)
+    if to is None:
+        return raw
+    new = _name_bytes(to)
+    body = body[:8] + bytes([len(new)]) + body[9:at] + new + body[at + n:]
+    return _sealed(raw, body, has_crc)
+
+
+def rewrite_schema(schema, schema_map):
+    # A default schema (as binlog_apply sends it with a statement) under its loaded name.
+    return _renamed(schema, schema_map) or schema
