@@ -31,10 +31,10 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
   let bothGtid; // the transaction over customers, orders and extra
   let customersBeforeBoth; // CHECKSUM TABLE shop.customers right before it
 
-  async function checksums(server) {
+  async function checksums(server, schema = 'shop') {
     const out = {};
     for (const t of TABLES) {
-      const r = await server.query(`CHECKSUM TABLE ${t}`);
+      const r = await server.query(`CHECKSUM TABLE ${t.replace(/^shop\./, schema + '.')}`);
       out[t] = r[0].Checksum === null ? null : String(r[0].Checksum);
     }
     return out;
@@ -42,6 +42,7 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
 
   async function freshTarget() {
     await target.query('DROP DATABASE IF EXISTS shop');
+    await target.query('DROP DATABASE IF EXISTS shop_copy');
     await target.query('RESET BINARY LOGS AND GTIDS');
   }
 
@@ -168,6 +169,17 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     expect(mixed.error, mixed.out).to.not.equal(null);
     expect(mixed.error.message).to.include(`transaction ${bothGtid} (`).and.include('changes tables loaded and not loaded');
     expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
+  });
+
+  it('schemaMap: row events and DDL under the new name, every table equal to the source before the DROP, no schema shop created', async function () {
+    await freshTarget();
+    const r = load({ binlogs: folder, until: beforeDrop, schemaMap: { shop: 'shop_copy' }, outputFormat: 'text' });
+    expect(r.error, r.out).to.equal(null);
+    expect(r.out, r.out).to.match(/renamed: row events and statements of shop -> shop_copy applied under the new names \(2 statement\(s\) naming a schema rewritten\)/);
+    expect(await checksums(target, 'shop_copy')).to.deep.equal(expected);
+    expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
+    expect(r.out).to.include(`Binary logs replayed: ${Number(dropGtid.split(':')[1]) - 1 - dumpEnd} transaction(s)`);
+    await freshTarget();
   });
 
   it('a gap (the file right after the dump missing) is refused before anything changes, naming the missing GTIDs', async function () {
