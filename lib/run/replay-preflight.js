@@ -8,6 +8,7 @@ var replayPlan = require('../binlog/replay-plan.js');
 var selection = require('../partial/selection.js');
 var sourcePosition = require('../dump/dump-metadata.js').sourcePosition;
 var renameReplay = require('./replay-rename.js').renameReplay;
+var replayTables = require('../binlog/replay-tables.js');
 
 var TARGETS = ['until', 'stopBefore', 'stopAfter'];
 
@@ -50,6 +51,7 @@ function planLoadReplay(host, p) {
     loadedSchema: loadedSchema });
   // schemaMap (or util.loadDump's schema option): the events under the new names (lib/run/replay-rename.js).
   renameReplay(plan, p.objects, p.dump);
+  plan.created = replayTables.createdTables(plan, plan.rewrite ? plan.rewrite.schemaMap : null);
   return plan;
 }
 

@@ -118,8 +118,11 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
 
   it('until: every table as the source had it just before the DROP; the same command again applies nothing twice', async function () {
     await freshTarget();
-    const r = cli(target.uri, ['load', dump, `--binlogs=${folder}`, `--until=${beforeDrop}`], { configHome: home });
+    const r = cli(target.uri, ['load', dump, `--binlogs=${folder}`, `--until=${beforeDrop}`, '--analyze=on'], { configHome: home });
     expect(r.status, r.out).to.equal(0);
+    // shop.extra, created by the replay, is a table of the restore: its rows reported, analyzed.
+    expect(r.stdout).to.match(/\n\s+shop\.extra\s+2\n/).and.include('Analyze (on): 3 table(s)')
+      .and.include('table(s) it created, counted above: shop.extra');
     expect(r.stdout).to.match(/Binary logs: \d+ file\(s\) in /);
     expect(r.stdout).to.match(/replay: \d+ transaction\(s\) after the dump, up to until /);
     expect(await checksums(target)).to.deep.equal(expected);
