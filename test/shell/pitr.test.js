@@ -10,6 +10,7 @@ const { startServer } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { needs } = require('../support/real');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
+const { sharedReplicaSet } = require('../support/topology');
 
 const GTIDS = '--gtid-mode=ON --enforce-gtid-consistency=ON';
 const TABLES = ['shop.customers', 'shop.orders', 'shop.extra'];
@@ -183,6 +184,24 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
     expect(r.out).to.include(`Binary logs replayed: ${Number(dropGtid.split(':')[1]) - 1 - dumpEnd} transaction(s)`);
     await freshTarget();
+  });
+
+  it('a source with a replica: the replay goes through the binary log to the replica, verified there (GTIDs, rows, shop.extra)', async function () {
+    const set = await sharedReplicaSet();
+    const primary = set.source;
+    const replica = set.replicas[0];
+    try {
+      const r = cli(primary.uri, ['load', dump, `--binlogs=${folder}`, `--until=${beforeDrop}`], { configHome: home });
+      expect(r.status, r.out).to.equal(0);
+      // The members table: the replica applied everything the target holds now (the replay included), rows equal.
+      expect(r.stdout).to.match(new RegExp(`127\\.0\\.0\\.1:${replica.port}\\s+replica\\s+IO Yes, SQL Yes\\s+yes\\s+yes`));
+      const held = String(await replica.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '');
+      expect(held).to.include(`${uuid}:${dumpEnd + 1}-${Number(dropGtid.split(':')[1]) - 1}`);
+      expect(await checksums(replica)).to.deep.equal(expected);
+    } finally {
+      await primary.query('DROP SCHEMA IF EXISTS shop');
+      await set.waitApplied();
+    }
   });
 
   it('a gap (the file right after the dump missing) is refused before anything changes, naming the missing GTIDs', async function () {
