@@ -43,6 +43,7 @@ function applyReplay(host, plan) {
       for (var k = 0; k < batch.length; k++) {
         current = batch[k];
         sql.run('SET SESSION gtid_next = ?', [current.gtid]);
+        if (current.idempotent) sql.run('SET SESSION rbr_exec_mode = IDEMPOTENT'); // outsideSlice: skip (lib/run/replay-preflight.js)
         got.transactions[k].forEach(function (p) {
           if (p.unsupported) throw new Error(p.unsupported + ' (not sent by the replay)');
           if (p.binlog) { sql.run('BINLOG \'' + p.binlog + '\''); return; }
@@ -55,6 +56,7 @@ function applyReplay(host, plan) {
           sql.run(p.query);
         });
         sql.run('SET SESSION gtid_next = AUTOMATIC');
+        if (current.idempotent) sql.run('SET SESSION rbr_exec_mode = STRICT');
         out.applied++;
         out.last = { gtid: current.gtid, time: current.time };
         current = null;
@@ -63,7 +65,7 @@ function applyReplay(host, plan) {
     }
   } catch (e) {
     var at = current ? 'transaction ' + current.gtid + ' (' + current.file + ':' + current.start + ')' : 'reading the binary logs';
-    try { sql.run('ROLLBACK'); sql.run('SET SESSION gtid_next = AUTOMATIC'); } catch (ignored) { /* the error below says it */ }
+    try { sql.run('ROLLBACK'); sql.run('SET SESSION gtid_next = AUTOMATIC'); sql.run('SET SESSION rbr_exec_mode = STRICT'); } catch (ignored) { /* the error below says it */ }
     throw new UserError('REPLAY_FAILED', 'The replay failed at ' + at + ': ' + e.message + '. ' + out.applied + ' transaction(s) were ' +
       'applied before it and stay (each with its source GTID): the same command continues from there once the cause is fixed.',
       { applied: out.applied, gtid: current ? current.gtid : null });

@@ -119,7 +119,8 @@ function planReplay(host, opts) {
     }
     var keep = keepForLoad(t, opts);
     if (keep === true) {
-      out.transactions.push({ gtid: t.gtid, file: t.file, start: t.start, end: t.end, time: t.immediateCommit, statements: t.statements });
+      out.transactions.push({ gtid: t.gtid, file: t.file, start: t.start, end: t.end, time: t.immediateCommit, statements: t.statements,
+        tables: writtenTables(t) });
     } else out[keep]++;
     if (opts.stopAfter && t.gtid === opts.stopAfter) { out.reached = true; break; }
   }
@@ -164,6 +165,16 @@ function refuseUnsent(host, folder, list) {
         '(stopBefore: "' + trxs[k].gtid + '") and the rest with mysqlbinlog | mysql.'));
     });
   });
+}
+
+// The tables ("schema.table", source names) whose rows or definition the transaction changes.
+function writtenTables(t) {
+  var names = Object.keys(t.tables);
+  t.statements.forEach(function (s) {
+    var d = ddlTarget(s.text, s.schema);
+    (d ? d.tables : []).forEach(function (n) { if (names.indexOf(n) < 0) names.push(n); });
+  });
+  return names;
 }
 
 // Whether the transaction is replayed: all its tables loaded (true), none ('notLoaded' when a table of a
