@@ -31,6 +31,14 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
   let expected; // CHECKSUM TABLE on the source right before the DROP
   let bothGtid; // the transaction over customers, orders and extra
   let customersBeforeBoth; // CHECKSUM TABLE shop.customers right before it
+  let sliceBeforeDrop; // the rows of shop.orders with id >= 10 right before the DROP (count, checksum)
+
+  // The rows of shop.orders from id 10 on: their count and an order-free checksum of every column.
+  async function orderSlice(server, schema = 'shop') {
+    const r = await server.query("SELECT COUNT(*) AS n, CAST(BIT_XOR(CRC32(CONCAT_WS('|', id, customer_id, amount, IFNULL(note, '-'), " +
+      `IFNULL(status, '-')))) AS CHAR) AS x, MIN(id) AS lo FROM ${schema}.orders WHERE id >= 10`);
+    return { n: Number(r[0].n), x: String(r[0].x) };
+  }
 
   async function checksums(server, schema = 'shop') {
     const out = {};
@@ -94,6 +102,7 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     await q('DELETE FROM shop.customers WHERE id = 2');
     await new Promise((r) => setTimeout(r, 1100));
     expected = await checksums(source);
+    sliceBeforeDrop = await orderSlice(source);
     beforeDrop = String(await source.value('SELECT CAST(NOW(6) AS CHAR)'));
     await new Promise((r) => setTimeout(r, 20));
     await q('DROP TABLE shop.customers'); // the mistake
@@ -183,6 +192,38 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     expect(await checksums(target, 'shop_copy')).to.deep.equal(expected);
     expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
     expect(r.out).to.include(`Binary logs replayed: ${Number(dropGtid.split(':')[1]) - 1 - dumpEnd} transaction(s)`);
+    await freshTarget();
+  });
+
+  it('since with binlogs: refused until outsideSlice says how rows outside the slice go; "skip": the slice as the source had it', async function () {
+    await freshTarget();
+    const slice = { binlogs: folder, until: beforeDrop, since: { 'shop.orders.id': 10 } };
+    const refused = load(slice);
+    expect(refused.error, refused.out).to.not.equal(null);
+    expect(refused.error.message).to.include('binlogs with since').and.include('outsideSlice: "skip"');
+    expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
+
+    const r = load(Object.assign({ outsideSlice: 'skip', outputFormat: 'text' }, slice));
+    expect(r.error, r.out).to.equal(null);
+    // The update of ids 1-7 and the delete of id 3 found no row and were skipped; id 11's delete, the
+    // inserts and the ALTER applied: the slice equals the source's rows from id 10 on, nothing below it.
+    expect(r.out).to.match(/outside the slice \(outsideSlice: skip\): \d+ transaction\(s\) writing shop\.orders applied with rbr_exec_mode IDEMPOTENT/);
+    expect(await orderSlice(target)).to.deep.equal(sliceBeforeDrop);
+    expect(Number(await target.value('SELECT COUNT(*) FROM shop.orders WHERE id < 10'))).to.equal(0);
+    const whole = await checksums(target);
+    expect([whole['shop.customers'], whole['shop.extra']]).to.deep.equal([expected['shop.customers'], expected['shop.extra']]);
+  });
+
+  it('a loaded table holding rows of its own that the replay would change: refused (OWN_ROWS) before anything changes', async function () {
+    await freshTarget();
+    await target.query('CREATE DATABASE shop');
+    await target.query('CREATE TABLE shop.customers (id INT PRIMARY KEY, name VARCHAR(40), city VARCHAR(100))');
+    await target.query("INSERT INTO shop.customers VALUES (41, 'mine', 'Nice')");
+    const r = load({ binlogs: folder, until: beforeDrop, ignoreExistingObjects: true });
+    expect(r.error, r.out).to.not.equal(null);
+    expect(r.error.message).to.include('Refusing to load: shop.customers already holds rows of its own').and.include('binlogs would change rows there');
+    expect(await target.query('SELECT * FROM shop.customers')).to.deep.equal([{ id: 41, name: 'mine', city: 'Nice' }]);
+    expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'shop'"))).to.equal(1);
     await freshTarget();
   });
 
