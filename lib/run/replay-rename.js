@@ -10,7 +10,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var rewriteSql = require('../rename/sql-rewrite.js').rewriteSql;
 var rawObjectName = require('../partial/load-objects.js').rawObjectName;
-var ddlTarget = require('../binlog/replay-plan.js').ddlTarget;
+var createdTables = require('../binlog/replay-tables.js').createdTables;
 
 // {dump schema: loaded name} of the loaded schemas whose name changes, or null.
 function schemaMapOf(objects) {
@@ -41,16 +41,8 @@ function renameReplay(plan, objects, dump) {
       (l || []).forEach(function (n) { set[rawObjectName(n, dump.format)] = true; });
     });
   });
-  // Tables the replay itself creates are objects of their schema too.
-  plan.transactions.forEach(function (t) {
-    (t.statements || []).forEach(function (s) {
-      var d = ddlTarget(s.text, s.schema);
-      (d ? d.tables : []).forEach(function (n) {
-        var dot = n.indexOf('.');
-        (names[n.slice(0, dot)] = names[n.slice(0, dot)] || {})[n.slice(dot + 1)] = true;
-      });
-    });
-  });
+  // Tables the replay itself creates (CREATE TABLE) are objects of their schema too.
+  createdTables(plan, null).forEach(function (c) { (names[c.dumpSchema] = names[c.dumpSchema] || {})[c.table] = true; });
   var known = function (schema, name) { return !!names[schema] && names[schema][name] === true; };
   var rename = function (schema) { return Object.prototype.hasOwnProperty.call(map, schema) ? map[schema] : null; };
   var rewritten = 0;
