@@ -84,6 +84,14 @@ describe('binary log events rewritten for schemaMap (Python companion, real file
     expect(now.length).to.equal(was.length + 3);
     expect(now.includes(Buffer.from('\u0005copy2\u0000'))).to.equal(true);
     expect(now.includes(Buffer.from('\u0002s2\u0000'))).to.equal(false);
+    // The statement replaced inside its QUERY event (rewrite_event): the reader reads the new text from the event.
+    const [one] = python([
+      `data = open(${JSON.stringify(file)}, "rb").read(); size = struct.unpack_from("<I", data, 400 + 9)[0]`,
+      'posts = ev._post_lengths(data[4 + 19:4 + struct.unpack_from("<I", data, 4 + 9)[0]])[2]',
+      'new = rw.rewrite_event(2, data[400:400 + size], 400, {"schemaMap": {"s2": "copy2"}, "texts": {"400": "CREATE TABLE copy2.v (id INT)"}}, False, posts)',
+      'print(json.dumps([list(ev.query(new[19:], posts[1])) + [struct.unpack_from("<I", new, 9)[0] == len(new)]]))',
+    ]);
+    expect(one).to.deep.equal(['', 'CREATE TABLE copy2.v (id INT)', true]);
     // The rows event after it is the same bytes.
     expect(now.subarray(now.readUInt32LE(9)).equals(was.subarray(was.readUInt32LE(9)))).to.equal(true);
   });

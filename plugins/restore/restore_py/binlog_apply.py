@@ -32,8 +32,7 @@ def pieces(path, ranges_json, check_only=False, rewrite_json=None):
     # rewrite_json: JSON text {schemaMap: {old: new}, texts: {"position": statement}} (schemaMap,
     # binlog_rewrite.py): table maps and default schemas renamed, the statements at those positions replaced.
     ranges = _json.loads(ranges_json)
-    rewrite = _json.loads(rewrite_json) if rewrite_json else {}
-    schema_map, texts = rewrite.get("schemaMap") or {}, rewrite.get("texts") or {}
+    rewrite = _json.loads(rewrite_json) if rewrite_json else None
     out = {"format": None, "transactions": []}
     with open(path, "rb") as f:
         if f.read(4) != ev.MAGIC:
@@ -52,6 +51,7 @@ def pieces(path, ranges_json, check_only=False, rewrite_json=None):
                     del rows[:]
 
             while pos < end:
+                at = pos
                 when, kind, raw = _event(f, pos)
                 pos += len(raw)
                 if kind in _SKIP:
@@ -59,25 +59,25 @@ def pieces(path, ranges_json, check_only=False, rewrite_json=None):
                 if kind == ev.TABLE_MAP or kind in _ROWS:
                     if check_only:
                         continue
-                    if kind == ev.TABLE_MAP and schema_map:
-                        raw = rw.rewrite_table_map(raw, schema_map, crc, posts[kind - 1])
+                    if kind == ev.TABLE_MAP:
+                        raw = rw.rewrite_event(kind, raw, at, rewrite, crc, posts)
                     rows.append(raw)
                     if kind != ev.TABLE_MAP and sum(len(r) for r in rows) > _CHUNK:
                         flush()
                     continue
                 flush()
-                body = raw[ev.HEADER:len(raw) - 4] if crc else raw[ev.HEADER:]
                 if kind == ev.QUERY and check_only:
                     continue
                 if kind == ev.QUERY:
+                    raw = rw.rewrite_event(kind, raw, at, rewrite, crc, posts)
+                    body = raw[ev.HEADER:len(raw) - 4] if crc else raw[ev.HEADER:]
                     schema, text = ev.query(body, posts[kind - 1])
-                    trx.append({"query": texts.get(str(pos - len(raw)), text), "schema": rw.rewrite_schema(schema, schema_map),
-                                "when": when})
+                    trx.append({"query": text, "schema": schema, "when": when})
                 elif kind == ev.XID:
                     if not check_only:
                         trx.append({"commit": True})
                 else:
-                    trx.append({"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %d" % kind), pos - len(raw))})
+                    trx.append({"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %d" % kind), at)})
             flush()
             out["transactions"].append(trx)
     return _json.dumps(out)
