@@ -76,15 +76,20 @@ function replayWrites(host, plan) {
 function planLoadReplay(host, p) {
   var own = p.own;
   if (!own.binlogs) {
-    TARGETS.forEach(function (n) {
+    TARGETS.concat(own.outsideSlice === 'skip' ? ['outsideSlice'] : []).forEach(function (n) {
       if (own[n] !== undefined && own[n] !== null) {
-        throw new UserError('OPTION_CONFLICT', 'restore.load option ' + n + ' says where a replay of binary logs stops: give ' +
+        throw new UserError('OPTION_CONFLICT', 'restore.load option ' + n + ' says ' + (n === 'outsideSlice' ? 'how a replay of binary logs ' +
+          'handles rows outside a slice' : 'where a replay of binary logs stops') + ': give ' +
           'binlogs too (the folder of the source\'s binary log files).', { options: [n, 'binlogs'] });
       }
     });
     return null;
   }
   var sliced = slicedTables(p.options);
+  if (own.outsideSlice === 'skip' && !sliced) {
+    throw new UserError('OPTION_CONFLICT', 'restore.load option outsideSlice says how a replay handles rows outside a slice of latest or since: ' +
+      'give one of those too, or leave it out.', { options: ['outsideSlice'] });
+  }
   if (sliced && own.outsideSlice !== 'skip') {
     throw new UserError('OPTION_CONFLICT', 'restore.load: binlogs with ' + sliced.option + ' loads a slice of ' + sliced.option + '\'s tables, and the ' +
       'binary logs also change rows outside it, which the target does not hold. Say how those are handled: outsideSlice: "skip" ' +

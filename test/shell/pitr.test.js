@@ -205,6 +205,8 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     const refused = load(slice);
     expect(refused.error, refused.out).to.not.equal(null);
     expect(refused.error.message).to.include('binlogs with since').and.include('outsideSlice: "skip"');
+    const alone = load({ binlogs: folder, until: beforeDrop, outsideSlice: 'skip' });
+    expect(alone.error && alone.error.message, alone.out).to.include('outsideSlice says how a replay handles rows outside a slice of latest or since');
     expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
 
     const r = load(Object.assign({ outsideSlice: 'skip', outputFormat: 'text' }, slice));
