@@ -10,6 +10,15 @@ var gtids = require('./gtid-set.js');
 
 var BATCH = 200; // transactions per read of the file (bounds what is held at once)
 
+// A load under other schema names (plan.rewrite, lib/run/replay-rename.js): what the companion rewrites
+// for these transactions ({schemaMap, texts: {position: statement}}), else null.
+function rewriteOf(plan, batch) {
+  if (!plan.rewrite) return null;
+  var texts = {};
+  batch.forEach(function (t) { Object.keys(t.texts || {}).forEach(function (k) { texts[k] = t.texts[k]; }); });
+  return { schemaMap: plan.rewrite.schemaMap, texts: texts };
+}
+
 // plan: lib/binlog/replay-plan.js planReplay's. Returns {applied, onTarget, last: {gtid, time} | null}.
 function applyReplay(host, plan) {
   var sql = host.sql;
@@ -25,7 +34,8 @@ function applyReplay(host, plan) {
       var file = todo[i].file;
       var batch = [];
       while (i < todo.length && todo[i].file === file && batch.length < BATCH) batch.push(todo[i++]);
-      var got = host.files.binlogPieces(host.files.join(plan.folder.dir, file), batch.map(function (t) { return [t.start, t.end]; }));
+      var got = host.files.binlogPieces(host.files.join(plan.folder.dir, file), batch.map(function (t) { return [t.start, t.end]; }), false,
+        rewriteOf(plan, batch));
       if (formatOf !== file) {
         sql.run('BINLOG \'' + got.format + '\'');
         formatOf = file;
@@ -33,6 +43,7 @@ function applyReplay(host, plan) {
       for (var k = 0; k < batch.length; k++) {
         current = batch[k];
         sql.run('SET SESSION gtid_next = ?', [current.gtid]);
+        if (current.idempotent) sql.run('SET SESSION rbr_exec_mode = IDEMPOTENT'); // outsideSlice: skip (lib/run/replay-preflight.js)
         got.transactions[k].forEach(function (p) {
           if (p.unsupported) throw new Error(p.unsupported + ' (not sent by the replay)');
           if (p.binlog) { sql.run('BINLOG \'' + p.binlog + '\''); return; }
@@ -45,6 +56,7 @@ function applyReplay(host, plan) {
           sql.run(p.query);
         });
         sql.run('SET SESSION gtid_next = AUTOMATIC');
+        if (current.idempotent) sql.run('SET SESSION rbr_exec_mode = STRICT');
         out.applied++;
         out.last = { gtid: current.gtid, time: current.time };
         current = null;
@@ -53,7 +65,7 @@ function applyReplay(host, plan) {
     }
   } catch (e) {
     var at = current ? 'transaction ' + current.gtid + ' (' + current.file + ':' + current.start + ')' : 'reading the binary logs';
-    try { sql.run('ROLLBACK'); sql.run('SET SESSION gtid_next = AUTOMATIC'); } catch (ignored) { /* the error below says it */ }
+    try { sql.run('ROLLBACK'); sql.run('SET SESSION gtid_next = AUTOMATIC'); sql.run('SET SESSION rbr_exec_mode = STRICT'); } catch (ignored) { /* the error below says it */ }
     throw new UserError('REPLAY_FAILED', 'The replay failed at ' + at + ': ' + e.message + '. ' + out.applied + ' transaction(s) were ' +
       'applied before it and stay (each with its source GTID): the same command continues from there once the cause is fixed.',
       { applied: out.applied, gtid: current ? current.gtid : null });

@@ -51,7 +51,7 @@ function said(text) {
 
 // opts: {where, until, stopBefore, stopAfter (the user's texts), dumpGtids (the dump's gtidExecuted),
 // loaded: function (schema, table) | null (everything loaded), loadedSchema: function (schema)}.
-// Returns {folder, files, zone, transactions: [{gtid, file, start, end, time}], inDump, notLoaded,
+// Returns {folder, files, zone, transactions: [{gtid, file, start, end, time, statements}], inDump, notLoaded, otherSchemas,
 // target: text, reached: bool, lines}.
 function planReplay(host, opts) {
   var targets = ['until', 'stopBefore', 'stopAfter'].filter(function (n) { return opts[n] !== undefined && opts[n] !== null; });
@@ -93,7 +93,7 @@ function planReplay(host, opts) {
       ' (SHOW BINARY LOGS on the source), or use a newer dump.'));
   }
   var out = { folder: folder, files: got.files.map(function (f) { return host.files.basename(f.path); }), zone: zone,
-    transactions: [], inDump: 0, notLoaded: 0, reached: false, target: null, last: null };
+    transactions: [], inDump: 0, notLoaded: 0, otherSchemas: 0, reached: false, target: null, last: null };
   var stopGtid = opts.stopBefore || opts.stopAfter;
   if (stopGtid) {
     if (gtids.hasGtid(dumpSet, stopGtid)) throw new UserError('OPTION_INVALID', said((opts.stopBefore ? 'stopBefore ' : 'stopAfter ') + stopGtid + ' is already in the dump (its gtidExecuted).'));
@@ -117,9 +117,11 @@ function planReplay(host, opts) {
         (t.compression ? ['a compressed transaction (binlog_transaction_compression)'] : []).concat(t.undecoded).join('; ') +
         '. Replay it with mysqlbinlog | mysql.'));
     }
-    if (!keepForLoad(t, opts)) { out.notLoaded++; } else {
-      out.transactions.push({ gtid: t.gtid, file: t.file, start: t.start, end: t.end, time: t.immediateCommit });
-    }
+    var keep = keepForLoad(t, opts);
+    if (keep === true) {
+      out.transactions.push({ gtid: t.gtid, file: t.file, start: t.start, end: t.end, time: t.immediateCommit, statements: t.statements,
+        tables: writtenTables(t) });
+    } else out[keep]++;
     if (opts.stopAfter && t.gtid === opts.stopAfter) { out.reached = true; break; }
   }
   refuseUnsent(host, folder, out.transactions);
@@ -133,7 +135,8 @@ function planReplay(host, opts) {
     '  replay: ' + out.transactions.length + ' transaction(s) after the dump, up to ' + out.target +
       (out.last ? '; the last ' + out.last.gtid + ' committed ' + out.lastText : ''),
     '  skipped: ' + out.inDump + ' already in the dump (its gtidExecuted)' +
-      (opts.loaded ? ', ' + out.notLoaded + ' only of tables not loaded' : '') + '; on the target, GTIDs it already holds are skipped too'];
+      (opts.loaded ? ', ' + out.notLoaded + ' only of tables the load leaves out, ' + out.otherSchemas + ' only of schemas it does not load' : '') +
+      '; on the target, GTIDs it already holds are skipped too'];
   if (!out.reached && (until !== null || stopGtid)) {
     out.lines.push('  the files end before ' + out.target + ' (the last transaction in them committed ' + shown[2] +
       '): every transaction in them is replayed');
@@ -164,8 +167,19 @@ function refuseUnsent(host, folder, list) {
   });
 }
 
-// Whether the transaction is replayed under a filtered load: all its tables loaded (yes), none (no),
-// some: refused, naming it.
+// The tables ("schema.table", source names) whose rows or definition the transaction changes.
+function writtenTables(t) {
+  var names = Object.keys(t.tables);
+  t.statements.forEach(function (s) {
+    var d = ddlTarget(s.text, s.schema);
+    (d ? d.tables : []).forEach(function (n) { if (names.indexOf(n) < 0) names.push(n); });
+  });
+  return names;
+}
+
+// Whether the transaction is replayed: all its tables loaded (true), none ('notLoaded' when a table of a
+// loaded schema is among them, else 'otherSchemas': the counts the plan prints), some: refused, naming it.
+// A table the transaction creates is loaded when the selection would have chosen it had it been in the dump.
 function keepForLoad(t, opts) {
   if (!opts.loaded) return true;
   var names = Object.keys(t.tables);
@@ -186,7 +200,9 @@ function keepForLoad(t, opts) {
     return opts.loaded(n.slice(0, dot), n.slice(dot + 1));
   }).concat(schemas.map(function (s) { return opts.loadedSchema(s); }));
   if (verdicts.every(function (v) { return v; })) return true;
-  if (verdicts.every(function (v) { return !v; })) return false;
+  if (verdicts.every(function (v) { return !v; })) {
+    return names.some(function (n) { return opts.loadedSchema(n.slice(0, n.indexOf('.'))); }) ? 'notLoaded' : 'otherSchemas';
+  }
   throw new UserError('BINLOG_UNSUPPORTED', said('transaction ' + t.gtid + ' (' + t.file + ':' + t.start + ') changes tables loaded and not loaded (' +
     names.concat(schemas).join(', ') + '): it cannot be replayed in part. Load those tables too, or stop before it (stopBefore: "' + t.gtid + '").'));
 }

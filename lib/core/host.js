@@ -35,9 +35,10 @@
 //                                  (in replay order) read into transactions (plugins/restore/restore_py/binlog.py says
 //                                  every field); spec {since, until: microseconds UTC or null,
 //                                  keep: 'all' | 'notable', manyRows}. Only reads.
-//     binlogPieces(path, ranges, checkOnly) -> {format, transactions: [[piece]]}: what a replay sends for
+//     binlogPieces(path, ranges, checkOnly, rewrite) -> {format, transactions: [[piece]]}: what a replay sends for
 //                                  whole transactions ([start, end] each) of one file; checkOnly: only the
-//                                  pieces {unsupported} (plugins/restore/restore_py/binlog_apply.py)
+//                                  pieces {unsupported} (plugins/restore/restore_py/binlog_apply.py); rewrite
+//                                  {schemaMap, texts: {position: statement}} or null (binlog_rewrite.py)
 //     decodeHeads([{compression: 'zstd'|'gzip'|'none', data: ArrayBuffer}])
 //                               -> [{data: ArrayBuffer|null, error}]: each piece decoded (zstd: a whole
 //                                  frame, the zstd program; gzip: the start of a stream, zlib)

@@ -93,7 +93,9 @@ var OPTIONS = [
       'replay binlogs up to it' },
   // restore.load: a point-in-time replay after the dump (lib/binlog/replay-plan.js). Not util.loadDump's in 9.1.
   { name: 'binlogs', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,
-    check: nonEmptyProblem, brief: 'A folder of binary logs replayed after the load, from the dump\'s end' },
+    check: nonEmptyProblem, brief: 'Binary logs replayed after the load' },
+  { name: 'outsideSlice', section: 'selection', owner: 'own', members: ['load'], type: 'string', values: ['refuse', 'skip'],
+    default: 'refuse', inPreset: false, brief: 'binlogs with latest/since: skip changes of rows outside the slice' },
   { name: 'stopBefore', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,
     check: nonEmptyProblem, brief: 'Replay up to this GTID, excluded' },
   { name: 'stopAfter', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,

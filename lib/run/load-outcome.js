@@ -11,6 +11,7 @@ var members = require('../server/members.js');
 var restoreState = require('../server/restore-state.js');
 var revert = require('../server/revert.js');
 var tableRowCounts = require('../server/row-counts.js').tableRowCounts;
+var withReplayed = require('../binlog/replay-tables.js').withReplayed;
 var loadReport = require('./load-report.js');
 // What is returned and printed shows no secret (an Azure SAS token among util.loadDump's options).
 var withoutSecrets = require('../options/secrets.js').withoutSecrets;
@@ -134,7 +135,7 @@ function finishReport(run, reverted, failure) {
   report.ok = !failure && !!reverted && !reverted.failed.length && reverted.redoLog !== 'failed';
   try {
     report.redoLog.after = redoLog.redoLogSupport(host).state;
-    report.tables = tableRowCounts(host, run.pre.objects.tables);
+    report.tables = tableRowCounts(host, withReplayed(run.pre.objects.tables, report.replay || null));
   } catch (e) {
     host.out.warn('Could not read the rows loaded: ' + e.message);
   }

@@ -187,7 +187,7 @@ function lockedPreflight(host, p) {
   if (topo.members.length && own.membersTimeout > 0) members.surveyMembers(host, topo, objects.tables, own.membersTimeout);
   // Which rows the load does not own, and what each post-load step may touch (refused here, before any change).
   snapshot.ownership = rowOwnership.planOwnership(host, { snap: snapshot, objects: objects, drops: drops, planned: planned, ctx: ctx,
-    dump: dump, loadDumpOptions: final });
+    dump: dump, loadDumpOptions: final, replay: replay });
   snapshot.lines = snapshot.lines.concat(snapshot.ownership.lines);
   var plan = {
     dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: p.resolved.preset, loadDumpOptions: final,

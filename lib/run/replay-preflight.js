@@ -1,12 +1,15 @@
 // restore.load's binlogs: what the replay after the load applies (lib/binlog/replay-plan.js), and
-// what it is refused with, decided in the preflight. Refused for now, each said: schemaMap (the
-// events would need rewriting), latest / since (rows outside the slice would be changed by events the
-// target cannot match), masks and orphans (they change rows the replay then changes again), a target
+// what it is refused with, decided in the preflight. Under schemaMap the events are rewritten to the
+// new names (./replay-rename.js). latest / since: refused unless outsideSlice says "skip" (markSliced).
+// Refused for now, each said: masks and orphans (they change rows the replay then changes again), a target
 // without gtid_mode ON (the source's GTIDs are kept, which is what makes a rerun skip what is applied).
 var UserError = require('../core/user-error.js').UserError;
 var replayPlan = require('../binlog/replay-plan.js');
+var gtids = require('../binlog/gtid-set.js');
 var selection = require('../partial/selection.js');
 var sourcePosition = require('../dump/dump-metadata.js').sourcePosition;
+var renameReplay = require('./replay-rename.js').renameReplay;
+var replayTables = require('../binlog/replay-tables.js');
 
 var TARGETS = ['until', 'stopBefore', 'stopAfter'];
 
@@ -15,26 +18,88 @@ function refuse(option, why) {
     { options: ['binlogs', option] });
 }
 
+// The tables latest / since load a slice of: {option, has(schema, table)} (dump names), or null.
+function slicedTables(options) {
+  var sel = selection.parseSelection({ latest: options.latest, since: options.since });
+  if (!sel.latest.length && !sel.since.length) return null;
+  return { option: sel.since.length ? 'since' : 'latest', has: function (schema, table) {
+    return sel.latest.some(function (r) { return (r.schema === '*' || r.schema === schema) && (r.table === '*' || r.table === table); }) ||
+      sel.since.some(function (r) { return r.schema === schema && r.table === table; });
+  } };
+}
+
+// outsideSlice "skip": a transaction writing a sliced table applies its row events with rbr_exec_mode
+// IDEMPOTENT (an update or delete of a row the target does not hold is skipped, not an error; an insert
+// over a row it holds replaces it). Which rows a replay may touch at all is row-ownership's (the preflight
+// refuses a table holding rows of its own). Said in the plan with the count.
+function markSliced(plan, sliced) {
+  if (!sliced) return;
+  var n = 0;
+  var names = [];
+  plan.transactions.forEach(function (t) {
+    var hit = (t.tables || []).filter(function (name) {
+      var dot = name.indexOf('.');
+      return sliced.has(name.slice(0, dot), name.slice(dot + 1));
+    });
+    if (!hit.length) return;
+    t.idempotent = true;
+    n++;
+    hit.forEach(function (x) { if (names.indexOf(x) < 0) names.push(x); });
+  });
+  plan.lines.splice(2, 0, '  outside the slice (outsideSlice: skip): ' + n + ' transaction(s) writing ' + (names.length ? names.join(', ') : 'no sliced table') +
+    ' applied with rbr_exec_mode IDEMPOTENT: updates and deletes of rows the slice did not load are skipped, inserts land' +
+    (sliced.option === 'since' ? ' (since\'s trim then removes those before the point)' : ''));
+}
+
+// The tables ({schema, table}: loaded names) the transactions the target does not hold yet write: what
+// row-ownership checks (lib/snapshot/row-ownership.js: a table holding rows of its own is refused).
+function replayWrites(host, plan) {
+  var held = gtids.parseSet(String(host.sql.run('SELECT @@GLOBAL.gtid_executed AS g').rows[0].g || ''));
+  var map = plan.rewrite ? plan.rewrite.schemaMap : {};
+  var out = [];
+  var seen = {};
+  plan.transactions.forEach(function (t) {
+    if (gtids.hasGtid(held, t.gtid)) return;
+    (t.tables || []).forEach(function (name) {
+      var dot = name.indexOf('.');
+      var schema = name.slice(0, dot);
+      var w = { schema: Object.prototype.hasOwnProperty.call(map, schema) ? map[schema] : schema, table: name.slice(dot + 1), gtid: t.gtid };
+      var k = JSON.stringify([w.schema, w.table]);
+      if (!seen[k]) { seen[k] = true; out.push(w); }
+    });
+  });
+  return out;
+}
+
 // p: {own, options (every option given, resolved), lo (util.loadDump's), dump, objects, rename, snapshot}.
 // Returns the replay plan, or null without binlogs.
 function planLoadReplay(host, p) {
   var own = p.own;
   if (!own.binlogs) {
-    TARGETS.forEach(function (n) {
+    TARGETS.concat(own.outsideSlice === 'skip' ? ['outsideSlice'] : []).forEach(function (n) {
       if (own[n] !== undefined && own[n] !== null) {
-        throw new UserError('OPTION_CONFLICT', 'restore.load option ' + n + ' says where a replay of binary logs stops: give ' +
+        throw new UserError('OPTION_CONFLICT', 'restore.load option ' + n + ' says ' + (n === 'outsideSlice' ? 'how a replay of binary logs ' +
+          'handles rows outside a slice' : 'where a replay of binary logs stops') + ': give ' +
           'binlogs too (the folder of the source\'s binary log files).', { options: [n, 'binlogs'] });
       }
     });
     return null;
   }
-  if (p.rename) refuse('schemaMap', 'the events would have to be rewritten to the new names');
-  ['latest', 'since'].forEach(function (n) {
-    if (p.options[n] !== undefined && p.options[n] !== null) {
-      refuse(n, 'the events change rows outside the slice loaded, which the target does not hold');
-    }
-  });
-  if (p.snapshot && p.snapshot.active) refuse('mask or orphans', 'the replay would change rows after they were masked or removed');
+  var sliced = slicedTables(p.options);
+  if (own.outsideSlice === 'skip' && !sliced) {
+    throw new UserError('OPTION_CONFLICT', 'restore.load option outsideSlice says how a replay handles rows outside a slice of latest or since: ' +
+      'give one of those too, or leave it out.', { options: ['outsideSlice'] });
+  }
+  if (sliced && own.outsideSlice !== 'skip') {
+    throw new UserError('OPTION_CONFLICT', 'restore.load: binlogs with ' + sliced.option + ' loads a slice of ' + sliced.option + '\'s tables, and the ' +
+      'binary logs also change rows outside it, which the target does not hold. Say how those are handled: outsideSlice: "skip" ' +
+      '(their updates and deletes find no row and are skipped; inserts land, and since\'s trim then removes those before the point). ' +
+      'Nothing was changed.', { options: ['binlogs', sliced.option, 'outsideSlice'] });
+  }
+  var snap = p.snapshot;
+  if (snap && snap.active && (snap.orphans !== 'keep' || (snap.specs || []).length)) {
+    refuse('mask or orphans', 'the replay would change rows after they were masked or removed');
+  }
   if (p.lo.dryRun) refuse('dryRun', 'util.loadDump\'s dryRun loads nothing to replay onto (dryRun: true of restore.load plans the replay)');
   var mode = String(host.sql.run('SELECT @@GLOBAL.gtid_mode AS m').rows[0].m);
   if (mode !== 'ON') {
@@ -44,10 +109,16 @@ function planLoadReplay(host, p) {
   var sel = selection.parseSelection(p.lo);
   var schemas = p.objects.schemas.map(function (s) { return s.dumpSchema; });
   var loadedSchema = function (schema) { return schemas.indexOf(schema) >= 0; };
-  return replayPlan.planReplay(host, { where: own.binlogs, until: own.until, stopBefore: own.stopBefore, stopAfter: own.stopAfter,
+  var plan = replayPlan.planReplay(host, { where: own.binlogs, until: own.until, stopBefore: own.stopBefore, stopAfter: own.stopAfter,
     dumpGtids: sourcePosition(p.dump.rootJson).gtidExecuted,
     loaded: function (schema, table) { return loadedSchema(schema) && selection.isTableChosen(sel, schema, table); },
     loadedSchema: loadedSchema });
+  // schemaMap (or util.loadDump's schema option): the events under the new names (lib/run/replay-rename.js).
+  renameReplay(plan, p.objects, p.dump);
+  markSliced(plan, sliced);
+  plan.writes = replayWrites(host, plan);
+  plan.created = replayTables.createdTables(plan, plan.rewrite ? plan.rewrite.schemaMap : null);
+  return plan;
 }
 
 module.exports = { planLoadReplay: planLoadReplay };

@@ -11,6 +11,7 @@
 //   orphans        refused for the child tables ("delete": its DELETEs; "parents": also the referenced
 //                  tables it INSERTs into, where a copied row could collide with a row of its own)
 //   masks (UPDATE) refused for every table of the masked columns' foreign key groups
+//   replay         refused for the tables its transactions (those the target does not hold yet) change
 // util.loadDump itself loads with LOAD DATA … REPLACE (MySQL Shell 9.1): a row of its own with a
 // loaded row's primary or unique key is replaced by that row; the plan says so.
 //
@@ -91,10 +92,15 @@ function plannedKeys(host, snap, objects, dump, loadDdl) {
   return loadedForeignKeys(host, tables, more);
 }
 
-// What each post-load step would write: [{step, option, schema, table, why}].
-function writes(snap, fks, objects) {
+// What each post-load step would write: [{step, option, schema, table, why}]. replay: the replay's
+// plan (lib/run/replay-preflight.js: its writes, the loaded tables its transactions not on the target yet change) or null.
+function writes(snap, fks, objects, replay) {
   var out = [];
   function add(step, option, schema, table, why) { out.push({ step: step, option: option, schema: schema, table: table, why: why }); }
+  ((replay && replay.writes) || []).forEach(function (w) {
+    add('replay', 'binlogs', w.schema, w.table, 'the source\'s transactions after the dump, from ' + w.gtid + ', change its rows by key, ' +
+      'and a row of its own with the key of a source row would be changed');
+  });
   if (snap.orphans === 'delete' || snap.orphans === 'parents') {
     var option = 'orphans: "' + snap.orphans + '"';
     fks.forEach(function (fk) {
@@ -230,7 +236,7 @@ function refusal(rows, resumedWithout) {
 
 // In the preflight, after the snapshot step's plan and util.loadDump's options. p: {snap: the
 // snapshot step's plan (its trims get their `range` here), objects, drops (lib/server/drop-existing.js),
-// planned (the partial step's plan or null), ctx, dump (the dump model), loadDumpOptions (composed)}.
+// planned (the partial step's plan or null), ctx, dump (the dump model), loadDumpOptions (composed), replay (its plan or null)}.
 // Returns {owned: [{schema, table}], lines: [plan lines], record: what the load step writes before
 // util.loadDump ({path, doc}) or null}; throws OWN_ROWS for a step that would change rows of its own.
 function planOwnership(host, p) {
@@ -260,7 +266,7 @@ function planOwnership(host, p) {
   if (out.owned.length) {
     var fks = (snap.orphans === 'delete' || snap.orphans === 'parents' || (snap.specs || []).length)
       ? plannedKeys(host, snap, p.objects, p.dump, lo.loadDdl) : [];
-    writes(snap, fks, p.objects).forEach(function (w) {
+    writes(snap, fks, p.objects, p.replay).forEach(function (w) {
       if (ownNow[lower(w.schema, w.table)]) refused.push(w);
     });
     (snap.trims || []).forEach(function (t) {

@@ -10,6 +10,7 @@ const { startServer } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { needs } = require('../support/real');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
+const { sharedReplicaSet } = require('../support/topology');
 
 const GTIDS = '--gtid-mode=ON --enforce-gtid-consistency=ON';
 const TABLES = ['shop.customers', 'shop.orders', 'shop.extra'];
@@ -30,11 +31,19 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
   let expected; // CHECKSUM TABLE on the source right before the DROP
   let bothGtid; // the transaction over customers, orders and extra
   let customersBeforeBoth; // CHECKSUM TABLE shop.customers right before it
+  let sliceBeforeDrop; // the rows of shop.orders with id >= 10 right before the DROP (count, checksum)
 
-  async function checksums(server) {
+  // The rows of shop.orders from id 10 on: their count and an order-free checksum of every column.
+  async function orderSlice(server, schema = 'shop') {
+    const r = await server.query("SELECT COUNT(*) AS n, CAST(BIT_XOR(CRC32(CONCAT_WS('|', id, customer_id, amount, IFNULL(note, '-'), " +
+      `IFNULL(status, '-')))) AS CHAR) AS x, MIN(id) AS lo FROM ${schema}.orders WHERE id >= 10`);
+    return { n: Number(r[0].n), x: String(r[0].x) };
+  }
+
+  async function checksums(server, schema = 'shop') {
     const out = {};
     for (const t of TABLES) {
-      const r = await server.query(`CHECKSUM TABLE ${t}`);
+      const r = await server.query(`CHECKSUM TABLE ${t.replace(/^shop\./, schema + '.')}`);
       out[t] = r[0].Checksum === null ? null : String(r[0].Checksum);
     }
     return out;
@@ -42,6 +51,7 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
 
   async function freshTarget() {
     await target.query('DROP DATABASE IF EXISTS shop');
+    await target.query('DROP DATABASE IF EXISTS shop_copy');
     await target.query('RESET BINARY LOGS AND GTIDS');
   }
 
@@ -92,6 +102,7 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     await q('DELETE FROM shop.customers WHERE id = 2');
     await new Promise((r) => setTimeout(r, 1100));
     expected = await checksums(source);
+    sliceBeforeDrop = await orderSlice(source);
     beforeDrop = String(await source.value('SELECT CAST(NOW(6) AS CHAR)'));
     await new Promise((r) => setTimeout(r, 20));
     await q('DROP TABLE shop.customers'); // the mistake
@@ -117,8 +128,11 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
 
   it('until: every table as the source had it just before the DROP; the same command again applies nothing twice', async function () {
     await freshTarget();
-    const r = cli(target.uri, ['load', dump, `--binlogs=${folder}`, `--until=${beforeDrop}`], { configHome: home });
+    const r = cli(target.uri, ['load', dump, `--binlogs=${folder}`, `--until=${beforeDrop}`, '--analyze=on'], { configHome: home });
     expect(r.status, r.out).to.equal(0);
+    // shop.extra, created by the replay, is a table of the restore: its rows reported, analyzed.
+    expect(r.stdout).to.match(/\n\s+shop\.extra\s+2\n/).and.include('Analyze (on): 3 table(s)')
+      .and.include('table(s) it created, counted above: shop.extra');
     expect(r.stdout).to.match(/Binary logs: \d+ file\(s\) in /);
     expect(r.stdout).to.match(/replay: \d+ transaction\(s\) after the dump, up to until /);
     expect(await checksums(target)).to.deep.equal(expected);
@@ -156,6 +170,10 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
 
   it('includeTables: only the loaded table\'s transactions; one over loaded and not loaded tables refused, named', async function () {
     await freshTarget();
+    // The plan counts what is skipped per reason: the update, delete, ALTER of orders, CREATE TABLE extra and its insert.
+    const dry = load({ binlogs: folder, stopBefore: bothGtid, includeTables: ['shop.customers'], dryRun: true, outputFormat: 'text' });
+    expect(dry.error, dry.out).to.equal(null);
+    expect(dry.out).to.match(/skipped: \d+ already in the dump \(its gtidExecuted\), 5 only of tables the load leaves out, 0 only of schemas it does not load;/);
     const part = load({ binlogs: folder, stopBefore: bothGtid, includeTables: ['shop.customers'] });
     expect(part.error, part.out).to.equal(null);
     expect(String((await target.query('CHECKSUM TABLE shop.customers'))[0].Checksum)).to.equal(customersBeforeBoth);
@@ -168,6 +186,69 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     expect(mixed.error, mixed.out).to.not.equal(null);
     expect(mixed.error.message).to.include(`transaction ${bothGtid} (`).and.include('changes tables loaded and not loaded');
     expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
+  });
+
+  it('schemaMap: row events and DDL under the new name, every table equal to the source before the DROP, no schema shop created', async function () {
+    await freshTarget();
+    const r = load({ binlogs: folder, until: beforeDrop, schemaMap: { shop: 'shop_copy' }, outputFormat: 'text' });
+    expect(r.error, r.out).to.equal(null);
+    expect(r.out, r.out).to.match(/renamed: row events and statements of shop -> shop_copy applied under the new names \(2 statement\(s\) naming a schema rewritten\)/);
+    expect(await checksums(target, 'shop_copy')).to.deep.equal(expected);
+    expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
+    expect(r.out).to.include(`Binary logs replayed: ${Number(dropGtid.split(':')[1]) - 1 - dumpEnd} transaction(s)`);
+    await freshTarget();
+  });
+
+  it('since with binlogs: refused until outsideSlice says how rows outside the slice go; "skip": the slice as the source had it', async function () {
+    await freshTarget();
+    const slice = { binlogs: folder, until: beforeDrop, since: { 'shop.orders.id': 10 } };
+    const refused = load(slice);
+    expect(refused.error, refused.out).to.not.equal(null);
+    expect(refused.error.message).to.include('binlogs with since').and.include('outsideSlice: "skip"');
+    const alone = load({ binlogs: folder, until: beforeDrop, outsideSlice: 'skip' });
+    expect(alone.error && alone.error.message, alone.out).to.include('outsideSlice says how a replay handles rows outside a slice of latest or since');
+    expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
+
+    const r = load(Object.assign({ outsideSlice: 'skip', outputFormat: 'text' }, slice));
+    expect(r.error, r.out).to.equal(null);
+    // The update of ids 1-7 and the delete of id 3 found no row and were skipped; id 11's delete, the
+    // inserts and the ALTER applied: the slice equals the source's rows from id 10 on, nothing below it.
+    expect(r.out).to.match(/outside the slice \(outsideSlice: skip\): \d+ transaction\(s\) writing shop\.orders applied with rbr_exec_mode IDEMPOTENT/);
+    expect(await orderSlice(target)).to.deep.equal(sliceBeforeDrop);
+    expect(Number(await target.value('SELECT COUNT(*) FROM shop.orders WHERE id < 10'))).to.equal(0);
+    const whole = await checksums(target);
+    expect([whole['shop.customers'], whole['shop.extra']]).to.deep.equal([expected['shop.customers'], expected['shop.extra']]);
+  });
+
+  it('a loaded table holding rows of its own that the replay would change: refused (OWN_ROWS) before anything changes', async function () {
+    await freshTarget();
+    await target.query('CREATE DATABASE shop');
+    await target.query('CREATE TABLE shop.customers (id INT PRIMARY KEY, name VARCHAR(40), city VARCHAR(100))');
+    await target.query("INSERT INTO shop.customers VALUES (41, 'mine', 'Nice')");
+    const r = load({ binlogs: folder, until: beforeDrop, ignoreExistingObjects: true });
+    expect(r.error, r.out).to.not.equal(null);
+    expect(r.error.message).to.include('Refusing to load: shop.customers already holds rows of its own').and.include('binlogs would change rows there');
+    expect(await target.query('SELECT * FROM shop.customers')).to.deep.equal([{ id: 41, name: 'mine', city: 'Nice' }]);
+    expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'shop'"))).to.equal(1);
+    await freshTarget();
+  });
+
+  it('a source with a replica: the replay goes through the binary log to the replica, verified there (GTIDs, rows, shop.extra)', async function () {
+    const set = await sharedReplicaSet();
+    const primary = set.source;
+    const replica = set.replicas[0];
+    try {
+      const r = cli(primary.uri, ['load', dump, `--binlogs=${folder}`, `--until=${beforeDrop}`], { configHome: home });
+      expect(r.status, r.out).to.equal(0);
+      // The members table: the replica applied everything the target holds now (the replay included), rows equal.
+      expect(r.stdout).to.match(new RegExp(`127\\.0\\.0\\.1:${replica.port}\\s+replica\\s+IO Yes, SQL Yes\\s+yes\\s+yes`));
+      const held = String(await replica.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '');
+      expect(held).to.include(`${uuid}:${dumpEnd + 1}-${Number(dropGtid.split(':')[1]) - 1}`);
+      expect(await checksums(replica)).to.deep.equal(expected);
+    } finally {
+      await primary.query('DROP SCHEMA IF EXISTS shop');
+      await set.waitApplied();
+    }
   });
 
   it('a gap (the file right after the dump missing) is refused before anything changes, naming the missing GTIDs', async function () {

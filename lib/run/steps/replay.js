@@ -4,17 +4,19 @@
 // analyze (statistics of the final rows).
 var applyReplay = require('../../binlog/replay-apply.js').applyReplay;
 var times = require('../../binlog/binlog-times.js');
+var replayedTables = require('../../binlog/replay-tables.js').replayedTables;
 
 module.exports = {
   name: 'replay',
-  reads: ['plan.replay'], adds: ['report.replay'],
-  reports: 'the transactions applied, those the target held already, the last GTID and its commit time (report.replay)',
+  reads: ['plan.replay', 'pre.objects.tables'], adds: ['report.replay'],
+  reports: 'the transactions applied, those the target held already, the last GTID and its commit time, the tables it created (report.replay)',
   undo: 'none: each transaction keeps its source GTID; the same command continues a replay that stopped',
   when: function (run) { return !!run.plan.replay; },
   run: function (run) {
     var plan = run.plan.replay;
     var r = applyReplay(run.host, plan);
     var last = r.last ? { gtid: r.last.gtid, time: r.last.time, timeText: times.timeTexts(run.host, plan.zone, [r.last.time])[0] } : null;
-    run.report.replay = { applied: r.applied, onTarget: r.onTarget, last: last, zone: plan.zone.name, target: plan.target };
+    run.report.replay = { applied: r.applied, onTarget: r.onTarget, last: last, zone: plan.zone.name, target: plan.target,
+      created: replayedTables(run.host, plan.created || [], run.pre.objects.tables) };
   },
 };

@@ -117,8 +117,10 @@ function makeFiles(restore) {
     binlogRead: function (paths, spec) {
       return JSON.parse(companion(restore, 'binlogRead')(JSON.stringify(paths), JSON.stringify(spec)));
     },
-    binlogPieces: function (path, ranges, checkOnly) {
-      return JSON.parse(companion(restore, 'binlogPieces')(path, JSON.stringify(ranges), !!checkOnly));
+    binlogPieces: function (path, ranges, checkOnly, rewrite) {
+      var call = companion(restore, 'binlogPieces');
+      return JSON.parse(rewrite ? call(path, JSON.stringify(ranges), !!checkOnly, JSON.stringify(rewrite))
+        : call(path, JSON.stringify(ranges), !!checkOnly));
     },
     decodeHeads: function (pieces) {
       var got = companion(restore, 'decodeHeads')(JSON.stringify(pieces.map(function (p) { return p.compression; })),

@@ -6,6 +6,7 @@ import json as _json
 import struct as _struct
 
 from . import binlog_events as ev
+from . import binlog_rewrite as rw
 from .errors import Refusal
 
 _ROWS = (ev.WRITE, ev.UPDATE, ev.DELETE, ev.PARTIAL_UPDATE)
@@ -24,11 +25,14 @@ def _event(f, pos):
     return when, kind, head + f.read(size - ev.HEADER)
 
 
-def pieces(path, ranges_json, check_only=False):
+def pieces(path, ranges_json, check_only=False, rewrite_json=None):
     # ranges [[start, end], ...] of whole transactions. JSON text {format: base64, transactions:
     # [[piece, ...]]}, a piece {binlog: base64} | {query, schema, when} | {commit: true} |
     # {unsupported: why}; check_only: only the unsupported pieces (a preflight's pass, no bytes kept).
+    # rewrite_json: JSON text {schemaMap: {old: new}, texts: {"position": statement}} (schemaMap,
+    # binlog_rewrite.py): table maps and default schemas renamed, the statements at those positions replaced.
     ranges = _json.loads(ranges_json)
+    rewrite = _json.loads(rewrite_json) if rewrite_json else None
     out = {"format": None, "transactions": []}
     with open(path, "rb") as f:
         if f.read(4) != ev.MAGIC:
@@ -47,6 +51,7 @@ def pieces(path, ranges_json, check_only=False):
                     del rows[:]
 
             while pos < end:
+                at = pos
                 when, kind, raw = _event(f, pos)
                 pos += len(raw)
                 if kind in _SKIP:
@@ -54,22 +59,25 @@ def pieces(path, ranges_json, check_only=False):
                 if kind == ev.TABLE_MAP or kind in _ROWS:
                     if check_only:
                         continue
+                    if kind == ev.TABLE_MAP:
+                        raw = rw.rewrite_event(kind, raw, at, rewrite, crc, posts)
                     rows.append(raw)
                     if kind != ev.TABLE_MAP and sum(len(r) for r in rows) > _CHUNK:
                         flush()
                     continue
                 flush()
-                body = raw[ev.HEADER:len(raw) - 4] if crc else raw[ev.HEADER:]
                 if kind == ev.QUERY and check_only:
                     continue
                 if kind == ev.QUERY:
+                    raw = rw.rewrite_event(kind, raw, at, rewrite, crc, posts)
+                    body = raw[ev.HEADER:len(raw) - 4] if crc else raw[ev.HEADER:]
                     schema, text = ev.query(body, posts[kind - 1])
                     trx.append({"query": text, "schema": schema, "when": when})
                 elif kind == ev.XID:
                     if not check_only:
                         trx.append({"commit": True})
                 else:
-                    trx.append({"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %d" % kind), pos - len(raw))})
+                    trx.append({"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %d" % kind), at)})
             flush()
             out["transactions"].append(trx)
     return _json.dumps(out)

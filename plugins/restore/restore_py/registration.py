@@ -107,7 +107,8 @@ FUNCTIONS = [
     ("binlogPieces", binlog_apply.pieces, "What a replay sends for transactions of one binary log file: JSON text {format, transactions}.", [
         _p("path", "string", "The binary log file."),
         _p("rangesJson", "string", "JSON text [[start, end], ...]: whole transactions."),
-        _p("checkOnly", "bool", "Only the events a replay cannot send (no bytes).", required=False)]),
+        _p("checkOnly", "bool", "Only the events a replay cannot send (no bytes).", required=False),
+        _p("rewriteJson", "string", "JSON text {schemaMap, texts: {position: statement}}: a load under other names.", required=False)]),
     ("clientInfo", _client_info, "Facts about the client machine and process.", []),
 ]
 

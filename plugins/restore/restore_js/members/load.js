@@ -15,8 +15,8 @@ module.exports = {
       'The server is changed only where that cannot cost more than this load (the plan says per lever what is kept ' +
       'and why). A replica or group secondary is refused, naming the source; every member is verified afterwards.',
       'With latest, since, mask, schemaMap or definers, util.loadDump loads a load view of the plugin\'s own (links, ' +
-      'stubs, rewritten metadata): nothing is written into the dump. binlogs replays the source\'s binary logs after ' +
-      'the load, up to until, stopBefore or stopAfter. restore.plan shows what a load does; docs/options.md says each option.',
+      'stubs, rewritten metadata): nothing is written into the dump. binlogs: replayed after ' +
+      'the load, up to until, stopBefore or stopAfter. restore.plan: the plan; docs/options.md: each option.',
       'Examples: restore.load("./dump", {preset: "fastest"}); restore.load("backup@backuphost:/backups", {newest: ' +
       'true, latest: {"shop.*": 2}, preset: "dev"}); mysqlsh root@host -- restore load ./dump ' +
       '--since=shop.events.at:30d --mask=shop.customers.email:email --preset=dev',
