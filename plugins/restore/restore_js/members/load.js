@@ -12,11 +12,10 @@ module.exports = {
       'first, for restore.revert() after a crash).',
       'Options come from a preset (restore.presets(); default "safe": no server changes) overridden by the options ' +
       'given; by section: ' + optionTable.sectionIndex('load').join(' '),
-      'The server is changed only where that cannot cost more than this load (the plan says per lever what is kept ' +
-      'and why). A replica or group secondary is refused, naming the source; every member is verified afterwards.',
-      'With latest, since, mask, schemaMap or definers, util.loadDump loads a load view of the plugin\'s own (links, ' +
-      'stubs, rewritten metadata): nothing is written into the dump. binlogs: replayed after ' +
-      'the load, up to until, stopBefore or stopAfter. restore.plan: the plan; docs/options.md: each option.',
+      'The server is changed only where that cannot cost more than this load (the plan says why, lever by lever); a ' +
+      'replica or group secondary is refused; every member is verified. With latest, since, mask, schemaMap or ' +
+      'definers util.loadDump loads a load view of the plugin\'s own: nothing is written into the dump. binlogs: ' +
+      'replayed after the load. restore.plan: the plan; docs/options.md: each option.',
       'Examples: restore.load("./dump", {preset: "fastest"}); restore.load("backup@backuphost:/backups", {newest: ' +
       'true, latest: {"shop.*": 2}, preset: "dev"}); mysqlsh root@host -- restore load ./dump ' +
       '--since=shop.events.at:30d --mask=shop.customers.email:email --preset=dev',
