@@ -24,12 +24,15 @@ var LOGGED_BY_THE_SHELL = {
 
 function isSecret(name) { return OPTIONS.indexOf(name) >= 0; }
 
-// A value as it may be shown: a secret's is HIDDEN.
-function shown(name, value) { return isSecret(name) ? HIDDEN : value; }
+// A value as it may be shown: a secret's is HIDDEN; the password of binlogs' live server URI too.
+function shown(name, value) {
+  if (name === 'binlogs' && typeof value === 'string') return value.replace(/^((?:mysql:\/\/)?[^:@/]*):[^@/]*@/, '$1:' + HIDDEN + '@');
+  return isSecret(name) ? HIDDEN : value;
+}
 
 // A copy of options (a dictionary) with every secret's value HIDDEN; the same object when it holds none.
 function withoutSecrets(options) {
-  if (!options || typeof options !== 'object' || !Object.keys(options).some(isSecret)) return options;
+  if (!options || typeof options !== 'object' || !Object.keys(options).some(function (k) { return isSecret(k) || k === 'binlogs'; })) return options;
   var out = {};
   Object.keys(options).forEach(function (k) { out[k] = shown(k, options[k]); });
   return out;

@@ -120,6 +120,10 @@ function makeFiles(restore) {
     binlogPieces: function (path, ranges, checkOnly) {
       return JSON.parse(companion(restore, 'binlogPieces')(path, JSON.stringify(ranges), !!checkOnly));
     },
+    binlogHead: function (path) { return JSON.parse(companion(restore, 'binlogHead')(path)); },
+    binlogServerFetch: function (spec, password) {
+      return JSON.parse(companion(restore, 'binlogServerFetch')(JSON.stringify(spec), password));
+    },
     decodeHeads: function (pieces) {
       var got = companion(restore, 'decodeHeads')(JSON.stringify(pieces.map(function (p) { return p.compression; })),
         pieces.map(function (p) { return asBinary(p.data); }));
@@ -257,6 +261,17 @@ function makeSql() {
   return {
     connected: function () { var s = shell.getSession(); return !!(s && s.isOpen()); },
     run: run,
+    // A session to another server named by the user (binlogs from a live source), with the password given.
+    openUri: function (uri, password) {
+      var other;
+      try {
+        other = mysqlModule.getClassicSession(uri, password);
+      } catch (e) {
+        var d = errorDetails(e);
+        throw new SqlError(d.code, d.message.replace(/^\w+\.getClassicSession: /, ''));
+      }
+      return { run: sessionRunner(function () { return other; }), close: function () { other.close(); } };
+    },
     openOther: function (hostName, port) {
       var other = openOtherSession(session(), hostName, port, typed);
       return { run: sessionRunner(function () { return other; }), close: function () { other.close(); } };
@@ -321,6 +336,7 @@ function makeShell(restore) {
     prompt: function (question, defaultValue) {
       return String(shell.prompt(question, { defaultValue: defaultValue || '' }));
     },
+    promptPassword: function (question) { return String(shell.prompt(question, { type: 'password' })); },
   };
 }
 
