@@ -175,10 +175,9 @@ function startAt(files, startFile) {
   return 0;
 }
 
-// Whether a fetched file is past the target (its first transaction at or after until, or its previous
-// GTIDs hold the stop GTID): the last one needed.
-function pastTarget(host, path, need) {
-  var h = host.files.binlogHead(path);
+// Whether a fetched file (its head) is past the target: its first transaction at or after until, or
+// its previous GTIDs hold the stop GTID. It is the last one needed.
+function pastTarget(h, need) {
   if (need.until !== null && need.until !== undefined && h.firstCommit !== null && h.firstCommit >= need.until) return true;
   return !!(need.stopGtid && h.previousGtids && gtids.hasGtid(gtids.parseSet(h.previousGtids), need.stopGtid));
 }
@@ -188,7 +187,8 @@ function kindText(source) {
     : source.kind === 's3' ? 'from the bucket' : 'from the live server (mysqlbinlog --read-from-remote-server --raw)';
 }
 
-// need: {startFile (the dump's binlogFile, or null), until (microseconds UTC, or null), stopGtid (or null)}.
+// need: {startFile (the dump's binlogFile, or null), dumpGtids (its gtidExecuted, or null), until (microseconds UTC, or
+// null), stopGtid (or null)}.
 // Returns what binlog-folder.js folderFiles returns (the cache for a remote source), with source
 // {kind, url} and, when fetched, fetched {files, bytes, transferred, seconds, first, last} and line.
 function openBinlogs(host, where, options, need, preview) {
@@ -214,29 +214,46 @@ function openBinlogs(host, where, options, need, preview) {
     throw new UserError('BINLOG_SOURCE_EMPTY', 'binlogs: ' + source.url + ' holds no binary log file (name.NNNNNN, or listed in its ' +
       'index file). Check the path' + (source.kind === 's3' ? ' (the prefix) and the bucket' : '') + '.', { source: source.url });
   }
-  var wanted = ordered.files.slice(startAt(ordered.files, need.startFile));
+  var start = startAt(ordered.files, need.startFile);
   var targeted = (need.until !== null && need.until !== undefined) || !!need.stopGtid;
   var got = [];
   var transferred = 0;
-  if (source.kind !== 'server' && !targeted) {
+  var total = 0;
+  ordered.files.slice(start).forEach(function (n) { total += listing.sizes[n] || 0; });
+  var progress = startProgress(host, 'Fetching binary logs', total, { format: formatBytes });
+  var done = 0;
+  var fetchOne = function (name) {
+    transferred += source.kind === 'server' ? fetchFromServer(host, source, dir, name, listing)
+      : fetchNames(host, source, dir, [name], listing.sizes, o, 'Fetching ' + name);
+    done += listing.sizes[name] || 0;
+    progress.update(done, (got.length + 1) + ' file(s)');
+    return host.files.binlogHead(host.files.join(dir, name));
+  };
+  // The start file's previous GTIDs must be in the dump: else (a binlogFile named by another server, a
+  // dump of a replica) the files before it are needed too, back to one that begins inside the dump.
+  var heads = {};
+  if (need.dumpGtids) {
+    var dumpSet = gtids.parseSet(need.dumpGtids);
+    for (;;) {
+      heads[ordered.files[start]] = fetchOne(ordered.files[start]);
+      var prev = heads[ordered.files[start]].previousGtids;
+      if (start === 0 || prev === null || !gtids.setText(gtids.minus(gtids.parseSet(prev), dumpSet))) break;
+      start--;
+    }
+  }
+  var wanted = ordered.files.slice(start);
+  if (source.kind !== 'server' && !targeted && !need.dumpGtids) {
     transferred = fetchNames(host, source, dir, wanted, listing.sizes, o, 'Fetching binary logs');
     got = wanted;
   } else {
-    var total = 0;
-    wanted.forEach(function (n) { total += listing.sizes[n] || 0; });
-    var progress = startProgress(host, 'Fetching binary logs', total, { format: formatBytes });
-    var done = 0;
     for (var i = 0; i < wanted.length; i++) {
       var name = wanted[i];
-      transferred += source.kind === 'server' ? fetchFromServer(host, source, dir, name, listing)
-        : fetchNames(host, source, dir, [name], listing.sizes, o, 'Fetching ' + name);
+      var h = heads[name] || fetchOne(name);
       got.push(name);
-      done += listing.sizes[name] || 0;
-      progress.update(done, got.length + ' file(s)');
-      if (targeted && pastTarget(host, host.files.join(dir, name), need)) break;
+      if (targeted && pastTarget(h, need)) break;
     }
-    progress.done(got.length + ' file(s)');
   }
+  progress.done(got.length + ' file(s)');
   var sizes = {};
   var measured = host.files.stat(got.map(function (n) { return host.files.join(dir, n); })).sizes;
   var bytes = 0;

@@ -73,7 +73,7 @@ function planReplay(host, opts) {
   var dumpSet = gtids.parseSet(opts.dumpGtids);
   var zone = times.chooseZone(host);
   var until = opts.until ? times.parseTime(host, zone, opts.until, 'until', 'restore.load') : null;
-  var folder = binlogSource.openBinlogs(host, opts.where, opts.sourceOptions, { startFile: opts.dumpFile || null, until: until,
+  var folder = binlogSource.openBinlogs(host, opts.where, opts.sourceOptions, { startFile: opts.dumpFile || null, dumpGtids: opts.dumpGtids, until: until,
     stopGtid: opts.stopBefore || opts.stopAfter || null });
   var got = folderOf.readFolder(host, folder, { keep: 'all' });
   if (!got.files.length) throw new UserError('BINLOG_GAP', said('the folder ' + folder.dir + ' holds no binary log file.'));

@@ -123,6 +123,10 @@ describe('restore load --binlogs from a backup host, a bucket and the live sourc
       const all = cli(null, ['binlogs', daemon.url('logs')], { configHome: home });
       expect(all.status, all.out).to.equal(0);
       expect(all.stdout).to.match(new RegExp(`${dropGtid}  binlog\\.\\d+:\\d+  DROP TABLE`));
+      const missing = cli(null, ['binlogs', `root@127.0.0.1:${folder}/nothing-here`, '--output-format=json'], { configHome: home, env: ssh.env });
+      expect(missing.status).to.equal(1);
+      expect(JSON.parse(missing.stdout).error).to.include({ code: 'RSYNC_FAILED' });
+      expect(JSON.parse(missing.stdout).error.message).to.include('check the path on the backup host');
       expect(diffSandbox(untouched, hashSandbox([folder]))).to.deep.equal(UNCHANGED);
     } finally {
       await Promise.all([ssh.stop(), daemon.stop()]);
@@ -143,6 +147,20 @@ describe('restore load --binlogs from a backup host, a bucket and the live sourc
       expect(r.stdout).to.include('from s3://logs/prod from the bucket: ');
       // binlog.000004's previous GTIDs hold the DROP: the last fetched.
       expect(fetchedOf(r.stdout)).to.include({ files: 4, first: files[0], last: files[3] });
+      expect(await checksums(target)).to.deep.equal(expected);
+      // A dump whose binlogFile is later than where it ends (a dump of a replica names its own files): the files
+      // before it are fetched back to one whose previous GTIDs are all in the dump.
+      const other = path.join(tempDir('restore-binsrc-'), 'other');
+      fs.cpSync(dump, other, { recursive: true });
+      const atJson = JSON.parse(fs.readFileSync(path.join(other, '@.json'), 'utf8'));
+      if (atJson.source && atJson.source.binlog) atJson.source.binlog.file = files[2];
+      else atJson.binlogFile = files[2];
+      fs.writeFileSync(path.join(other, '@.json'), JSON.stringify(atJson));
+      await freshTarget();
+      const back = cli(target.uri, ['load', other, '--binlogs=s3://logs/prod', `--stop-before=${dropGtid}`,
+        `--s3-endpoint-override=${s3.endpoint}`], { configHome: home, env: s3.env });
+      expect(back.status, back.out).to.equal(0);
+      expect(fetchedOf(back.stdout)).to.include({ files: 3, first: files[1], last: files[3] });
       expect(await checksums(target)).to.deep.equal(expected);
       const nothing = cli(null, ['binlogs', 's3://logs/none', `--s3-endpoint-override=${s3.endpoint}`, '--output-format=json'],
         { configHome: home, env: s3.env });
