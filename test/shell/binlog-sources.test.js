@@ -14,6 +14,8 @@ const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
 const { hashSandbox, diffSandbox, UNCHANGED } = require('../support/sandbox-hash');
 const { remoteMissing, startSshHost, startRsyncDaemon } = require('../support/remote-host');
 const { startS3Server, s3Missing } = require('../support/s3-server');
+const { MYSQLSH } = require('../support/real');
+const { HAVE_TMUX, terminal, waitForPrompt, waitForText, answerTo } = require('../support/terminal');
 
 const GTIDS = '--gtid-mode=ON --enforce-gtid-consistency=ON';
 const TABLES = ['shop.customers', 'shop.orders'];
@@ -123,6 +125,8 @@ describe('restore load --binlogs from a backup host, a bucket and the live sourc
       const all = cli(null, ['binlogs', daemon.url('logs')], { configHome: home });
       expect(all.status, all.out).to.equal(0);
       expect(all.stdout).to.match(new RegExp(`${dropGtid}  binlog\\.\\d+:\\d+  DROP TABLE`));
+      // Every file now; the four the run before fetched are in the cache already.
+      expect(fetchedOf(all.stdout)).to.include({ files: files.length, of: files.length, transferred: files.length - 4 });
       const missing = cli(null, ['binlogs', `root@127.0.0.1:${folder}/nothing-here`, '--output-format=json'], { configHome: home, env: ssh.env });
       expect(missing.status).to.equal(1);
       expect(JSON.parse(missing.stdout).error).to.include({ code: 'RSYNC_FAILED' });
@@ -193,5 +197,23 @@ describe('restore load --binlogs from a backup host, a bucket and the live sourc
     const noProgram = refused(uri, { PATH: '/usr/bin:/bin' });
     expect(noProgram.code).to.equal('BINLOG_PROGRAM_MISSING');
     expect(noProgram.message).to.include('libexec/mysqlsh/mysqlbinlog').and.include('mysql-client');
+
+    // At the prompt, without a password in the URI: mysqlsh asks for it, and shows nothing of it.
+    if (!HAVE_TMUX) return undefined;
+    const term = terminal(`env PATH=${env.PATH} MYSQLSH_USER_CONFIG_HOME=${home} MYSQLSH_TERM_COLOR_MODE=nocolor ${MYSQLSH} --js`);
+    try {
+      waitForPrompt(term, 1);
+      term.type(`restore.binlogs('rpl@127.0.0.1:${source.port}', {until: '${beforeDrop}'})`);
+      waitForText(term, /Password for rpl@127\.0\.0\.1:\d+ \(to read its binary logs\): *$/m);
+      term.type(PASSWORD);
+      const preview = answerTo(waitForPrompt(term, 2), 1);
+      expect(preview).to.include(`Fetched from rpl@127.0.0.1:${source.port} from the live server`);
+      expect(preview).to.match(/Transactions committed before .*: \d+/);
+      expect(preview).to.not.include(PASSWORD);
+      term.type('\\quit');
+    } finally {
+      term.kill();
+    }
+    return undefined;
   });
 });
