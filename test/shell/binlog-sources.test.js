@@ -110,8 +110,8 @@ describe('restore load --binlogs from a backup host, a bucket and the live sourc
       const untouched = hashSandbox([folder]);
       await freshTarget();
       // binlog.000001 holds the dump's end; binlog.000003 the DROP; binlog.000004 begins past until.
-      const r = cli(target.uri, ['load', dump, `--binlogs=root@127.0.0.1:${folder}`, `--until=${beforeDrop}`],
-        { configHome: home, env: ssh.env });
+      const r = cli(target.uri, ['load', dump, `--binlogs=root@127.0.0.1:${folder}`, `--until=${beforeDrop}`, `--rsh=${ssh.rsh}`],
+        { configHome: home });
       expect(r.status, r.out).to.equal(0);
       expect(r.stdout).to.include(`from root@127.0.0.1:${folder} over ssh: `);
       expect(fetchedOf(r.stdout)).to.deep.equal({ files: 4, of: files.length, first: files[0], last: files[3], transferred: 4 });
