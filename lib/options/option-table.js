@@ -93,7 +93,7 @@ var OPTIONS = [
       'replay binlogs up to it' },
   // restore.load: a point-in-time replay after the dump (lib/binlog/replay-plan.js). Not util.loadDump's in 9.1.
   { name: 'binlogs', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,
-    check: nonEmptyProblem, brief: 'Binary logs replayed after the load: a folder, host:/path, rsync://, s3://bucket/prefix, user@host:3306' },
+    check: nonEmptyProblem, brief: 'Binary logs replayed after the load: folder, host:/path, s3://…, user@host:port' },
   { name: 'stopBefore', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,
     check: nonEmptyProblem, brief: 'Replay up to this GTID, excluded' },
   { name: 'stopAfter', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,
