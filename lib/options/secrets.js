@@ -3,6 +3,7 @@
 // an error: each printer asks isSecret / shown / withoutSecrets. The masks' key is, in addition,
 // never in a statement the server records (lib/snapshot/mask-key.js).
 //
+// binlogs: a live server's URI may carry its password (user:password@host:port): shown without it (shown()).
 // OPTIONS: restore.load's maskKey; util.loadDump's and util.dump*'s credentials (the Azure SAS
 // token; a lakehouse source or target, whose pre-authenticated request URL is a credential).
 // READ_BY_THE_COMPANION: the keys the plugin's own bucket reads take from the environment, the AWS
