@@ -55,7 +55,6 @@ function listSource(host, source, dir, o) {
   var names = [];
   var sizes = {};
   var indexText = null;
-  if (source.kind === 'server') return listServer(host, source);
   if (source.kind === 's3') {
     var l = host.files.bucketList(source.s3, bucket.keyPrefix(source), '/');
     l.names.forEach(function (n, i) { if (n !== '') { names.push(n); sizes[n] = l.sizes[i]; } });
@@ -112,7 +111,9 @@ function listServer(host, source) {
   }
   try {
     var rows;
+    var uuid;
     try {
+      uuid = String(session.run('SELECT @@server_uuid AS u').rows[0].u);
       rows = session.run('SHOW BINARY LOGS').rows;
     } catch (e) {
       throw serverError(source, e, 'SHOW BINARY LOGS');
@@ -125,7 +126,7 @@ function listServer(host, source) {
       sizes[n] = Number(r.File_size);
     });
     // One file a line, in the server's order: the server's own index.
-    return { names: names.concat(['server.index']), sizes: sizes, indexText: names.join('\n'), last: names[names.length - 1] };
+    return { names: names.concat(['server.index']), sizes: sizes, indexText: names.join('\n'), last: names[names.length - 1], uuid: uuid };
   } finally {
     session.close();
   }
@@ -206,8 +207,11 @@ function openBinlogs(host, where, options, need, preview) {
     program = programCheck(host, source);
     source.secret = serverPassword(host, source);
   }
-  var dir = dumpCache.openCache(host, { name: 'binlogs-' + source.name, url: 'binlogs ' + source.url });
-  var listing = listSource(host, source, dir, o);
+  // A live server's cache is its own by server_uuid too: a server made again at the same address writes
+  // files of the same names.
+  var listing = source.kind === 'server' ? listServer(host, source) : null;
+  var dir = dumpCache.openCache(host, { name: 'binlogs-' + source.name, url: 'binlogs ' + source.url + (listing ? ' ' + listing.uuid : '') });
+  listing = listing || listSource(host, source, dir, o);
   var ordered = folderOf.orderNames(listing.names, listing.sizes, listing.indexText);
   if (source.kind === 'server') ordered.order = 'SHOW BINARY LOGS';
   if (!ordered.files.length) {

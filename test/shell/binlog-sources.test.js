@@ -208,6 +208,8 @@ describe('restore load --binlogs from a backup host, a bucket and the live sourc
       term.type(PASSWORD);
       const preview = answerTo(waitForPrompt(term, 2), 1);
       expect(preview).to.include(`Fetched from rpl@127.0.0.1:${source.port} from the live server`);
+      // The closed files the load read are in the cache (the same server_uuid): none read again.
+      expect(fetchedOf(preview.replace(/\n/g, ''))).to.include({ files: 4, transferred: 0 });
       expect(preview).to.match(/Transactions committed before .*: \d+/);
       expect(preview).to.not.include(PASSWORD);
       term.type('\\quit');
