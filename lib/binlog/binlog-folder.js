@@ -27,14 +27,28 @@ function folderFiles(host, where) {
     else { names.push(name); sizes[name] = size; }
   });
   var indexes = names.filter(function (n) { return /\.index$/.test(n); });
+  var got = orderNames(names, sizes, indexes.length === 1 ? readIndex(host, host.files.join(dir, indexes[0])) : null);
+  got.dir = dir;
+  got.skipped = skipped.concat(got.skipped);
+  return got;
+}
+
+// A binary log index file's text (one file a line).
+function readIndex(host, path) { return host.files.loadText(path); }
+
+// The binary logs among names (sizes: name -> bytes) in replay order: the index file's (its text, when
+// the names hold exactly one), else the numbers of their names. Also what else is there and what the
+// index lists between two files that are missing.
+function orderNames(names, sizes, indexText) {
+  var indexes = names.filter(function (n) { return /\.index$/.test(n); });
+  var skipped = [];
   var chosen;
   var order;
   var missing = [];
-  if (indexes.length === 1) {
+  if (indexes.length === 1 && indexText !== null) {
     order = 'index file ' + indexes[0];
-    chosen = [];
     var listed = [];
-    host.files.loadText(host.files.join(dir, indexes[0])).split('\n').forEach(function (line) {
+    indexText.split('\n').forEach(function (line) {
       var base = line.trim().replace(/^.*\//, '');
       if (base) listed.push(base);
     });
@@ -58,7 +72,7 @@ function folderFiles(host, where) {
   if (indexes.length > 1) {
     skipped.push({ file: indexes.join(', '), reason: 'more than one index file: ordered by the file names instead' });
   }
-  return { dir: dir, files: chosen, order: order, skipped: skipped, missing: missing, sizes: sizes };
+  return { files: chosen, order: order, skipped: skipped, missing: missing, sizes: sizes };
 }
 
 // Numbers missing between two binary logs of one name (up to 20 named).
@@ -88,4 +102,4 @@ function readFolder(host, folder, spec) {
   return got;
 }
 
-module.exports = { folderFiles: folderFiles, readFolder: readFolder };
+module.exports = { folderFiles: folderFiles, orderNames: orderNames, readIndex: readIndex, numberOf: numberOf, readFolder: readFolder };

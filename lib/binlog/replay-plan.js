@@ -5,6 +5,7 @@
 // send, a transaction over loaded and not loaded tables) is thrown here, in the preflight.
 var UserError = require('../core/user-error.js').UserError;
 var folderOf = require('./binlog-folder.js');
+var binlogSource = require('./binlog-source.js');
 var times = require('./binlog-times.js');
 var gtids = require('./gtid-set.js');
 var statements = require('./statements.js');
@@ -72,7 +73,8 @@ function planReplay(host, opts) {
   var dumpSet = gtids.parseSet(opts.dumpGtids);
   var zone = times.chooseZone(host);
   var until = opts.until ? times.parseTime(host, zone, opts.until, 'until', 'restore.load') : null;
-  var folder = folderOf.folderFiles(host, opts.where);
+  var folder = binlogSource.openBinlogs(host, opts.where, opts.sourceOptions, { startFile: opts.dumpFile || null, dumpGtids: opts.dumpGtids, until: until,
+    stopGtid: opts.stopBefore || opts.stopAfter || null });
   var got = folderOf.readFolder(host, folder, { keep: 'all' });
   if (!got.files.length) throw new UserError('BINLOG_GAP', said('the folder ' + folder.dir + ' holds no binary log file.'));
   if (folder.missing.length) {
@@ -141,6 +143,7 @@ function planReplay(host, opts) {
     out.lines.push('  the files end before ' + out.target + ' (the last transaction in them committed ' + shown[2] +
       '): every transaction in them is replayed');
   }
+  if (folder.line) out.lines.splice(1, 0, '  ' + folder.line);
   out.lines.push('  ' + zone.text.replace(/^./, function (c) { return 'Times in ' + c; }));
   return out;
 }

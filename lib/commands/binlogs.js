@@ -6,6 +6,7 @@ var UserError = require('../core/user-error.js').UserError;
 var optionTable = require('../options/option-table.js');
 var text = require('../format/text-table.js');
 var folderOf = require('../binlog/binlog-folder.js');
+var binlogSource = require('../binlog/binlog-source.js');
 var times = require('../binlog/binlog-times.js');
 var statements = require('../binlog/statements.js');
 
@@ -14,7 +15,7 @@ var KIND_TEXT = { 'drop-table': 'DROP TABLE', 'drop-database': 'DROP DATABASE', 
 
 function checkOptions(options) {
   var o = options || {};
-  ['since', 'until', 'tables', 'manyRows'].forEach(function (name) {
+  ['since', 'until', 'tables', 'manyRows', 'rsh'].forEach(function (name) {
     var problem = o[name] === undefined || o[name] === null ? null : optionTable.valueProblem(name, o[name]);
     if (name === 'since' && o.since !== undefined && o.since !== null && typeof o.since !== 'string') problem = 'must be a time (text)';
     if (problem) throw new UserError('OPTION_INVALID', 'restore.binlogs option ' + name + ' ' + problem + '.');
@@ -57,14 +58,16 @@ function gtidRange(f) {
 }
 
 function binlogsCommand(host, where, options) {
-  if (!where) throw new UserError('ARGUMENT_MISSING', 'restore.binlogs needs the folder of binary log files, e.g. restore.binlogs("/backups/binlogs").');
+  if (!where) throw new UserError('ARGUMENT_MISSING', 'restore.binlogs needs where the binary log files are: a folder (restore.binlogs("/backups/binlogs")), host:/path, ' +
+    'rsync://host/module/path, s3://bucket/prefix, or a live server (user@host:3306).');
   var o = checkOptions(options);
   var manyRows = o.manyRows || optionTable.OPTIONS.filter(function (x) { return x.name === 'manyRows'; })[0].default;
   var patterns = patternsOf(o.tables);
   var zone = times.chooseZone(host);
   var since = o.since ? times.parseTime(host, zone, o.since, 'since') : null;
   var until = o.until ? times.parseTime(host, zone, o.until, 'until') : null;
-  var folder = folderOf.folderFiles(host, where);
+  // Files from where since begins are not told without reading them: the preview fetches from the first.
+  var folder = binlogSource.openBinlogs(host, where, o, { startFile: null, until: until, stopGtid: null }, true);
   var got = folderOf.readFolder(host, folder, { since: since, until: until, keep: 'notable', manyRows: manyRows });
   var dangerous = dangerousEvents(got.transactions, manyRows, patterns);
   var undecoded = [];
@@ -93,7 +96,7 @@ function binlogsCommand(host, where, options) {
       var c = got.tables[n];
       return { table: n, transactions: c[0], inserted: c[1], updated: c[2], deleted: c[3] };
     });
-  var facts = { folder: folder.dir, order: folder.order, timeZone: zone.name, timeZoneText: zone.text,
+  var facts = { folder: folder.dir, source: folder.source, fetched: folder.fetched || null, fetchedLine: folder.line || null, order: folder.order, timeZone: zone.name, timeZoneText: zone.text,
     since: since, until: until, sinceText: shown[0], untilText: shown[1], manyRows: manyRows, tables: tables,
     files: files, skipped: folder.skipped, missing: folder.missing, transactions: got.counted,
     first: got.first ? Object.assign({ timeText: shown[2] }, got.first) : null,
@@ -107,6 +110,7 @@ function printReport(host, f) {
   var out = host.out;
   var bytes = f.files.reduce(function (s, x) { return s + x.size; }, 0);
   out.print('Binary logs in ' + f.folder + ': ' + f.files.length + ' file(s), ' + text.formatBytes(bytes) + ', in the order of the ' + f.order + '.');
+  if (f.fetchedLine) out.print('Fetched ' + f.fetchedLine + '.');
   out.print('Times in ' + f.timeZoneText + '.');
   if (f.files.length) {
     text.formatTable(['file', 'bytes', 'transactions', 'first commit', 'last commit', 'GTIDs'], f.files.map(function (x) {

@@ -4,6 +4,10 @@
 var CODES = {
   ARGUMENT_MISSING: 'a required argument (the dump directory, an output directory, what to act on) is missing',
   BINLOG_GAP: 'the binary logs given do not reach from where the dump ends to the target (a file missing, GTIDs purged)',
+  BINLOG_PROGRAM_MISSING: 'binary logs from a live server need mysqlbinlog (MySQL Shell 9.2+ libexec, or the MySQL client programs on PATH)',
+  BINLOG_SOURCE_AUTH: 'the live server given as binlogs refused the account (password, or REPLICATION SLAVE / CLIENT missing)',
+  BINLOG_SOURCE_EMPTY: 'the place given as binlogs holds no binary log file (or the server has log_bin OFF)',
+  BINLOG_SOURCE_UNREACHABLE: 'the live server given as binlogs cannot be reached',
   BINLOG_REQUIRED: 'skipBinlog refused: the binary log feeds replicas or a group',
   BINLOG_UNSUPPORTED: 'a replay of binary logs the plugin does not do (yet): GTIDs off, statement-based events, a filter it cannot apply',
   BUCKET_FETCH_FAILED: 'the bucket did not give the chosen data files',

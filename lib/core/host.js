@@ -39,6 +39,11 @@
 //                                  whole transactions ([start, end] each) of one file; checkOnly: only the
 //                                  pieces {unsupported} (plugins/restore/restore_py/binlog_apply.py); rewrite
 //                                  {schemaMap, texts: {position: statement}} or null (binlog_rewrite.py)
+//     binlogHead(path)          -> {previousGtids, firstGtid, firstCommit, size, error}: a binary log file read
+//                                  up to the end of its first transaction (plugins/restore/restore_py/binlog_source.py)
+//     binlogServerFetch({host, port, user, names, dir}, password) -> {program, files: [{name, size, status,
+//                                  stderr}]}: files read whole from a live server by mysqlbinlog --raw into dir
+//                                  (the password through a pipe); a FileError 'program-missing' without mysqlbinlog
 //     decodeHeads([{compression: 'zstd'|'gzip'|'none', data: ArrayBuffer}])
 //                               -> [{data: ArrayBuffer|null, error}]: each piece decoded (zstd: a whole
 //                                  frame, the zstd program; gzip: the start of a stream, zlib)
@@ -94,13 +99,14 @@
 //     openOther(hostName, port) -> {run(sql, args) (as run above), close()}: a session of its own on
 //                                  another server (a replica, a group member) with this session's
 //                                  account; errors thrown as SqlError
+//     openUri(uri, password)    -> the same, on a server the user named (binlogs from a live source)
 //   },
 //   util: { loadDump(url, opts), dumpInstance(dir, opts), dumpSchemas(schemas, dir, opts),
 //           dumpTables(schema, tables, dir, opts), importTable(file, opts) }   (errors thrown as ShellApiError)
 //   out: { print(line), warn(line), progress(line) }
 //   shell: { version: 'X.Y.Z', longVersion, engine: 'V8'|'GraalJS', interactive: bool, cpuCount() -> int,
 //            configHome: string (the Shell's own config home, absolute; the state directory is its restore/),
-//            getenv(name), prompt(question, defaultValue) -> string }
+//            getenv(name), prompt(question, defaultValue) -> string, promptPassword(question) -> string }
 // }
 
 const REQUIRED = {
@@ -111,6 +117,11 @@ const REQUIRED = {
   out: ['print', 'warn', 'progress'],
   shell: ['getenv', 'prompt', 'cpuCount'],
 };
+
+// Where the binary logs come from (lib/binlog/binlog-source.js).
+REQUIRED.files.push('binlogHead', 'binlogServerFetch');
+REQUIRED.sql.push('openUri');
+REQUIRED.shell.push('promptPassword');
 
 // Fails early, with the missing capability named, when a host is incomplete.
 function checkHost(host) {

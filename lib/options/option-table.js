@@ -48,7 +48,7 @@ function nonEmptyProblem(v) {
 
 // One of util.loadDump's s3* options, which say where a dump in a bucket is (all strings).
 function s3Option(name, defaultText, brief) {
-  return { name: name, section: 'selection', owner: 'partial', bucket: true, members: FETCHED, type: 'string',
+  return { name: name, section: 'selection', owner: 'partial', bucket: true, members: FETCHED.concat(['binlogs']), type: 'string',
     defaultText: defaultText, check: nonEmptyProblem, brief: brief };
 }
 
@@ -93,7 +93,7 @@ var OPTIONS = [
       'replay binlogs up to it' },
   // restore.load: a point-in-time replay after the dump (lib/binlog/replay-plan.js). Not util.loadDump's in 9.1.
   { name: 'binlogs', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,
-    check: nonEmptyProblem, brief: 'Binary logs replayed after the load' },
+    check: nonEmptyProblem, brief: 'Binary logs replayed after the load: folder, host:/path, s3://…, user@host:port' },
   { name: 'outsideSlice', section: 'selection', owner: 'own', members: ['load'], type: 'string', values: ['refuse', 'skip'],
     default: 'refuse', inPreset: false, brief: 'binlogs with latest/since: skip changes of rows outside the slice' },
   { name: 'stopBefore', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,
@@ -116,7 +116,7 @@ var OPTIONS = [
   { name: 'cacheDir', section: 'selection', owner: 'partial', members: FETCHED, type: 'string',
     defaultText: '<config home>/restore/cache/<dump>-<hash>',
     brief: 'Where a remote dump\'s files are fetched to, and reused' },
-  { name: 'rsh', section: 'selection', owner: 'partial', members: REMOTE, type: 'string', defaultText: '$RSYNC_RSH, else ssh',
+  { name: 'rsh', section: 'selection', owner: 'partial', members: REMOTE.concat(['binlogs']), type: 'string', defaultText: '$RSYNC_RSH, else ssh',
     check: function (v) {
       return typeof v === 'string' && v.trim() !== '' ? null
         : 'must be the remote shell command rsync runs, e.g. "ssh -p 2222", not ' + JSON.stringify(v);
@@ -302,7 +302,7 @@ function optionEcho(member, all, explicit) {
       v !== undefined && v !== null && JSON.stringify(v) !== JSON.stringify(o.default);
   }).map(function (o) {
     // A secret (the masks' key) is said to be set, never shown: the plan is printed and logged.
-    return o.name + ': ' + (secrets.isSecret(o.name) ? secrets.HIDDEN : JSON.stringify(all[o.name])) +
+    return o.name + ': ' + (secrets.isSecret(o.name) ? secrets.HIDDEN : JSON.stringify(secrets.shown(o.name, all[o.name]))) +
       (explicit[o.name] === undefined ? ' (preset)' : '');
   }).join(', ');
 }

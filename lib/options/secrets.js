@@ -3,6 +3,7 @@
 // an error: each printer asks isSecret / shown / withoutSecrets. The masks' key is, in addition,
 // never in a statement the server records (lib/snapshot/mask-key.js).
 //
+// binlogs: a live server's URI may carry its password (user:password@host:port): shown without it (shown()).
 // OPTIONS: restore.load's maskKey; util.loadDump's and util.dump*'s credentials (the Azure SAS
 // token; a lakehouse source or target, whose pre-authenticated request URL is a credential).
 // READ_BY_THE_COMPANION: the keys the plugin's own bucket reads take from the environment, the AWS
@@ -24,12 +25,15 @@ var LOGGED_BY_THE_SHELL = {
 
 function isSecret(name) { return OPTIONS.indexOf(name) >= 0; }
 
-// A value as it may be shown: a secret's is HIDDEN.
-function shown(name, value) { return isSecret(name) ? HIDDEN : value; }
+// A value as it may be shown: a secret's is HIDDEN; the password of binlogs' live server URI too.
+function shown(name, value) {
+  if (name === 'binlogs' && typeof value === 'string') return value.replace(/^((?:mysql:\/\/)?[^:@/]*):[^@/]*@/, '$1:' + HIDDEN + '@');
+  return isSecret(name) ? HIDDEN : value;
+}
 
 // A copy of options (a dictionary) with every secret's value HIDDEN; the same object when it holds none.
 function withoutSecrets(options) {
-  if (!options || typeof options !== 'object' || !Object.keys(options).some(isSecret)) return options;
+  if (!options || typeof options !== 'object' || !Object.keys(options).some(function (k) { return isSecret(k) || k === 'binlogs'; })) return options;
   var out = {};
   Object.keys(options).forEach(function (k) { out[k] = shown(k, options[k]); });
   return out;

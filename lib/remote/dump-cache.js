@@ -151,7 +151,8 @@ function rsyncBatch(host, source, dir, batch, rsh) {
 // (rsync, or GETs from a bucket, several files at once); sizes: name -> size of them at the source
 // (the listing's sizesOf), or null from rsync: its dry run tells them. Returns {files, bytes,
 // fetched}: fetched counts what was transferred (the rest was in the cache already).
-function fetchFiles(host, source, dir, names, sizes, rsh) {
+// opts.label: the progress line's (binary logs are not data files).
+function fetchFiles(host, source, dir, names, sizes, rsh, opts) {
   var inBucket = bucket.isBucket(source);
   var state = inBucket ? { todo: names, sizes: sizes } : fetchState(host, source, dir, names, sizes, rsh);
   var todo = state.todo;
@@ -160,7 +161,7 @@ function fetchFiles(host, source, dir, names, sizes, rsh) {
   names.forEach(function (n) { total += sizes.get(n) || 0; });
   var done = total;
   todo.forEach(function (n) { done -= sizes.get(n) || 0; });
-  var progress = startProgress(host, 'Fetching data files', total, { format: formatBytes });
+  var progress = startProgress(host, (opts && opts.label) || 'Fetching data files', total, { format: formatBytes });
   var per = Math.max(inBucket ? 1 : RSYNC_BATCH_BYTES, Math.ceil((total - done) / BATCHES));
   var count = names.length - todo.length;
   var fetched = 0;

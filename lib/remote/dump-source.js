@@ -12,6 +12,16 @@ var dumpCache = require('./dump-cache.js');
 var bucket = require('./bucket.js');
 var optionTable = require('../options/option-table.js');
 
+// rsh is for binlogs on a backup host too (lib/binlog/binlog-source.js).
+function binlogsOverSsh(o) {
+  try {
+    var b = typeof o.binlogs === 'string' ? parseSource(o.binlogs) : null;
+    return !!b && b.kind === 'ssh';
+  } catch (e) {
+    return false;
+  }
+}
+
 // The s3* options are checked by bucket.bucketOptions (as declared in the option table too).
 function checkOptions(o, remote, inBucket) {
   ['newest', 'rsh', 'cacheDir'].forEach(function (name) {
@@ -22,7 +32,7 @@ function checkOptions(o, remote, inBucket) {
     throw new UserError('OPTION_CONFLICT', 'Option rsh is for a dump on a backup host over ssh; this dump is in bucket ' +
       o.s3BucketName + '.', { options: ['rsh', 's3BucketName'] });
   }
-  if (!remote && !inBucket && (o.cacheDir !== undefined || o.rsh !== undefined)) {
+  if (!remote && !inBucket && (o.cacheDir !== undefined || (o.rsh !== undefined && !binlogsOverSsh(o)))) {
     var name = o.cacheDir !== undefined ? 'cacheDir' : 'rsh';
     throw new UserError('OPTION_CONFLICT', 'Option ' + name + ' is for a dump on a backup host ' +
       '(user@host:/path or rsync://host/module/path); this dump is a local directory.', { option: name });

@@ -110,7 +110,7 @@ function planLoadReplay(host, p) {
   var schemas = p.objects.schemas.map(function (s) { return s.dumpSchema; });
   var loadedSchema = function (schema) { return schemas.indexOf(schema) >= 0; };
   var plan = replayPlan.planReplay(host, { where: own.binlogs, until: own.until, stopBefore: own.stopBefore, stopAfter: own.stopAfter,
-    dumpGtids: sourcePosition(p.dump.rootJson).gtidExecuted,
+    dumpGtids: sourcePosition(p.dump.rootJson).gtidExecuted, dumpFile: sourcePosition(p.dump.rootJson).binlogFile, sourceOptions: p.options,
     loaded: function (schema, table) { return loadedSchema(schema) && selection.isTableChosen(sel, schema, table); },
     loadedSchema: loadedSchema });
   // schemaMap (or util.loadDump's schema option): the events under the new names (lib/run/replay-rename.js).

@@ -155,6 +155,8 @@ function memoryFiles(log, initial, mounts) {
     },
     binlogRead() { throw new Error('the fake host reads no binary logs (test them through the companion)'); },
     binlogPieces() { throw new Error('the fake host reads no binary logs (test them through the companion)'); },
+    binlogHead() { throw new Error('the fake host reads no binary logs (test them through the companion)'); },
+    binlogServerFetch() { throw fileError('program-missing', null, 'mysqlbinlog is not available in the fake host'); },
     decompressedSizes(list) {
       const zlib = require('zlib');
       return { sizes: list.map((x) => {
@@ -388,6 +390,7 @@ function fakeHost(options) {
     const srv = others.get(key);
     return { run: (sql, args) => { memberLog.push(['at', key]); return srv.api.run(sql, args); }, close: () => { log.push(['sql.close', key]); } };
   };
+  server.api.openUri = (uri) => { throw sqlError(2003, "Can't connect to MySQL server (" + uri + ') in the fake host'); };
   const host = {
     files: mem.api,
     sql: server.api,
@@ -403,7 +406,8 @@ function fakeHost(options) {
       progress: () => {},
     },
     shell: Object.assign({ version: '9.1.0', longVersion: 'mysqlsh Ver 9.1.0 (fake)', engine: 'V8', interactive: false,
-      configHome: '/home/u/.mysqlsh', cpuCount: () => 4, getenv: () => null, prompt: (q, d) => d }, o.shell || {}),
+      configHome: '/home/u/.mysqlsh', cpuCount: () => 4, getenv: () => null, prompt: (q, d) => d,
+      promptPassword: () => '' }, o.shell || {}),
     // For tests:
     log, printed, warned, fs: mem.inspect, server, memberLog, others,
     // The log's entries of one kind ('sql', 'util.loadDump', 'files.write'…), in order.

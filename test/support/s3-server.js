@@ -198,6 +198,10 @@ function handle(s3, kind, keys, stop) {
       if (r.status !== 200) throw new Error(`GET ${bucket}/${key}: HTTP ${r.status}`);
       return r.body;
     },
+    async putObject(bucket, key, body) {
+      const r = await s3Request(s3, 'PUT', `/${bucket}/${key}`, {}, body, keys);
+      if (r.status !== 200) throw new Error(`PUT ${bucket}/${key}: HTTP ${r.status} ${r.body}`);
+    },
     async deleteObject(bucket, key) {
       const r = await s3Request(s3, 'DELETE', `/${bucket}/${key}`, {}, '', keys);
       if (r.status !== 204 && r.status !== 200) throw new Error(`DELETE ${bucket}/${key}: HTTP ${r.status}`);

@@ -122,6 +122,10 @@ function makeFiles(restore) {
       return JSON.parse(rewrite ? call(path, JSON.stringify(ranges), !!checkOnly, JSON.stringify(rewrite))
         : call(path, JSON.stringify(ranges), !!checkOnly));
     },
+    binlogHead: function (path) { return JSON.parse(companion(restore, 'binlogHead')(path)); },
+    binlogServerFetch: function (spec, password) {
+      return JSON.parse(companion(restore, 'binlogServerFetch')(JSON.stringify(spec), password));
+    },
     decodeHeads: function (pieces) {
       var got = companion(restore, 'decodeHeads')(JSON.stringify(pieces.map(function (p) { return p.compression; })),
         pieces.map(function (p) { return asBinary(p.data); }));
@@ -259,6 +263,17 @@ function makeSql() {
   return {
     connected: function () { var s = shell.getSession(); return !!(s && s.isOpen()); },
     run: run,
+    // A session to another server named by the user (binlogs from a live source), with the password given.
+    openUri: function (uri, password) {
+      var other;
+      try {
+        other = mysqlModule.getClassicSession(uri, password);
+      } catch (e) {
+        var d = errorDetails(e);
+        throw new SqlError(d.code, d.message.replace(/^\w+\.getClassicSession: /, ''));
+      }
+      return { run: sessionRunner(function () { return other; }), close: function () { other.close(); } };
+    },
     openOther: function (hostName, port) {
       var other = openOtherSession(session(), hostName, port, typed);
       return { run: sessionRunner(function () { return other; }), close: function () { other.close(); } };
@@ -323,6 +338,7 @@ function makeShell(restore) {
     prompt: function (question, defaultValue) {
       return String(shell.prompt(question, { defaultValue: defaultValue || '' }));
     },
+    promptPassword: function (question) { return String(shell.prompt(question, { type: 'password' })); },
   };
 }
 

@@ -11,7 +11,7 @@
 import json as _json
 import os as _os
 
-from . import binlog, binlog_apply, bucket, confine, reads, rsync, runs, verify, view, writes
+from . import binlog, binlog_apply, binlog_source, bucket, confine, reads, rsync, runs, verify, view, writes
 from .errors import failure
 
 
@@ -109,6 +109,11 @@ FUNCTIONS = [
         _p("rangesJson", "string", "JSON text [[start, end], ...]: whole transactions."),
         _p("checkOnly", "bool", "Only the events a replay cannot send (no bytes).", required=False),
         _p("rewriteJson", "string", "JSON text {schemaMap, texts: {position: statement}}: a load under other names.", required=False)]),
+    ("binlogHead", binlog_source.head, "A binary log file's previous GTIDs and first transaction: JSON text {previousGtids, firstGtid, firstCommit, size, error}.", [
+        _p("path", "string", "The binary log file.")]),
+    ("binlogServerFetch", binlog_source.server_fetch, "Reads binary log files from a live server (mysqlbinlog --raw) into a cache: JSON text {program, files}.", [
+        _p("specJson", "string", "JSON text {host, port, user, names, dir}."),
+        _p("password", "string", "The account's password (to mysqlbinlog through a pipe).")]),
     ("clientInfo", _client_info, "Facts about the client machine and process.", []),
 ]
 

@@ -12,6 +12,10 @@ module.exports = {
       '(name.000001, …). A file that is not a binary log is named and skipped; a number missing between two ' +
       'files, or a file the index lists that is not there, is named as a gap. Nothing is written and no ' +
       'connection is needed.',
+      'where may also be a backup host (backup@host:/path over ssh, rsync://host/module/path), a bucket ' +
+      '(s3://bucket/prefix, or a prefix with s3BucketName) or a live server (user[:password]@host:port, read by ' +
+      'mysqlbinlog --read-from-remote-server --raw): the files are copied into the plugin\'s cache, from the first ' +
+      'up to the first one past until, and the report says what was fetched (fetched: files, bytes, transferred).',
       'Prints each file (bytes, transactions, first and last commit time, GTIDs), the transactions committed in ' +
       'the range (since: at or after; until: before), per table the transactions and the rows inserted, updated ' +
       'and deleted (counted from the row events), and the dangerous events: DROP TABLE, DROP DATABASE, TRUNCATE, ' +
@@ -30,7 +34,7 @@ module.exports = {
       'the command line: mysqlsh -- restore binlogs /backups/binlogs --until="2026-11-24 10:42:00"',
     ],
     parameters: [
-      { name: 'where', type: 'string', brief: 'The folder of binary log files, absolute or relative to the current directory' },
+      { name: 'where', type: 'string', brief: 'The folder of binary log files, host:/path, rsync://…, s3://bucket/prefix or user@host:port' },
       {
         name: 'options',
         type: 'dictionary',

@@ -1,0 +1,280 @@
+// Where the binary logs of restore.load's binlogs and of restore.binlogs come from: a local folder (read
+// in place), or a copy in the plugin's own cache of only the files needed, from a backup host
+// ("[user@]host:/path" over ssh, "rsync://host/module/path"), a bucket ("s3://bucket/prefix", or for
+// restore.binlogs a prefix with s3BucketName) or a live server over the replication protocol
+// ("user[:password]@host:port", "mysql://…": mysqlbinlog --read-from-remote-server --raw). Nothing is
+// written at the source. Needed: from the file holding the dump's end (its binlogFile) up to the first
+// file whose first transaction is at or past the target (until), or whose previous GTIDs hold the
+// stop GTID; every file after the start without a target.
+var UserError = require('../core/user-error.js').UserError;
+var parseSource = require('../remote/remote-source.js').parseSource;
+var rsync = require('../remote/rsync.js');
+var bucket = require('../remote/bucket.js');
+var dumpCache = require('../remote/dump-cache.js');
+var startProgress = require('../format/progress.js').startProgress;
+var formatBytes = require('../format/text-table.js').formatBytes;
+var folderOf = require('./binlog-folder.js');
+var gtids = require('./gtid-set.js');
+
+// "user[:password]@host:port" or "mysql://user[:password]@host[:port]": a live server. A colon followed
+// only by digits names a port, never a folder on a backup host (write host:./3306 for that).
+var SERVER = /^(mysql:\/\/)?(?:([^:@/]*)(?::([^@/]*))?@)?(\[[^\]]+\]|[^:@/\s]+)(?::(\d+))?\/?$/;
+
+function decoded(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch (e) {
+    return text;
+  }
+}
+
+// → {kind: 'local'} | {kind: 'ssh'|'daemon', url, name} | {kind: 's3', url, name, bucket, prefix, s3} |
+// {kind: 'server', url (no password), name, user, password (null: none given), host, port}.
+function parseWhere(where, o, preview) {
+  var t = String(where).trim();
+  var m = SERVER.exec(t);
+  if (m && (m[1] || m[5] !== undefined)) {
+    var port = m[5] !== undefined ? Number(m[5]) : 3306;
+    var hostName = m[4].replace(/^\[|\]$/g, '');
+    var user = m[2] ? decoded(m[2]) : 'root';
+    return { kind: 'server', user: user, password: m[3] !== undefined ? decoded(m[3]) : null, host: hostName, port: port,
+      url: user + '@' + m[4] + ':' + port, name: m[4] + '-' + port };
+  }
+  if (/^s3:\/\//i.test(t)) {
+    var parts = t.replace(/^s3:\/\//i, '').split('/');
+    if (!parts[0]) throw new UserError('REMOTE_ADDRESS_INVALID', JSON.stringify(where) + ' names no bucket: write s3://bucket/prefix.');
+    var s3 = bucket.bucketOptions(Object.assign({}, o, { s3BucketName: parts[0] }));
+    return bucket.bucketSource(parts.slice(1).join('/'), s3);
+  }
+  if (preview && o.s3BucketName !== undefined && o.s3BucketName !== null) return bucket.bucketSource(t, bucket.bucketOptions(o));
+  return parseSource(t) || { kind: 'local' };
+}
+
+// The source's files: {names, sizes: {name: bytes}, indexText (its one .index file, fetched), last}.
+function listSource(host, source, dir, o) {
+  var names = [];
+  var sizes = {};
+  var indexText = null;
+  if (source.kind === 's3') {
+    var l = host.files.bucketList(source.s3, bucket.keyPrefix(source), '/');
+    l.names.forEach(function (n, i) { if (n !== '') { names.push(n); sizes[n] = l.sizes[i]; } });
+  } else {
+    rsync.listRemote(host, source, o.rsh).forEach(function (e) {
+      if (!e.isDir) { names.push(e.name); sizes[e.name] = e.size; }
+    });
+  }
+  var indexes = names.filter(function (n) { return /\.index$/.test(n); });
+  if (indexes.length === 1) {
+    fetchNames(host, source, dir, indexes, sizes, o, 'Fetching the index file');
+    indexText = folderOf.readIndex(host, host.files.join(dir, indexes[0]));
+  }
+  return { names: names, sizes: sizes, indexText: indexText };
+}
+
+function serverError(source, e, what) {
+  var code = e && e.code;
+  var text = String(e && e.message || e);
+  if (code === 1045 || code === 1044 || code === 1227 || /Access denied/i.test(text)) {
+    return new UserError('BINLOG_SOURCE_AUTH', 'binlogs: ' + source.url + ' refused ' + what + ' (' + text + '). Give the account\'s ' +
+      'password (in the URI, user:password@host:port, or typed when mysqlsh asks interactively); the account needs REPLICATION SLAVE ' +
+      'and REPLICATION CLIENT on the source.', { source: source.url });
+  }
+  if (code === 2003 || code === 2005 || code === 2002 || /Can't connect|Unknown MySQL server host|Lost connection/i.test(text)) {
+    return new UserError('BINLOG_SOURCE_UNREACHABLE', 'binlogs: cannot reach ' + source.url + ' (' + text + '). Check the host and ' +
+      'port, and that the server runs and accepts connections from here.', { source: source.url });
+  }
+  if (code === 1381 || /not using binary logging/i.test(text)) {
+    return new UserError('BINLOG_SOURCE_EMPTY', 'binlogs: ' + source.url + ' has no binary log (log_bin is OFF): there is nothing to ' +
+      'replay from it. Give the folder where its binary logs were kept instead.', { source: source.url });
+  }
+  return new UserError('BINLOG_SOURCE_UNREACHABLE', 'binlogs: ' + what + ' on ' + source.url + ' failed: ' + text + '.', { source: source.url });
+}
+
+function serverPassword(host, source) {
+  if (source.password !== null) return source.password;
+  if (host.shell.interactive && host.shell.promptPassword) {
+    return host.shell.promptPassword('Password for ' + source.url + ' (to read its binary logs): ');
+  }
+  throw new UserError('BINLOG_SOURCE_AUTH', 'binlogs: no password for ' + source.url + ': mysqlbinlog needs it and the Shell\'s ' +
+    'credential store is not readable by a plugin. Run mysqlsh interactively (it asks), or give it in the URI (user:password@host:port).',
+  { source: source.url });
+}
+
+// SHOW BINARY LOGS on the source, through a session of its own (also proves the account before mysqlbinlog runs).
+function listServer(host, source) {
+  var session;
+  try {
+    session = host.sql.openUri('mysql://' + encodeURIComponent(source.user) + '@' + (source.host.indexOf(':') >= 0 ? '[' + source.host + ']'
+      : source.host) + ':' + source.port, source.secret);
+  } catch (e) {
+    throw serverError(source, e, 'the connection');
+  }
+  try {
+    var rows;
+    var uuid;
+    try {
+      uuid = String(session.run('SELECT @@server_uuid AS u').rows[0].u);
+      rows = session.run('SHOW BINARY LOGS').rows;
+    } catch (e) {
+      throw serverError(source, e, 'SHOW BINARY LOGS');
+    }
+    var names = [];
+    var sizes = {};
+    rows.forEach(function (r) {
+      var n = String(r.Log_name);
+      names.push(n);
+      sizes[n] = Number(r.File_size);
+    });
+    // One file a line, in the server's order: the server's own index.
+    return { names: names.concat(['server.index']), sizes: sizes, indexText: names.join('\n'), last: names[names.length - 1], uuid: uuid };
+  } finally {
+    session.close();
+  }
+}
+
+function fetchNames(host, source, dir, names, sizes, o, label) {
+  var map = new Map();
+  names.forEach(function (n) { map.set(n, sizes[n]); });
+  return dumpCache.fetchFiles(host, source, dir, names, map, o.rsh, { label: label }).fetched;
+}
+
+// One file read whole from the live server into the cache; a closed file (not the last) already there
+// at its size is kept. Returns 1 when it was read.
+function fetchFromServer(host, source, dir, name, listing) {
+  var f = host.files;
+  var path = f.join(dir, name);
+  if (name !== listing.last && f.stat([path]).sizes[0] === listing.sizes[name]) return 0;
+  var got = f.binlogServerFetch({ host: source.host, port: source.port, user: source.user, names: [name], dir: dir }, source.secret);
+  var r = got.files[0];
+  if (r.status !== 0) {
+    if (/Could not find first log file name/i.test(r.stderr)) {
+      throw new UserError('BINLOG_GAP', 'binlogs: ' + source.url + ' no longer has ' + name + ' (purged while it was read). Use a newer ' +
+        'dump, or the folder where that file was kept.', { source: source.url });
+    }
+    throw serverError(source, { message: 'mysqlbinlog: ' + r.stderr.replace(/^ERROR: /, '') }, 'reading ' + name);
+  }
+  return 1;
+}
+
+function programCheck(host, source) {
+  try {
+    return host.files.binlogServerFetch({ host: source.host, port: source.port, user: source.user, names: [], dir: '' }, '').program;
+  } catch (e) {
+    if (e && e.code === 'program-missing') throw new UserError('BINLOG_PROGRAM_MISSING', 'binlogs: ' + e.message, { source: source.url });
+    throw e;
+  }
+}
+
+// The position of the first file to fetch: the dump's binlogFile, else the first numbered after it
+// (it was purged: the gap is found from the next one's previous GTIDs), else the first.
+function startAt(files, startFile) {
+  if (!startFile) return 0;
+  var k = files.indexOf(startFile);
+  if (k >= 0) return k;
+  var n = folderOf.numberOf(startFile);
+  for (var i = 0; i < files.length; i++) if (n !== null && folderOf.numberOf(files[i]) > n) return i;
+  return 0;
+}
+
+// Whether a fetched file (its head) is past the target: its first transaction at or after until, or
+// its previous GTIDs hold the stop GTID. It is the last one needed.
+function pastTarget(h, need) {
+  if (need.until !== null && need.until !== undefined && h.firstCommit !== null && h.firstCommit >= need.until) return true;
+  return !!(need.stopGtid && h.previousGtids && gtids.hasGtid(gtids.parseSet(h.previousGtids), need.stopGtid));
+}
+
+function kindText(source) {
+  return source.kind === 'ssh' ? 'over ssh' : source.kind === 'daemon' ? 'from the rsync daemon'
+    : source.kind === 's3' ? 'from the bucket' : 'from the live server (mysqlbinlog --read-from-remote-server --raw)';
+}
+
+// need: {startFile (the dump's binlogFile, or null), dumpGtids (its gtidExecuted, or null), until (microseconds UTC, or
+// null), stopGtid (or null)}.
+// Returns what binlog-folder.js folderFiles returns (the cache for a remote source), with source
+// {kind, url} and, when fetched, fetched {files, bytes, transferred, seconds, first, last} and line.
+function openBinlogs(host, where, options, need, preview) {
+  var o = options || {};
+  need = need || {};
+  var source = parseWhere(where, o, preview);
+  if (source.kind === 'local') {
+    var local = folderOf.folderFiles(host, where);
+    local.source = { kind: 'local', url: local.dir };
+    return local;
+  }
+  var started = Date.now();
+  var program = null;
+  if (source.kind === 'server') {
+    program = programCheck(host, source);
+    source.secret = serverPassword(host, source);
+  }
+  // A live server's cache is its own by server_uuid too: a server made again at the same address writes
+  // files of the same names.
+  var listing = source.kind === 'server' ? listServer(host, source) : null;
+  var dir = dumpCache.openCache(host, { name: 'binlogs-' + source.name, url: 'binlogs ' + source.url + (listing ? ' ' + listing.uuid : '') });
+  listing = listing || listSource(host, source, dir, o);
+  var ordered = folderOf.orderNames(listing.names, listing.sizes, listing.indexText);
+  if (source.kind === 'server') ordered.order = 'SHOW BINARY LOGS';
+  if (!ordered.files.length) {
+    throw new UserError('BINLOG_SOURCE_EMPTY', 'binlogs: ' + source.url + ' holds no binary log file (name.NNNNNN, or listed in its ' +
+      'index file). Check the path' + (source.kind === 's3' ? ' (the prefix) and the bucket' : '') + '.', { source: source.url });
+  }
+  var start = startAt(ordered.files, need.startFile);
+  var targeted = (need.until !== null && need.until !== undefined) || !!need.stopGtid;
+  var got = [];
+  var transferred = 0;
+  var total = 0;
+  ordered.files.slice(start).forEach(function (n) { total += listing.sizes[n] || 0; });
+  var progress = startProgress(host, 'Fetching binary logs', total, { format: formatBytes });
+  var done = 0;
+  var fetchOne = function (name) {
+    transferred += source.kind === 'server' ? fetchFromServer(host, source, dir, name, listing)
+      : fetchNames(host, source, dir, [name], listing.sizes, o, 'Fetching ' + name);
+    done += listing.sizes[name] || 0;
+    progress.update(done, (got.length + 1) + ' file(s)');
+    return host.files.binlogHead(host.files.join(dir, name));
+  };
+  // The start file's previous GTIDs must be in the dump: else (a binlogFile named by another server, a
+  // dump of a replica) the files before it are needed too, back to one that begins inside the dump.
+  var heads = {};
+  if (need.dumpGtids) {
+    var dumpSet = gtids.parseSet(need.dumpGtids);
+    for (;;) {
+      heads[ordered.files[start]] = fetchOne(ordered.files[start]);
+      var prev = heads[ordered.files[start]].previousGtids;
+      if (start === 0 || prev === null || !gtids.setText(gtids.minus(gtids.parseSet(prev), dumpSet))) break;
+      start--;
+    }
+  }
+  var wanted = ordered.files.slice(start);
+  if (source.kind !== 'server' && !targeted && !need.dumpGtids) {
+    transferred = fetchNames(host, source, dir, wanted, listing.sizes, o, 'Fetching binary logs');
+    got = wanted;
+  } else {
+    for (var i = 0; i < wanted.length; i++) {
+      var name = wanted[i];
+      var h = heads[name] || fetchOne(name);
+      got.push(name);
+      if (targeted && pastTarget(h, need)) break;
+    }
+  }
+  progress.done(got.length + ' file(s)');
+  var sizes = {};
+  var measured = host.files.stat(got.map(function (n) { return host.files.join(dir, n); })).sizes;
+  var bytes = 0;
+  got.forEach(function (n, k) { sizes[n] = measured[k]; bytes += measured[k] || 0; });
+  var lo = folderOf.numberOf(got[0]);
+  var hi = folderOf.numberOf(got[got.length - 1]);
+  var seconds = (Date.now() - started) / 1000;
+  var fetched = { files: got.length, bytes: bytes, transferred: transferred, seconds: seconds, first: got[0], last: got[got.length - 1],
+    of: ordered.files.length, program: program };
+  return {
+    dir: dir, files: got, order: ordered.order + ' at the source', sizes: sizes, skipped: ordered.skipped,
+    missing: ordered.missing.filter(function (n) { var k = folderOf.numberOf(n); return k !== null && k > lo && k < hi; }),
+    source: { kind: source.kind, url: source.url }, fetched: fetched,
+    line: 'from ' + source.url + ' ' + kindText(source) + ': ' + got.length + ' of its ' + ordered.files.length + ' file(s) (' +
+      got[0] + (got.length > 1 ? ' … ' + got[got.length - 1] : '') + '), ' + formatBytes(bytes) + ', ' + transferred +
+      ' transferred now, ' + (got.length - transferred) + ' already in the cache ' + dir + ' (' + seconds.toFixed(1) + ' s)',
+  };
+}
+
+module.exports = { openBinlogs: openBinlogs, parseWhere: parseWhere };

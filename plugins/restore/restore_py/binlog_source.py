@@ -1,0 +1,101 @@
+# Where binary logs come from when they are not a local folder: the first transaction of a file (to
+# know where to stop fetching), and a live server's files read over the replication protocol by
+# mysqlbinlog --read-from-remote-server --raw into the plugin's cache. The password reaches
+# mysqlbinlog through a pipe (--defaults-extra-file=/dev/fd/N): never on a command line, in an
+# environment or in a file.
+import json as _json
+import os as _os
+import shutil as _shutil
+import subprocess as _subprocess
+import sys as _sys
+
+from . import binlog
+from .errors import Refusal
+
+_NO_MYSQLBINLOG = ("Reading binary logs from a live server needs the mysqlbinlog program: MySQL Shell 9.2 or later "
+                   "has it in its libexec folder (libexec/mysqlsh/mysqlbinlog), else install the MySQL client "
+                   "programs (apt-get install mysql-client, or mysql-community-client; dnf install mysql) so that "
+                   "mysqlbinlog is on PATH.")
+
+
+class _Enough(Exception):
+    pass
+
+
+def head(path):
+    # The file's previous GTIDs and its first transaction (GTID, commit time), read up to the end
+    # of that transaction only. JSON text {previousGtids, firstGtid, firstCommit, size, error}.
+    info = binlog._new_file(path)
+
+    def emit(t, _info):
+        info["firstGtid"], info["firstCommit"] = t["gtid"], t["immediateCommit"]
+        raise _Enough()
+
+    try:
+        binlog._Reader(emit).read_file(path, info)
+    except _Enough:
+        pass
+    except Refusal as err:
+        info["error"] = {"code": err.code, "reason": err.reason}
+    return _json.dumps({k: info[k] for k in ("previousGtids", "firstGtid", "firstCommit", "size", "error")})
+
+
+def _shell_home():
+    # The folder above the running mysqlsh's bin/ (the Shell resolves its libexec folder from there).
+    try:
+        exe = _os.path.realpath("/proc/self/exe")
+    except OSError:
+        exe = _sys.executable or ""
+    return _os.path.dirname(_os.path.dirname(exe))
+
+
+def find_mysqlbinlog():
+    # As MySQL Shell 9.2+ finds the one it bundles (<home>/libexec/mysqlsh/mysqlbinlog), else PATH.
+    bundled = _os.path.join(_shell_home(), "libexec", "mysqlsh", "mysqlbinlog")
+    if _os.access(bundled, _os.X_OK):
+        return bundled
+    return _shutil.which("mysqlbinlog")
+
+
+def _option_value(text):
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def server_fetch(spec_json, password):
+    # spec {host, port, user, names: [file], dir}: each file read whole from the server by
+    # mysqlbinlog (one connection a file) into dir, under a temporary name until complete.
+    # JSON text {program, files: [{name, size, status, stderr}]}; stops at the first that failed.
+    spec = _json.loads(spec_json)
+    program = find_mysqlbinlog()
+    if program is None:
+        raise Refusal("program-missing", None, _NO_MYSQLBINLOG)
+    out = {"program": program, "files": []}
+    for name in spec["names"]:
+        part = _os.path.join(spec["dir"], ".part-")
+        r, w = _os.pipe()
+        try:
+            _os.write(w, ("[client]\npassword=%s\n" % _option_value(password or "")).encode("utf-8"))
+        finally:
+            _os.close(w)
+        try:
+            p = _subprocess.run([program, "--defaults-extra-file=/dev/fd/%d" % r, "--read-from-remote-server", "--raw",
+                                 "--host=" + spec["host"], "--port=%d" % int(spec["port"]), "--user=" + spec["user"],
+                                 "--result-file=" + part, name],
+                                stdin=_subprocess.DEVNULL, stdout=_subprocess.PIPE, stderr=_subprocess.PIPE,
+                                pass_fds=(r,), timeout=3600)
+            status, err = p.returncode, p.stderr.decode("utf-8", "replace").strip()
+        except _subprocess.TimeoutExpired:
+            status, err = -1, "mysqlbinlog did not finish within 3600 s"
+        finally:
+            _os.close(r)
+        got = part + name
+        entry = {"name": name, "size": None, "status": status, "stderr": err}
+        if status == 0 and _os.path.isfile(got):
+            _os.replace(got, _os.path.join(spec["dir"], name))
+            entry["size"] = _os.path.getsize(_os.path.join(spec["dir"], name))
+        elif _os.path.exists(got):
+            _os.remove(got)
+        out["files"].append(entry)
+        if status != 0:
+            break
+    return _json.dumps(out)

@@ -1,0 +1,39 @@
+'use strict';
+// Where binlogs come from (lib/binlog/binlog-source.js): each form of WHERE named as a user writes it,
+// and the password of a live server's URI never shown by the option echo.
+const { expect } = require('chai');
+const { parseWhere } = require('../../lib/binlog/binlog-source');
+const secrets = require('../../lib/options/secrets');
+const optionTable = require('../../lib/options/option-table');
+
+describe('binlogs: where the binary logs come from (lib/binlog/binlog-source.js)', function () {
+  it('tells a live server, a backup host, an rsync daemon, a bucket and a local folder apart', function () {
+    expect(parseWhere('rpl:p%40ss@db1:3306', {})).to.include({ kind: 'server', user: 'rpl', password: 'p@ss', host: 'db1', port: 3306,
+      url: 'rpl@db1:3306' });
+    expect(parseWhere('root@127.0.0.1:3307', {})).to.include({ kind: 'server', user: 'root', password: null, port: 3307 });
+    expect(parseWhere('mysql://db1', {})).to.include({ kind: 'server', user: 'root', host: 'db1', port: 3306 });
+    expect(parseWhere('db1:3306', {})).to.include({ kind: 'server', host: 'db1', port: 3306 });
+    expect(parseWhere('backup@bk:/srv/binlogs', {})).to.include({ kind: 'ssh', url: 'backup@bk:/srv/binlogs' });
+    expect(parseWhere('bk:./3306', {})).to.include({ kind: 'ssh', url: 'bk:./3306' });
+    expect(parseWhere('rsync://bk:873/logs/prod', {})).to.include({ kind: 'daemon', url: 'rsync://bk:873/logs/prod' });
+    expect(parseWhere('s3://logs/prod/db1/', { s3EndpointOverride: 'http://127.0.0.1:9000' })).to.include({ kind: 's3',
+      url: 's3://logs/prod/db1', prefix: 'prod/db1', bucket: 'logs' });
+    expect(parseWhere('s3://logs/prod', {}).s3).to.deep.equal({ s3BucketName: 'logs' });
+    // restore.binlogs: a prefix with s3BucketName; restore.load: the folder stays a folder.
+    expect(parseWhere('prod', { s3BucketName: 'logs' }, true)).to.include({ kind: 's3', url: 's3://logs/prod' });
+    expect(parseWhere('prod', { s3BucketName: 'logs' })).to.deep.equal({ kind: 'local' });
+    expect(parseWhere('/backups/binlogs', {})).to.deep.equal({ kind: 'local' });
+    expect(parseWhere('binlogs', {})).to.deep.equal({ kind: 'local' });
+    expect(() => parseWhere('s3://', {})).to.throw(/names no bucket/).with.property('code', 'REMOTE_ADDRESS_INVALID');
+  });
+
+  it('the option echo and every secret-free copy of the options never show the URI\'s password', function () {
+    expect(secrets.shown('binlogs', 'rpl:S3cret@db1:3306')).to.equal('rpl:(set, not shown)@db1:3306');
+    expect(secrets.shown('binlogs', 'mysql://rpl:S3cret@db1')).to.equal('mysql://rpl:(set, not shown)@db1');
+    expect(secrets.shown('binlogs', 'backup@bk:/srv/binlogs')).to.equal('backup@bk:/srv/binlogs');
+    expect(secrets.shown('binlogs', 'rsync://bk:873/logs')).to.equal('rsync://bk:873/logs');
+    expect(secrets.withoutSecrets({ binlogs: 'rpl:S3cret@db1:3306' })).to.deep.equal({ binlogs: 'rpl:(set, not shown)@db1:3306' });
+    const echo = optionTable.optionEcho('load', { binlogs: 'rpl:S3cret@db1:3306' }, { binlogs: 'rpl:S3cret@db1:3306' });
+    expect(echo).to.include('binlogs: "rpl:(set, not shown)@db1:3306"').and.not.include('S3cret');
+  });
+});
