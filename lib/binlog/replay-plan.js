@@ -118,7 +118,8 @@ function planReplay(host, opts) {
         '. Replay it with mysqlbinlog | mysql.'));
     }
     if (!keepForLoad(t, opts)) { out.notLoaded++; } else {
-      out.transactions.push({ gtid: t.gtid, file: t.file, start: t.start, end: t.end, time: t.immediateCommit });
+      out.transactions.push({ gtid: t.gtid, file: t.file, start: t.start, end: t.end, time: t.immediateCommit,
+        lastCommitted: t.lastCommitted, sequenceNumber: t.sequenceNumber });
     }
     if (opts.stopAfter && t.gtid === opts.stopAfter) { out.reached = true; break; }
   }

@@ -38,6 +38,12 @@
 //     binlogPieces(path, ranges, checkOnly) -> {format, transactions: [[piece]]}: what a replay sends for
 //                                  whole transactions ([start, end] each) of one file; checkOnly: only the
 //                                  pieces {unsupported} (plugins/restore/restore_py/binlog_apply.py)
+//     binlogApplyStart({dir, workers, transactions: [[file, start, end, gtid, lastCommitted, sequenceNumber, time]]})
+//                               -> id: a replay started over `workers` sessions of its own (opened with the
+//                                  global session's options), in the background (plugins/restore/restore_py/binlog_replay.py)
+//     binlogApplyWait(id, seconds, stop) -> {done, applied, bytes, last, failed, retries, statements, seconds}:
+//                                  waits up to `seconds`; stop: what is not committed is rolled back; once
+//                                  done its sessions are closed
 //     decodeHeads([{compression: 'zstd'|'gzip'|'none', data: ArrayBuffer}])
 //                               -> [{data: ArrayBuffer|null, error}]: each piece decoded (zstd: a whole
 //                                  frame, the zstd program; gzip: the start of a stream, zlib)
@@ -103,7 +109,7 @@
 // }
 
 const REQUIRED = {
-  files: ['list', 'stat', 'statRuns', 'surveyRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'binlogRead', 'binlogPieces', 'decodeHeads', 'remoteHeads', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'bucketList', 'bucketFetch', 'bucketHeads', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
+  files: ['list', 'stat', 'statRuns', 'surveyRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'binlogRead', 'binlogPieces', 'binlogApplyStart', 'binlogApplyWait', 'decodeHeads', 'remoteHeads', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'bucketList', 'bucketFetch', 'bucketHeads', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo', 'openOther'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables', 'importTable'],

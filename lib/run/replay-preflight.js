@@ -44,10 +44,16 @@ function planLoadReplay(host, p) {
   var sel = selection.parseSelection(p.lo);
   var schemas = p.objects.schemas.map(function (s) { return s.dumpSchema; });
   var loadedSchema = function (schema) { return schemas.indexOf(schema) >= 0; };
-  return replayPlan.planReplay(host, { where: own.binlogs, until: own.until, stopBefore: own.stopBefore, stopAfter: own.stopAfter,
+  var plan = replayPlan.planReplay(host, { where: own.binlogs, until: own.until, stopBefore: own.stopBefore, stopAfter: own.stopAfter,
     dumpGtids: sourcePosition(p.dump.rootJson).gtidExecuted,
     loaded: function (schema, table) { return loadedSchema(schema) && selection.isTableChosen(sel, schema, table); },
     loadedSchema: loadedSchema });
+  // The replay's sessions: the load's threads (its preset's or the option's).
+  plan.workers = Math.max(1, Number(p.lo.threads) || 4);
+  plan.lines.splice(2, 0, '  how: ' + plan.workers + ' session(s) of the plugin\'s own, transactions scheduled by the source\'s logical clock ' +
+    '(last_committed / sequence_number; a new file starts after the previous one ended), committed in the source\'s order; inside ' +
+    'the load\'s tuned settings (reverted after it)');
+  return plan;
 }
 
 module.exports = { planLoadReplay: planLoadReplay };

@@ -155,6 +155,8 @@ function memoryFiles(log, initial, mounts) {
     },
     binlogRead() { throw new Error('the fake host reads no binary logs (test them through the companion)'); },
     binlogPieces() { throw new Error('the fake host reads no binary logs (test them through the companion)'); },
+    binlogApplyStart() { throw new Error('the fake host replays no binary logs (test them through the companion)'); },
+    binlogApplyWait() { throw new Error('the fake host replays no binary logs (test them through the companion)'); },
     decompressedSizes(list) {
       const zlib = require('zlib');
       return { sizes: list.map((x) => {

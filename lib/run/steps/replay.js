@@ -13,8 +13,9 @@ module.exports = {
   when: function (run) { return !!run.plan.replay; },
   run: function (run) {
     var plan = run.plan.replay;
-    var r = applyReplay(run.host, plan);
+    var r = applyReplay(run.host, plan, plan.workers || 1);
     var last = r.last ? { gtid: r.last.gtid, time: r.last.time, timeText: times.timeTexts(run.host, plan.zone, [r.last.time])[0] } : null;
-    run.report.replay = { applied: r.applied, onTarget: r.onTarget, last: last, zone: plan.zone.name, target: plan.target };
+    run.report.replay = { applied: r.applied, onTarget: r.onTarget, last: last, zone: plan.zone.name, target: plan.target,
+      workers: r.workers, bytes: r.bytes, retries: r.retries, statements: r.statements };
   },
 };

@@ -120,6 +120,10 @@ function makeFiles(restore) {
     binlogPieces: function (path, ranges, checkOnly) {
       return JSON.parse(companion(restore, 'binlogPieces')(path, JSON.stringify(ranges), !!checkOnly));
     },
+    binlogApplyStart: function (spec) { return companion(restore, 'binlogApplyStart')(JSON.stringify(spec)); },
+    binlogApplyWait: function (id, seconds, stop) {
+      return JSON.parse(companion(restore, 'binlogApplyWait')(id, seconds, !!stop));
+    },
     decodeHeads: function (pieces) {
       var got = companion(restore, 'decodeHeads')(JSON.stringify(pieces.map(function (p) { return p.compression; })),
         pieces.map(function (p) { return asBinary(p.data); }));

@@ -11,7 +11,7 @@
 import json as _json
 import os as _os
 
-from . import binlog, binlog_apply, bucket, confine, reads, rsync, runs, verify, view, writes
+from . import binlog, binlog_apply, binlog_replay, bucket, confine, reads, rsync, runs, verify, view, writes
 from .errors import failure
 
 
@@ -108,6 +108,11 @@ FUNCTIONS = [
         _p("path", "string", "The binary log file."),
         _p("rangesJson", "string", "JSON text [[start, end], ...]: whole transactions."),
         _p("checkOnly", "bool", "Only the events a replay cannot send (no bytes).", required=False)]),
+    ("binlogApplyStart", binlog_replay.start, "Starts a replay over sessions of its own (the global session's options): the run's id.", [
+        _p("specJson", "string", "JSON text {dir, workers, transactions: [[file, start, end, gtid, lastCommitted, sequenceNumber, time]]}.")]),
+    ("binlogApplyWait", binlog_replay.wait, "Waits for a replay: JSON text {done, applied, bytes, last, failed, retries, statements, seconds}.", [
+        _p("id", "integer", "The run's id."), _p("seconds", "float", "How long to wait at most."),
+        _p("stop", "bool", "Roll back what is not committed and end.", required=False)]),
     ("clientInfo", _client_info, "Facts about the client machine and process.", []),
 ]
 

@@ -1,0 +1,326 @@
+# The replay engine: transactions of binary log files applied to the connected server over N
+# sessions of its own (shell.open_session(): the global session's connection options), scheduled
+# by the logical clock the source wrote (a transaction starts once every one it may depend on has
+# committed; sequence numbers restart in each file, so a new file waits for the last one to end)
+# and committed in the source's order (a COMMIT waits for the one before it), so the target's
+# gtid_executed never has a hole past the first transaction not applied. Each transaction as
+# mysqlbinlog | mysql would send it: SET gtid_next (combined with the session state of its
+# statements), its row events as one BINLOG statement, statements as text, COMMIT; the worker
+# sessions run with autocommit off (no BEGIN round trip).
+# JS starts a run (start) and polls it (wait) for progress; the last wait joins the threads and
+# closes every session.
+import base64 as _base64
+import bisect as _bisect
+import json as _json
+import queue as _queue
+import threading as _threading
+import time as _time
+
+from . import binlog_apply
+
+_RUNS = {}
+_IDS = [0]
+_RETRY = (1205, 1213)  # lock wait timeout, deadlock: rolled back and run again alone
+_CODECS = {"utf8mb4": "utf-8", "utf8mb3": "utf-8", "utf8": "utf-8", "ascii": "ascii", "latin1": "cp1252", "binary": "utf-8"}
+# The connections waiting for a lock this session holds.
+_BLOCKED = ("SELECT r.PROCESSLIST_ID FROM performance_schema.data_lock_waits w "
+            "JOIN performance_schema.threads b ON b.THREAD_ID = w.BLOCKING_THREAD_ID "
+            "JOIN performance_schema.threads r ON r.THREAD_ID = w.REQUESTING_THREAD_ID WHERE b.PROCESSLIST_ID = CONNECTION_ID()")
+
+
+class _Retry(Exception):
+    pass
+
+
+class _Halt(Exception):
+    pass
+
+
+def wait_indexes(items):
+    # For each transaction, the index of the last one that must have committed before it starts
+    # (-1: none): the last earlier one of its file whose sequence number is at most its
+    # last_committed, else the last one of the previous file; without a clock, the one before it.
+    out, seqs, first, file_ = [], [], 0, None
+    for i, t in enumerate(items):
+        if t[0] != file_:
+            file_, first, seqs = t[0], i, []
+        lc, seq = t[4], t[5]
+        if lc is None or seq is None:
+            out.append(i - 1)
+        else:
+            k = _bisect.bisect_right(seqs, lc)
+            out.append(first + k - 1)
+        seqs.append(seq if seq is not None else float("inf"))
+    return out
+
+
+def _quote_ident(name):
+    return "`" + name.replace("`", "``") + "`"
+
+
+class _Worker(object):
+    def __init__(self, run, session, n):
+        self.run, self.s, self.n = run, session, n
+        self.fde, self.schema, self.state, self.index = None, None, {}, None
+        self.connection = int(session.run_sql("SELECT CONNECTION_ID()").fetch_one()[0])
+
+    def sql(self, text, args=None):
+        self.run.statements[self.n] += 1
+        return self.s.run_sql(text, args) if args else self.s.run_sql(text)
+
+    def loop(self):
+        run = self.run
+        try:
+            while True:
+                item = run.queue.get()
+                if item is None:
+                    return
+                if run.halted(item[0]):
+                    continue
+                self.transaction(*item)
+        finally:
+            with run.cond:
+                run.alive -= 1
+                run.cond.notify_all()
+
+    def transaction(self, i, fde, trx):
+        run = self.run
+        self.index = i
+        try:
+            run.wait_until(i, lambda: run.committed >= run.wait_for[i])
+            if not any("commit" in p for p in trx):  # DDL commits by itself: its turn first
+                run.wait_until(i, lambda: run.committed >= i - 1)
+            try:
+                self.send(i, fde, trx, True)
+            except _Retry:
+                self.rollback()
+                run.wait_until(i, lambda: run.committed >= i - 1)
+                self.send(i, fde, trx, False)
+        except _Halt:
+            self.rollback()
+        except Exception as err:
+            self.rollback()
+            run.fail(i, err)
+        finally:
+            self.index = None
+
+    def rollback(self):
+        try:
+            self.s.run_sql("ROLLBACK")
+            self.s.run_sql("SET SESSION gtid_next = 'AUTOMATIC'")
+        except Exception:
+            pass  # the session is gone: the server rolled it back
+
+    def send(self, i, fde, trx, may_retry):
+        run = self.run
+        meta = run.items[i]
+        if self.fde != fde:
+            self.sql("BINLOG '" + fde + "'")
+            self.fde = fde
+        sets = [("gtid_next", meta[3])] if meta[3] else []
+        committed = False
+        try:
+            for p in trx:
+                if "binlog" in p:
+                    if sets:
+                        self.set(sets)
+                        sets = []
+                    self.sql("BINLOG '" + _base64.b64encode(p["binlog"]).decode("ascii") + "'")
+                elif "query" in p:
+                    text = self.text(p)
+                    word = text.strip().upper()
+                    if word == "BEGIN":
+                        continue
+                    if word == "COMMIT":
+                        self.commit(i, may_retry)
+                        committed = True
+                        continue
+                    sets += [(k, v) for k, v in sorted(p["state"].items()) if self.state.get(k) != v]
+                    sets.append(("timestamp", p["when"] + p["micros"] / 1e6 if p["micros"] else p["when"]))
+                    if p["schema"] and p["schema"] != self.schema:
+                        self.sql("USE " + _quote_ident(p["schema"]))
+                        self.schema = p["schema"]
+                    self.set(sets)
+                    sets = []
+                    self.sql(text)
+                elif "commit" in p:
+                    self.commit(i, may_retry)
+                    committed = True
+                else:
+                    raise RuntimeError(p["unsupported"] + " (not sent by the replay)")
+            if sets:
+                self.set(sets)
+            if not committed:  # DDL: committed by itself, in its turn
+                run.committed_now(i)
+        except Exception as err:
+            if may_retry and getattr(err, "code", None) in _RETRY:
+                raise _Retry()
+            raise
+
+    def set(self, pairs):
+        names = []
+        for k, v in pairs:
+            names.append("@@SESSION." + k + " = ?")
+            if k not in ("gtid_next", "timestamp"):
+                self.state[k] = v
+        self.sql("SET " + ", ".join(names), [v for _, v in pairs])
+
+    def blocks_earlier(self, i, since):
+        try:
+            blocked = set(int(r[0]) for r in self.s.run_sql(_BLOCKED).fetch_all() if r[0] is not None)
+        except Exception:  # performance_schema off: after 5 s of waiting, assume so
+            return _time.time() - since > 5
+        return any(w.connection in blocked and w.index is not None and w.index < i for w in self.run.workers)
+
+    def text(self, p):
+        codec = _CODECS.get(self.run.charsets.get(p["client"]), "utf-8") if p["client"] is not None else "utf-8"
+        try:
+            return p["query"].decode(codec)
+        except UnicodeDecodeError:
+            if codec == "cp1252":
+                return p["query"].decode("latin-1")
+            raise RuntimeError("a statement whose text is not valid in its character set (id %s)" % p["client"])
+
+    def commit(self, i, may_retry):
+        run = self.run
+        since = _time.time()
+        while True:
+            if run.wait_until(i, lambda: run.committed >= i - 1, 0.5):
+                break
+            # Still not its turn: a transaction before it may be waiting for a lock this one holds
+            # (a dependency the clock did not see): then this one goes back and runs after it.
+            if may_retry and self.blocks_earlier(i, since):
+                run.retries += 1
+                raise _Retry()
+        self.sql("COMMIT")
+        run.committed_now(i)
+
+
+class _Run(object):
+    def __init__(self, spec, sessions, charsets):
+        self.items = spec["transactions"]  # [file, start, end, gtid, lastCommitted, sequenceNumber, time]
+        self.dir = spec["dir"]
+        self.wait_for = wait_indexes(self.items)
+        self.cond = _threading.Condition()
+        self.committed, self.bytes, self.failed, self.stopped, self.retries = -1, 0, None, False, 0
+        self.queue = _queue.Queue(maxsize=max(64, 16 * len(sessions)))
+        self.sessions, self.charsets = sessions, charsets
+        self.statements = [0] * len(sessions)
+        self.alive = len(sessions)
+        self.started = _time.time()
+        self.threads = [_threading.Thread(target=self.read, daemon=True)]
+        self.workers = [_Worker(self, s, n) for n, s in enumerate(sessions)]
+        self.threads += [_threading.Thread(target=w.loop, daemon=True) for w in self.workers]
+        for t in self.threads:
+            t.start()
+
+    def halted(self, i):
+        return self.stopped or (self.failed is not None and i >= self.failed["index"])
+
+    def wait_until(self, i, ready, timeout=None):
+        # Blocks until ready() (True), the run halts for this transaction (_Halt), or timeout (False).
+        end = None if timeout is None else _time.time() + timeout
+        with self.cond:
+            while not ready():
+                if self.halted(i):
+                    raise _Halt()
+                left = None if end is None else end - _time.time()
+                if left is not None and left <= 0:
+                    return False
+                self.cond.wait(left if left is not None else 1.0)
+        return True
+
+    def committed_now(self, i):
+        with self.cond:
+            self.committed = i
+            self.bytes += self.items[i][2] - self.items[i][1]
+            self.cond.notify_all()
+
+    def fail(self, i, err):
+        meta = self.items[i]
+        with self.cond:
+            if self.failed is None or i < self.failed["index"]:
+                self.failed = {"index": i, "gtid": meta[3], "file": meta[0], "position": meta[1],
+                               "code": getattr(err, "code", None), "message": getattr(err, "msg", None) or str(err)}
+            self.cond.notify_all()
+
+    def read(self):
+        # The transactions' pieces, file by file, in order, into the queue (bounded: the read runs ahead of
+        # the workers by at most its size); then one end mark per worker.
+        f, name, fde, i = None, None, None, 0
+        try:
+            for i, meta in enumerate(self.items):
+                if self.halted(i):
+                    break
+                if meta[0] != name:
+                    if f:
+                        f.close()
+                    name = meta[0]
+                    f = open(self.dir + "/" + name, "rb")
+                    raw, posts, crc = binlog_apply.open_file(f, name)
+                    fde = _base64.b64encode(raw).decode("ascii")
+                self.queue.put((i, fde, binlog_apply.read_transaction(f, meta[1], meta[2], posts, crc)))
+        except Exception as err:
+            self.fail(i, err)
+        finally:
+            if f:
+                f.close()
+            for _ in self.workers:
+                self.queue.put(None)
+
+    def snapshot(self):
+        c = self.committed
+        last = None
+        if c >= 0:
+            m = self.items[c]
+            last = {"gtid": m[3], "file": m[0], "end": m[2], "time": m[6]}
+        return {"done": self.alive == 0, "applied": c + 1, "bytes": self.bytes, "last": last, "failed": self.failed,
+                "retries": self.retries, "statements": sum(self.statements), "seconds": _time.time() - self.started}
+
+
+def start(spec_json):
+    # spec {dir, workers, transactions: [[file, start, end, gtid | null, lastCommitted, sequenceNumber,
+    # commit time]]} in the source's order. Returns the run's id for wait().
+    import mysqlsh
+    spec = _json.loads(spec_json)
+    sessions = []
+    try:
+        for _ in range(max(1, int(spec.get("workers") or 1))):
+            sessions.append(mysqlsh.globals.shell.open_session())
+        charsets = {int(r[0]): r[1] for r in sessions[0].run_sql(
+            "SELECT ID, CHARACTER_SET_NAME FROM information_schema.COLLATIONS").fetch_all()}
+        for s in sessions:
+            s.run_sql("SET SESSION autocommit = 0")
+    except Exception:
+        for s in sessions:
+            s.close()
+        raise
+    _IDS[0] += 1
+    _RUNS[_IDS[0]] = _Run(spec, sessions, charsets)
+    return _IDS[0]
+
+
+def wait(run_id, seconds, stop=False):
+    # Waits up to `seconds` for the run to end. JSON text {done, applied, bytes, last: {gtid, file, end,
+    # time} | null, failed: {index, gtid, file, position, code, message} | null, retries, statements,
+    # seconds}; stop: every transaction not committed yet is rolled back. Once done: threads joined,
+    # sessions closed, the run forgotten.
+    run = _RUNS[run_id]
+    end = _time.time() + max(0.0, seconds)
+    with run.cond:
+        if stop:
+            run.stopped = True
+            run.cond.notify_all()
+        while run.alive > 0 and _time.time() < end:
+            run.cond.wait(end - _time.time())
+        out = run.snapshot()
+    if out["done"]:
+        for t in run.threads:
+            t.join()
+        for s in run.sessions:
+            try:
+                s.close()
+            except Exception:
+                pass
+        del _RUNS[run_id]
+    return _json.dumps(out)
