@@ -17,7 +17,9 @@
 //   WAIT_FOR_EXECUTED_GTID_SET returns;
 // - the plugin: `restore load DUMP --binlogs=DIR` on a fresh target without the setup (the dump of
 //   the setup, made by util.dumpSchemas right before the workload, is what it loads); timed: the
-//   report's replay phase (its util.loadDump phase is not part of the comparison). Serial, one session.
+//   report's replay phase (its util.loadDump phase is not part of the comparison). Over 4 sessions
+//   (transactions scheduled by the source's logical clock, commit order kept), over 1 session, and over
+//   4 with --preset=fastest (the restore-time levers the load uses apply during the replay).
 // Reported: median (min–max) seconds, transactions per second, the peak memory of the process
 // doing the work (mysqlbinlog's plus mysql's; for the applier, mysqld itself) and
 // the growth of the target mysqld's peak memory during the replay (/proc: VmHWM reset before).
@@ -177,22 +179,25 @@ async function freshTarget(startGtid, bare) {
   return target;
 }
 
-// The plugin (issue 43): `restore load DUMP --binlogs=DIR` under runMeasured (bench/measure.js) on a
-// bare target; seconds: the report's replay phase; peakMB: mysqlsh's peak (the load's included).
+// The plugin (issue 43): `restore load DUMP --binlogs=DIR --threads=N [--preset=P]` under runMeasured
+// (bench/measure.js) on a bare target; seconds: the report's replay phase; peakMB: mysqlsh's peak
+// (the load's included).
 const home = installPlugin(tempDir('restore-pitrbench-cfg-'));
 let setupDump = null; // made in main, before the workload
-async function pluginReplay(target, binlogDir) {
+const pluginReplay = (threads, preset) => async (target, binlogDir) => {
   const peak = serverPeak(target);
-  const r = runMeasured(MYSQLSH, [target.uri, '--', 'restore', 'load', setupDump, `--binlogs=${binlogDir}`, '--output-format=json'],
-    { env: shellEnv({ configHome: home }) });
+  const r = runMeasured(MYSQLSH, [target.uri, '--', 'restore', 'load', setupDump, `--binlogs=${binlogDir}`, `--threads=${threads}`,
+    ...(preset ? [`--preset=${preset}`] : []), '--output-format=json'], { env: shellEnv({ configHome: home }) });
   if (r.status !== 0) return { ...r, serverMB: peak().growthMB, stderr: r.stderr + r.stdout.slice(-2000) };
   const report = JSON.parse(r.stdout);
   const phase = report.phases.find((p) => p.phase === 'replay');
+  const rp = report.replay;
   return { seconds: phase.seconds, peakMB: r.peakMB, serverMB: peak().growthMB, status: 0, stderr: '',
     sides: `mysqlsh; not counted: the preflight's ${report.phases.find((p) => p.phase === 'preflight').seconds.toFixed(1)} s (the files ` +
       `read and checked), the load's ${report.phases.find((p) => p.phase === 'util.loadDump').seconds.toFixed(1)} s; ` +
-      `${report.replay.applied} transactions applied` };
-}
+      `${rp.applied} transactions applied over ${rp.workers} session(s), ${(rp.statements / rp.applied).toFixed(2)} statements per ` +
+      `transaction, ${rp.retries} retried` };
+};
 
 async function main() {
   if (!HAVE.server) throw new Error('npm run bench:pitr needs ../shared (a real MySQL server).');
@@ -272,7 +277,10 @@ async function main() {
     } },
     { name: 'server applier, 4 workers', how: 'relay-log method, replica_parallel_workers = 4', run: applier(4) },
     { name: 'server applier, 1 worker', how: 'relay-log method, replica_parallel_workers = 1', run: applier(1) },
-    { name: 'plugin', how: 'restore load --binlogs (issue 43)', plugin: true, run: pluginReplay },
+    { name: 'plugin, 4 sessions', how: 'restore load --binlogs --threads=4 (issue 43)', plugin: true, run: pluginReplay(4) },
+    { name: 'plugin, 1 session', how: 'restore load --binlogs --threads=1', plugin: true, run: pluginReplay(1) },
+    { name: 'plugin, 4, preset fastest', how: 'restore load --binlogs --threads=4 --preset=fastest (its restore-time levers)', plugin: true,
+      run: pluginReplay(4, 'fastest') },
   ];
   process.stdout.write(`Commands: ${variants[0].how} (mysql = ${bin}/mysql --no-defaults -uroot -h127.0.0.1 -PPORT)\n` +
     `  applier: copy the files to DATADIR/relay.000001…, write DATADIR/relay.index; SET GLOBAL replica_parallel_workers = N; ` +

@@ -12,14 +12,15 @@ var gtids = require('./gtid-set.js');
 
 var POLL_SECONDS = 2;
 
-// plan: lib/binlog/replay-plan.js planReplay's; workers: sessions. Returns {applied, onTarget, workers,
+// plan: lib/binlog/replay-plan.js planReplay's; opts {workers: sessions, unlogged: sql_log_bin = 0 in them}. Returns {applied, onTarget, workers,
 // bytes, retries, statements, last: {gtid, time} | null}.
-function applyReplay(host, plan, workers) {
+function applyReplay(host, plan, opts) {
+  var workers = opts.workers;
   var held = gtids.parseSet(String(host.sql.run('SELECT @@GLOBAL.gtid_executed AS g').rows[0].g || ''));
   var todo = plan.transactions.filter(function (t) { return !gtids.hasGtid(held, t.gtid); });
   var out = { applied: 0, onTarget: plan.transactions.length - todo.length, workers: workers, bytes: 0, retries: 0, statements: 0, last: null };
   if (!todo.length) return out;
-  var id = host.files.binlogApplyStart({ dir: plan.folder.dir, workers: workers, transactions: todo.map(function (t) {
+  var id = host.files.binlogApplyStart({ dir: plan.folder.dir, workers: workers, unlogged: !!opts.unlogged, transactions: todo.map(function (t) {
     return [t.file, t.start, t.end, t.gtid, t.lastCommitted, t.sequenceNumber, t.time];
   }) });
   var progress = startProgress(host, 'Replaying binary logs', todo.length, { unit: 'transactions' });

@@ -279,7 +279,7 @@ class _Run(object):
 
 
 def start(spec_json):
-    # spec {dir, workers, transactions: [[file, start, end, gtid | null, lastCommitted, sequenceNumber,
+    # spec {dir, workers, unlogged (sql_log_bin = 0), transactions: [[file, start, end, gtid | null, lastCommitted, sequenceNumber,
     # commit time]]} in the source's order. Returns the run's id for wait().
     import mysqlsh
     spec = _json.loads(spec_json)
@@ -291,6 +291,8 @@ def start(spec_json):
             "SELECT ID, CHARACTER_SET_NAME FROM information_schema.COLLATIONS").fetch_all()}
         for s in sessions:
             s.run_sql("SET SESSION autocommit = 0")
+            if spec.get("unlogged"):  # the load's skipBinlog: its GTIDs are still recorded (gtid_executed)
+                s.run_sql("SET SESSION sql_log_bin = 0")
     except Exception:
         for s in sessions:
             s.close()
