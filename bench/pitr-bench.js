@@ -38,6 +38,8 @@ const { HAVE } = require('../test/support/real');
 const TX = Number(process.env.BENCH_TX || 10000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS || 8);
 const RUNS = Number(process.env.BENCH_RUNS || 3);
+// BENCH_ONLY: a regular expression; only the variants whose name it matches run (the first is the baseline when it runs).
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const SCHEMA = 'pitrbench';
 const TABLES = ['sbtest1', 'sbtest2', 'sbtest3', 'sbtest4'];
 const ROWS = 5000; // initial rows per table
@@ -292,7 +294,7 @@ async function main() {
   variants.forEach((v) => { results[v.name] = []; });
   for (let i = 0; i < RUNS; i++) {
     for (const v of variants) {
-      if (!v.run) continue;
+      if (!v.run || (ONLY && !ONLY.test(v.name))) continue;
       const target = await freshTarget(startGtid, !!v.plugin);
       let r;
       try {
@@ -322,7 +324,7 @@ async function main() {
     'median (min–max); every run verified: CHECKSUM TABLE of every table equal to the source\'s\n\n');
   process.stdout.write(['variant'.padEnd(28), 'seconds'.padEnd(20), 'tx/s'.padStart(7), 'vs mysqlbinlog'.padStart(15),
     'worker peak MB'.padStart(16), 'target mysqld +MB'.padStart(18)].join(' ') + '\n');
-  const base = stats(results[variants[0].name].map((r) => r.seconds)).median;
+  const base = results[variants[0].name].length ? stats(results[variants[0].name].map((r) => r.seconds)).median : NaN;
   for (const v of variants) {
     const list = results[v.name];
     if (!list.length) { process.stdout.write(`${v.name.padEnd(28)} plugin: not implemented yet (issue 43)\n`); continue; }
