@@ -143,9 +143,12 @@ function serverPeak(server) {
   const pid = mysqldPid(server);
   const status = () => fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name) => Number((new RegExp(`${name}:\\s*(\\d+)`).exec(status()) || [])[1]);
+  // utime + stime (fields 14 and 15 of /proc/PID/stat, in clock ticks: 100 per second on Linux).
+  const cpu = () => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ').slice(11, 13).reduce((a, b) => a + Number(b), 0) / 100;
   try { fs.writeFileSync(`/proc/${pid}/clear_refs`, '5'); } catch (e) { /* then VmHWM counts since the start */ }
   const before = kb('VmRSS');
-  return () => ({ peakMB: kb('VmHWM') / 1024, growthMB: (kb('VmHWM') - before) / 1024 });
+  const cpu0 = cpu();
+  return () => ({ peakMB: kb('VmHWM') / 1024, growthMB: (kb('VmHWM') - before) / 1024, cpuSeconds: cpu() - cpu0 });
 }
 
 // `A | B` timed, with the peak memory of each side (wait4 of each process): the DBA's pipe has two
@@ -194,11 +197,13 @@ const pluginReplay = (threads, preset) => async (target, binlogDir) => {
   const report = JSON.parse(r.stdout);
   const phase = report.phases.find((p) => p.phase === 'replay');
   const rp = report.replay;
-  return { seconds: phase.seconds, peakMB: r.peakMB, serverMB: peak().growthMB, status: 0, stderr: '',
+  const p = peak();
+  return { seconds: phase.seconds, peakMB: r.peakMB, serverMB: p.growthMB, status: 0, stderr: '',
     sides: `mysqlsh; not counted: the preflight's ${report.phases.find((p) => p.phase === 'preflight').seconds.toFixed(1)} s (the files ` +
       `read and checked), the load's ${report.phases.find((p) => p.phase === 'util.loadDump').seconds.toFixed(1)} s; ` +
       `${rp.applied} transactions applied over ${rp.workers} session(s), ${(rp.statements / rp.applied).toFixed(2)} statements per ` +
-      `transaction, ${rp.retries} retried` };
+      `transaction, ${rp.retries} retried; CPU during the replay: mysqlsh ${rp.cpuSeconds.toFixed(1)} s; target mysqld ` +
+      `${p.cpuSeconds.toFixed(1)} s over the whole load` };
 };
 
 async function main() {
@@ -268,14 +273,15 @@ async function main() {
       'performance_schema.replication_applier_status_by_coordinator WHERE LAST_ERROR_NUMBER <> 0');
     await t.query('STOP REPLICA SQL_THREAD');
     const p = peak();
-    return { seconds, peakMB: p.peakMB, serverMB: p.growthMB, status: Number(waited) === 0 ? 0 : 1,
+    return { seconds, peakMB: p.peakMB, serverMB: p.growthMB, serverCpu: p.cpuSeconds, status: Number(waited) === 0 ? 0 : 1,
       stderr: err.map((r) => r.m).join('; ') || 'WAIT_FOR_EXECUTED_GTID_SET timed out' };
   };
   const variants = [
     { name: 'mysqlbinlog | mysql', how: `${path.join(bin, 'mysqlbinlog')} ${files.join(' ')} | mysql`, run: async (t) => {
       const peak = serverPeak(t);
       const r = measuredPipe([path.join(bin, 'mysqlbinlog'), ...paths], t.client.trim().split(/\s+/));
-      return { ...r, serverMB: peak().growthMB };
+      const p = peak();
+      return { ...r, serverMB: p.growthMB, serverCpu: p.cpuSeconds };
     } },
     { name: 'server applier, 4 workers', how: 'relay-log method, replica_parallel_workers = 4', run: applier(4) },
     { name: 'server applier, 1 worker', how: 'relay-log method, replica_parallel_workers = 1', run: applier(1) },
@@ -316,7 +322,8 @@ async function main() {
       if (r.status !== 0) throw new Error(`${v.name} (run ${i + 1}) failed: ${r.stderr}`);
       results[v.name].push(r);
       process.stdout.write(`  run ${i + 1}: ${v.name}: ${r.seconds.toFixed(2)} s, ${(txs / r.seconds).toFixed(0)} tx/s, ` +
-        `worker peak ${r.peakMB.toFixed(0)} MB${r.sides ? ` (${r.sides})` : ''}, target mysqld +${r.serverMB.toFixed(0)} MB; checksums equal\n`);
+        `worker peak ${r.peakMB.toFixed(0)} MB${r.sides ? ` (${r.sides})` : ''}, target mysqld +${r.serverMB.toFixed(0)} MB` +
+        `${r.serverCpu !== undefined ? `, its CPU ${r.serverCpu.toFixed(1)} s` : ''}; checksums equal\n`);
     }
   }
 

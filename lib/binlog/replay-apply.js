@@ -41,6 +41,7 @@ function applyReplay(host, plan, opts) {
   out.bytes = st.bytes;
   out.retries = st.retries;
   out.statements = st.statements;
+  out.cpuSeconds = st.cpuSeconds;
   out.last = st.last ? { gtid: st.last.gtid, time: st.last.time } : null;
   if (st.failed) {
     var f = st.failed;

@@ -53,7 +53,7 @@ class _Run(object):
         self.sessions, self.charsets = sessions, charsets
         self.statements = [0] * len(sessions)
         self.alive = len(sessions)
-        self.started = _time.time()
+        self.started, self.cpu = _time.time(), _time.process_time()
         self.threads = [_threading.Thread(target=self.read, daemon=True)]
         self.workers = [binlog_worker.Worker(self, s, n) for n, s in enumerate(sessions)]
         self.threads += [_threading.Thread(target=w.loop, daemon=True) for w in self.workers]
@@ -121,7 +121,8 @@ class _Run(object):
             m = self.items[c]
             last = {"gtid": m[3], "file": m[0], "end": m[2], "time": m[6]}
         return {"done": self.alive == 0, "applied": c + 1, "bytes": self.bytes, "last": last, "failed": self.failed,
-                "retries": self.retries, "statements": sum(self.statements), "seconds": _time.time() - self.started}
+                "retries": self.retries, "statements": sum(self.statements), "seconds": _time.time() - self.started,
+                "cpuSeconds": _time.process_time() - self.cpu}
 
 
 def start(spec_json):
@@ -156,7 +157,7 @@ def start(spec_json):
 def wait(run_id, seconds, stop=False):
     # Waits up to `seconds` for the run to end. JSON text {done, applied, bytes, last: {gtid, file, end,
     # time} | null, failed: {index, gtid, file, position, code, message} | null, retries, statements,
-    # seconds}; stop: every transaction not committed yet is rolled back. Once done: threads joined,
+    # seconds, cpuSeconds (this process's, every thread)}; stop: every transaction not committed yet is rolled back. Once done: threads joined,
     # sessions closed, the run forgotten.
     run = _RUNS[run_id]
     end = _time.time() + max(0.0, seconds)
