@@ -15,7 +15,8 @@ function refuse(option, why) {
     { options: ['binlogs', option] });
 }
 
-// p: {own, options (every option given, resolved), lo (util.loadDump's), dump, objects, rename, snapshot}.
+// p: {own, options (every option given, resolved), lo (util.loadDump's), dump, objects, rename, snapshot, tuned, redoOff
+// (the server steps' plan: settings tuned, the redo log disabled)}.
 // Returns the replay plan, or null without binlogs.
 function planLoadReplay(host, p) {
   var own = p.own;
@@ -51,8 +52,9 @@ function planLoadReplay(host, p) {
   // The replay's sessions: the load's threads (its preset's or the option's).
   plan.workers = Math.max(1, Number(p.lo.threads) || 4);
   plan.lines.splice(2, 0, '  how: ' + plan.workers + ' session(s) of the plugin\'s own, transactions scheduled by the source\'s logical clock ' +
-    '(last_committed / sequence_number; a new file starts after the previous one ended), committed in the source\'s order; inside ' +
-    'the load\'s tuned settings (reverted after it)');
+    '(last_committed / sequence_number; a new file starts after the previous one ended), committed in the source\'s order' +
+    (p.tuned || p.redoOff ? '; with the load\'s ' + (p.tuned ? 'tuned settings' + (p.redoOff ? ' and ' : '') : '') + (p.redoOff ? 'redo log off' : '') +
+      ', put back after the replay' : ''));
   return plan;
 }
 

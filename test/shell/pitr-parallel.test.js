@@ -21,15 +21,10 @@ const PER_CLIENT = 400;
 
 describe('restore load --binlogs: the parallel replay (real Shell, real servers)', function () {
   this.timeout(300000);
-  let source;
-  let target;
-  let home;
-  let dump;
-  let folder;
-  let uuid;
+  // The servers, the plugin's config home, the dump, the copied binary logs, the source's server_uuid.
+  let source, target, home, dump, folder, uuid; // eslint-disable-line one-var
   let endN; // the source's last GTID number
-  let expected;
-  let tzDefault;
+  let expected, tzDefault; // CHECKSUM TABLE of each table and the TIMESTAMP column's default, on the source at the end
 
   async function checksums(server) {
     const out = {};
@@ -51,11 +46,15 @@ describe('restore load --binlogs: the parallel replay (real Shell, real servers)
     return m ? { text: m[0], count: Number(m[2] || m[1]) - Number(m[1]) + 1, last: Number(m[2] || m[1]) } : { text: '', count: 0, last: 0 };
   }
 
+  // A source and a target with GTIDs, the plugin installed in a config home of this file's own.
+  async function servers() {
+    const both = await Promise.all([startServer({ opts: GTIDS }), startServer({ opts: GTIDS })]);
+    return { source: both[0], target: both[1], home: installPlugin(tempDir('restore-cfg-')), uuid: String(await both[0].value('SELECT @@server_uuid')) };
+  }
+
   before(async function () {
     needs(this, ['server', 'shell']);
-    [source, target] = await Promise.all([startServer({ opts: GTIDS }), startServer({ opts: GTIDS })]);
-    home = installPlugin(tempDir('restore-cfg-'));
-    uuid = String(await source.value('SELECT @@server_uuid'));
+    ({ source, target, home, uuid } = await servers());
     const q = (sql) => source.query(sql);
     await q('CREATE DATABASE par');
     for (const t of ['a', 'b', 'c']) {
