@@ -46,6 +46,7 @@ class _Run(object):
     def __init__(self, spec, sessions, charsets):
         self.items = spec["transactions"]  # [file, start, end, gtid, lastCommitted, sequenceNumber, time]
         self.dir = spec["dir"]
+        self.rewrite = spec.get("rewrite")  # handed to binlog_apply.replay_event with each TABLE_MAP / QUERY event
         self.wait_for = wait_indexes(self.items)
         self.cond = _threading.Condition()
         self.committed, self.bytes, self.failed, self.stopped, self.retries = -1, 0, None, False, 0
@@ -105,7 +106,7 @@ class _Run(object):
                     f = open(self.dir + "/" + name, "rb")
                     raw, posts, crc = binlog_apply.open_file(f, name)
                     fde = _base64.b64encode(raw).decode("ascii")
-                self.queue.put((i, fde, binlog_apply.read_transaction(f, meta[1], meta[2], posts, crc)))
+                self.queue.put((i, fde, binlog_apply.read_transaction(f, meta[1], meta[2], posts, crc, spec=self.rewrite)))
         except Exception as err:
             self.fail(i, err)
         finally:
@@ -126,7 +127,8 @@ class _Run(object):
 
 
 def start(spec_json):
-    # spec {dir, workers, unlogged (sql_log_bin = 0), transactions: [[file, start, end, gtid | null, lastCommitted, sequenceNumber,
+    # spec {dir, workers, unlogged (sql_log_bin = 0), rewrite (for binlog_apply.replay_event), transactions:
+    # [[file, start, end, gtid | null, lastCommitted, sequenceNumber,
     # commit time]]} in the source's order. Returns the run's id for wait().
     import mysqlsh
     spec = _json.loads(spec_json)

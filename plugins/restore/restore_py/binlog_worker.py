@@ -4,6 +4,8 @@
 import base64 as _base64
 import time as _time
 
+_KNOWN = ("foreign_key_checks", "unique_checks", "sql_auto_is_null", "auto_increment_increment", "auto_increment_offset",
+          "explicit_defaults_for_timestamp", "sql_require_primary_key")
 _RETRY = (1205, 1213)  # lock wait timeout, deadlock: rolled back and run again alone
 _CODECS = {"utf8mb4": "utf-8", "utf8mb3": "utf-8", "utf8": "utf-8", "ascii": "ascii", "latin1": "cp1252", "binary": "utf-8"}
 # The connections waiting for a lock this session holds.
@@ -27,8 +29,14 @@ def _quote_ident(name):
 class Worker(object):
     def __init__(self, run, session, n):
         self.run, self.s, self.n = run, session, n
-        self.fde, self.schema, self.state, self.index = None, None, {}, None
+        self.fde, self.schema, self.index = None, None, None
         self.connection = int(session.run_sql("SELECT CONNECTION_ID()").fetch_one()[0])
+        # What the session has already: a Query event's state is SET only where it differs (some of these
+        # need SESSION_VARIABLES_ADMIN to be set at all).
+        row = session.run_sql("SELECT " + ", ".join("@@SESSION." + k for k in _KNOWN) + ", (SELECT ID FROM information_schema.COLLATIONS "
+                              "WHERE COLLATION_NAME = @@SESSION.default_collation_for_utf8mb4)").fetch_one()
+        self.state = dict(zip(_KNOWN + ("default_collation_for_utf8mb4",), [None if v is None else int(v) for v in row]))
+        session.run_sql("COMMIT")  # autocommit is off: no transaction left open by the reads (gtid_next is set outside one)
 
     def sql(self, text, args=None):
         self.run.statements[self.n] += 1
@@ -105,6 +113,7 @@ class Worker(object):
                     sets.append(("timestamp", p["when"] + p["micros"] / 1e6 if p["micros"] else p["when"]))
                     if p["schema"] and p["schema"] != self.schema:
                         self.sql("USE " + _quote_ident(p["schema"]))
+                        self.state.pop("collation_database", None)  # USE sets it to the schema's
                         self.schema = p["schema"]
                     self.set(sets)
                     sets = []
