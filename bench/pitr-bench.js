@@ -334,7 +334,7 @@ async function main() {
   const base = results[variants[0].name].length ? stats(results[variants[0].name].map((r) => r.seconds)).median : NaN;
   for (const v of variants) {
     const list = results[v.name];
-    if (!list.length) { process.stdout.write(`${v.name.padEnd(28)} plugin: not implemented yet (issue 43)\n`); continue; }
+    if (!list.length) { process.stdout.write(`${v.name.padEnd(28)} not run (BENCH_ONLY)\n`); continue; }
     const m = stats(list.map((r) => r.seconds)).median;
     process.stdout.write([v.name.padEnd(28), fmt(list.map((r) => r.seconds), 2).padEnd(20), (txs / m).toFixed(0).padStart(7),
       `${(base / m).toFixed(2)}x`.padStart(15), fmt(list.map((r) => r.peakMB), 0).padStart(16),
