@@ -13,7 +13,6 @@ import base64 as _base64
 import bisect as _bisect
 import json as _json
 import queue as _queue
-import sys as _sys
 import threading as _threading
 import time as _time
 
@@ -21,7 +20,6 @@ from . import binlog_apply, binlog_worker
 
 _RUNS = {}
 _IDS = [0]
-_SWITCH = [None]
 
 
 def wait_indexes(items):
@@ -147,11 +145,6 @@ def start(spec_json):
             s.close()
         raise
     _IDS[0] += 1
-    if not _RUNS:
-        # A commit's turn passes from thread to thread thousands of times: switch threads more often than
-        # every 5 ms (Python's default), or each hand-over can wait for the reader's slice. Put back at the end.
-        _SWITCH[0] = _sys.getswitchinterval()
-        _sys.setswitchinterval(float(spec.get("switchInterval") or 0.0002))
     _RUNS[_IDS[0]] = _Run(spec, sessions, charsets)
     return _IDS[0]
 
@@ -179,6 +172,4 @@ def wait(run_id, seconds, stop=False):
             except Exception:
                 pass
         del _RUNS[run_id]
-        if not _RUNS and _SWITCH[0]:
-            _sys.setswitchinterval(_SWITCH[0])
     return _json.dumps(out)
