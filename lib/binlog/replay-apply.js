@@ -12,7 +12,8 @@ var gtids = require('./gtid-set.js');
 
 var POLL_SECONDS = 2;
 
-// plan: lib/binlog/replay-plan.js planReplay's; opts {workers: sessions, unlogged: sql_log_bin = 0 in them}. Returns {applied, onTarget, workers,
+// plan: lib/binlog/replay-plan.js planReplay's; opts {workers: sessions, unlogged: sql_log_bin = 0 in them, quietMs:
+// progress.js's (tests)}. Returns {applied, onTarget, workers,
 // bytes, retries, statements, last: {gtid, time} | null}.
 function applyReplay(host, plan, opts) {
   var workers = opts.workers;
@@ -23,7 +24,7 @@ function applyReplay(host, plan, opts) {
   var id = host.files.binlogApplyStart({ dir: plan.folder.dir, workers: workers, unlogged: !!opts.unlogged, transactions: todo.map(function (t) {
     return [t.file, t.start, t.end, t.gtid, t.lastCommitted, t.sequenceNumber, t.time];
   }) });
-  var progress = startProgress(host, 'Replaying binary logs', todo.length, { unit: 'transactions' });
+  var progress = startProgress(host, 'Replaying binary logs', todo.length, { unit: 'transactions', quietMs: opts.quietMs });
   var st;
   try {
     do {
