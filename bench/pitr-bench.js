@@ -17,7 +17,9 @@
 //   WAIT_FOR_EXECUTED_GTID_SET returns;
 // - the plugin: `restore load DUMP --binlogs=DIR` on a fresh target without the setup (the dump of
 //   the setup, made by util.dumpSchemas right before the workload, is what it loads); timed: the
-//   report's replay phase (its util.loadDump phase is not part of the comparison). Serial, one session.
+//   report's replay phase (its util.loadDump phase is not part of the comparison). Over 4 sessions
+//   (transactions scheduled by the source's logical clock, commit order kept), over 1 session, and over
+//   4 with --preset=fastest (the restore-time levers the load uses apply during the replay).
 // Reported: median (min–max) seconds, transactions per second, the peak memory of the process
 // doing the work (mysqlbinlog's plus mysql's; for the applier, mysqld itself) and
 // the growth of the target mysqld's peak memory during the replay (/proc: VmHWM reset before).
@@ -36,6 +38,8 @@ const { HAVE } = require('../test/support/real');
 const TX = Number(process.env.BENCH_TX || 10000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS || 8);
 const RUNS = Number(process.env.BENCH_RUNS || 3);
+// BENCH_ONLY: a regular expression; only the variants whose name it matches run (the first is the baseline when it runs).
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const SCHEMA = 'pitrbench';
 const TABLES = ['sbtest1', 'sbtest2', 'sbtest3', 'sbtest4'];
 const ROWS = 5000; // initial rows per table
@@ -139,9 +143,12 @@ function serverPeak(server) {
   const pid = mysqldPid(server);
   const status = () => fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name) => Number((new RegExp(`${name}:\\s*(\\d+)`).exec(status()) || [])[1]);
+  // utime + stime (fields 14 and 15 of /proc/PID/stat, in clock ticks: 100 per second on Linux).
+  const cpu = () => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ').slice(11, 13).reduce((a, b) => a + Number(b), 0) / 100;
   try { fs.writeFileSync(`/proc/${pid}/clear_refs`, '5'); } catch (e) { /* then VmHWM counts since the start */ }
   const before = kb('VmRSS');
-  return () => ({ peakMB: kb('VmHWM') / 1024, growthMB: (kb('VmHWM') - before) / 1024 });
+  const cpu0 = cpu();
+  return () => ({ peakMB: kb('VmHWM') / 1024, growthMB: (kb('VmHWM') - before) / 1024, cpuSeconds: cpu() - cpu0 });
 }
 
 // `A | B` timed, with the peak memory of each side (wait4 of each process): the DBA's pipe has two
@@ -177,22 +184,27 @@ async function freshTarget(startGtid, bare) {
   return target;
 }
 
-// The plugin (issue 43): `restore load DUMP --binlogs=DIR` under runMeasured (bench/measure.js) on a
-// bare target; seconds: the report's replay phase; peakMB: mysqlsh's peak (the load's included).
+// The plugin (issue 43): `restore load DUMP --binlogs=DIR --threads=N [--preset=P]` under runMeasured
+// (bench/measure.js) on a bare target; seconds: the report's replay phase; peakMB: mysqlsh's peak
+// (the load's included).
 const home = installPlugin(tempDir('restore-pitrbench-cfg-'));
 let setupDump = null; // made in main, before the workload
-async function pluginReplay(target, binlogDir) {
+const pluginReplay = (threads, preset) => async (target, binlogDir) => {
   const peak = serverPeak(target);
-  const r = runMeasured(MYSQLSH, [target.uri, '--', 'restore', 'load', setupDump, `--binlogs=${binlogDir}`, '--output-format=json'],
-    { env: shellEnv({ configHome: home }) });
+  const r = runMeasured(MYSQLSH, [target.uri, '--', 'restore', 'load', setupDump, `--binlogs=${binlogDir}`, `--threads=${threads}`,
+    ...(preset ? [`--preset=${preset}`] : []), '--output-format=json'], { env: shellEnv({ configHome: home }) });
   if (r.status !== 0) return { ...r, serverMB: peak().growthMB, stderr: r.stderr + r.stdout.slice(-2000) };
   const report = JSON.parse(r.stdout);
   const phase = report.phases.find((p) => p.phase === 'replay');
-  return { seconds: phase.seconds, peakMB: r.peakMB, serverMB: peak().growthMB, status: 0, stderr: '',
+  const rp = report.replay;
+  const p = peak();
+  return { seconds: phase.seconds, peakMB: r.peakMB, serverMB: p.growthMB, status: 0, stderr: '',
     sides: `mysqlsh; not counted: the preflight's ${report.phases.find((p) => p.phase === 'preflight').seconds.toFixed(1)} s (the files ` +
       `read and checked), the load's ${report.phases.find((p) => p.phase === 'util.loadDump').seconds.toFixed(1)} s; ` +
-      `${report.replay.applied} transactions applied` };
-}
+      `${rp.applied} transactions applied over ${rp.workers} session(s), ${(rp.statements / rp.applied).toFixed(2)} statements per ` +
+      `transaction, ${rp.retries} retried; CPU during the replay: mysqlsh ${rp.cpuSeconds.toFixed(1)} s; target mysqld ` +
+      `${p.cpuSeconds.toFixed(1)} s over the whole load` };
+};
 
 async function main() {
   if (!HAVE.server) throw new Error('npm run bench:pitr needs ../shared (a real MySQL server).');
@@ -261,18 +273,22 @@ async function main() {
       'performance_schema.replication_applier_status_by_coordinator WHERE LAST_ERROR_NUMBER <> 0');
     await t.query('STOP REPLICA SQL_THREAD');
     const p = peak();
-    return { seconds, peakMB: p.peakMB, serverMB: p.growthMB, status: Number(waited) === 0 ? 0 : 1,
+    return { seconds, peakMB: p.peakMB, serverMB: p.growthMB, serverCpu: p.cpuSeconds, status: Number(waited) === 0 ? 0 : 1,
       stderr: err.map((r) => r.m).join('; ') || 'WAIT_FOR_EXECUTED_GTID_SET timed out' };
   };
   const variants = [
     { name: 'mysqlbinlog | mysql', how: `${path.join(bin, 'mysqlbinlog')} ${files.join(' ')} | mysql`, run: async (t) => {
       const peak = serverPeak(t);
       const r = measuredPipe([path.join(bin, 'mysqlbinlog'), ...paths], t.client.trim().split(/\s+/));
-      return { ...r, serverMB: peak().growthMB };
+      const p = peak();
+      return { ...r, serverMB: p.growthMB, serverCpu: p.cpuSeconds };
     } },
     { name: 'server applier, 4 workers', how: 'relay-log method, replica_parallel_workers = 4', run: applier(4) },
     { name: 'server applier, 1 worker', how: 'relay-log method, replica_parallel_workers = 1', run: applier(1) },
-    { name: 'plugin', how: 'restore load --binlogs (issue 43)', plugin: true, run: pluginReplay },
+    { name: 'plugin, 4 sessions', how: 'restore load --binlogs --threads=4 (issue 43)', plugin: true, run: pluginReplay(4) },
+    { name: 'plugin, 1 session', how: 'restore load --binlogs --threads=1', plugin: true, run: pluginReplay(1) },
+    { name: 'plugin, 4, preset fastest', how: 'restore load --binlogs --threads=4 --preset=fastest (its restore-time levers)', plugin: true,
+      run: pluginReplay(4, 'fastest') },
   ];
   process.stdout.write(`Commands: ${variants[0].how} (mysql = ${bin}/mysql --no-defaults -uroot -h127.0.0.1 -PPORT)\n` +
     `  applier: copy the files to DATADIR/relay.000001…, write DATADIR/relay.index; SET GLOBAL replica_parallel_workers = N; ` +
@@ -284,7 +300,7 @@ async function main() {
   variants.forEach((v) => { results[v.name] = []; });
   for (let i = 0; i < RUNS; i++) {
     for (const v of variants) {
-      if (!v.run) continue;
+      if (!v.run || (ONLY && !ONLY.test(v.name))) continue;
       const target = await freshTarget(startGtid, !!v.plugin);
       let r;
       try {
@@ -306,7 +322,8 @@ async function main() {
       if (r.status !== 0) throw new Error(`${v.name} (run ${i + 1}) failed: ${r.stderr}`);
       results[v.name].push(r);
       process.stdout.write(`  run ${i + 1}: ${v.name}: ${r.seconds.toFixed(2)} s, ${(txs / r.seconds).toFixed(0)} tx/s, ` +
-        `worker peak ${r.peakMB.toFixed(0)} MB${r.sides ? ` (${r.sides})` : ''}, target mysqld +${r.serverMB.toFixed(0)} MB; checksums equal\n`);
+        `worker peak ${r.peakMB.toFixed(0)} MB${r.sides ? ` (${r.sides})` : ''}, target mysqld +${r.serverMB.toFixed(0)} MB` +
+        `${r.serverCpu !== undefined ? `, its CPU ${r.serverCpu.toFixed(1)} s` : ''}; checksums equal\n`);
     }
   }
 
@@ -314,10 +331,10 @@ async function main() {
     'median (min–max); every run verified: CHECKSUM TABLE of every table equal to the source\'s\n\n');
   process.stdout.write(['variant'.padEnd(28), 'seconds'.padEnd(20), 'tx/s'.padStart(7), 'vs mysqlbinlog'.padStart(15),
     'worker peak MB'.padStart(16), 'target mysqld +MB'.padStart(18)].join(' ') + '\n');
-  const base = stats(results[variants[0].name].map((r) => r.seconds)).median;
+  const base = results[variants[0].name].length ? stats(results[variants[0].name].map((r) => r.seconds)).median : NaN;
   for (const v of variants) {
     const list = results[v.name];
-    if (!list.length) { process.stdout.write(`${v.name.padEnd(28)} plugin: not implemented yet (issue 43)\n`); continue; }
+    if (!list.length) { process.stdout.write(`${v.name.padEnd(28)} not run (BENCH_ONLY)\n`); continue; }
     const m = stats(list.map((r) => r.seconds)).median;
     process.stdout.write([v.name.padEnd(28), fmt(list.map((r) => r.seconds), 2).padEnd(20), (txs / m).toFixed(0).padStart(7),
       `${(base / m).toFixed(2)}x`.padStart(15), fmt(list.map((r) => r.peakMB), 0).padStart(16),

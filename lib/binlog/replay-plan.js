@@ -122,7 +122,7 @@ function planReplay(host, opts) {
     var keep = keepForLoad(t, opts);
     if (keep === true) {
       out.transactions.push({ gtid: t.gtid, file: t.file, start: t.start, end: t.end, time: t.immediateCommit, statements: t.statements,
-        tables: writtenTables(t) });
+        tables: writtenTables(t), lastCommitted: t.lastCommitted, sequenceNumber: t.sequenceNumber });
     } else out[keep]++;
     if (opts.stopAfter && t.gtid === opts.stopAfter) { out.reached = true; break; }
   }

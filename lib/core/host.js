@@ -44,6 +44,12 @@
 //     binlogServerFetch({host, port, user, names, dir}, password) -> {program, files: [{name, size, status,
 //                                  stderr}]}: files read whole from a live server by mysqlbinlog --raw into dir
 //                                  (the password through a pipe); a FileError 'program-missing' without mysqlbinlog
+//     binlogApplyStart({dir, workers, transactions: [[file, start, end, gtid, lastCommitted, sequenceNumber, time]]})
+//                               -> id: a replay started over `workers` sessions of its own (opened with the
+//                                  global session's options), in the background (plugins/restore/restore_py/binlog_replay.py)
+//     binlogApplyWait(id, seconds, stop) -> {done, applied, bytes, last, failed, retries, statements, seconds}:
+//                                  waits up to `seconds`; stop: what is not committed is rolled back; once
+//                                  done its sessions are closed
 //     decodeHeads([{compression: 'zstd'|'gzip'|'none', data: ArrayBuffer}])
 //                               -> [{data: ArrayBuffer|null, error}]: each piece decoded (zstd: a whole
 //                                  frame, the zstd program; gzip: the start of a stream, zlib)
@@ -110,7 +116,7 @@
 // }
 
 const REQUIRED = {
-  files: ['list', 'stat', 'statRuns', 'surveyRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'binlogRead', 'binlogPieces', 'decodeHeads', 'remoteHeads', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'bucketList', 'bucketFetch', 'bucketHeads', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
+  files: ['list', 'stat', 'statRuns', 'surveyRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'binlogRead', 'binlogPieces', 'binlogApplyStart', 'binlogApplyWait', 'decodeHeads', 'remoteHeads', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'bucketList', 'bucketFetch', 'bucketHeads', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo', 'openOther'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables', 'importTable'],

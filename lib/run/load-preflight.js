@@ -177,7 +177,7 @@ function lockedPreflight(host, p) {
   statementSize.refuseLargeStaging(planned, snapshot.active ? snapshot.orphans : null, snapshot.groupLimit);
   // binlogs: the replay after the load, planned (and refused) from the files before anything changes.
   var replay = planLoadReplay(host, { own: own, options: p.resolved.all, lo: lo, dump: dump, objects: objects, rename: rename,
-    snapshot: snapshot });
+    snapshot: snapshot, tuned: tuned.length > 0, redoOff: redoPlan.action === 'disable' });
   var keys = road.invisiblePrimaryKeys(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
     p.resolved.explicit.createInvisiblePKs !== undefined);
   var composed = loaderOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,

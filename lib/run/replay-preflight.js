@@ -71,7 +71,8 @@ function replayWrites(host, plan) {
   return out;
 }
 
-// p: {own, options (every option given, resolved), lo (util.loadDump's), dump, objects, rename, snapshot}.
+// p: {own, options (every option given, resolved), lo (util.loadDump's), dump, objects, rename, snapshot, tuned, redoOff
+// (the server steps' plan: settings tuned, the redo log disabled)}.
 // Returns the replay plan, or null without binlogs.
 function planLoadReplay(host, p) {
   var own = p.own;
@@ -118,6 +119,12 @@ function planLoadReplay(host, p) {
   markSliced(plan, sliced);
   plan.writes = replayWrites(host, plan);
   plan.created = replayTables.createdTables(plan, plan.rewrite ? plan.rewrite.schemaMap : null);
+  // The replay's sessions: the load's threads (its preset's or the option's).
+  plan.workers = Math.max(1, Number(p.lo.threads) || 4);
+  plan.lines.splice(2, 0, '  how: ' + plan.workers + ' session(s) of the plugin\'s own, transactions scheduled by the source\'s logical clock ' +
+    '(last_committed / sequence_number; a new file starts after the previous one ended), committed in the source\'s order' +
+    (p.tuned || p.redoOff ? '; with the load\'s ' + (p.tuned ? 'tuned settings' + (p.redoOff ? ' and ' : '') : '') + (p.redoOff ? 'redo log off' : '') +
+      ', put back after the replay' : ''));
   return plan;
 }
 

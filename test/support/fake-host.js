@@ -157,6 +157,8 @@ function memoryFiles(log, initial, mounts) {
     binlogPieces() { throw new Error('the fake host reads no binary logs (test them through the companion)'); },
     binlogHead() { throw new Error('the fake host reads no binary logs (test them through the companion)'); },
     binlogServerFetch() { throw fileError('program-missing', null, 'mysqlbinlog is not available in the fake host'); },
+    binlogApplyStart() { throw new Error('the fake host replays no binary logs (test them through the companion)'); },
+    binlogApplyWait() { throw new Error('the fake host replays no binary logs (test them through the companion)'); },
     decompressedSizes(list) {
       const zlib = require('zlib');
       return { sizes: list.map((x) => {

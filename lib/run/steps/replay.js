@@ -14,9 +14,13 @@ module.exports = {
   when: function (run) { return !!run.plan.replay; },
   run: function (run) {
     var plan = run.plan.replay;
-    var r = applyReplay(run.host, plan);
+    // The load's levers hold during the replay: it runs inside the tuned settings (the server steps before it,
+    // the revert step after it, also on failure) and, where the load skips the binary log, so do its sessions.
+    var unlogged = !!run.plan.loadDumpOptions.skipBinlog;
+    var r = applyReplay(run.host, plan, { workers: plan.workers || 1, unlogged: unlogged });
     var last = r.last ? { gtid: r.last.gtid, time: r.last.time, timeText: times.timeTexts(run.host, plan.zone, [r.last.time])[0] } : null;
     run.report.replay = { applied: r.applied, onTarget: r.onTarget, last: last, zone: plan.zone.name, target: plan.target,
+      workers: r.workers, bytes: r.bytes, retries: r.retries, statements: r.statements, cpuSeconds: r.cpuSeconds, unlogged: unlogged,
       created: replayedTables(run.host, plan.created || [], run.pre.objects.tables) };
   },
 };

@@ -126,6 +126,10 @@ function makeFiles(restore) {
     binlogServerFetch: function (spec, password) {
       return JSON.parse(companion(restore, 'binlogServerFetch')(JSON.stringify(spec), password));
     },
+    binlogApplyStart: function (spec) { return companion(restore, 'binlogApplyStart')(JSON.stringify(spec)); },
+    binlogApplyWait: function (id, seconds, stop) {
+      return JSON.parse(companion(restore, 'binlogApplyWait')(id, seconds, !!stop));
+    },
     decodeHeads: function (pieces) {
       var got = companion(restore, 'decodeHeads')(JSON.stringify(pieces.map(function (p) { return p.compression; })),
         pieces.map(function (p) { return asBinary(p.data); }));

@@ -1,6 +1,7 @@
 # What a replay sends to the server for transactions of one binary log file, as mysqlbinlog would:
 # the file's FORMAT_DESCRIPTION event and each transaction's table maps and row events as base64
-# (for BINLOG '...'), its statements as text with their schema and time. Read only.
+# (for BINLOG '...'), its statements as text with their schema, time and session state (the Query
+# event's status variables). Read only.
 import base64 as _base64
 import json as _json
 import struct as _struct
@@ -16,6 +17,13 @@ _NAMES = {5: "an INTVAR event (statement-based)", 13: "a RAND event (statement-b
 _CHUNK = 4 << 20  # bytes of events per BINLOG statement: well under max_allowed_packet
 
 
+def replay_event(kind, raw, position, spec, crc, posts):
+    # THE place where a raw TABLE_MAP or QUERY event (header, body and CRC as in the file) is changed
+    # before it is sent: every piece a replay sends passes here. spec {schemaMap, texts: {"position":
+    # statement}} or None: a load under other schema names (binlog_rewrite.py).
+    return rw.rewrite_event(kind, raw, position, spec, crc, posts)
+
+
 def _event(f, pos):
     f.seek(pos)
     head = f.read(ev.HEADER)
@@ -23,6 +31,135 @@ def _event(f, pos):
         raise Refusal("read-failed", f.name, "no event at position %d" % pos)
     when, kind, _, size, _, _ = _struct.unpack("<IBIIIH", head)
     return when, kind, head + f.read(size - ev.HEADER)
+
+
+# Query event status variables (MySQL's Q_* codes): how many bytes each takes, or a reader.
+def _lenstr(b, at):
+    return at + 1 + b[at]
+
+
+def _dbs(b, at):
+    n = b[at]
+    at += 1
+    if n == 254:  # OVER_MAX_DBS_IN_EVENT_MTS
+        return at
+    for _ in range(n):
+        at = b.index(b"\0", at) + 1
+    return at
+
+
+_FIXED = {0: 4, 1: 8, 3: 4, 4: 6, 7: 2, 8: 2, 9: 8, 10: 4, 13: 3, 14: 8, 15: 8, 16: 1, 17: 8, 18: 2, 19: 1, 20: 1,
+          128: 3, 129: 8}
+_VARIABLE = {2: lambda b, at: _lenstr(b, at) + 1, 5: _lenstr, 6: _lenstr, 11: lambda b, at: _lenstr(b, _lenstr(b, at)), 12: _dbs}
+
+
+def status(body, post):
+    # {session variable: value} the statement ran under (what mysqlbinlog sets before it), the
+    # microseconds of its start, and the client character set id (its text is in it).
+    (vars_len,) = _struct.unpack_from("<H", body, 11)
+    b, at, end = body, post, post + vars_len
+    out, micros, client = {}, 0, None
+    while at < end:
+        code = b[at]
+        at += 1
+        if code in _FIXED:
+            v = b[at:at + _FIXED[code]]
+            nxt = at + _FIXED[code]
+        elif code in _VARIABLE:
+            nxt = _VARIABLE[code](b, at)
+        else:
+            break  # a code this reader does not know: the rest cannot be located, mysqlbinlog stops there too
+        if code == 0:
+            (flags,) = _struct.unpack("<I", v)
+            out["foreign_key_checks"] = 0 if flags & (1 << 26) else 1
+            out["unique_checks"] = 0 if flags & (1 << 27) else 1
+            out["sql_auto_is_null"] = 1 if flags & (1 << 14) else 0
+        elif code == 1:
+            out["sql_mode"] = _struct.unpack("<Q", v)[0]
+        elif code == 3:
+            out["auto_increment_increment"], out["auto_increment_offset"] = _struct.unpack("<HH", v)
+        elif code == 4:
+            client, out["collation_connection"], out["collation_server"] = _struct.unpack("<HHH", v)
+        elif code == 5:
+            out["time_zone"] = bytes(b[at + 1:nxt]).decode("utf-8", "replace")
+        elif code == 7:
+            out["lc_time_names"] = _struct.unpack("<H", v)[0]
+        elif code == 8:
+            out["collation_database"] = _struct.unpack("<H", v)[0]
+        elif code == 16:
+            out["explicit_defaults_for_timestamp"] = v[0]
+        elif code == 18:
+            out["default_collation_for_utf8mb4"] = _struct.unpack("<H", v)[0]
+        elif code == 19:
+            out["sql_require_primary_key"] = v[0]
+        elif code == 128:
+            micros = int.from_bytes(v, "little")
+        at = nxt
+    return out, micros, client
+
+
+def _query_piece(body, post, when, spec):
+    state, micros, client = status(body, post)
+    db_len = body[8]
+    (vars_len,) = _struct.unpack_from("<H", body, 11)
+    at = post + vars_len
+    schema = bytes(body[at:at + db_len]).decode("utf-8", "replace")
+    return {"query": bytes(body[at + db_len + 1:]), "schema": schema, "when": when, "micros": micros, "state": state,
+            "client": client}
+
+
+def read_transaction(f, start, end, posts, crc, check_only=False, spec=None):
+    # The pieces of one transaction [start, end): {binlog: bytes} (table maps and row events, one
+    # BINLOG statement's worth) | {query: bytes, schema, when, micros, state, client} | {commit: True}
+    # | {unsupported: why}; check_only: only the unsupported pieces.
+    trx, rows, pos = [], [], start
+
+    def flush():
+        if rows:
+            trx.append({"binlog": b"".join(rows)})
+            del rows[:]
+
+    while pos < end:
+        when, kind, raw = _event(f, pos)
+        pos += len(raw)
+        if kind in _SKIP:
+            continue
+        if kind == ev.TABLE_MAP or kind in _ROWS:
+            if check_only:
+                continue
+            rows.append(replay_event(kind, raw, pos - len(raw), spec, crc, posts) if kind == ev.TABLE_MAP else raw)
+            if kind != ev.TABLE_MAP and sum(len(r) for r in rows) > _CHUNK:
+                flush()
+            continue
+        flush()
+        if kind == ev.QUERY and check_only:
+            continue
+        if kind == ev.QUERY:
+            raw = replay_event(kind, raw, pos - len(raw), spec, crc, posts)
+            body = raw[ev.HEADER:len(raw) - 4] if crc else raw[ev.HEADER:]
+            trx.append(_query_piece(body, posts[kind - 1], when, spec))
+        elif kind == ev.XID:
+            if not check_only:
+                trx.append({"commit": True})
+        else:
+            trx.append({"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %d" % kind), pos - len(raw))})
+    flush()
+    return trx
+
+
+def open_file(f, path):
+    # (FORMAT_DESCRIPTION event bytes, post-header lengths, checksums on) of an open file.
+    if f.read(4) != ev.MAGIC:
+        raise Refusal("not-a-binlog", path, "not a binary log file (it does not begin with the binary log magic bytes)")
+    _, kind, fde = _event(f, 4)
+    if kind != ev.FORMAT:
+        raise Refusal("not-a-binlog", path, "its first event is not a FORMAT_DESCRIPTION event")
+    _, _, posts, crc = ev._post_lengths(fde[ev.HEADER:])
+    return fde, posts, crc
+
+
+def _b64(data):
+    return _base64.b64encode(data).decode("ascii")
 
 
 def pieces(path, ranges_json, check_only=False, rewrite_json=None):
@@ -35,49 +172,15 @@ def pieces(path, ranges_json, check_only=False, rewrite_json=None):
     rewrite = _json.loads(rewrite_json) if rewrite_json else None
     out = {"format": None, "transactions": []}
     with open(path, "rb") as f:
-        if f.read(4) != ev.MAGIC:
-            raise Refusal("not-a-binlog", path, "not a binary log file (it does not begin with the binary log magic bytes)")
-        _, kind, fde = _event(f, 4)
-        if kind != ev.FORMAT:
-            raise Refusal("not-a-binlog", path, "its first event is not a FORMAT_DESCRIPTION event")
-        _, _, posts, crc = ev._post_lengths(fde[ev.HEADER:])
-        out["format"] = _base64.b64encode(fde).decode("ascii")
+        fde, posts, crc = open_file(f, path)
+        out["format"] = _b64(fde)
         for start, end in ranges:
-            trx, rows, pos = [], [], start
-
-            def flush():
-                if rows:
-                    trx.append({"binlog": _base64.b64encode(b"".join(rows)).decode("ascii")})
-                    del rows[:]
-
-            while pos < end:
-                at = pos
-                when, kind, raw = _event(f, pos)
-                pos += len(raw)
-                if kind in _SKIP:
-                    continue
-                if kind == ev.TABLE_MAP or kind in _ROWS:
-                    if check_only:
-                        continue
-                    if kind == ev.TABLE_MAP:
-                        raw = rw.rewrite_event(kind, raw, at, rewrite, crc, posts)
-                    rows.append(raw)
-                    if kind != ev.TABLE_MAP and sum(len(r) for r in rows) > _CHUNK:
-                        flush()
-                    continue
-                flush()
-                if kind == ev.QUERY and check_only:
-                    continue
-                if kind == ev.QUERY:
-                    raw = rw.rewrite_event(kind, raw, at, rewrite, crc, posts)
-                    body = raw[ev.HEADER:len(raw) - 4] if crc else raw[ev.HEADER:]
-                    schema, text = ev.query(body, posts[kind - 1])
-                    trx.append({"query": text, "schema": schema, "when": when})
-                elif kind == ev.XID:
-                    if not check_only:
-                        trx.append({"commit": True})
-                else:
-                    trx.append({"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %d" % kind), at)})
-            flush()
+            trx = []
+            for p in read_transaction(f, start, end, posts, crc, check_only, rewrite):
+                if "binlog" in p:
+                    p = {"binlog": _b64(p["binlog"])}
+                elif "query" in p:
+                    p = dict(p, query=p["query"].decode("utf-8", "replace"))
+                trx.append(p)
             out["transactions"].append(trx)
     return _json.dumps(out)

@@ -11,7 +11,7 @@
 import json as _json
 import os as _os
 
-from . import binlog, binlog_apply, binlog_source, bucket, confine, reads, rsync, runs, verify, view, writes
+from . import binlog, binlog_apply, binlog_replay, binlog_source, bucket, confine, reads, rsync, runs, verify, view, writes
 from .errors import failure
 
 
@@ -114,6 +114,11 @@ FUNCTIONS = [
     ("binlogServerFetch", binlog_source.server_fetch, "Reads binary log files from a live server (mysqlbinlog --raw) into a cache: JSON text {program, files}.", [
         _p("specJson", "string", "JSON text {host, port, user, names, dir}."),
         _p("password", "string", "The account's password (to mysqlbinlog through a pipe).")]),
+    ("binlogApplyStart", binlog_replay.start, "Starts a replay over sessions of its own (the global session's options): the run's id.", [
+        _p("specJson", "string", "JSON text {dir, workers, transactions: [[file, start, end, gtid, lastCommitted, sequenceNumber, time]]}.")]),
+    ("binlogApplyWait", binlog_replay.wait, "Waits for a replay: JSON text {done, applied, bytes, last, failed, retries, statements, seconds}.", [
+        _p("id", "integer", "The run's id."), _p("seconds", "float", "How long to wait at most."),
+        _p("stop", "bool", "Roll back what is not committed and end.", required=False)]),
     ("clientInfo", _client_info, "Facts about the client machine and process.", []),
 ]
 

@@ -1,0 +1,182 @@
+# The replay engine: transactions of binary log files applied to the connected server over N
+# sessions of its own (shell.open_session(): the global session's connection options), scheduled
+# by the logical clock the source wrote (a transaction starts once every one it may depend on has
+# committed; sequence numbers restart in each file, so a new file waits for the last one to end)
+# and committed in the source's order (a COMMIT waits for the one before it), so the target's
+# gtid_executed never has a hole past the first transaction not applied. Each transaction as
+# mysqlbinlog | mysql would send it: SET gtid_next (combined with the session state of its
+# statements), its row events as one BINLOG statement, statements as text, COMMIT; the worker
+# sessions run with autocommit off (no BEGIN round trip).
+# JS starts a run (start) and polls it (wait) for progress; the last wait joins the threads and
+# closes every session.
+import base64 as _base64
+import bisect as _bisect
+import json as _json
+import queue as _queue
+import threading as _threading
+import time as _time
+
+from . import binlog_apply, binlog_worker
+
+_RUNS = {}
+_IDS = [0]
+
+
+def wait_indexes(items):
+    # For each transaction, the index of the last one that must have committed before it starts
+    # (-1: none): the last earlier one of its file whose sequence number is at most its
+    # last_committed, else the last one of the previous file; without a clock, the one before it.
+    out, seqs, first, file_ = [], [], 0, None
+    for i, t in enumerate(items):
+        if t[0] != file_:
+            file_, first, seqs = t[0], i, []
+        lc, seq = t[4], t[5]
+        if lc is None or seq is None:
+            out.append(i - 1)
+        else:
+            k = _bisect.bisect_right(seqs, lc)
+            out.append(first + k - 1)
+        seqs.append(seq if seq is not None else float("inf"))
+    return out
+
+
+class _Run(object):
+    def __init__(self, spec, sessions, charsets):
+        # [file, start, end, gtid, lastCommitted, sequenceNumber, time, texts ({"position": statement} or None:
+        # schemaMap's rewritten statements), idempotent (outsideSlice "skip": rbr_exec_mode IDEMPOTENT)]
+        self.items = spec["transactions"]
+        self.dir = spec["dir"]
+        self.rewrite = spec.get("rewrite")  # {schemaMap} or None: with each transaction's texts, binlog_apply.replay_event's
+        self.wait_for = wait_indexes(self.items)
+        self.cond = _threading.Condition()
+        self.committed, self.bytes, self.failed, self.stopped, self.retries = -1, 0, None, False, 0
+        self.queue = _queue.Queue(maxsize=max(64, 16 * len(sessions)))
+        self.sessions, self.charsets = sessions, charsets
+        self.statements = [0] * len(sessions)
+        self.alive = len(sessions)
+        self.started, self.cpu = _time.time(), _time.process_time()
+        self.threads = [_threading.Thread(target=self.read, daemon=True)]
+        self.workers = [binlog_worker.Worker(self, s, n) for n, s in enumerate(sessions)]
+        self.threads += [_threading.Thread(target=w.loop, daemon=True) for w in self.workers]
+        for t in self.threads:
+            t.start()
+
+    def halted(self, i):
+        return self.stopped or (self.failed is not None and i >= self.failed["index"])
+
+    def wait_until(self, i, ready, timeout=None):
+        # Blocks until ready() (True), the run halts for this transaction (Halt), or timeout (False).
+        end = None if timeout is None else _time.time() + timeout
+        with self.cond:
+            while not ready():
+                if self.halted(i):
+                    raise binlog_worker.Halt()
+                left = None if end is None else end - _time.time()
+                if left is not None and left <= 0:
+                    return False
+                self.cond.wait(left if left is not None else 1.0)
+        return True
+
+    def committed_now(self, i):
+        with self.cond:
+            self.committed = i
+            self.bytes += self.items[i][2] - self.items[i][1]
+            self.cond.notify_all()
+
+    def fail(self, i, err):
+        meta = self.items[i]
+        with self.cond:
+            if self.failed is None or i < self.failed["index"]:
+                self.failed = {"index": i, "gtid": meta[3], "file": meta[0], "position": meta[1],
+                               "code": getattr(err, "code", None), "message": getattr(err, "msg", None) or str(err)}
+            self.cond.notify_all()
+
+    def spec_of(self, meta):
+        if not self.rewrite:
+            return None
+        return {"schemaMap": self.rewrite.get("schemaMap"), "texts": meta[7] if len(meta) > 7 else None}
+
+    def read(self):
+        # The transactions' pieces, file by file, in order, into the queue (bounded: the read runs ahead of
+        # the workers by at most its size); then one end mark per worker.
+        f, name, fde, i = None, None, None, 0
+        try:
+            for i, meta in enumerate(self.items):
+                if self.halted(i):
+                    break
+                if meta[0] != name:
+                    if f:
+                        f.close()
+                    name = meta[0]
+                    f = open(self.dir + "/" + name, "rb")
+                    raw, posts, crc = binlog_apply.open_file(f, name)
+                    fde = _base64.b64encode(raw).decode("ascii")
+                self.queue.put((i, fde, binlog_apply.read_transaction(f, meta[1], meta[2], posts, crc, spec=self.spec_of(meta))))
+        except Exception as err:
+            self.fail(i, err)
+        finally:
+            if f:
+                f.close()
+            for _ in self.workers:
+                self.queue.put(None)
+
+    def snapshot(self):
+        c = self.committed
+        last = None
+        if c >= 0:
+            m = self.items[c]
+            last = {"gtid": m[3], "file": m[0], "end": m[2], "time": m[6]}
+        return {"done": self.alive == 0, "applied": c + 1, "bytes": self.bytes, "last": last, "failed": self.failed,
+                "retries": self.retries, "statements": sum(self.statements), "seconds": _time.time() - self.started,
+                "cpuSeconds": _time.process_time() - self.cpu}
+
+
+def start(spec_json):
+    # spec {dir, workers, unlogged (sql_log_bin = 0), rewrite (for binlog_apply.replay_event), transactions:
+    # [[file, start, end, gtid | null, lastCommitted, sequenceNumber,
+    # commit time]]} in the source's order. Returns the run's id for wait().
+    import mysqlsh
+    spec = _json.loads(spec_json)
+    sessions = []
+    try:
+        for _ in range(max(1, int(spec.get("workers") or 1))):
+            sessions.append(mysqlsh.globals.shell.open_session())
+        charsets = {int(r[0]): r[1] for r in sessions[0].run_sql(
+            "SELECT ID, CHARACTER_SET_NAME FROM information_schema.COLLATIONS").fetch_all()}
+        for s in sessions:
+            s.run_sql("SET SESSION autocommit = 0")
+            if spec.get("unlogged"):  # the load's skipBinlog: its GTIDs are still recorded (gtid_executed)
+                s.run_sql("SET SESSION sql_log_bin = 0")
+    except Exception:
+        for s in sessions:
+            s.close()
+        raise
+    _IDS[0] += 1
+    _RUNS[_IDS[0]] = _Run(spec, sessions, charsets)
+    return _IDS[0]
+
+
+def wait(run_id, seconds, stop=False):
+    # Waits up to `seconds` for the run to end. JSON text {done, applied, bytes, last: {gtid, file, end,
+    # time} | null, failed: {index, gtid, file, position, code, message} | null, retries, statements,
+    # seconds, cpuSeconds (this process's, every thread)}; stop: every transaction not committed yet is rolled back. Once done: threads joined,
+    # sessions closed, the run forgotten.
+    run = _RUNS[run_id]
+    end = _time.time() + max(0.0, seconds)
+    with run.cond:
+        if stop:
+            run.stopped = True
+            run.cond.notify_all()
+        while run.alive > 0 and _time.time() < end:
+            run.cond.wait(end - _time.time())
+        out = run.snapshot()
+    if out["done"]:
+        for t in run.threads:
+            t.join()
+        for s in run.sessions:
+            try:
+                s.close()
+            except Exception:
+                pass
+        del _RUNS[run_id]
+    return _json.dumps(out)

@@ -1,0 +1,174 @@
+# One session of a replay (plugins/restore/restore_py/binlog_replay.py runs several): a transaction
+# sent as mysqlbinlog | mysql would send it, with its session state set only where it changes, and
+# committed in its turn. The session runs with autocommit off: no BEGIN round trip.
+import base64 as _base64
+import time as _time
+
+_KNOWN = ("foreign_key_checks", "unique_checks", "sql_auto_is_null", "auto_increment_increment", "auto_increment_offset",
+          "explicit_defaults_for_timestamp", "sql_require_primary_key")
+_RETRY = (1205, 1213)  # lock wait timeout, deadlock: rolled back and run again alone
+_CODECS = {"utf8mb4": "utf-8", "utf8mb3": "utf-8", "utf8": "utf-8", "ascii": "ascii", "latin1": "cp1252", "binary": "utf-8"}
+# The connections waiting for a lock this session holds.
+_BLOCKED = ("SELECT r.PROCESSLIST_ID FROM performance_schema.data_lock_waits w "
+            "JOIN performance_schema.threads b ON b.THREAD_ID = w.BLOCKING_THREAD_ID "
+            "JOIN performance_schema.threads r ON r.THREAD_ID = w.REQUESTING_THREAD_ID WHERE b.PROCESSLIST_ID = CONNECTION_ID()")
+
+
+class Retry(Exception):
+    pass
+
+
+class Halt(Exception):
+    pass
+
+
+def _quote_ident(name):
+    return "`" + name.replace("`", "``") + "`"
+
+
+class Worker(object):
+    def __init__(self, run, session, n):
+        self.run, self.s, self.n = run, session, n
+        self.fde, self.schema, self.index = None, None, None
+        self.connection = int(session.run_sql("SELECT CONNECTION_ID()").fetch_one()[0])
+        # What the session has already: a Query event's state is SET only where it differs (some of these
+        # need SESSION_VARIABLES_ADMIN to be set at all).
+        row = session.run_sql("SELECT " + ", ".join("@@SESSION." + k for k in _KNOWN) + ", (SELECT ID FROM information_schema.COLLATIONS "
+                              "WHERE COLLATION_NAME = @@SESSION.default_collation_for_utf8mb4)").fetch_one()
+        self.state = dict(zip(_KNOWN + ("default_collation_for_utf8mb4",), [None if v is None else int(v) for v in row]))
+        session.run_sql("COMMIT")  # autocommit is off: no transaction left open by the reads (gtid_next is set outside one)
+
+    def sql(self, text, args=None):
+        self.run.statements[self.n] += 1
+        return self.s.run_sql(text, args) if args else self.s.run_sql(text)
+
+    def loop(self):
+        run = self.run
+        try:
+            while True:
+                item = run.queue.get()
+                if item is None:
+                    return
+                if run.halted(item[0]):
+                    continue
+                self.transaction(*item)
+        finally:
+            with run.cond:
+                run.alive -= 1
+                run.cond.notify_all()
+
+    def transaction(self, i, fde, trx):
+        run = self.run
+        self.index = i
+        try:
+            run.wait_until(i, lambda: run.committed >= run.wait_for[i])
+            if not any("commit" in p for p in trx):  # DDL commits by itself: its turn first
+                run.wait_until(i, lambda: run.committed >= i - 1)
+            try:
+                self.send(i, fde, trx, True)
+            except Retry:
+                self.rollback()
+                run.wait_until(i, lambda: run.committed >= i - 1)
+                self.send(i, fde, trx, False)
+        except Halt:
+            self.rollback()
+        except Exception as err:
+            self.rollback()
+            run.fail(i, err)
+        finally:
+            self.index = None
+
+    def rollback(self):
+        try:
+            self.s.run_sql("ROLLBACK")
+            self.s.run_sql("SET SESSION gtid_next = 'AUTOMATIC'")
+        except Exception:
+            pass  # the session is gone: the server rolled it back
+
+    def send(self, i, fde, trx, may_retry):
+        run = self.run
+        meta = run.items[i]
+        if self.fde != fde:
+            self.sql("BINLOG '" + fde + "'")
+            self.fde = fde
+        sets = [("gtid_next", meta[3])] if meta[3] else []
+        mode = "IDEMPOTENT" if len(meta) > 8 and meta[8] else "STRICT"  # outsideSlice "skip" (replay-preflight.js)
+        if self.state.get("rbr_exec_mode", "STRICT") != mode:
+            sets.append(("rbr_exec_mode", mode))
+        committed = False
+        try:
+            for p in trx:
+                if "binlog" in p:
+                    if sets:
+                        self.set(sets)
+                        sets = []
+                    self.sql("BINLOG '" + _base64.b64encode(p["binlog"]).decode("ascii") + "'")
+                elif "query" in p:
+                    text = self.text(p)
+                    word = text.strip().upper()
+                    if word == "BEGIN":
+                        continue
+                    if word == "COMMIT":
+                        self.commit(i, may_retry)
+                        committed = True
+                        continue
+                    sets += [(k, v) for k, v in sorted(p["state"].items()) if self.state.get(k) != v]
+                    sets.append(("timestamp", p["when"] + p["micros"] / 1e6 if p["micros"] else p["when"]))
+                    if p["schema"] and p["schema"] != self.schema:
+                        self.sql("USE " + _quote_ident(p["schema"]))
+                        self.state.pop("collation_database", None)  # USE sets it to the schema's
+                        self.schema = p["schema"]
+                    self.set(sets)
+                    sets = []
+                    self.sql(text)
+                elif "commit" in p:
+                    self.commit(i, may_retry)
+                    committed = True
+                else:
+                    raise RuntimeError(p["unsupported"] + " (not sent by the replay)")
+            if sets:
+                self.set(sets)
+            if not committed:  # DDL: committed by itself, in its turn
+                run.committed_now(i)
+        except Exception as err:
+            if may_retry and getattr(err, "code", None) in _RETRY:
+                raise Retry()
+            raise
+
+    def set(self, pairs):
+        names = []
+        for k, v in pairs:
+            names.append("@@SESSION." + k + " = ?")
+            if k not in ("gtid_next", "timestamp"):
+                self.state[k] = v
+        self.sql("SET " + ", ".join(names), [v for _, v in pairs])
+
+    def blocks_earlier(self, i, since):
+        try:
+            blocked = set(int(r[0]) for r in self.s.run_sql(_BLOCKED).fetch_all() if r[0] is not None)
+        except Exception:  # performance_schema off: after 5 s of waiting, assume so
+            return _time.time() - since > 5
+        return any(w.connection in blocked and w.index is not None and w.index < i for w in self.run.workers)
+
+    def text(self, p):
+        codec = _CODECS.get(self.run.charsets.get(p["client"]), "utf-8") if p["client"] is not None else "utf-8"
+        try:
+            return p["query"].decode(codec)
+        except UnicodeDecodeError:
+            if codec == "cp1252":
+                return p["query"].decode("latin-1")
+            raise RuntimeError("a statement whose text is not valid in its character set (id %s)" % p["client"])
+
+    def commit(self, i, may_retry):
+        run = self.run
+        since = _time.time()
+        while True:
+            if run.wait_until(i, lambda: run.committed >= i - 1, 0.5):
+                break
+            # Still not its turn: a transaction before it may be waiting for a lock this one holds
+            # (a dependency the clock did not see): then this one goes back and runs after it.
+            if may_retry and self.blocks_earlier(i, since):
+                run.retries += 1
+                raise Retry()
+        self.sql("COMMIT")
+        run.committed_now(i)

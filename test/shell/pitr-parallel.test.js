@@ -1,0 +1,190 @@
+'use strict';
+// restore.load with binlogs, the parallel replay (issue 43, items 4 and 5): a source written by
+// concurrent clients (so the logical clock it writes lets transactions run side by side), DDL that
+// only succeeds under the session state its Query event records (sql_mode, time_zone,
+// foreign_key_checks); replayed over 4 sessions and over 1, each ending with every table equal
+// (CHECKSUM TABLE) to the source; a replay killed mid-way continues with the same command, nothing
+// applied twice.
+const { expect } = require('chai');
+const fs = require('fs');
+const path = require('path');
+const mysql = require('mysql2/promise');
+const { startServer } = require('../support/server');
+const { cli, runJs, tempDir, installPlugin, spawnShell } = require('../support/shell');
+const { needs } = require('../support/real');
+const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
+
+const GTIDS = '--gtid-mode=ON --enforce-gtid-consistency=ON';
+const TABLES = ['par.a', 'par.b', 'par.c', 'par.zeros', 'par.tz', 'par.child'];
+const CLIENTS = 6;
+const PER_CLIENT = 400;
+
+describe('restore load --binlogs: the parallel replay (real Shell, real servers)', function () {
+  this.timeout(300000);
+  // The servers, the plugin's config home, the dump, the copied binary logs, the source's server_uuid.
+  let source, target, home, dump, folder, uuid; // eslint-disable-line one-var
+  let endN; // the source's last GTID number
+  let expected, tzDefault; // CHECKSUM TABLE of each table and the TIMESTAMP column's default, on the source at the end
+
+  async function checksums(server) {
+    const out = {};
+    for (const t of TABLES) out[t] = String((await server.query(`CHECKSUM TABLE ${t}`))[0].Checksum);
+    return out;
+  }
+
+  async function freshTarget() {
+    // A failed load keeps util.loadDump's progress file (the same command resumes it): a fresh target starts without.
+    fs.rmSync(path.join(home, 'restore', 'progress'), { recursive: true, force: true });
+    await target.query('DROP DATABASE IF EXISTS par');
+    await target.query('RESET BINARY LOGS AND GTIDS');
+  }
+
+  // The source's transactions the target holds (its own GTIDs aside).
+  async function sourceGtids() {
+    const held = String(await target.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '');
+    const m = new RegExp(`${uuid}:(\\d+)(?:-(\\d+))?`).exec(held);
+    return m ? { text: m[0], count: Number(m[2] || m[1]) - Number(m[1]) + 1, last: Number(m[2] || m[1]) } : { text: '', count: 0, last: 0 };
+  }
+
+  // A source and a target with GTIDs, the plugin installed in a config home of this file's own.
+  async function servers() {
+    const both = await Promise.all([startServer({ opts: GTIDS }), startServer({ opts: GTIDS })]);
+    return { source: both[0], target: both[1], home: installPlugin(tempDir('restore-cfg-')), uuid: String(await both[0].value('SELECT @@server_uuid')) };
+  }
+
+  before(async function () {
+    needs(this, ['server', 'shell']);
+    ({ source, target, home, uuid } = await servers());
+    const q = (sql) => source.query(sql);
+    await q('CREATE DATABASE par');
+    for (const t of ['a', 'b', 'c']) {
+      await q(`CREATE TABLE par.${t} (id INT AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, v VARCHAR(40), UNIQUE KEY uk (k))`);
+      await q(`INSERT INTO par.${t} (k, v) VALUES ${Array.from({ length: 200 }, (_, i) => `(${i * 10}, 'r${i}')`).join(',')}`);
+    }
+    dump = path.join(tempDir('restore-pitrpar-'), 'nightly');
+    const d = await withShellDumper(source, () => runJs(source.uri, `util.dumpSchemas(['par'], ${JSON.stringify(dump)}, ` +
+      '{showProgress: false}); null', { configHome: home, env: DUMP_ENV }));
+    expect(d.error, d.out).to.equal(null);
+    await q('FLUSH BINARY LOGS');
+    // DDL that runs only under its own session state: a replay that does not set it fails or differs.
+    const c = await mysql.createConnection({ host: '127.0.0.1', port: source.port, user: 'root', password: '', multipleStatements: true });
+    await c.query("SET SESSION sql_mode = ''; CREATE TABLE par.zeros (id INT PRIMARY KEY, d DATE NOT NULL DEFAULT '0000-00-00'); " +
+      'INSERT INTO par.zeros (id) VALUES (1)');
+    await c.query("SET SESSION sql_mode = DEFAULT, SESSION time_zone = '+05:00'; " +
+      "CREATE TABLE par.tz (id INT PRIMARY KEY, ts TIMESTAMP NOT NULL DEFAULT '2020-01-01 00:00:00'); INSERT INTO par.tz (id) VALUES (1)");
+    await c.query("SET SESSION time_zone = SYSTEM, SESSION foreign_key_checks = 0; CREATE TABLE par.child (id INT PRIMARY KEY, " +
+      'p INT, FOREIGN KEY (p) REFERENCES par.parent_later (id)); INSERT INTO par.child VALUES (1, 7)');
+    await c.end();
+    // Concurrent clients: updates, inserts, delete + insert of a unique key, two tables at once.
+    const conns = await Promise.all(Array.from({ length: CLIENTS }, () => mysql.createConnection({ host: '127.0.0.1',
+      port: source.port, user: 'root', password: '', database: 'par', multipleStatements: true })));
+    await Promise.all(conns.map(async (conn, n) => {
+      for (let i = 0; i < PER_CLIENT; i++) {
+        const x = (n * 7919 + i * 104729) % 100;
+        const t = ['a', 'b', 'c'][(n + i) % 3];
+        const key = (n * PER_CLIENT + i) % 200;
+        const sql = x < 40 ? `UPDATE ${t} SET v = CONCAT('u${n}-', ${i}) WHERE k = ${key * 10}`
+          : x < 70 ? `INSERT INTO ${t} (k, v) VALUES (${100000 + n * PER_CLIENT + i}, 'i${n}')`
+            : x < 85 ? `DELETE FROM ${t} WHERE k = ${key * 10}; INSERT INTO ${t} (k, v) VALUES (${key * 10}, 'd${n}-${i}')`
+              : `UPDATE ${t} SET v = 'x${i}' WHERE k = ${key * 10}; UPDATE c SET v = 'y${n}' WHERE k = ${((key + 1) % 200) * 10}`;
+        for (;;) {
+          try { await conn.query(`START TRANSACTION; ${sql}; COMMIT`); break; } catch (e) {
+            if (e.errno !== 1213 && e.errno !== 1205) throw e;
+            await conn.query('ROLLBACK');
+          }
+        }
+      }
+    }));
+    await Promise.all(conns.map((x) => x.end()));
+    await q('FLUSH BINARY LOGS');
+    expected = await checksums(source);
+    tzDefault = String(await source.value("SELECT COLUMN_DEFAULT FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'par' AND TABLE_NAME = 'tz' AND COLUMN_NAME = 'ts'"));
+    endN = Number(/:1-(\d+)$/.exec(String(await source.value('SELECT @@GLOBAL.gtid_executed')).trim())[1]);
+    folder = tempDir('restore-pitrpar-binlogs-');
+    for (const f of fs.readdirSync(source.datadir).filter((n) => /^binlog\.(\d{6}|index)$/.test(n))) {
+      fs.copyFileSync(path.join(source.datadir, f), path.join(folder, f));
+    }
+  });
+
+  after(async function () {
+    await Promise.all([source, target].filter(Boolean).map((s) => s.stop()));
+  });
+
+  it('4 sessions and 1 session: every table equal to the source, the DDL made under its own sql_mode, time zone and foreign_key_checks', async function () {
+    for (const threads of [4, 1]) {
+      await freshTarget();
+      const r = cli(target.uri, ['load', dump, `--binlogs=${folder}`, `--threads=${threads}`], { configHome: home });
+      expect(r.status, r.out).to.equal(0);
+      expect(r.stdout).to.include(`how: ${threads} session(s) of the plugin's own, transactions scheduled by the source's logical clock`);
+      expect(r.stdout).to.match(new RegExp(`Binary logs replayed: \\d+ transaction\\(s\\) over ${threads} session\\(s\\)`));
+      expect(await checksums(target), `threads ${threads}`).to.deep.equal(expected);
+      expect(String(await target.value("SELECT COLUMN_DEFAULT FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'par' AND " +
+        "TABLE_NAME = 'tz' AND COLUMN_NAME = 'ts'"))).to.equal(tzDefault);
+      expect((await sourceGtids()).last).to.equal(endN);
+      // Every worker session closed: only the test's own connection is left.
+      expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = 'root' AND ID <> CONNECTION_ID()")))
+        .to.equal(0);
+    }
+  });
+
+  it('a transaction failing on the target: REPLAY_FAILED names its GTID and file:position; every one before it applied, none after', async function () {
+    await freshTarget();
+    const stopAt = `${uuid}:${endN - 1500}`;
+    const first = runJs(target.uri, `restore.load(${JSON.stringify(dump)}, ${JSON.stringify({ binlogs: folder, stopBefore: stopAt, threads: 4,
+      outputFormat: 'none' })})`, { configHome: home });
+    expect(first.error, first.out).to.equal(null);
+    // The target differs from the source: the rows of par.a gone (unlogged), so the next update or delete of one fails.
+    await target.query('SET SESSION sql_log_bin = 0');
+    await target.query('DELETE FROM par.a');
+    await target.query('SET SESSION sql_log_bin = 1');
+    const r = runJs(target.uri, `restore.load(${JSON.stringify(dump)}, ${JSON.stringify({ binlogs: folder, threads: 4, outputFormat: 'none',
+      ignoreExistingObjects: true, loadData: false })})`,
+      { configHome: home });
+    expect(r.error, r.out).to.not.equal(null);
+    const m = new RegExp(`The replay failed at transaction ${uuid}:(\\d+) \\(binlog\\.\\d{6}:\\d+\\): MySQL error \\d+`).exec(r.error.message);
+    expect(m, r.error.message).to.not.equal(null);
+    const failed = Number(m[1]);
+    expect(failed).to.be.at.least(endN - 1500);
+    const held = await sourceGtids();
+    expect(held.last, held.text).to.equal(failed - 1);
+    expect(String(await target.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '')).to.match(new RegExp(`${held.text}(,|$)`));
+    expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = 'root' AND ID <> CONNECTION_ID()")))
+      .to.equal(0);
+  });
+
+  it('killed mid-way (SIGKILL of mysqlsh): the same command continues, nothing applied twice, every table equal', async function () {
+    await freshTarget();
+    const args = [target.uri, '--', 'restore', 'load', dump, `--binlogs=${folder}`, '--threads=4'];
+    const child = spawnShell(args, { configHome: home });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { out += d; });
+    const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
+    let atKill = null;
+    const until = Date.now() + 90000;
+    while (Date.now() < until) {
+      const got = await sourceGtids();
+      if (got.count >= 300) { child.kill('SIGKILL'); atKill = got; break; }
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    const end = await exited;
+    expect(atKill, out).to.not.equal(null);
+    expect(end.signal, out).to.equal('SIGKILL');
+    // The server rolls back what the killed sessions had not committed: the source's GTIDs on the
+    // target stay one interval (commits kept the source's order), short of the end.
+    await new Promise((r) => setTimeout(r, 500));
+    const stopped = await sourceGtids();
+    // One interval: no ':' after it before the next server's GTIDs (a hole would read uuid:a-b:c-d).
+    expect(String(await target.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '')).to.match(new RegExp(`${stopped.text}(,|$)`));
+    expect(stopped.last).to.be.below(endN);
+
+    const again = cli(target.uri, args.slice(3), { configHome: home });
+    expect(again.status, again.out).to.equal(0);
+    const m = /Binary logs replayed: (\d+) transaction\(s\) \((\d+) already on the target, skipped\)/.exec(again.stdout);
+    expect(m, again.stdout).to.not.equal(null);
+    expect(Number(m[2])).to.equal(stopped.count);
+    expect(Number(m[1]) + Number(m[2])).to.equal(endN - stopped.last + stopped.count);
+    expect(await checksums(target)).to.deep.equal(expected);
+    expect((await sourceGtids()).last).to.equal(endN);
+  });
+});
