@@ -52,6 +52,34 @@ describe('restore load --binlogs: the parallel replay (real Shell, real servers)
     return { source: both[0], target: both[1], home: installPlugin(tempDir('restore-cfg-')), uuid: String(await both[0].value('SELECT @@server_uuid')) };
   }
 
+  // Starts `mysqlsh args…` and kills it (SIGKILL) once 300 of the source's transactions are on the target;
+  // returns the source's GTIDs the target then holds, checked to be one interval short of the end.
+  async function killMidway(args) {
+    const child = spawnShell(args, { configHome: home });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { out += d; });
+    const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
+    let atKill = null;
+    const until = Date.now() + 90000;
+    while (Date.now() < until) {
+      const got = await sourceGtids();
+      if (got.count >= 300) { child.kill('SIGKILL'); atKill = got; break; }
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    const end = await exited;
+    expect(atKill, out).to.not.equal(null);
+    expect(end.signal, out).to.equal('SIGKILL');
+    // The server rolls back what the killed sessions had not committed: the source's GTIDs on the
+    // target stay one interval (commits kept the source's order), short of the end.
+    await new Promise((r) => setTimeout(r, 500));
+    const stopped = await sourceGtids();
+    // One interval: no ':' after it before the next server's GTIDs (a hole would read uuid:a-b:c-d).
+    expect(String(await target.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '')).to.match(new RegExp(`${stopped.text}(,|$)`));
+    expect(stopped.last).to.be.below(endN);
+    return stopped;
+  }
+
   before(async function () {
     needs(this, ['server', 'shell']);
     ({ source, target, home, uuid } = await servers());
@@ -128,23 +156,21 @@ describe('restore load --binlogs: the parallel replay (real Shell, real servers)
   });
 
   it('a transaction failing on the target: REPLAY_FAILED names its GTID and file:position; every one before it applied, none after', async function () {
+    // A replay killed mid-way, then the target made to differ from the source (the rows of par.a
+    // deleted, unlogged): the same command (a resume: the rows loaded are the plugin's, as its record
+    // says) fails at the next update or delete of one of them.
     await freshTarget();
-    const stopAt = `${uuid}:${endN - 1500}`;
-    const first = runJs(target.uri, `restore.load(${JSON.stringify(dump)}, ${JSON.stringify({ binlogs: folder, stopBefore: stopAt, threads: 4,
-      outputFormat: 'none' })})`, { configHome: home });
-    expect(first.error, first.out).to.equal(null);
-    // The target differs from the source: the rows of par.a gone (unlogged), so the next update or delete of one fails.
+    const args = [target.uri, '--', 'restore', 'load', dump, `--binlogs=${folder}`, '--threads=4'];
+    const stopped = await killMidway(args);
     await target.query('SET SESSION sql_log_bin = 0');
     await target.query('DELETE FROM par.a');
     await target.query('SET SESSION sql_log_bin = 1');
-    const r = runJs(target.uri, `restore.load(${JSON.stringify(dump)}, ${JSON.stringify({ binlogs: folder, threads: 4, outputFormat: 'none',
-      ignoreExistingObjects: true, loadData: false })})`,
-      { configHome: home });
-    expect(r.error, r.out).to.not.equal(null);
-    const m = new RegExp(`The replay failed at transaction ${uuid}:(\\d+) \\(binlog\\.\\d{6}:\\d+\\): MySQL error \\d+`).exec(r.error.message);
-    expect(m, r.error.message).to.not.equal(null);
+    const r = cli(target.uri, args.slice(3), { configHome: home });
+    expect(r.status, r.out).to.equal(1);
+    const m = new RegExp(`The replay failed at transaction ${uuid}:(\\d+) \\(binlog\\.\\d{6}:\\d+\\): MySQL error \\d+`).exec(r.out.replace(/\s+/g, ' '));
+    expect(m, r.out).to.not.equal(null);
     const failed = Number(m[1]);
-    expect(failed).to.be.at.least(endN - 1500);
+    expect(failed).to.be.above(stopped.last);
     const held = await sourceGtids();
     expect(held.last, held.text).to.equal(failed - 1);
     expect(String(await target.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '')).to.match(new RegExp(`${held.text}(,|$)`));
@@ -155,29 +181,7 @@ describe('restore load --binlogs: the parallel replay (real Shell, real servers)
   it('killed mid-way (SIGKILL of mysqlsh): the same command continues, nothing applied twice, every table equal', async function () {
     await freshTarget();
     const args = [target.uri, '--', 'restore', 'load', dump, `--binlogs=${folder}`, '--threads=4'];
-    const child = spawnShell(args, { configHome: home });
-    let out = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { out += d; });
-    const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
-    let atKill = null;
-    const until = Date.now() + 90000;
-    while (Date.now() < until) {
-      const got = await sourceGtids();
-      if (got.count >= 300) { child.kill('SIGKILL'); atKill = got; break; }
-      await new Promise((r) => setTimeout(r, 30));
-    }
-    const end = await exited;
-    expect(atKill, out).to.not.equal(null);
-    expect(end.signal, out).to.equal('SIGKILL');
-    // The server rolls back what the killed sessions had not committed: the source's GTIDs on the
-    // target stay one interval (commits kept the source's order), short of the end.
-    await new Promise((r) => setTimeout(r, 500));
-    const stopped = await sourceGtids();
-    // One interval: no ':' after it before the next server's GTIDs (a hole would read uuid:a-b:c-d).
-    expect(String(await target.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '')).to.match(new RegExp(`${stopped.text}(,|$)`));
-    expect(stopped.last).to.be.below(endN);
-
+    const stopped = await killMidway(args);
     const again = cli(target.uri, args.slice(3), { configHome: home });
     expect(again.status, again.out).to.equal(0);
     const m = /Binary logs replayed: (\d+) transaction\(s\) \((\d+) already on the target, skipped\)/.exec(again.stdout);
