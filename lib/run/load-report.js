@@ -56,6 +56,7 @@ function planLines(plan) {
     lines.push('  Server settings: ' + (plan.tune ? 'already suited to a load, nothing to change' : 'not changed (tune: false)'));
   }
   lines.push('  Analyze after the load: ' + plan.analyze);
+  if ((plan.leverLines || []).length) lines = lines.concat(['  Levers chosen from the dump\'s figures:'], indent(indent(plan.leverLines)));
   lines = lines.concat(plan.partialLines.map(function (l) { return '  ' + l; }));
   if (plan.replay) lines = lines.concat(indent(plan.replay.lines));
   if (plan.snapshot) lines = lines.concat(indent(plan.snapshot.lines));

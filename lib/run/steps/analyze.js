@@ -1,15 +1,16 @@
-// ANALYZE TABLE (and histograms) over every loaded table, after the rows are final.
+// ANALYZE TABLE (and histograms) over the loaded tables (those the preset's lever chose:
+// lib/run/load-levers.js), after the rows are final.
 var analyze = require('../../server/analyze.js');
 
 module.exports = {
   name: 'analyze',
-  reads: ['pre.objects.tables', 'pre.own.analyze', 'plan.loadDumpOptions.skipBinlog'], adds: ['report.analyze'],
+  reads: ['pre.analyzeTables', 'pre.own.analyze', 'plan.loadDumpOptions.skipBinlog'], adds: ['report.analyze'],
   reports: 'the tables analyzed, histograms and problems (report.analyze; problems as warnings)',
   undo: 'none: statistics only; a failure says to run restore.analyze on the same dump',
   when: function (run) { return run.pre.own.analyze !== 'off'; },
   run: function (run) {
     var mode = run.pre.own.analyze;
-    var a = analyze.analyzeTables(run.host, run.pre.objects.tables, mode, !!run.plan.loadDumpOptions.skipBinlog);
+    var a = analyze.analyzeTables(run.host, run.pre.analyzeTables || run.pre.objects.tables, mode, !!run.plan.loadDumpOptions.skipBinlog);
     run.report.analyze = { mode: mode, tables: a.tables, histograms: a.histograms, problems: a.problems };
     analyze.problemLines(a).forEach(run.host.out.warn);
   },
