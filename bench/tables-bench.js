@@ -12,7 +12,7 @@ const fs = require('fs');
 const path = require('path');
 const { startServer } = require('../test/support/server');
 const { mysqlsh, tempDir, cleanTemp, shellEnv } = require('../test/support/shell');
-const { runMeasured, stats, fmt, machineLine, settle } = require('./measure');
+const { runMeasured, onFreshServers, stats, fmt, machineLine } = require('./measure');
 const { MYSQLSH } = require('../test/support/real');
 
 const TABLES = Number(process.env.BENCH_TABLES || 10000);
@@ -54,7 +54,7 @@ async function contents(server) {
 async function main() {
   const work = tempDir('restore-tablesbench-');
   const dump = path.join(work, 'dump');
-  let server = await startServer();
+  const server = await startServer();
   process.stdout.write(`Seeding ${SCHEMA}: ${TABLES} tables of ${ROWS} rows, 2 secondary indexes each…\n`);
   const t0 = Date.now();
   await seed(server);
@@ -83,31 +83,16 @@ async function main() {
     { name: 'restore load --preset=dev', run: preset('dev') },
   ].filter((v) => !process.env.BENCH_ONLY || v.name === DEFAULTS || process.env.BENCH_ONLY.split(',').some((x) => v.name.includes(x)));
   const runs = Number(process.env.BENCH_RUNS || 3);
-  const results = {};
-  variants.forEach((v) => { results[v.name] = []; });
-  for (let i = 0; i < runs; i++) {
-    for (const v of variants) {
-      server = await startServer();
-      let t, got, redo;
-      try {
-        settle();
-        t = await v.run(server);
-        got = t.status === 0 ? await contents(server) : null;
-        redo = await server.redoLog();
-      } finally {
-        await server.stop();
-      }
-      if (t.status !== 0) throw new Error(`${v.name} failed: ${t.stdout}${t.stderr}`);
-      if (JSON.stringify(got) !== JSON.stringify(expected)) {
-        throw new Error(`${v.name} loaded ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
-      }
-      if (redo !== 'ON') throw new Error(`${v.name}: the redo log is ${redo} afterwards`);
-      t.lines = (t.stdout.match(/\n/g) || []).length;
-      results[v.name].push(t);
-      process.stdout.write(`  run ${i + 1}: ${v.name}: ${t.seconds.toFixed(1)} s, mysqlsh peak ${t.peakMB.toFixed(0)} MB, ` +
-        `${t.lines} lines printed\n`);
+  const results = await onFreshServers(variants, runs, { start: startServer, check: async (s, v, t) => {
+    const got = await contents(s);
+    if (JSON.stringify(got) !== JSON.stringify(expected)) {
+      throw new Error(`${v.name} loaded ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
     }
-  }
+    const redo = await s.redoLog();
+    if (redo !== 'ON') throw new Error(`${v.name}: the redo log is ${redo} afterwards`);
+    t.lines = (t.stdout.match(/\n/g) || []).length;
+  }, done: (i, v, t) => process.stdout.write(`  run ${i + 1}: ${v.name}: ${t.seconds.toFixed(1)} s, mysqlsh peak ${t.peakMB.toFixed(0)} MB, ` +
+    `${t.lines} lines printed\n`) });
   const med = (n) => stats(results[n].map((x) => x.seconds)).median;
   const base = med(DEFAULTS);
   process.stdout.write(`\n${machineLine(MYSQLSH)}\n${TABLES} tables; ${runs} runs of each, interleaved, each on a fresh server; ` +
