@@ -41,7 +41,7 @@ function deferChoice(sized, presetName) {
   var big = sized.filter(function (x) { return x.bytes >= BIG_TABLE; });
   var smallCount = sized.length - big.length;
   var bigBytes = total(big);
-  var figures = plural(big.length, 'table', 'tables') + ' of at least ' + formatBytes(BIG_TABLE) + ' hold ' + formatBytes(bigBytes) +
+  var figures = plural(big.length, 'table', 'tables') + ' of at least ' + formatBytes(BIG_TABLE) + (big.length === 1 ? ' holds ' : ' hold ') + formatBytes(bigBytes) +
     ' of the ' + formatBytes(total(sized)) + ' of data; ' + plural(smallCount, 'smaller table', 'smaller tables');
   if (big.length && bigBytes / MiB >= smallCount) {
     return { value: 'all', line: 'Indexes deferred: all (preset ' + presetName + '): ' + figures + ' (the rule: defer when the big tables\' ' +
@@ -57,7 +57,8 @@ function deferChoice(sized, presetName) {
 function analyzeChoice(host, sized, presetName) {
   var v = {};
   ['innodb_stats_persistent', 'innodb_stats_auto_recalc', 'innodb_stats_persistent_sample_pages', 'innodb_page_size'].forEach(function (n) {
-    v[n] = globalVariable(host, n);
+    var value = globalVariable(host, n);
+    v[n] = value === null ? 'not set' : value;
   });
   if (String(v.innodb_stats_persistent) !== 'ON' || String(v.innodb_stats_auto_recalc) !== 'ON') {
     return { tables: null, line: 'Analyze after the load: every table (preset ' + presetName + '): innodb_stats_persistent is ' +
