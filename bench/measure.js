@@ -60,4 +60,29 @@ function machineLine(mysqlsh) {
 // Dirty pages of earlier writes would otherwise be flushed during the next timing.
 function settle() { spawnSync('sync'); }
 
-module.exports = { runMeasured, interleave, stats, fmt, machineLine, settle };
+// Each variant `runs` times, interleaved, each run on a fresh server from start(): check(server,
+// variant, t) reads what the run left (before the server stops) and throws when it is wrong;
+// done(i, variant, t) prints the run. → {variant name: [t]}.
+async function onFreshServers(variants, runs, { start, check, done }) {
+  const results = {};
+  variants.forEach((v) => { results[v.name] = []; });
+  for (let i = 0; i < runs; i++) {
+    for (const v of variants) {
+      const server = await start();
+      let t;
+      try {
+        settle();
+        t = await v.run(server);
+        if (t.status !== 0) throw new Error(`${v.name} failed: ${t.stdout}${t.stderr}`);
+        await check(server, v, t);
+      } finally {
+        await server.stop();
+      }
+      results[v.name].push(t);
+      done(i, v, t);
+    }
+  }
+  return results;
+}
+
+module.exports = { runMeasured, interleave, onFreshServers, stats, fmt, machineLine, settle };

@@ -376,4 +376,12 @@ function readDumpMetadata(host, dumpDir) {
   return model;
 }
 
-module.exports = { readDumpModel: readDumpModel, readDumpMetadata: readDumpMetadata };
+// Each table's data bytes as @.done.json records them (restore.load's levers weigh the dump by
+// them): (schema, table) -> bytes or null; null when the dump has no @.done.json.
+function recordedTableBytes(host, dumpDir) {
+  var pathOf = checkDumpDir(host, dumpDir).pathOf;
+  if (!isComplete(host, pathOf)) return null;
+  return metadata.doneFacts(readDoneFile(host, pathOf('@.done.json'))).tableDataBytes;
+}
+
+module.exports = { readDumpModel: readDumpModel, readDumpMetadata: readDumpMetadata, recordedTableBytes: recordedTableBytes };

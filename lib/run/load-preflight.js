@@ -26,6 +26,7 @@ var atLeast = require('../options/shell-version.js').atLeast;
 var openDumpSource = require('../remote/dump-source.js').openDumpSource;
 var optionsValue = require('./load-options-value.js');
 var loaderOptions = require('./loader-options.js').loaderOptions;
+var chooseLevers = require('./load-levers.js').chooseLevers;
 var loadObjects = require('../partial/load-objects.js').loadObjects;
 var dropExisting = require('../server/drop-existing.js');
 var planRedo = require('../server/redo-plan.js').planRedo;
@@ -180,8 +181,11 @@ function lockedPreflight(host, p) {
     snapshot: snapshot, tuned: tuned.length > 0, redoOff: redoPlan.action === 'disable' });
   var keys = road.invisiblePrimaryKeys(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
     p.resolved.explicit.createInvisiblePKs !== undefined);
+  // A built-in preset's levers, kept where the dump's figures say they pay (lib/run/load-levers.js).
+  var levers = chooseLevers(host, { dir: dir, tables: objects.tables, preset: p.resolved.preset, explicit: p.resolved.explicit,
+    lo: lo, own: own });
   var composed = loaderOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,
-    snapshot: snapshot, invisiblePKs: keys.value });
+    snapshot: snapshot, invisiblePKs: keys.value, levers: levers.loadOptions });
   var final = composed.options;
   // Every member reachable, read before anything changes (one that would never get the load refuses it).
   if (topo.members.length && own.membersTimeout > 0) members.surveyMembers(host, topo, objects.tables, own.membersTimeout);
@@ -197,7 +201,9 @@ function lockedPreflight(host, p) {
     title: src.source ? src.source.source.url + (planned && planned.readsBucket ? '' : ' (cache ' + dir + ')') : dir, tableCount: objects.tables.length, dropRequested: own.dropExisting,
     drops: drops, dropNative: dropNative,
     redo: redoPlan, tune: own.tune, tuning: tuned, sessionTuning: indexBuilds ? [indexBuilds] : [],
-    analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + objects.tables.length + ' table(s))',
+    analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + (levers.analyzeTables ? levers.analyzeTables.length + ' of ' : '') +
+      objects.tables.length + ' table(s))',
+    leverLines: levers.lines,
     advice: own.tune ? tuning.restartAdvice(host, final, topo.feedsOthers) : [], partialLines: planned && planned.lines ? planned.lines : [],
     warnings: [], blockers: [], snapshot: snapshot, replay: replay,
     topology: topo, verifyMembers: topo.members.length > 0 && own.membersTimeout > 0 && !own.dryRun,
@@ -241,7 +247,8 @@ function lockedPreflight(host, p) {
     inserts: snap.active && snap.orphans === 'parents' ? objects.tables : [],
     updates: snap.active ? snap.specs : [], binlogSwitch: snap.active && !!final.skipBinlog && !final.dryRun,
     replay: !!replay }, own.force);
-  return { ctx: ctx, own: own, objects: objects, plan: plan, planned: planned, existing: existing };
+  return { ctx: ctx, own: own, objects: objects, plan: plan, planned: planned, existing: existing,
+    analyzeTables: levers.analyzeTables || objects.tables };
 }
 
 module.exports = { preflight: preflight };

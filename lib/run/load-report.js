@@ -56,6 +56,7 @@ function planLines(plan) {
     lines.push('  Server settings: ' + (plan.tune ? 'already suited to a load, nothing to change' : 'not changed (tune: false)'));
   }
   lines.push('  Analyze after the load: ' + plan.analyze);
+  if ((plan.leverLines || []).length) lines = lines.concat(['  Levers chosen from the dump\'s figures:'], indent(indent(plan.leverLines)));
   lines = lines.concat(plan.partialLines.map(function (l) { return '  ' + l; }));
   if (plan.replay) lines = lines.concat(indent(plan.replay.lines));
   if (plan.snapshot) lines = lines.concat(indent(plan.snapshot.lines));
@@ -68,6 +69,35 @@ function rowsText(r) {
   return (r.exact ? '' : '~') + r.rows;
 }
 
+// Up to this many tables, one line each; more: the largest, the ones not there, and the totals
+// (outputFormat json lists every table).
+var TABLE_LINES = 20;
+var LARGEST = 10;
+
+function rowLines(tables) {
+  var shown = tables;
+  var capped = tables.length > TABLE_LINES;
+  if (capped) {
+    var missing = tables.filter(function (t) { return t.rows === null; });
+    var largest = tables.filter(function (t) { return t.rows !== null; }).slice()
+      .sort(function (a, b) { return b.rows - a.rows; }).slice(0, LARGEST);
+    shown = missing.concat(largest);
+  }
+  var lines = [capped ? 'Rows per table, the ' + shown.length + ' largest' + (shown.length > LARGEST ? ' and the missing' : '') +
+    ' of ' + tables.length + ' (~ = InnoDB estimate):' : 'Rows per table (~ = InnoDB estimate):'];
+  lines = lines.concat(indent(textTable.formatTable(['table', 'rows'], shown.map(function (t) {
+    return [displayTable(t.schema, t.table), rowsText(t)];
+  }), { right: [1] })));
+  if (!capped) return lines;
+  var rest = tables.length - shown.length;
+  var counted = tables.filter(function (t) { return t.rows !== null; });
+  var sum = counted.reduce(function (n, t) { return n + t.rows; }, 0);
+  var estimated = counted.some(function (t) { return !t.exact; });
+  return lines.concat(['  … and ' + rest + ' more table(s) (outputFormat json lists every table)',
+    'Rows in all: ' + (estimated ? '~' : '') + sum + ' in ' + counted.length + ' table(s)' +
+      (counted.length < tables.length ? ', ' + (tables.length - counted.length) + ' table(s) not there' : '')]);
+}
+
 // report: the dictionary restore.load returns.
 function reportLines(report) {
   var lines = ['restore.load report for ' + (report.title || report.dumpDir) + (report.ok ? '' : ' (FAILED)') + ':'];
@@ -75,12 +105,7 @@ function reportLines(report) {
   lines = lines.concat(indent(textTable.formatTable(['phase', 'seconds', 'status'], report.phases.map(function (p) {
     return [p.phase, p.seconds.toFixed(2), p.status];
   }), { right: [1] })));
-  if (report.tables.length) {
-    lines.push('Rows per table (~ = InnoDB estimate):');
-    lines = lines.concat(indent(textTable.formatTable(['table', 'rows'], report.tables.map(function (t) {
-      return [displayTable(t.schema, t.table), rowsText(t)];
-    }), { right: [1] })));
-  }
+  if (report.tables.length) lines = lines.concat(rowLines(report.tables));
   if (report.dropped.length) lines.push('Dropped before loading: ' + report.dropped.length + ' object(s).');
   if (report.settings.length) {
     lines.push('Settings changed for the load:');

@@ -7,7 +7,7 @@ var translateFilters = require('../options/schema-map.js').translateFilters;
 
 // p: {lo: util.loadDump's options as resolved (read only), stepOptions: what the partial step adds,
 // own: the plugin's settings, dir: the dump directory, fresh: a fresh progress file's place or null}.
-// extra: {dropExistingObjects, rename, indexBuilds, snapshot (the snapshot step's plan: its
+// extra: {levers, dropExistingObjects, rename, indexBuilds, snapshot (the snapshot step's plan: its
 // sessionInit and loadOptions), invisiblePKs}.
 // In order: the resolved ones, then what the partial step adds, what dropExisting needs, the
 // plugin's progress file place, the filters under schemaMap's names, the loader sessions'
@@ -19,7 +19,9 @@ function loaderOptions(host, p, extra) {
   var step = p.stepOptions;
   var progressFile = step.progressFile !== undefined ? step.progressFile : lo.progressFile;
   var resetProgress = step.resetProgress !== undefined ? step.resetProgress : lo.resetProgress;
-  var additions = [step];
+  // The preset's levers as the dump's figures decide them (lib/run/load-levers.js): before
+  // anything a step needs (the snapshot step's deferred indexes win).
+  var additions = [extra.levers || {}, step];
   // Only where there is something to drop: Shell 9.1's loadDump fails with "Unknown database" when
   // dropExistingObjects is set and the dump's schema does not exist yet.
   if (extra.dropExistingObjects) additions.push({ dropExistingObjects: true });

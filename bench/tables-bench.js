@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+'use strict';
+// npm run bench:tables: many small tables (issue 44). A real dump (the real MySQL Shell's
+// util.dumpSchemas) of BENCH_TABLES (10,000) tables of 20 rows with two secondary indexes each,
+// loaded, each variant on a fresh server, by util.loadDump's defaults, a hand-tuned util.loadDump
+// (the one of npm run bench:load), and `restore load` with each load preset (safe, fastest, dev).
+// BENCH_RUNS (3) runs of each, interleaved (bench/measure.js); median (min–max), ratio to the
+// defaults from medians, the peak memory of the mysqlsh process, and the lines each printed.
+// Verdict: fastest at least 1.5x faster than the defaults, no preset slower than them. Every
+// variant must create every table with its rows and indexes, or the run fails.
+const fs = require('fs');
+const path = require('path');
+const { startServer } = require('../test/support/server');
+const { mysqlsh, tempDir, cleanTemp, shellEnv } = require('../test/support/shell');
+const { runMeasured, onFreshServers, stats, fmt, machineLine } = require('./measure');
+const { MYSQLSH } = require('../test/support/real');
+
+const TABLES = Number(process.env.BENCH_TABLES || 10000);
+const ROWS = 20;
+const SCHEMA = 'tablesbench';
+const name = (i) => `t${String(i).padStart(5, '0')}`;
+
+async function seed(server) {
+  await server.query(`DROP SCHEMA IF EXISTS ${SCHEMA}; CREATE SCHEMA ${SCHEMA}; USE ${SCHEMA};
+    CREATE TABLE nums (n INT PRIMARY KEY);
+    INSERT INTO nums WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${ROWS}) SELECT n FROM s;`);
+  for (let i = 0; i < TABLES; i += 100) {
+    const sql = [];
+    for (let j = i; j < Math.min(TABLES, i + 100); j++) {
+      sql.push(`CREATE TABLE ${SCHEMA}.${name(j)} (id INT PRIMARY KEY, code VARCHAR(32), qty INT, at DATETIME, ` +
+        `KEY (code), KEY (qty, at))`);
+      sql.push(`INSERT INTO ${SCHEMA}.${name(j)} SELECT n, CONCAT('c', n * ${j + 1}), n % 7, '2024-01-01' + INTERVAL n HOUR FROM ${SCHEMA}.nums`);
+    }
+    await server.query(sql.join(';\n'));
+  }
+  await server.query(`DROP TABLE ${SCHEMA}.nums`);
+  await server.query('SET GLOBAL explain_json_format_version = 1').catch(() => {});
+}
+
+// What every variant must end with: the tables, their rows (summed), their index count.
+async function contents(server) {
+  const tables = Number(await server.value('SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [SCHEMA]));
+  const indexes = Number(await server.value(`SELECT COUNT(DISTINCT TABLE_NAME, INDEX_NAME) FROM information_schema.STATISTICS
+    WHERE TABLE_SCHEMA = ?`, [SCHEMA]));
+  let rows = 0;
+  for (let i = 0; i < TABLES; i += 500) {
+    const parts = [];
+    for (let j = i; j < Math.min(TABLES, i + 500); j++) parts.push(`SELECT COUNT(*) AS n FROM ${SCHEMA}.${name(j)}`);
+    rows += Number(await server.value(`SELECT SUM(n) FROM (${parts.join(' UNION ALL ')}) x`));
+  }
+  return { tables, indexes, rows };
+}
+
+async function main() {
+  const work = tempDir('restore-tablesbench-');
+  const dump = path.join(work, 'dump');
+  const server = await startServer();
+  process.stdout.write(`Seeding ${SCHEMA}: ${TABLES} tables of ${ROWS} rows, 2 secondary indexes each…\n`);
+  const t0 = Date.now();
+  await seed(server);
+  const expected = { tables: TABLES, indexes: TABLES * 3, rows: TABLES * ROWS };
+  process.stdout.write(`  seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  const t1 = Date.now();
+  const d = mysqlsh([server.uri, '--js', '-e', `util.dumpSchemas(['${SCHEMA}'], '${dump}', {showProgress: false})`],
+    { env: { MYSQLSH_ALLOW_NEWER_SERVER: '1' } });
+  if (d.status !== 0) throw new Error('util.dumpSchemas failed: ' + d.out);
+  await server.stop();
+  const done = JSON.parse(fs.readFileSync(path.join(dump, '@.done.json'), 'utf8'));
+  process.stdout.write(`Dump: ${(Number(done.dataBytes) / 1e6).toFixed(1)} MB of data, ${fs.readdirSync(dump).length} files, ` +
+    `made by util.dumpSchemas in ${((Date.now() - t1) / 1000).toFixed(1)} s\n\n`);
+
+  const threads = 4;
+  const shell = (args) => runMeasured(MYSQLSH, args, { env: shellEnv({}) });
+  const preset = (p) => (s) => shell([s.uri, '--', 'restore', 'load', dump, `--preset=${p}`, '--force']);
+  const handTuned = `session.runSql("ALTER INSTANCE DISABLE INNODB REDO_LOG"); util.loadDump('${dump}', {threads: ${threads}, ` +
+    `deferTableIndexes: "all", skipBinlog: true, showProgress: false}); session.runSql("ALTER INSTANCE ENABLE INNODB REDO_LOG")`;
+  const DEFAULTS = 'util.loadDump defaults';
+  const variants = [
+    { name: DEFAULTS, run: (s) => shell([s.uri, '--js', '-e', `util.loadDump('${dump}', {showProgress: false})`]) },
+    { name: 'hand-tuned util.loadDump', run: (s) => shell([s.uri, '--js', '-e', handTuned]) },
+    { name: 'restore load --preset=safe', run: preset('safe') },
+    { name: 'restore load --preset=fastest', run: preset('fastest') },
+    { name: 'restore load --preset=dev', run: preset('dev') },
+  ].filter((v) => !process.env.BENCH_ONLY || v.name === DEFAULTS || process.env.BENCH_ONLY.split(',').some((x) => v.name.includes(x)));
+  const runs = Number(process.env.BENCH_RUNS || 3);
+  const results = await onFreshServers(variants, runs, { start: startServer, check: async (s, v, t) => {
+    const got = await contents(s);
+    if (JSON.stringify(got) !== JSON.stringify(expected)) {
+      throw new Error(`${v.name} loaded ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
+    }
+    const redo = await s.redoLog();
+    if (redo !== 'ON') throw new Error(`${v.name}: the redo log is ${redo} afterwards`);
+    t.lines = (t.stdout.match(/\n/g) || []).length;
+  }, done: (i, v, t) => process.stdout.write(`  run ${i + 1}: ${v.name}: ${t.seconds.toFixed(1)} s, mysqlsh peak ${t.peakMB.toFixed(0)} MB, ` +
+    `${t.lines} lines printed\n`) });
+  const med = (n) => stats(results[n].map((x) => x.seconds)).median;
+  const base = med(DEFAULTS);
+  process.stdout.write(`\n${machineLine(MYSQLSH)}\n${TABLES} tables; ${runs} runs of each, interleaved, each on a fresh server; ` +
+    'median (min–max)\n\n');
+  process.stdout.write(['variant'.padEnd(32), 'seconds'.padEnd(20), 'vs defaults'.padStart(12), 'mysqlsh peak MB'.padStart(18),
+    'lines'.padStart(6)].join(' ') + '\n');
+  for (const v of variants) {
+    const list = results[v.name];
+    process.stdout.write([v.name.padEnd(32), fmt(list.map((x) => x.seconds), 1).padEnd(20), `${(base / med(v.name)).toFixed(2)}x`.padStart(12),
+      fmt(list.map((x) => x.peakMB), 0).padStart(18), String(list[0].lines).padStart(6)].join(' ') + '\n');
+  }
+  const presets = variants.filter((v) => /--preset=/.test(v.name));
+  const slower = presets.filter((v) => med(v.name) > base);
+  const fastest = results['restore load --preset=fastest'] ? base / med('restore load --preset=fastest') : NaN;
+  const pass = fastest >= 1.5 && !slower.length;
+  process.stdout.write(`\nverdict: ${pass ? 'PASS' : 'FAIL'}: fastest ${fastest.toFixed(2)}x the defaults (target >= 1.5x); ` +
+    `${slower.length ? 'slower than the defaults: ' + slower.map((v) => v.name).join(', ') : 'no preset slower than the defaults'}\n`);
+  process.stdout.write('(wall time of the whole mysqlsh process, ~0.5 s of it Shell start; lines = what it printed)\n');
+  cleanTemp();
+}
+
+if (require.main === module) main().catch((e) => { process.stderr.write((e && e.stack) || String(e)); cleanTemp(); process.exit(1); });
+module.exports = { seed, SCHEMA };
