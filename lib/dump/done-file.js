@@ -231,21 +231,8 @@ function wrap(path, fn) {
 function readDoneFile(host, path, opts) {
   var whole = opts && opts.wholeBytes !== undefined ? opts.wholeBytes : WHOLE_BYTES;
   var size = host.files.stat([path]).sizes[0];
-  var piece = (opts && opts.pieceBytes) || PIECE_BYTES;
-  var inPieces = typeof size === 'number' && size > whole ? readInPieces(host, path, size, piece) : null;
-  return inPieces || pieceForm(readWhole(host, path), host, size, piece);
-}
-
-// A document read whole, once checked, walked from the file in pieces afterwards like a large one
-// (its text is let go: 100,000 chunks make 4.6 MB that a command would hold to its end). Only when
-// it is ASCII: positions in the text are then byte offsets in the file.
-function pieceForm(done, host, size, piece) {
-  if (!done.chunks || done.text.length !== size) return done;
-  done.text = null;
-  done.size = size;
-  done.piece = piece;
-  done.read = byteReader(host, done.path);
-  return done;
+  var inPieces = typeof size === 'number' && size > whole ? readInPieces(host, path, size, (opts && opts.pieceBytes) || PIECE_BYTES) : null;
+  return inPieces || readWhole(host, path);
 }
 
 // The document in pieces: where chunkFileBytes' object begins is found in the bytes, its entries

@@ -142,13 +142,3 @@ describe('data file names matched in place (chunk-names.js)', function () {
     });
   }
 });
-
-describe('@.done.json read whole (done-file.js): the text kept only while it is needed', function () {
-  it('an ASCII document lets its text go and walks the same entries from the file; one with other characters keeps it', function () {
-    const ascii = { end: 'x', chunkFileBytes: { 'shop@orders@0.tsv.zst': 100, 'shop@orders@@1.tsv.zst': 7 } };
-    const done = readDoneFile(hostWith(JSON.stringify(ascii)), '/d/@.done.json');
-    expect(done.text, 'let go').to.equal(null);
-    expect(entries(done)).to.deep.equal([['shop@orders@0.tsv.zst', 100], ['shop@orders@@1.tsv.zst', 7]]);
-    expect(readDoneFile(hostWith(JSON.stringify(DONE)), '/d/@.done.json').text, 'kept: positions are characters').to.be.a('string');
-  });
-});
