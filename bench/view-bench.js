@@ -192,7 +192,7 @@ async function main() {
       const runStub = (to) => shell(['--', 'restore', 'stub', to, LATEST, '--output-format=json'], true)();
       let n = 0;
       const fresh = (what) => path.join(base, `${what}-${size}-${n++}`);
-      // refusable: the command may answer with a refusal (exit 1: a view or stubs with chosen chunks
+      // refusable: the command may answer with a refusal (exit 1: a plan, view or stubs with chosen chunks
       // missing or corrupt): that answer is what is measured there.
       const shell = (args, refusable) => () => {
         settle();
@@ -209,7 +209,7 @@ async function main() {
       for (const shape of SHAPES) {
         const dir = dirs[shape];
         const source = shape === 'remote' ? [remoteUrl, `--cache-dir=${cache}`] : [dir];
-        variants.push({ name: `plan ${shape}`, run: shell(['--', 'restore', 'plan', ...source, LATEST, '--output-format=json']) });
+        variants.push({ name: `plan ${shape}`, run: shell(['--', 'restore', 'plan', ...source, LATEST, '--output-format=json'], true) });
         variants.push({ name: `view ${shape}`, run: () => {
           const to = fresh('view');
           const r = shell(['--', 'restore', 'view', ...source, LATEST, `--view-dir=${to}`, '--output-format=json'], true)();
