@@ -21,8 +21,9 @@ var LAST = 2;
 // (0..N), so plain arrays indexed by chunk number hold the flags and the recorded bytes (from
 // chunkFileBytes only); a name found is always the one chunk-names.js makes from its number.
 function newCollection() {
+  // far: made for the first absurd entry (50,000 tables: one array less each).
   return { whole: false, wholeBytes: null, flags: [], bytes: [], count: 0, entries: 0,
-    lasts: [], max: -1, files: false, listing: false, target: null, far: [] };
+    lasts: [], max: -1, files: false, listing: false, target: null, far: null };
 }
 
 function addName(collection, m, bytes) {
@@ -90,7 +91,7 @@ function buildChunkLists(targets, sources) {
     if (into === fromDone && !m.whole && m.index >= MAX_CHUNKS) {
       c.entries++;
       c.target = m.target;
-      c.far.push([m.index, text.slice(start, end)]);
+      (c.far = c.far || []).push([m.index, text.slice(start, end)]);
       return;
     }
     addName(c, m, bytes);
@@ -158,7 +159,7 @@ function dropAbsurd(c, problems) {
       displayTable(t.schema, t.table, t.partition) + ' in chunkFileBytes as chunk ' + i + ', but lists only ' + n +
       ' data file(s) of that table (chunks are numbered from 0 without gaps): the entry was left out.', '@.done.json', t));
   }
-  c.far.forEach(function (e) { report(e[0], e[1]); });
+  (c.far || []).forEach(function (e) { report(e[0], e[1]); });
   if (c.max < n) return;
   var t = c.target;
   for (var i = n; i <= c.max; i++) {

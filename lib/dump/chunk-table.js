@@ -196,6 +196,24 @@ function eachBatch(runs, most, fn) {
   flush();
 }
 
+// The chunk numbers in each state as ranges, {present: "0-97, 99", missing: "98"}: only the states
+// that occur, in one pass (a table of a million chunks makes a few strings, not a list).
+function stateRanges(ct) {
+  var out = {};
+  if (!ct.states) return out;
+  var parts = {};
+  for (var i = 0; i < ct.length;) {
+    var code = ct.states[i];
+    var end = i + 1;
+    while (end < ct.length && ct.states[end] === code) end++;
+    var s = STATES[code];
+    if (s) (parts[s] = parts[s] || []).push(end - i === 1 ? String(i) : i + '-' + (end - 1));
+    i = end;
+  }
+  Object.keys(parts).forEach(function (s) { out[s] = parts[s].join(', '); });
+  return out;
+}
+
 // "0-3, 7, 9-12" for sorted indexes (at most `limit` ranges, then "…").
 function describeRanges(indexes, limit) {
   var ranges = [];
@@ -212,5 +230,5 @@ module.exports = { newChunkTable: newChunkTable, emptyChunkTable: emptyChunkTabl
   fileOf: fileOf, dataBytesOf: dataBytesOf, setDataBytes: setDataBytes, startSurvey: startSurvey, fileBytesOf: fileBytesOf,
   setFileBytes: setFileBytes, headKeyOf: headKeyOf, setHeadKey: setHeadKey, stateOf: stateOf, setState: setState, isUnreadable: isUnreadable, isNotRegular: isNotRegular, isCopy: isCopy, wantsHead: wantsHead,
   problemOf: problemOf, setProblem: setProblem, indexesIn: indexesIn, chunkAt: chunkAt, sumDataBytes: sumDataBytes,
-  someUnknown: someUnknown, describeRanges: describeRanges, nameRuns: nameRuns,
+  someUnknown: someUnknown, describeRanges: describeRanges, stateRanges: stateRanges, nameRuns: nameRuns,
   fileRuns: fileRuns, rangeRuns: rangeRuns, eachBatch: eachBatch };

@@ -95,10 +95,13 @@ function tableSettings(tj, what, source, typeProblem) {
   };
 }
 
-// Reads every schema and table JSON the root metadata leads to, each once; the parsed documents
-// stay with their entries (json: a load view rewrites them for schemaMap), one per schema and table.
+// Reads every schema and table JSON the root metadata leads to, each once; a schema's parsed
+// document stays with its entry (json: a load view rewrites it for schemaMap), a table's is read
+// for its settings and let go unless ctx.tableDocuments (50,000 tables: 20 MB; a load that rewrites
+// table JSONs, under schemaMap or with masks, keeps them). Tables of one shape share one settings
+// object (a schema-per-tenant estate).
 // ctx: {host, pathOf(name), exists(name) (from the directory listing), root (@.json), done (doneFacts),
-// parsed: null, or a Map name -> document already parsed (the same directory's, read earlier)}.
+// parsed: null, or parsedDocuments() of a catalog of the same directory read earlier, tableDocuments}.
 // Returns {schemas, tables, targets, problems}: one target per table, or per partition.
 // schemas: [{schema, basename, json (null when its file is missing), includesDdl, tables, views,
 //   functions, procedures, events, bases: Map name -> base name of its tables and views}].
@@ -113,7 +116,25 @@ function readCatalog(ctx) {
     if (out.problems.length < 200) out.problems.push(makeProblem('metadata-damaged', fact, file));
   }
   function readJson(name) {
-    return ctx.parsed && ctx.parsed.has(name) ? ctx.parsed.get(name) : readJsonFile(ctx.host, ctx.pathOf(name));
+    return ctx.parsed && ctx.parsed.docs.has(name) ? ctx.parsed.docs.get(name) : readJsonFile(ctx.host, ctx.pathOf(name));
+  }
+  var shapes = new Map(); // settings as JSON text -> the one settings object of that shape
+  function settingsOf(name, what) {
+    var earlier = ctx.parsed ? ctx.parsed.tables.get(name) : undefined;
+    if (earlier && (earlier.json !== null || !ctx.tableDocuments)) {
+      (earlier.typeFacts || []).forEach(function (f) { typeProblem(f[0], f[1]); });
+      return earlier;
+    }
+    var facts = [];
+    var json = readJsonFile(ctx.host, ctx.pathOf(name));
+    var settings = tableSettings(json, what, name, function (fact, code) {
+      facts.push([fact, code]);
+      typeProblem(fact, code);
+    });
+    var key = JSON.stringify(settings);
+    if (shapes.has(key)) settings = shapes.get(key);
+    else shapes.set(key, settings);
+    return { settings: settings, typeFacts: facts.length ? facts : null, json: ctx.tableDocuments ? json : null };
   }
   function typeProblem(fact, code) {
     if (out.problems.length < 200) out.problems.push(makeProblem(code || 'metadata-type', fact, currentFile));
@@ -161,8 +182,7 @@ function readCatalog(ctx) {
       var tb = baseName(bases, table, sb + '@' + table, what, sb + '.json', sr);
       entry.bases.set(table, tb);
       currentFile = tb + '.json';
-      readTable(readJson, out, needFile, { schema: schema, table: table, basename: tb, what: what, done: ctx.done,
-        typeProblem: typeProblem });
+      readTable(settingsOf, out, needFile, { schema: schema, table: table, basename: tb, what: what, done: ctx.done });
     });
   });
   sharedBaseNames(out.targets, damaged);
@@ -206,18 +226,22 @@ function schemaPartFiles(sj) {
   return parts;
 }
 
-function readTable(readJson, out, needFile, t) {
+var NONE = Object.freeze([]);
+
+function readTable(settingsOf, out, needFile, t) {
   var info = { schema: t.schema, table: t.table, basename: t.basename, metadataFile: t.basename + '.json',
     rows: t.done.tableRows(t.schema, t.table), dataBytes: t.done.tableDataBytes(t.schema, t.table),
-    settings: null, partitions: [], json: null };
+    settings: null, partitions: NONE, typeFacts: null, json: null };
   out.tables.push(info);
   if (!needFile(info.metadataFile, 'table metadata')) {
     out.targets.push(makeTarget(info, null, t.basename));
     return;
   }
-  info.json = readJson(info.metadataFile);
-  var s = tableSettings(info.json, t.what, info.metadataFile, t.typeProblem);
+  var read = settingsOf(info.metadataFile, t.what);
+  var s = read.settings;
   info.settings = s;
+  info.typeFacts = read.typeFacts; // what tableSettings reported, for a catalog read again
+  info.json = read.json; // the parsed document, with ctx.tableDocuments only
   info.partitions = s.partitions;
   if (s.includesDdl) {
     needFile(t.basename + '.sql', 'table DDL');
@@ -248,6 +272,10 @@ function makeTarget(info, partition, base) {
     primaryIndex: s ? s.primaryIndex : null,
     includesData: s ? s.includesData : null,
     info: info,
+    // Set by chunk-list.js and chunk-survey.js; declared here so that every target has one layout
+    // (members added later cost a property array of their own per target).
+    chunks: null, lastChunkKnown: null, chunkSource: null, counts: null, fileBytes: null, dataBytes: null,
+    usableDataBytes: null,
   };
 }
 
@@ -261,11 +289,14 @@ function tableFinder(tables) {
   };
 }
 
-// A catalog's parsed schema and table JSONs by file name (readCatalog's ctx.parsed).
+// A catalog's parsed schema JSONs and table settings by file name (readCatalog's ctx.parsed):
+// {docs: Map name -> document, tables: Map name -> {settings, typeFacts, json}}.
 function parsedDocuments(catalog) {
-  var out = new Map();
-  catalog.schemas.forEach(function (s) { if (s.json !== null) out.set(s.basename + '.json', s.json); });
-  catalog.tables.forEach(function (t) { if (t.json !== null) out.set(t.metadataFile, t.json); });
+  var out = { docs: new Map(), tables: new Map() };
+  catalog.schemas.forEach(function (s) { if (s.json !== null) out.docs.set(s.basename + '.json', s.json); });
+  catalog.tables.forEach(function (t) {
+    if (t.settings !== null) out.tables.set(t.metadataFile, { settings: t.settings, typeFacts: t.typeFacts, json: t.json });
+  });
   return out;
 }
 

@@ -238,9 +238,9 @@ function unlistedTables(doneFile, catalog) {
 // size) and broken as listFiles made them; chunksOmitted: the listing left chunk files out, so a
 // metadata file whose name looks like a chunk's is looked up on its own. parsed: documents
 // already read (readCatalog's ctx.parsed), or null.
-function catalogOf(host, opened, root, done, listed, parsed) {
+function catalogOf(host, opened, root, done, listed, parsed, tableDocuments) {
   var chunkLike = new RegExp(chunkNames.CHUNK_LIKE);
-  return readCatalog({ host: host, pathOf: opened.pathOf, root: root, done: done, parsed: parsed,
+  return readCatalog({ host: host, pathOf: opened.pathOf, root: root, done: done, parsed: parsed, tableDocuments: !!tableDocuments,
     exists: function (name) {
       if (!listed.sizes.has(name) && listed.chunksOmitted && chunkLike.test(name)) {
         addFiles(host, opened.pathOf, [name], listed.sizes, listed.broken);
@@ -274,6 +274,7 @@ function metadataPart(opened, root, format, complete, catalog) {
 // [name] or () -> [name], asked only when @.done.json does not name a table's data files), verify: true to decompress every present data file,
 // surveyedFrom: target -> the first chunk number to read, to read only the newest chunks (see chunk-survey.js),
 // idxFiles: list the chunks' .idx files although chunkFileBytes records the sizes,
+// tableDocuments: keep every table JSON as parsed (info.json; a load that rewrites them: schemaMap, masks),
 // metadataFrom: a model of the same directory read earlier in this command, whose metadata has not
 // changed since (a remote dump's cache, read again once chosen data files are fetched): its
 // parsed @.json, @.done.json and schema and table JSONs are taken as they are, not read again}.
@@ -299,7 +300,7 @@ function readDumpModel(host, dumpDir, options) {
   var listed = {};
   var sizes = listFiles(host, opened.dir, done, broken, omit, listed);
   var catalog = catalogOf(host, opened, root, done, { sizes: sizes, broken: broken, chunksOmitted: omit === 'chunks' },
-    earlier ? parsedDocuments(earlier) : null);
+    earlier ? parsedDocuments(earlier) : null, options && options.tableDocuments);
   var listingNames = options && options.listing ? readListing(host, options.listing)
     : (options && options.listingNames) || null;
 

@@ -163,6 +163,7 @@ module.exports = {
   runWithOutput: runWithOutput,
   printJson: printJson,
   lazyList: lazyList,
+  materialized: materialized,
   outputFormatOption: outputFormatOption,
   outputOnlyParameters: outputOnlyParameters,
   OUTPUT_FORMAT_DETAILS: OUTPUT_FORMAT_DETAILS,

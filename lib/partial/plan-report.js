@@ -7,6 +7,7 @@ var text = require('../format/text-table.js');
 var displayTable = require('../format/display-name.js').displayTable;
 var describeRanges = require('../dump/chunk-table.js').describeRanges;
 var sinceBoundary = require('./since-boundary.js');
+var lazyList = require('../format/output.js').lazyList;
 
 var MAX_ROWS = 40;
 
@@ -82,7 +83,9 @@ function facts(plan) {
     fetch: plan.fetch.slice(),
     stubs: stubCount(plan),
     skippedTables: plan.skippedTables.map(function (t) { return t.schema + '.' + t.table; }),
-    tables: plan.targets.map(function (t) {
+    // Made one at a time as they are printed (50,000 tables), an array for outputFormat "none".
+    tables: lazyList(plan.targets.length, function (i) {
+      var t = plan.targets[i];
       // Stubbed chunks by number ("0-97"): a dump may have a million of them.
       var o = { schema: t.schema, table: t.table, latest: t.latest, chosen: t.chosen.slice(), fetch: t.fetch.slice(),
         stubbed: t.stubbed.length, stubbedChunks: describeRanges(t.stubbed) };

@@ -99,8 +99,10 @@ function renamedFiles(host, model, spec, sel) {
       if (!selection.isTableChosen(sel, s, t)) return;
       var tb = e.bases.get(t);
       var info = findTable(s, t);
-      if (to !== null && info && info.json !== null) {
-        var tj = copyJson(info.json);
+      // The model keeps table documents for a load under schemaMap; any other caller's is read again.
+      var tableText = to !== null && info && info.settings !== null && info.json === null ? dumpText(host, model, tb + '.json') : null;
+      if (to !== null && info && (info.json !== null || tableText !== null)) {
+        var tj = info.json !== null ? copyJson(info.json) : JSON.parse(tableText);
         if (tj.options && typeof tj.options === 'object') tj.options.schema = to;
         write(tb + '.json', '', JSON.stringify(tj, null, 4));
       }

@@ -43,7 +43,9 @@ function planAgainst(ctx, sel, partial, earlier) {
     function (surveyedFrom, before, last) {
       return readDumpModel(ctx.host, ctx.dumpDir, { listing: ctx.options.listing, verify: last && ctx.own.verify,
         listingNames: src ? src.listing.names : null, surveyedFrom: surveyedFrom,
-        metadataFrom: before || earlier || null });
+        metadataFrom: before || earlier || null,
+        // Table JSONs kept as parsed for what rewrites them (lib/rename/, masks): else each is let go once read.
+        tableDocuments: !!(ctx.options.schemaMap || ctx.own.mask) });
     }, function (s) { return partial ? partialPlan.chosenOnly(s) : null; });
   var p = partialPlan.planPartial(r.model, r.sel, { inPlace: !partial });
   partialPlan.refuseBlocked(p, partial ? 'The partial import' : 'The load');

@@ -75,7 +75,7 @@ function planLoadMasks(host, ctx, specs, rels, tables, dump) {
   }
   var ddl = tableDdl.dumpTableColumns(host, dump, tables);
   out.ddl = ddl; // the snapshot step's checks use the same (each CREATE TABLE read once)
-  var files = tableDdl.dumpTableJsons(dump, tables);
+  var files = tableDdl.dumpTableJsons(host, dump, tables);
   var keys = keyColumns(tables, ddl, rels);
   var json = {};
   specs.forEach(function (spec) {

@@ -2,6 +2,7 @@
 // gives them, so masks can be checked before the load changes anything. Also the same facts
 // from the server's catalog, for tables whose DDL is not in the dump.
 var createTableTexts = require('../dump/dump-texts.js').createTableTexts;
+var dumpText = require('../dump/dump-texts.js').dumpText;
 var tableFinder = require('../dump/dump-catalog.js').tableFinder;
 
 var STRING_TYPES = ['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext', 'binary', 'varbinary',
@@ -79,13 +80,15 @@ function serverTableColumns(host, schema, table) {
 }
 
 // dump: the dump model; tables as for dumpTableColumns → {"[schema, table]" JSON key: {name: its
-// table JSON's file name, json: that document as the model parsed it}} (tables the dump lacks: none).
-function dumpTableJsons(dump, tables) {
+// table JSON's file name, json: that document (as the model kept it, else read again), or null when
+// the dump lacks it}} (tables the dump lacks: none).
+function dumpTableJsons(host, dump, tables) {
   var find = tableFinder(dump.tables);
   var out = {};
   tables.forEach(function (t) {
     var d = find(t.dumpSchema, t.table);
-    if (d) out[JSON.stringify([t.schema, t.table])] = { name: d.metadataFile, json: d.json };
+    var text = d && d.json === null && d.settings !== null ? dumpText(host, dump, d.metadataFile) : null;
+    if (d) out[JSON.stringify([t.schema, t.table])] = { name: d.metadataFile, json: d.json !== null ? d.json : text === null ? null : JSON.parse(text) };
   });
   return out;
 }

@@ -48,6 +48,11 @@ describe('restore output formats (real Shell)', function () {
     expect(none.printed).to.equal('');
     const json = JSON.parse(cli(null, ['inspect', SAMPLE_SHOP, '--output-format=json']).stdout);
     expect(none.value).to.deep.equal(json);
+    // Chunks as counts and ranges per state, never a dictionary per chunk (a million chunks).
+    const orders = none.value.tables.find((t) => t.table === 'orders');
+    expect(orders).to.include({ basename: 'shop@orders', extension: 'tsv.zst', chunks: 12, lastChunkKnown: true });
+    expect(orders.states).to.deep.equal({ present: '0-11' });
+    expect(none.value.tables.find((t) => t.table === 'audit_log').states).to.deep.equal({ present: '0', empty: '1' });
 
     const text = runJs(null, `restore.inspect(${JSON.stringify(SAMPLE_SHOP)})`);
     expect(text.error, text.out).to.equal(null);

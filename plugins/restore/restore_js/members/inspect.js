@@ -24,10 +24,14 @@ module.exports = {
       'util.loadDump stops at once with "Incomplete dump".',
       'Prints one line per table (or partition): chunks usable/total, stubs, missing and corrupt files, ' +
       'uncompressed bytes usable/total, then the problems found and a verdict. The facts (outputFormat json or ' +
-      'none): format, dumper, origin, complete, schemas, tables (each with schema, table, partition for a ' +
-      'partition, and chunks: index, last, file, state, dataBytes), totals, loadable, dataCheck (method: structure or ' +
-      'decompressed, with files and fileBytes) and problems (each with ' +
-      'code, message and file).',
+      'none): format, dumper, origin, complete, schemas, tables, totals, loadable, dataCheck (method: structure or ' +
+      'decompressed, with files and fileBytes) and problems (one entry per problem: code, message and file). ' +
+      'Each table (or partition) says its chunks as counts and ranges, never an entry per chunk: {schema, table, ' +
+      'partition (a partition only), basename, compression, extension, chunking, primaryIndex, chunksOrderedByKey, ' +
+      'rows, dataBytes, chunkSource, lastChunkKnown, chunks: how many, dataBytesUsable, states: the chunk numbers in ' +
+      'each state that occurs}, e.g. {..., chunks: 12, states: {present: "0-9, 11", missing: "10"}}; chunk n is ' +
+      'the file <basename>@n.<extension>, the last one <basename>@@n.<extension>. In a script: var r = ' +
+      'restore.inspect("./dump", {outputFormat: "none"}); r.tables.filter(function (t) { return t.states.missing; }).',
       'listing: for a dump only part of which was copied here, when the dump does not record its chunk list (format ' +
       '1.0.0, or no @.done.json): the output of ls, ls -l or rsync --list-only taken on the backup host, one file per ' +
       'line (absolute, or relative to the current directory).',
