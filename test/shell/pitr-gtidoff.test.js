@@ -14,6 +14,7 @@ const { cli, runJs, tempDir, installPlugin, spawnShell } = require('../support/s
 const { needs } = require('../support/real');
 const { suiteServer } = require('../support/root-hooks');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
+const { sharedGroup } = require('../support/topology');
 
 const TABLES = ['gtoff.t', 'gtoff.u'];
 const ROWS = 1200; // transactions after the dump: enough for a kill to land mid-way
@@ -161,5 +162,29 @@ describe('restore load --binlogs: a source with GTIDs off, by file:position (rea
     expect(third.status, third.out).to.equal(0);
     expect(third.stdout).to.include(`Binary logs replayed: 0 transaction(s) (${planned} already on the target, skipped)`);
     expect(await checksums(target)).to.deep.equal(expected);
+  });
+
+  it('onto a Group Replication primary: every member holds the derived GTIDs and the tables as the source had them', async function () {
+    expect(uuid, 'the plan test ran').to.be.a('string');
+    const group = await sharedGroup();
+    const primary = await group.primary();
+    try {
+      const r = cli(primary.uri, ['load', dump, `--binlogs=${folder}`, `--until=${beforeMistake}`], { configHome: home });
+      expect(r.status, r.out).to.equal(0);
+      expect(r.stdout).to.include(`Binary logs replayed: ${planned} transaction(s)`);
+      // The members table: each secondary ONLINE, applied everything, rows equal (the members step's own verification).
+      for (const s of await group.secondaries()) {
+        expect(r.stdout).to.match(new RegExp(`127\\.0\\.0\\.1:${s.port}\\s+group secondary\\s+ONLINE\\s+yes\\s+yes`));
+      }
+      await group.waitApplied();
+      for (const m of group.members) {
+        const all = String(await m.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '');
+        expect(all, `member ${m.port}`).to.include(`${uuid}:1-${planned}`);
+        expect(await checksums(m), `member ${m.port}`).to.deep.equal(expected);
+      }
+    } finally {
+      await primary.query('DROP SCHEMA IF EXISTS gtoff');
+      await group.waitApplied();
+    }
   });
 });
