@@ -127,7 +127,7 @@ function planReplay(host, opts) {
     }
   }
   var out = { folder: folder, files: names, zone: zone,
-    transactions: [], inDump: 0, notLoaded: 0, otherSchemas: 0, reached: false, target: null, last: null, numbered: 0 };
+    transactions: [], inDump: 0, notLoaded: 0, otherSchemas: 0, reached: false, target: null, last: null, numbered: 0, ownGtids: 0 };
   var stopGtid = opts.stopBefore || opts.stopAfter;
   var stopName = opts.stopBefore ? 'stopBefore ' : 'stopAfter ';
   if (stopGtid) {
@@ -150,11 +150,14 @@ function planReplay(host, opts) {
         out.inDump++;
         continue;
       }
+    }
+    if (until !== null && t.immediateCommit >= until) { out.reached = true; break; }
+    if (isStop(t, opts.stopBefore)) { out.reached = true; break; }
+    if (byPosition) {
       out.numbered++;
       if (t.gtid === null) t.gtid = byPosition.uuid + ':' + out.numbered;
+      else out.ownGtids++; // GTIDs turned on at the source after the dump: its own kept
     }
-    if (until !== null && t.immediateCommit >= until) { out.reached = true; out.numbered--; break; }
-    if (isStop(t, opts.stopBefore)) { out.reached = true; out.numbered--; break; }
     if (t.gtid === null) {
       throw new UserError('BINLOG_UNSUPPORTED', said('the transaction at ' + t.file + ':' + t.start + ' has no GTID (GTIDs turned off on the source ' +
         'after the dump): the dump records GTIDs, the files do not. Replay up to it (stopBefore: "' + t.file + ':' + t.start + '") and the rest with mysqlbinlog | mysql.'));
@@ -193,9 +196,10 @@ function planReplay(host, opts) {
   }
   if (byPosition) {
     // What a DBA finds in gtid_executed afterwards, said before: the numbers are the transactions' order from the position.
-    out.lines.splice(2, 0, '  GTIDs: the source wrote none (gtid_mode OFF): transactions replayed from ' + byPosition.source + ' ' + opts.dumpFile + ':' +
+    out.lines.splice(2, 0, '  GTIDs: the dump records none (gtid_mode OFF at the source): transactions replayed from ' + byPosition.source + ' ' + opts.dumpFile + ':' +
       opts.dumpPosition + ' onward get GTIDs ' + byPosition.uuid + ':1-' + out.numbered + ' (n: the n-th transaction of its binary log ' +
-      'from there; the UUID is derived from the source and that position, so the same command again skips what the target holds)');
+      'from there; the UUID is derived from the source and that position, so the same command again skips what the target holds)' +
+      (out.ownGtids ? '; ' + out.ownGtids + ' of them carry a GTID of their own (GTIDs turned on at the source later): kept, their numbers unused' : ''));
   }
   if (folder.line) out.lines.splice(1, 0, '  ' + folder.line);
   out.lines.push('  ' + zone.text.replace(/^./, function (c) { return 'Times in ' + c; }));

@@ -111,7 +111,7 @@ describe('restore load --binlogs: a source with GTIDs off, by file:position (rea
       '({refused: refused, byPos: byPos.replay || null})',
     ].join('\n'), { configHome: home });
     expect(r.error, r.out).to.equal(null);
-    const m = new RegExp(`GTIDs: the source wrote none \\(gtid_mode OFF\\): transactions replayed from .+ ${at.file.replace('.', '\\.')}:${at.position} ` +
+    const m = new RegExp(`GTIDs: the dump records none \\(gtid_mode OFF at the source\\): transactions replayed from .+ ${at.file.replace('.', '\\.')}:${at.position} ` +
       'onward get GTIDs ([0-9a-f-]{36}):1-(\\d+) \\(n: the n-th transaction').exec(r.out.replace(/\s+/g, ' '));
     expect(m, r.out).to.not.equal(null);
     uuid = m[1];

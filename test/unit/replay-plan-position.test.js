@@ -52,7 +52,7 @@ describe('replay plan by file:position (a source with GTIDs off)', function () {
     const p = plan({ dumpPosition: starts[2] });
     expect(p.inDump).to.equal(2);
     expect(p.transactions.map((t) => [t.gtid, t.start])).to.deep.equal([1, 2, 3, 4].map((n) => [`${U}:${n}`, starts[n + 1]]));
-    expect(p.lines.join('\n')).to.include(`GTIDs: the source wrote none (gtid_mode OFF): transactions replayed from the source x ${FILE}:${starts[2]} ` +
+    expect(p.lines.join('\n')).to.include(`GTIDs: the dump records none (gtid_mode OFF at the source): transactions replayed from the source x ${FILE}:${starts[2]} ` +
       `onward get GTIDs ${U}:1-4`).and.include(`skipped: 2 before the dump's position ${FILE}:${starts[2]} (in the dump)`);
   });
 
