@@ -78,14 +78,14 @@ function replayWrites(host, plan) {
 // the source's identity and the dump's position, so the same command derives the same GTIDs and a rerun
 // skips exactly what the target holds, even after a kill; a record file has a window between a commit and
 // its write, and a table on the target changes more than the rows loaded. SHA-256 is the server's (SHA2();
-// SHA1() is gone from MySQL 9).
+// SHA1() is an unknown function on the MySQL 9.7 tested, so no version 5).
 // Returns {uuid, source (text for the plan)} or null (the dump has gtidExecuted, or no position).
 var NAMESPACE = '6ba7b8119dad11d180b400c04fd430c8'; // RFC 9562's URL namespace
 function positionGtids(host, root) {
   var pos = sourcePosition(root);
   if (pos.gtidExecuted || !pos.binlogFile || typeof pos.binlogPosition !== 'number') return null;
   var who = sourceIdentity(root);
-  var source = who ? (who.kind === 'server_uuid' ? 'the source ' + who.text : who.text) : 'the source';
+  var source = who ? (who.kind === 'server_uuid' ? 'the source (server_uuid ' + who.text + ')' : 'the source ' + who.text) : 'the source';
   var name = 'mysqlsh-restore replay of ' + (who ? who.kind + ' ' + who.text : 'an unnamed source') + ' from ' + pos.binlogFile + ':' + pos.binlogPosition;
   // The name as UTF-8 hex: no quoting of host names, and the same bytes whatever the session's character set.
   var hex = unescape(encodeURIComponent(name)).split('').map(function (c) { return (256 + c.charCodeAt(0)).toString(16).slice(1); }).join('');

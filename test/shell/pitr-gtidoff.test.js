@@ -21,7 +21,7 @@ const ROWS = 1200; // transactions after the dump: enough for a kill to land mid
 
 describe('restore load --binlogs: a source with GTIDs off, by file:position (real Shell, real servers)', function () {
   this.timeout(180000);
-  let source, target, home, dump, folder, at, expected, beforeMistake, mistakeAt, uuid, planned; // eslint-disable-line one-var
+  let source, target, home, dump, folder, at, expected, beforeMistake, mistakeAt, uuid, planned, sourceUuid; // eslint-disable-line one-var
 
   async function checksums(server) {
     const out = {};
@@ -42,6 +42,7 @@ describe('restore load --binlogs: a source with GTIDs off, by file:position (rea
     expect(String(await target.value('SELECT @@GLOBAL.gtid_mode'))).to.equal('ON');
     source = await startServer({ opts: '--gtid-mode=OFF --enforce-gtid-consistency=OFF' });
     expect(Number(await source.value('SELECT @@GLOBAL.log_bin'))).to.equal(1);
+    sourceUuid = String(await source.value('SELECT @@GLOBAL.server_uuid'));
     home = installPlugin(tempDir('restore-cfg-'));
     const q = (sql) => source.query(sql);
     await target.query('DROP DATABASE IF EXISTS gtoff');
@@ -111,7 +112,7 @@ describe('restore load --binlogs: a source with GTIDs off, by file:position (rea
       '({refused: refused, byPos: byPos.replay || null})',
     ].join('\n'), { configHome: home });
     expect(r.error, r.out).to.equal(null);
-    const m = new RegExp(`GTIDs: the dump records none \\(gtid_mode OFF at the source\\): transactions replayed from .+ ${at.file.replace('.', '\\.')}:${at.position} ` +
+    const m = new RegExp(`GTIDs: the dump records none \\(gtid_mode OFF at the source\\): transactions replayed from the source \\(server_uuid ${sourceUuid}\\) ${at.file.replace('.', '\\.')}:${at.position} ` +
       'onward get GTIDs ([0-9a-f-]{36}):1-(\\d+) \\(n: the n-th transaction').exec(r.out.replace(/\s+/g, ' '));
     expect(m, r.out).to.not.equal(null);
     uuid = m[1];

@@ -11,6 +11,7 @@ const { fakeHost } = require('../support/fake-host');
 const { tempDir } = require('../support/shell');
 const { HAVE_PYTHON, prelude } = require('../support/companion');
 const { planReplay } = require('../../lib/binlog/replay-plan.js');
+const { sourceIdentity } = require('../../lib/dump/dump-metadata.js');
 
 const U = '0f0e0d0c-0b0a-8908-8706-050403020100';
 const FILE = 'binlog.000002';
@@ -76,5 +77,14 @@ describe('replay plan by file:position (a source with GTIDs off)', function () {
     expect(gap[0]).to.equal('BINLOG_GAP');
     expect(gap[1]).to.include('binlog.000001, where the dump ends').and.include('is not among the files');
     expect(code(() => plan({ dumpPosition: 4, byPosition: null }))[0]).to.equal('BINLOG_UNSUPPORTED');
+  });
+
+  it('the source\'s identity the UUID is derived from: its server_uuid where the dump records it (Shell 9.1+), else its host name', function () {
+    // The @.json shapes of Shell 9.1 (source.sysvars) and of 8.0 dumps (server only), as in ../shared/real-dumps.
+    expect(sourceIdentity({ server: 'vm', source: { hostname: 'vm', binlog: { file: 'binlog.000001', position: 850 },
+      sysvars: { server_uuid: '40220338-ea9c-11f1-b744-02fc00000001' } } })).to.deep.equal({ kind: 'server_uuid', text: '40220338-ea9c-11f1-b744-02fc00000001' });
+    expect(sourceIdentity({ server: 'beast', binlogFile: 'binlog.000012', binlogPosition: 5798350, gtidExecuted: '' }))
+      .to.deep.equal({ kind: 'host', text: 'beast' });
+    expect(sourceIdentity({ binlogFile: 'binlog.000012' })).to.equal(null);
   });
 });
