@@ -102,7 +102,7 @@ describe('restore load --binlogs: a source with GTIDs off, by file:position (rea
     if (source) await source.stop();
   });
 
-  it('the plan says the dump\'s file:position and the GTIDs the replay gives; a GTID stop is refused, a file:position one taken', async function () {
+  it('the plan says the dump\'s file:position and the GTIDs the replay gives; a GTID stop refused, a file:position one taken; a target with GTIDs off refused', async function () {
     const r = runJs(target.uri, [
       `var plan = restore.load(${JSON.stringify(dump)}, {binlogs: ${JSON.stringify(folder)}, until: ${JSON.stringify(beforeMistake)}, dryRun: true, outputFormat: 'text'});`,
       'var refused = null;',
@@ -122,6 +122,10 @@ describe('restore load --binlogs: a source with GTIDs off, by file:position (rea
     expect(r.out).to.match(/skipped: \d+ before the dump's position/);
     expect(r.value.refused).to.include('is a GTID, and the dump records none (GTIDs off on the source)').and.include('file:position');
     expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'gtoff'"))).to.equal(0);
+    // A target with GTIDs off (the source itself): refused in the preflight, saying why gtid_mode ON is needed.
+    const off = cli(source.uri, ['load', dump, `--binlogs=${folder}`, `--until=${beforeMistake}`, '--dry-run'], { configHome: home });
+    expect(off.status, off.out).to.equal(1);
+    expect(off.out.replace(/\s+/g, ' ')).to.include('the target\'s gtid_mode is OFF').and.include('continue a stopped replay without applying anything twice');
   });
 
   it('until, killed mid-way: the same command continues, nothing applied twice, every table as the source had it before the mistake', async function () {
