@@ -1,9 +1,10 @@
 // A replay's transactions applied to the target by the Python companion's engine
 // (plugins/restore/restore_py/binlog_replay.py): `workers` sessions of its own, transactions scheduled
-// by the logical clock the source wrote, committed in the source's order, each under its source GTID
-// (the target keeps it: a rerun skips what gtid_executed holds, and since commits keep the order a
-// stopped replay leaves no hole before the first transaction it did not apply). This loop polls it
-// for progress and turns a failure into REPLAY_FAILED.
+// by the logical clock the source wrote, committed in the source's order, each under its GTID (the
+// source's, or one derived from the dump's position when the source had GTIDs off). The target keeps
+// it: a rerun skips what gtid_executed holds, and since commits keep the order a stopped replay leaves
+// no hole before the first transaction it did not apply. This loop polls it for progress and turns a
+// failure into REPLAY_FAILED.
 var UserError = require('../core/user-error.js').UserError;
 var startProgress = require('../format/progress.js').startProgress;
 var formatBytes = require('../format/text-table.js').formatBytes;
@@ -51,7 +52,7 @@ function applyReplay(host, plan, opts) {
     var f = st.failed;
     throw new UserError('REPLAY_FAILED', 'The replay failed at transaction ' + (f.gtid || 'without a GTID') + ' (' + f.file + ':' + f.position +
       '): ' + (f.code ? 'MySQL error ' + f.code + ': ' : '') + f.message + '. ' + st.applied + ' transaction(s) were applied before it, in the ' +
-      'source\'s order, and stay (each with its source GTID): the same command continues from there once the cause is fixed.',
+      'source\'s order, and stay (each with its GTID): the same command continues from there once the cause is fixed.',
       { applied: st.applied, gtid: f.gtid, file: f.file, position: f.position });
   }
   progress.done(st.applied + ' transactions, ' + formatBytes(st.bytes));

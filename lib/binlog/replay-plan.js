@@ -50,31 +50,53 @@ function said(text) {
   return 'restore.load with binlogs: ' + text + ' Nothing was changed.';
 }
 
-// opts: {where, until, stopBefore, stopAfter (the user's texts), dumpGtids (the dump's gtidExecuted),
-// loaded: function (schema, table) | null (everything loaded), loadedSchema: function (schema)}.
+// A stop given as file:position (a transaction's first byte, as restore.binlogs and REPLAY_FAILED name it):
+// {file, position}, or null when the text is not of that form.
+function splitPosition(text) {
+  var m = /^(.*[^\s:]):(\d+)$/.exec(String(text).trim());
+  return m && !gtids.splitGtid(text) ? { file: m[1], position: Number(m[2]) } : null;
+}
+
+// Whether transaction t is the one a stop names (a GTID, or file:position).
+function isStop(t, text) {
+  if (!text) return false;
+  var at = splitPosition(text);
+  return at ? t.file === at.file && t.start === at.position : t.gtid === text;
+}
+
+// opts: {where, until, stopBefore, stopAfter (the user's texts), dumpGtids (the dump's gtidExecuted), dumpFile,
+// dumpPosition (its binlogFile:binlogPosition), byPosition: {uuid, source} (a dump without gtidExecuted: the
+// transactions from dumpFile:dumpPosition on, numbered from 1 in the source's order, are given GTIDs uuid:n; the
+// preflight derives uuid), loaded: function (schema, table) | null (everything loaded), loadedSchema: function (schema)}.
 // Returns {folder, files, zone, transactions: [{gtid, file, start, end, time, statements}], inDump, notLoaded, otherSchemas,
-// target: text, reached: bool, lines}.
+// target: text, reached: bool, lines, numbered: the last number given (byPosition)}.
 function planReplay(host, opts) {
   var targets = ['until', 'stopBefore', 'stopAfter'].filter(function (n) { return opts[n] !== undefined && opts[n] !== null; });
   if (targets.length > 1) {
     throw new UserError('OPTION_CONFLICT', 'restore.load: ' + targets.join(' and ') + ' both name where the replay stops: give one.',
       { options: targets });
   }
+  var byPosition = opts.dumpGtids ? null : opts.byPosition;
   ['stopBefore', 'stopAfter'].forEach(function (n) {
-    if (opts[n] && !gtids.splitGtid(opts[n])) {
+    if (!opts[n] || splitPosition(opts[n])) return;
+    if (!gtids.splitGtid(opts[n])) {
       throw new UserError('OPTION_INVALID', 'restore.load option ' + n + ': ' + JSON.stringify(opts[n]) + ' is not a GTID ' +
-        '(source_uuid:number, as restore.binlogs lists them).');
+        '(source_uuid:number) nor a file:position (binlog.000003:1234), as restore.binlogs lists them.');
+    }
+    if (byPosition) {
+      throw new UserError('OPTION_INVALID', said(n + ' ' + opts[n] + ' is a GTID, and the dump records none (GTIDs off on the source): ' +
+        'give the transaction\'s file:position instead (' + n + ': "binlog.000003:1234", as restore.binlogs lists it), or until.'));
     }
   });
-  if (!opts.dumpGtids) {
-    throw new UserError('BINLOG_UNSUPPORTED', said('the dump records no gtidExecuted (GTIDs were off on the source, or the dump is too old): ' +
-      'a replay by file:position is not done yet. Replay with mysqlbinlog --start-position from the dump\'s binlogFile:binlogPosition.'));
+  if (!opts.dumpGtids && !byPosition) {
+    throw new UserError('BINLOG_UNSUPPORTED', said('the dump records neither gtidExecuted nor binlogFile:binlogPosition (the dump is too old, ' +
+      'or binary logging was off on the source): where the replay starts is not known.'));
   }
-  var dumpSet = gtids.parseSet(opts.dumpGtids);
+  var dumpSet = gtids.parseSet(opts.dumpGtids || '');
   var zone = times.chooseZone(host);
   var until = opts.until ? times.parseTime(host, zone, opts.until, 'until', 'restore.load') : null;
   var folder = binlogSource.openBinlogs(host, opts.where, opts.sourceOptions, { startFile: opts.dumpFile || null, dumpGtids: opts.dumpGtids, until: until,
-    stopGtid: opts.stopBefore || opts.stopAfter || null });
+    stopGtid: [opts.stopBefore, opts.stopAfter].filter(function (x) { return x && !splitPosition(x); })[0] || null });
   var got = folderOf.readFolder(host, folder, { keep: 'all' });
   if (!got.files.length) throw new UserError('BINLOG_GAP', said('the folder ' + folder.dir + ' holds no binary log file.'));
   if (folder.missing.length) {
@@ -85,32 +107,60 @@ function planReplay(host, opts) {
     if (f.error) throw new UserError('BINLOG_GAP', said(host.files.basename(f.path) + ' cannot be read to its end (' + f.error.reason + '). Copy it again.'));
   });
   var first = got.files[0];
-  if (first.previousGtids === null) {
-    throw new UserError('BINLOG_UNSUPPORTED', said(host.files.basename(first.path) + ' records its previous GTIDs in the tagged format (MySQL 8.3+), not read yet.'));
+  var names = got.files.map(function (f) { return host.files.basename(f.path); });
+  if (byPosition) {
+    // No GTIDs to find the gap by: the file the dump ends in must be here (the files after it: folder.missing).
+    if (names.indexOf(opts.dumpFile) < 0) {
+      throw new UserError('BINLOG_GAP', said(opts.dumpFile + ', where the dump ends (its binlogFile:binlogPosition ' + opts.dumpFile + ':' +
+        opts.dumpPosition + '), is not among the files of ' + folder.dir + ' (' + names[0] + ' … ' + names[names.length - 1] +
+        '): the transactions after the dump start there. Copy it from the source (SHOW BINARY LOGS), or use a newer dump.'));
+    }
+  } else {
+    if (first.previousGtids === null) {
+      throw new UserError('BINLOG_UNSUPPORTED', said(host.files.basename(first.path) + ' records its previous GTIDs in the tagged format (MySQL 8.3+), not read yet.'));
+    }
+    var purged = gtids.minus(gtids.parseSet(first.previousGtids), dumpSet);
+    if (gtids.setText(purged)) {
+      throw new UserError('BINLOG_GAP', said('transactions ' + gtids.setText(purged) + ' ran on the source after the dump and before the first file here, ' +
+        host.files.basename(first.path) + ': they are in neither. Copy the binary log files before ' + host.files.basename(first.path) +
+        ' (SHOW BINARY LOGS on the source), or use a newer dump.'));
+    }
   }
-  var purged = gtids.minus(gtids.parseSet(first.previousGtids), dumpSet);
-  if (gtids.setText(purged)) {
-    throw new UserError('BINLOG_GAP', said('transactions ' + gtids.setText(purged) + ' ran on the source after the dump and before the first file here, ' +
-      host.files.basename(first.path) + ': they are in neither. Copy the binary log files before ' + host.files.basename(first.path) +
-      ' (SHOW BINARY LOGS on the source), or use a newer dump.'));
-  }
-  var out = { folder: folder, files: got.files.map(function (f) { return host.files.basename(f.path); }), zone: zone,
-    transactions: [], inDump: 0, notLoaded: 0, otherSchemas: 0, reached: false, target: null, last: null };
+  var out = { folder: folder, files: names, zone: zone,
+    transactions: [], inDump: 0, notLoaded: 0, otherSchemas: 0, reached: false, target: null, last: null, numbered: 0, ownGtids: 0 };
   var stopGtid = opts.stopBefore || opts.stopAfter;
+  var stopName = opts.stopBefore ? 'stopBefore ' : 'stopAfter ';
   if (stopGtid) {
-    if (gtids.hasGtid(dumpSet, stopGtid)) throw new UserError('OPTION_INVALID', said((opts.stopBefore ? 'stopBefore ' : 'stopAfter ') + stopGtid + ' is already in the dump (its gtidExecuted).'));
-    if (!got.transactions.some(function (t) { return t.gtid === stopGtid; })) {
-      throw new UserError('OPTION_INVALID', said((opts.stopBefore ? 'stopBefore ' : 'stopAfter ') + stopGtid + ' is in none of the files of ' + folder.dir + '.'));
+    if (!splitPosition(stopGtid) && gtids.hasGtid(dumpSet, stopGtid)) throw new UserError('OPTION_INVALID', said(stopName + stopGtid + ' is already in the dump (its gtidExecuted).'));
+    if (!got.transactions.some(function (t) { return isStop(t, stopGtid); })) {
+      throw new UserError('OPTION_INVALID', said(stopName + stopGtid + ' is in none of the files of ' + folder.dir + (splitPosition(stopGtid)
+        ? ' (no transaction starts there: restore.binlogs lists them with their file:position)' : '') + '.'));
     }
   }
   var trxs = got.transactions;
+  var dumpFileAt = byPosition ? names.indexOf(opts.dumpFile) : -1;
   for (var k = 0; k < trxs.length; k++) {
     var t = trxs[k];
+    if (byPosition) {
+      // Before the dump's position: in the dump. From it on: numbered in the source's order, whatever is then
+      // skipped, so a number names the same transaction whatever the stop or the filters.
+      var at = names.indexOf(t.file);
+      if (at < dumpFileAt || (at === dumpFileAt && t.start < opts.dumpPosition)) {
+        if (isStop(t, stopGtid)) throw new UserError('OPTION_INVALID', said(stopName + stopGtid + ' is before the dump\'s position ' + opts.dumpFile + ':' + opts.dumpPosition + ': already in the dump.'));
+        out.inDump++;
+        continue;
+      }
+    }
     if (until !== null && t.immediateCommit >= until) { out.reached = true; break; }
-    if (opts.stopBefore && t.gtid === opts.stopBefore) { out.reached = true; break; }
+    if (isStop(t, opts.stopBefore)) { out.reached = true; break; }
+    if (byPosition) {
+      out.numbered++;
+      if (t.gtid === null) t.gtid = byPosition.uuid + ':' + out.numbered;
+      else out.ownGtids++; // GTIDs turned on at the source after the dump: its own kept
+    }
     if (t.gtid === null) {
-      throw new UserError('BINLOG_UNSUPPORTED', said('the transaction at ' + t.file + ':' + t.start + ' has no GTID (GTIDs off on the source): ' +
-        'a replay by file:position is not done yet.'));
+      throw new UserError('BINLOG_UNSUPPORTED', said('the transaction at ' + t.file + ':' + t.start + ' has no GTID (GTIDs turned off on the source ' +
+        'after the dump): the dump records GTIDs, the files do not. Replay up to it (stopBefore: "' + t.file + ':' + t.start + '") and the rest with mysqlbinlog | mysql.'));
     }
     if (gtids.hasGtid(dumpSet, t.gtid)) { out.inDump++; continue; }
     if (t.incomplete) throw new UserError('BINLOG_GAP', said('transaction ' + t.gtid + ' (' + t.file + ':' + t.start + '): ' + t.incomplete + '. Copy the file again once the source has rotated it.'));
@@ -124,7 +174,7 @@ function planReplay(host, opts) {
       out.transactions.push({ gtid: t.gtid, file: t.file, start: t.start, end: t.end, time: t.immediateCommit, statements: t.statements,
         tables: writtenTables(t), lastCommitted: t.lastCommitted, sequenceNumber: t.sequenceNumber });
     } else out[keep]++;
-    if (opts.stopAfter && t.gtid === opts.stopAfter) { out.reached = true; break; }
+    if (isStop(t, opts.stopAfter)) { out.reached = true; break; }
   }
   refuseUnsent(host, folder, out.transactions);
   out.last = out.transactions.length ? out.transactions[out.transactions.length - 1] : null;
@@ -136,12 +186,20 @@ function planReplay(host, opts) {
       ', ordered by ' + folder.order + ')',
     '  replay: ' + out.transactions.length + ' transaction(s) after the dump, up to ' + out.target +
       (out.last ? '; the last ' + out.last.gtid + ' committed ' + out.lastText : ''),
-    '  skipped: ' + out.inDump + ' already in the dump (its gtidExecuted)' +
+    '  skipped: ' + out.inDump + (byPosition ? ' before the dump\'s position ' + opts.dumpFile + ':' + opts.dumpPosition + ' (in the dump)'
+      : ' already in the dump (its gtidExecuted)') +
       (opts.loaded ? ', ' + out.notLoaded + ' only of tables the load leaves out, ' + out.otherSchemas + ' only of schemas it does not load' : '') +
       '; on the target, GTIDs it already holds are skipped too'];
   if (!out.reached && (until !== null || stopGtid)) {
     out.lines.push('  the files end before ' + out.target + ' (the last transaction in them committed ' + shown[2] +
       '): every transaction in them is replayed');
+  }
+  if (byPosition) {
+    // What a DBA finds in gtid_executed afterwards, said before: the numbers are the transactions' order from the position.
+    out.lines.splice(2, 0, '  GTIDs: the dump records none (gtid_mode OFF at the source): transactions replayed from ' + byPosition.source + ' ' + opts.dumpFile + ':' +
+      opts.dumpPosition + ' onward get GTIDs ' + byPosition.uuid + ':1-' + out.numbered + ' (n: the n-th transaction of its binary log ' +
+      'from there; the UUID is derived from the source and that position, so the same command again skips what the target holds)' +
+      (out.ownGtids ? '; ' + out.ownGtids + ' of them carry a GTID of their own (GTIDs turned on at the source later): kept, their numbers unused' : ''));
   }
   if (folder.line) out.lines.splice(1, 0, '  ' + folder.line);
   out.lines.push('  ' + zone.text.replace(/^./, function (c) { return 'Times in ' + c; }));
@@ -210,4 +268,4 @@ function keepForLoad(t, opts) {
     names.concat(schemas).join(', ') + '): it cannot be replayed in part. Load those tables too, or stop before it (stopBefore: "' + t.gtid + '").'));
 }
 
-module.exports = { planReplay: planReplay, ddlTarget: ddlTarget };
+module.exports = { planReplay: planReplay, ddlTarget: ddlTarget, splitPosition: splitPosition };

@@ -167,5 +167,16 @@ function sourcePosition(root) {
     binlogPosition: binlog ? binlog.position : root && typeof root.binlogPosition === 'number' ? root.binlogPosition : null };
 }
 
-module.exports = { sourcePosition: sourcePosition, rootTypeProblems: rootTypeProblems, readJsonFile: readJsonFile, readText: readText, invalidJson: invalidJson, checkObject: checkObject, checkFormat: checkFormat, dumpOrigin: dumpOrigin,
+// Who the dumped server was, as the dump says: its server_uuid (source.sysvars, Shell 9.3+ dumps), else its
+// address (source.topology) or host name (root.server, every dump); null when none is recorded.
+function sourceIdentity(root) {
+  var src = root && root.source && typeof root.source === 'object' ? root.source : {};
+  var text = function (v) { return typeof v === 'string' && v.trim() !== '' ? v.trim() : null; };
+  var uuid = text(src.sysvars && src.sysvars.server_uuid);
+  if (uuid) return { kind: 'server_uuid', text: uuid };
+  var addr = text(src.topology && src.topology.canonicalAddress) || text(root && root.server);
+  return addr ? { kind: 'host', text: addr } : null;
+}
+
+module.exports = { sourcePosition: sourcePosition, sourceIdentity: sourceIdentity, rootTypeProblems: rootTypeProblems, readJsonFile: readJsonFile, readText: readText, invalidJson: invalidJson, checkObject: checkObject, checkFormat: checkFormat, dumpOrigin: dumpOrigin,
   doneFacts: doneFacts, ownValue: ownValue, recordedBegin: recordedBegin, NEWEST_FORMAT: NEWEST_FORMAT };

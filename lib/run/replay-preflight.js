@@ -2,12 +2,14 @@
 // what it is refused with, decided in the preflight. Under schemaMap the events are rewritten to the
 // new names (./replay-rename.js). latest / since: refused unless outsideSlice says "skip" (markSliced).
 // Refused for now, each said: masks and orphans (they change rows the replay then changes again), a target
-// without gtid_mode ON (the source's GTIDs are kept, which is what makes a rerun skip what is applied).
+// without gtid_mode ON (each transaction keeps a GTID, the source's or one derived from the dump's position
+// (positionGtids): that is what makes a rerun skip what is applied).
 var UserError = require('../core/user-error.js').UserError;
 var replayPlan = require('../binlog/replay-plan.js');
 var gtids = require('../binlog/gtid-set.js');
 var selection = require('../partial/selection.js');
 var sourcePosition = require('../dump/dump-metadata.js').sourcePosition;
+var sourceIdentity = require('../dump/dump-metadata.js').sourceIdentity;
 var renameReplay = require('./replay-rename.js').renameReplay;
 var replayTables = require('../binlog/replay-tables.js');
 
@@ -71,6 +73,29 @@ function replayWrites(host, plan) {
   return out;
 }
 
+// A dump of a source with GTIDs off (no gtidExecuted; binlogFile:binlogPosition): the replayed transactions
+// get GTIDs of a UUID of their own, name-based (RFC 9562 version 8: SHA-256 of a namespace and a name) from
+// the source's identity and the dump's position, so the same command derives the same GTIDs and a rerun
+// skips exactly what the target holds, even after a kill; a record file has a window between a commit and
+// its write, and a table on the target changes more than the rows loaded. SHA-256 is the server's (SHA2();
+// SHA1() is an unknown function on the MySQL 9.7 tested, so no version 5).
+// Returns {uuid, source (text for the plan)} or null (the dump has gtidExecuted, or no position).
+var NAMESPACE = '6ba7b8119dad11d180b400c04fd430c8'; // RFC 9562's URL namespace
+function positionGtids(host, root) {
+  var pos = sourcePosition(root);
+  if (pos.gtidExecuted || !pos.binlogFile || typeof pos.binlogPosition !== 'number') return null;
+  var who = sourceIdentity(root);
+  var source = who ? (who.kind === 'server_uuid' ? 'the source (server_uuid ' + who.text + ')' : 'the source ' + who.text) : 'the source';
+  var name = 'mysqlsh-restore replay of ' + (who ? who.kind + ' ' + who.text : 'an unnamed source') + ' from ' + pos.binlogFile + ':' + pos.binlogPosition;
+  // The name as UTF-8 hex: no quoting of host names, and the same bytes whatever the session's character set.
+  var hex = unescape(encodeURIComponent(name)).split('').map(function (c) { return (256 + c.charCodeAt(0)).toString(16).slice(1); }).join('');
+  var h = String(host.sql.run("SELECT SHA2(UNHEX('" + NAMESPACE + hex + "'), 256) AS h").rows[0].h).toLowerCase();
+  var b6 = ((parseInt(h.slice(12, 14), 16) & 0x0f) | 0x80).toString(16);
+  var b8 = ((parseInt(h.slice(16, 18), 16) & 0x3f) | 0x80).toString(16);
+  var x = h.slice(0, 12) + b6 + h.slice(14, 16) + b8 + h.slice(18, 32);
+  return { uuid: [x.slice(0, 8), x.slice(8, 12), x.slice(12, 16), x.slice(16, 20), x.slice(20, 32)].join('-'), source: source };
+}
+
 // p: {own, options (every option given, resolved), lo (util.loadDump's), dump, objects, rename, snapshot, tuned, redoOff
 // (the server steps' plan: settings tuned, the redo log disabled)}.
 // Returns the replay plan, or null without binlogs.
@@ -104,14 +129,17 @@ function planLoadReplay(host, p) {
   if (p.lo.dryRun) refuse('dryRun', 'util.loadDump\'s dryRun loads nothing to replay onto (dryRun: true of restore.load plans the replay)');
   var mode = String(host.sql.run('SELECT @@GLOBAL.gtid_mode AS m').rows[0].m);
   if (mode !== 'ON') {
-    throw new UserError('BINLOG_UNSUPPORTED', 'restore.load with binlogs: the target\'s gtid_mode is ' + mode + ': the replay keeps ' +
-      'the source\'s GTIDs (SET gtid_next), which needs gtid_mode ON (and enforce_gtid_consistency ON). Nothing was changed.');
+    throw new UserError('BINLOG_UNSUPPORTED', 'restore.load with binlogs: the target\'s gtid_mode is ' + mode + ': the replay gives ' +
+      'each transaction a GTID (SET gtid_next: the source\'s, or one derived from the dump\'s position when the source has GTIDs off), which ' +
+      'is what lets the same command continue a stopped replay without applying anything twice; that needs gtid_mode ON (and ' +
+      'enforce_gtid_consistency ON) on the target. Nothing was changed.');
   }
   var sel = selection.parseSelection(p.lo);
   var schemas = p.objects.schemas.map(function (s) { return s.dumpSchema; });
   var loadedSchema = function (schema) { return schemas.indexOf(schema) >= 0; };
   var plan = replayPlan.planReplay(host, { where: own.binlogs, until: own.until, stopBefore: own.stopBefore, stopAfter: own.stopAfter,
-    dumpGtids: sourcePosition(p.dump.rootJson).gtidExecuted, dumpFile: sourcePosition(p.dump.rootJson).binlogFile, sourceOptions: p.options,
+    dumpGtids: sourcePosition(p.dump.rootJson).gtidExecuted, dumpFile: sourcePosition(p.dump.rootJson).binlogFile,
+    dumpPosition: sourcePosition(p.dump.rootJson).binlogPosition, byPosition: positionGtids(host, p.dump.rootJson), sourceOptions: p.options,
     loaded: function (schema, table) { return loadedSchema(schema) && selection.isTableChosen(sel, schema, table); },
     loadedSchema: loadedSchema });
   // schemaMap (or util.loadDump's schema option): the events under the new names (lib/run/replay-rename.js).

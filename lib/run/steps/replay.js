@@ -10,7 +10,7 @@ module.exports = {
   name: 'replay',
   reads: ['plan.replay', 'pre.objects.tables'], adds: ['report.replay'],
   reports: 'the transactions applied, those the target held already, the last GTID and its commit time, the tables it created (report.replay)',
-  undo: 'none: each transaction keeps its source GTID; the same command continues a replay that stopped',
+  undo: 'none: each transaction keeps its GTID (the source\'s, or derived from the dump\'s position); the same command continues a replay that stopped',
   when: function (run) { return !!run.plan.replay; },
   run: function (run) {
     var plan = run.plan.replay;
