@@ -10,7 +10,8 @@ const fs = require('fs');
 const path = require('path');
 const mysql = require('mysql2/promise');
 const { startServer } = require('../support/server');
-const { cli, runJs, tempDir, installPlugin, spawnShell } = require('../support/shell');
+const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
+const { killShellWhen } = require('../support/kill-shell');
 const { needs } = require('../support/real');
 const { suiteServer } = require('../support/root-hooks');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
@@ -131,22 +132,13 @@ describe('restore load --binlogs: a source with GTIDs off, by file:position (rea
   it('until, killed mid-way: the same command continues, nothing applied twice, every table as the source had it before the mistake', async function () {
     expect(uuid, 'the plan test ran').to.be.a('string');
     const args = [target.uri, '--', 'restore', 'load', dump, `--binlogs=${folder}`, `--until=${beforeMistake}`, '--threads=4'];
-    const child = spawnShell(args, { configHome: home });
-    let out = '';
-    child.stdout.on('data', (x) => { out += x; });
-    child.stderr.on('data', (x) => { out += x; });
-    const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
-    let atKill = null;
-    const until = Date.now() + 90000;
-    while (Date.now() < until && atKill === null) {
+    const k = await killShellWhen(args, { configHome: home }, async () => {
       const h = await held();
       const m = /^:1-(\d+)$/.exec(h);
-      if (m && Number(m[1]) >= 150) { child.kill('SIGKILL'); atKill = h; } else await new Promise((r) => setTimeout(r, 30));
-    }
-    const end = await exited;
-    expect(atKill, out).to.not.equal(null);
-    expect(end.signal, out).to.equal('SIGKILL');
-    await new Promise((r) => setTimeout(r, 500));
+      return m && Number(m[1]) >= 150 ? h : null;
+    });
+    expect(k.atKill, k.out).to.not.equal(null);
+    expect(k.signal, k.out).to.equal('SIGKILL');
     // Committed in the source's order: one interval from 1, short of the end.
     const stopped = /^:1-(\d+)$/.exec(await held());
     expect(stopped, await held()).to.not.equal(null);

@@ -10,7 +10,8 @@ const fs = require('fs');
 const path = require('path');
 const mysql = require('mysql2/promise');
 const { startServer } = require('../support/server');
-const { cli, runJs, tempDir, installPlugin, spawnShell } = require('../support/shell');
+const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
+const { killShellWhen } = require('../support/kill-shell');
 const { needs } = require('../support/real');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
 
@@ -55,24 +56,13 @@ describe('restore load --binlogs: the parallel replay (real Shell, real servers)
   // Starts `mysqlsh args…` and kills it (SIGKILL) once 300 of the source's transactions are on the target;
   // returns the source's GTIDs the target then holds, checked to be one interval short of the end.
   async function killMidway(args) {
-    const child = spawnShell(args, { configHome: home });
-    let out = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { out += d; });
-    const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
-    let atKill = null;
-    const until = Date.now() + 90000;
-    while (Date.now() < until) {
+    const k = await killShellWhen(args, { configHome: home }, async () => {
       const got = await sourceGtids();
-      if (got.count >= 300) { child.kill('SIGKILL'); atKill = got; break; }
-      await new Promise((r) => setTimeout(r, 30));
-    }
-    const end = await exited;
-    expect(atKill, out).to.not.equal(null);
-    expect(end.signal, out).to.equal('SIGKILL');
-    // The server rolls back what the killed sessions had not committed: the source's GTIDs on the
-    // target stay one interval (commits kept the source's order), short of the end.
-    await new Promise((r) => setTimeout(r, 500));
+      return got.count >= 300 ? got : null;
+    });
+    expect(k.atKill, k.out).to.not.equal(null);
+    expect(k.signal, k.out).to.equal('SIGKILL');
+    // The source's GTIDs on the target stay one interval (commits kept the source's order), short of the end.
     const stopped = await sourceGtids();
     // One interval: no ':' after it before the next server's GTIDs (a hole would read uuid:a-b:c-d).
     expect(String(await target.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '')).to.match(new RegExp(`${stopped.text}(,|$)`));
