@@ -13,22 +13,53 @@ var COPY = 2;
 var NOT_REGULAR = 4; // unreadable because not a regular file: util.loadDump does not see it
 var WANTS_HEAD = 8; // its first bytes are to be read (chunk-survey.js): a mark, not a list of a million
 
-// A column of one fact per chunk, every value `fill`: a typed array, or for a table of a few chunks
-// a plain array (a typed array costs some 250 bytes of its own: 50,000 tables of 2 chunks each, with
-// five columns, would spend 60 MB on them).
+// The per-chunk facts: a table of a few chunks keeps them all in one plain array, `cells`, fact
+// after fact (an array costs some 64 bytes of its own, a typed array some 250: 50,000 tables of 2
+// chunks each with a column per fact spent 18 MB on them); a bigger table has one typed array per
+// fact, made when a first value is set. Unset: NaN for sizes and keys, 0 for states and flags.
 var SMALL = 64;
+var DATA = 0;
+var FILE = 1;
+var HEAD = 2;
+var STATE = 3;
+var FLAG = 4;
+var FACTS = 5;
+var TYPES = [Float64Array, Float64Array, Float64Array, Uint8Array, Uint8Array];
 
-function column(count, fill, Type) {
-  var c = count <= SMALL ? new Array(count) : new Type(count);
-  c.fill(fill);
-  return c;
+function unset(c) { return c >= STATE ? 0 : NaN; }
+
+function resetFacts(ct, from) {
+  if (ct.cells) {
+    for (var c = from; c < FACTS; c++) ct.cells.fill(unset(c), c * ct.length, (c + 1) * ct.length);
+  } else {
+    for (var k = from; k < FACTS; k++) ct.big[k] = null;
+  }
+}
+
+function get(ct, c, i) {
+  if (ct.cells) return ct.cells[c * ct.length + i];
+  var a = ct.big[c];
+  return a ? a[i] : unset(c);
+}
+
+function put(ct, c, i, v) {
+  if (ct.cells) { ct.cells[c * ct.length + i] = v; return; }
+  if (!ct.big[c]) {
+    if (v === unset(c) || (v !== v && c < STATE)) return;
+    ct.big[c] = new TYPES[c](ct.length);
+    ct.big[c].fill(unset(c));
+  }
+  ct.big[c][i] = v;
 }
 
 // count chunks, numbered 0..count-1; lastIndex: the chunk marked last (@@N), -1 when none is;
 // whole: the table was dumped as one file (<base>.<ext>), its only chunk 0.
 function newChunkTable(base, ext, count, lastIndex, whole) {
-  return { base: base, ext: ext, length: count, lastIndex: lastIndex, whole: !!whole, extraLast: null,
-    dataBytes: column(count, NaN, Float64Array), fileBytes: null, states: null, flags: null, problems: null, headKeys: null };
+  var ct = { base: base, ext: ext, length: count, lastIndex: lastIndex, whole: !!whole, extraLast: null,
+    surveyed: false, cells: count <= SMALL ? new Array(count * FACTS) : null, big: count <= SMALL ? null : [null, null, null, null, null],
+    problems: null };
+  resetFacts(ct, DATA);
+  return ct;
 }
 
 function emptyChunkTable() { return newChunkTable('', '', 0, -1, false); }
@@ -48,51 +79,43 @@ function fileOf(ct, i) {
 }
 
 function dataBytesOf(ct, i) {
-  var v = ct.dataBytes[i];
+  var v = get(ct, DATA, i);
   return v === v ? v : null; // NaN: not recorded
 }
 
-function setDataBytes(ct, i, bytes) { ct.dataBytes[i] = bytes === null || bytes === undefined ? NaN : bytes; }
+function setDataBytes(ct, i, bytes) { put(ct, DATA, i, bytes === null || bytes === undefined ? NaN : bytes); }
 
 // The survey's arrays, made once it starts.
 function startSurvey(ct) {
-  ct.fileBytes = column(ct.length, NaN, Float64Array);
-  ct.states = column(ct.length, 0, Uint8Array);
-  ct.flags = null; // made when a first flag is set
+  resetFacts(ct, FILE);
+  ct.surveyed = true;
   ct.problems = null; // made when a first problem is set
-  ct.headKeys = null; // made when a first key is set
 }
 
 // A number standing for a file's first bytes (chunk-survey.js), or null when they were not read.
 function headKeyOf(ct, i) {
-  var v = ct.headKeys ? ct.headKeys[i] : NaN;
+  var v = get(ct, HEAD, i);
   return v === v ? v : null;
 }
 
-function setHeadKey(ct, i, key) {
-  if (!ct.headKeys) ct.headKeys = column(ct.length, NaN, Float64Array);
-  ct.headKeys[i] = key;
-}
+function setHeadKey(ct, i, key) { put(ct, HEAD, i, key); }
 
 // Bytes of the file on disk; null when it is not there (or was not looked up).
 function fileBytesOf(ct, i) {
-  var v = ct.fileBytes ? ct.fileBytes[i] : NaN;
+  var v = get(ct, FILE, i);
   return v === v ? v : null;
 }
 
-function setFileBytes(ct, i, bytes) { ct.fileBytes[i] = bytes === null || bytes === undefined ? NaN : bytes; }
+function setFileBytes(ct, i, bytes) { put(ct, FILE, i, bytes === null || bytes === undefined ? NaN : bytes); }
 
-function stateOf(ct, i) { return ct.states ? STATES[ct.states[i]] || null : null; }
+function stateOf(ct, i) { return STATES[get(ct, STATE, i)] || null; }
 
-function setState(ct, i, state) { ct.states[i] = STATE_CODE[state]; }
+function setState(ct, i, state) { put(ct, STATE, i, STATE_CODE[state]); }
 
 function flag(ct, i, bit, on) {
-  if (on === undefined) return !!(ct.flags && ct.flags[i] & bit);
-  if (!ct.flags) {
-    if (!on) return on;
-    ct.flags = column(ct.length, 0, Uint8Array);
-  }
-  ct.flags[i] = on ? ct.flags[i] | bit : ct.flags[i] & ~bit;
+  var bits = get(ct, FLAG, i);
+  if (on === undefined) return !!(bits & bit);
+  put(ct, FLAG, i, on ? bits | bit : bits & ~bit);
   return on;
 }
 
@@ -110,9 +133,9 @@ function setProblem(ct, i, text) {
 // Indexes of the chunks in state s, in order.
 function indexesIn(ct, s) {
   var out = [];
-  if (!ct.states) return out;
   var code = STATE_CODE[s];
-  for (var i = 0; i < ct.length; i++) if (ct.states[i] === code) out.push(i);
+  if (!ct.surveyed || !code) return out;
+  for (var i = 0; i < ct.length; i++) if (get(ct, STATE, i) === code) out.push(i);
   return out;
 }
 
@@ -125,13 +148,13 @@ function chunkAt(ct, i) {
 // Sum of the recorded sizes of chunks [from, to) (unknown ones count 0: see someUnknown).
 function sumDataBytes(ct, from, to) {
   var n = 0;
-  for (var i = from; i < to; i++) { var v = ct.dataBytes[i]; if (v === v) n += v; }
+  for (var i = from; i < to; i++) { var v = get(ct, DATA, i); if (v === v) n += v; }
   return n;
 }
 
 // Whether some chunk in [from, to) has no recorded size.
 function someUnknown(ct, from, to) {
-  for (var i = from; i < to; i++) if (ct.dataBytes[i] !== ct.dataBytes[i]) return true;
+  for (var i = from; i < to; i++) { var v = get(ct, DATA, i); if (v !== v) return true; }
   return false;
 }
 
@@ -200,12 +223,12 @@ function eachBatch(runs, most, fn) {
 // that occur, in one pass (a table of a million chunks makes a few strings, not a list).
 function stateRanges(ct) {
   var out = {};
-  if (!ct.states) return out;
+  if (!ct.surveyed) return out;
   var parts = {};
   for (var i = 0; i < ct.length;) {
-    var code = ct.states[i];
+    var code = get(ct, STATE, i);
     var end = i + 1;
-    while (end < ct.length && ct.states[end] === code) end++;
+    while (end < ct.length && get(ct, STATE, end) === code) end++;
     var s = STATES[code];
     if (s) (parts[s] = parts[s] || []).push(end - i === 1 ? String(i) : i + '-' + (end - 1));
     i = end;

@@ -25,7 +25,7 @@ module.exports = {
       'Prints one line per table (or partition): chunks usable/total, stubs, missing and corrupt files, ' +
       'uncompressed bytes usable/total, then the problems found and a verdict. The facts (outputFormat json or ' +
       'none): format, dumper, origin, complete, schemas, tables, totals, loadable, dataCheck (method: structure or ' +
-      'decompressed, with files and fileBytes) and problems (one entry per problem: code, message and file). ' +
+      'decompressed, with files and fileBytes) and problems (one entry per problem: code, message and file; past 100 tables with missing or corrupt chunks, one entry says how many more). ' +
       'Each table (or partition) says its chunks as counts and ranges, never an entry per chunk: {schema, table, ' +
       'partition (a partition only), basename, compression, extension, chunking, primaryIndex, chunksOrderedByKey, ' +
       'rows, dataBytes, chunkSource, lastChunkKnown, chunks: how many, dataBytesUsable, states: the chunk numbers in ' +
