@@ -2,6 +2,7 @@
 # sent as mysqlbinlog | mysql would send it, with its session state set only where it changes, and
 # committed in its turn. The session runs with autocommit off: no BEGIN round trip.
 import base64 as _base64
+import threading as _threading
 import time as _time
 
 _KNOWN = ("foreign_key_checks", "unique_checks", "sql_auto_is_null", "auto_increment_increment", "auto_increment_offset",
@@ -30,6 +31,7 @@ class Worker(object):
     def __init__(self, run, session, n):
         self.run, self.s, self.n = run, session, n
         self.fde, self.schema, self.index = None, None, None
+        self.turn, self.until = _threading.Condition(run.cond), None  # the commit this worker waits for (binlog_replay.py)
         self.connection = int(session.run_sql("SELECT CONNECTION_ID()").fetch_one()[0])
         # What the session has already: a Query event's state is SET only where it differs (some of these
         # need SESSION_VARIABLES_ADMIN to be set at all).
@@ -61,14 +63,14 @@ class Worker(object):
         run = self.run
         self.index = i
         try:
-            run.wait_until(i, lambda: run.committed >= run.wait_for[i])
+            run.wait_committed(self, i, run.wait_for[i])
             if not any("commit" in p for p in trx):  # DDL commits by itself: its turn first
-                run.wait_until(i, lambda: run.committed >= i - 1)
+                run.wait_committed(self, i, i - 1)
             try:
                 self.send(i, fde, trx, True)
             except Retry:
                 self.rollback()
-                run.wait_until(i, lambda: run.committed >= i - 1)
+                run.wait_committed(self, i, i - 1)
                 self.send(i, fde, trx, False)
         except Halt:
             self.rollback()
@@ -163,7 +165,7 @@ class Worker(object):
         run = self.run
         since = _time.time()
         while True:
-            if run.wait_until(i, lambda: run.committed >= i - 1, 0.5):
+            if run.wait_committed(self, i, i - 1, 0.5):
                 break
             # Still not its turn: a transaction before it may be waiting for a lock this one holds
             # (a dependency the clock did not see): then this one goes back and runs after it.
