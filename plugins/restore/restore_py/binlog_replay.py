@@ -52,6 +52,7 @@ class _Run(object):
         # worker (woken only when the commit it waits for is reached: a commit wakes one thread, not all).
         self.cond = _threading.Condition(_threading.Lock())
         self.committed, self.bytes, self.failed, self.stopped, self.retries = -1, 0, None, False, 0
+        self.parked = {}  # transaction index: the worker whose transaction waits only for its COMMIT (park)
         self.queue = _queue.Queue(maxsize=max(64, 16 * len(sessions)))
         self.sessions, self.charsets = sessions, charsets
         self.statements = [0] * len(sessions)
@@ -93,12 +94,33 @@ class _Run(object):
             w.turn.notify()
 
     def committed_now(self, i):
-        with self.cond:
-            self.committed = i
-            self.bytes += self.items[i][2] - self.items[i][1]
-            for w in self.workers:
-                if w.until is not None and w.until <= i:
-                    w.turn.notify()
+        # Transaction i committed. When the next one only waits for its COMMIT (parked), that COMMIT is
+        # sent from this thread on that worker's idle session, at once, and so on down the chain: the
+        # order is the same (each COMMIT still sent after the previous one returned) without a thread
+        # wake-up between two commits.
+        relayed = None
+        while True:
+            with self.cond:
+                if relayed is not None:
+                    relayed.relayed = ("done", None)
+                self.committed = i
+                self.bytes += self.items[i][2] - self.items[i][1]
+                for w in self.workers:
+                    if w.until is not None and w.until <= i:
+                        w.turn.notify()
+                nxt = self.parked.pop(i + 1, None)
+                if nxt is None or self.halted(i + 1):
+                    return
+                nxt.relayed = "claimed"
+            try:
+                self.statements[nxt.n] += 1
+                nxt.s.commit()
+            except Exception as err:
+                with self.cond:
+                    nxt.relayed = ("done", err)
+                    nxt.turn.notify()
+                return
+            i, relayed = i + 1, nxt
 
     def fail(self, i, err):
         meta = self.items[i]
