@@ -20,6 +20,8 @@
 //   report's replay phase (its util.loadDump phase is not part of the comparison). Over 4 sessions
 //   (transactions scheduled by the source's logical clock, commit order kept), over 1 session, and over
 //   4 with --preset=fastest (the restore-time levers the load uses apply during the replay).
+// BENCH_ONLY (a regular expression on the variants' names), BENCH_TARGET_OPTS (mysqld options of every
+// target), BENCH_COMPARE (other checkouts of the plugin, each one more variant over 4 sessions).
 // Reported: median (min–max) seconds, transactions per second, the peak memory of the process
 // doing the work (mysqlbinlog's plus mysql's; for the applier, mysqld itself) and
 // the growth of the target mysqld's peak memory during the replay (/proc: VmHWM reset before).
