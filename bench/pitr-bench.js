@@ -20,6 +20,8 @@
 //   report's replay phase (its util.loadDump phase is not part of the comparison). Over 4 sessions
 //   (transactions scheduled by the source's logical clock, commit order kept), over 1 session, and over
 //   4 with --preset=fastest (the restore-time levers the load uses apply during the replay).
+// BENCH_ONLY (a regular expression on the variants' names), BENCH_TARGET_OPTS (mysqld options of every
+// target), BENCH_COMPARE (other checkouts of the plugin, each one more variant over 4 sessions).
 // Reported: median (min–max) seconds, transactions per second, the peak memory of the process
 // doing the work (mysqlbinlog's plus mysql's; for the applier, mysqld itself) and
 // the growth of the target mysqld's peak memory during the replay (/proc: VmHWM reset before).
@@ -188,11 +190,20 @@ async function freshTarget(startGtid, bare) {
 // (bench/measure.js) on a bare target; seconds: the report's replay phase; peakMB: mysqlsh's peak
 // (the load's included).
 const home = installPlugin(tempDir('restore-pitrbench-cfg-'));
+// BENCH_COMPARE: other checkouts of the plugin (folders, comma-separated), each installed into a config
+// home of its own and run as one more variant over 4 sessions, interleaved with the rest (a change measured
+// against the code before it in the same runs).
+const compared = (process.env.BENCH_COMPARE || '').split(',').filter(Boolean).map((dir) => {
+  const cfg = tempDir('restore-pitrbench-cmp-');
+  const r = spawnSync('sh', [path.join(dir, 'install.sh')], { env: { ...process.env, MYSQLSH_USER_CONFIG_HOME: cfg }, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${dir}/install.sh failed: ${r.stderr}`);
+  return { dir, home: cfg };
+});
 let setupDump = null; // made in main, before the workload
-const pluginReplay = (threads, preset) => async (target, binlogDir) => {
+const pluginReplay = (threads, preset, cfgHome = home) => async (target, binlogDir) => {
   const peak = serverPeak(target);
   const r = runMeasured(MYSQLSH, [target.uri, '--', 'restore', 'load', setupDump, `--binlogs=${binlogDir}`, `--threads=${threads}`,
-    ...(preset ? [`--preset=${preset}`] : []), '--output-format=json'], { env: shellEnv({ configHome: home }) });
+    ...(preset ? [`--preset=${preset}`] : []), '--output-format=json'], { env: shellEnv({ configHome: cfgHome }) });
   if (r.status !== 0) return { ...r, serverMB: peak().growthMB, stderr: r.stderr + r.stdout.slice(-2000) };
   const report = JSON.parse(r.stdout);
   const phase = report.phases.find((p) => p.phase === 'replay');
@@ -289,6 +300,8 @@ async function main() {
     { name: 'plugin, 1 session', how: 'restore load --binlogs --threads=1', plugin: true, run: pluginReplay(1) },
     { name: 'plugin, 4, preset fastest', how: 'restore load --binlogs --threads=4 --preset=fastest (its restore-time levers)', plugin: true,
       run: pluginReplay(4, 'fastest') },
+    ...compared.map((c) => ({ name: `plugin@${path.basename(c.dir)}, 4`, how: `restore load --binlogs --threads=4, the plugin of ${c.dir}`,
+      plugin: true, run: pluginReplay(4, undefined, c.home) })),
   ];
   process.stdout.write(`Commands: ${variants[0].how} (mysql = ${bin}/mysql --no-defaults -uroot -h127.0.0.1 -PPORT)\n` +
     `  applier: copy the files to DATADIR/relay.000001…, write DATADIR/relay.index; SET GLOBAL replica_parallel_workers = N; ` +

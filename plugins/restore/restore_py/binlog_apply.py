@@ -111,38 +111,53 @@ def _query_piece(body, post, when, spec):
 def read_transaction(f, start, end, posts, crc, check_only=False, spec=None):
     # The pieces of one transaction [start, end): {binlog: bytes} (table maps and row events, one
     # BINLOG statement's worth) | {query: bytes, schema, when, micros, state, client} | {commit: True}
-    # | {unsupported: why}; check_only: only the unsupported pieces.
-    trx, rows, pos = [], [], start
+    # | {unsupported: why}; check_only: only the unsupported pieces. The transaction is read with one
+    # read and its events cut from it (no seek and read per event).
+    trx, rows, size, pos = [], [], [0], start
+    f.seek(start)
+    buf = f.read(end - start)
+    if len(buf) < end - start:
+        raise Refusal("read-failed", f.name, "no event at position %d" % (start + len(buf)))
+    view = memoryview(buf)
+    unpack = _struct.unpack_from
 
     def flush():
         if rows:
             trx.append({"binlog": b"".join(rows)})
             del rows[:]
+            size[0] = 0
 
-    while pos < end:
-        when, kind, raw = _event(f, pos)
-        pos += len(raw)
+    at = 0
+    while at < len(buf):
+        if len(buf) - at < ev.HEADER:
+            raise Refusal("read-failed", f.name, "no event at position %d" % (start + at))
+        when, kind, _, length = unpack("<IBII", buf, at)
+        if length < ev.HEADER or at + length > len(buf):
+            raise Refusal("read-failed", f.name, "no event at position %d" % (start + at))
+        here, at = at, at + length
+        pos = start + here
         if kind in _SKIP:
             continue
         if kind == ev.TABLE_MAP or kind in _ROWS:
             if check_only:
                 continue
-            rows.append(replay_event(kind, raw, pos - len(raw), spec, crc, posts) if kind == ev.TABLE_MAP else raw)
-            if kind != ev.TABLE_MAP and sum(len(r) for r in rows) > _CHUNK:
+            rows.append(replay_event(kind, bytes(view[here:at]), pos, spec, crc, posts) if spec and kind == ev.TABLE_MAP else view[here:at])
+            size[0] += length
+            if kind != ev.TABLE_MAP and size[0] > _CHUNK:
                 flush()
             continue
         flush()
         if kind == ev.QUERY and check_only:
             continue
         if kind == ev.QUERY:
-            raw = replay_event(kind, raw, pos - len(raw), spec, crc, posts)
+            raw = replay_event(kind, bytes(view[here:at]), pos, spec, crc, posts)
             body = raw[ev.HEADER:len(raw) - 4] if crc else raw[ev.HEADER:]
             trx.append(_query_piece(body, posts[kind - 1], when, spec))
         elif kind == ev.XID:
             if not check_only:
                 trx.append({"commit": True})
         else:
-            trx.append({"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %d" % kind), pos - len(raw))})
+            trx.append({"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %d" % kind), pos)})
     flush()
     return trx
 

@@ -48,8 +48,11 @@ class _Run(object):
         self.dir = spec["dir"]
         self.rewrite = spec.get("rewrite")  # {schemaMap} or None: with each transaction's texts, binlog_apply.replay_event's
         self.wait_for = wait_indexes(self.items)
-        self.cond = _threading.Condition()
+        # One lock; the run's condition (a failure, a stop, a worker ending: every waiter) and one per
+        # worker (woken only when the commit it waits for is reached: a commit wakes one thread, not all).
+        self.cond = _threading.Condition(_threading.Lock())
         self.committed, self.bytes, self.failed, self.stopped, self.retries = -1, 0, None, False, 0
+        self.parked = {}  # transaction index: the worker whose transaction waits only for its COMMIT (park)
         self.queue = _queue.Queue(maxsize=max(64, 16 * len(sessions)))
         self.sessions, self.charsets = sessions, charsets
         self.statements = [0] * len(sessions)
@@ -64,24 +67,60 @@ class _Run(object):
     def halted(self, i):
         return self.stopped or (self.failed is not None and i >= self.failed["index"])
 
-    def wait_until(self, i, ready, timeout=None):
-        # Blocks until ready() (True), the run halts for this transaction (Halt), or timeout (False).
+    def wait_committed(self, worker, i, target, timeout=None):
+        # Blocks until every transaction up to `target` has committed (True), the run halts for
+        # transaction i (Halt), or timeout (False).
+        if self.committed >= target:
+            return True
         end = None if timeout is None else _time.time() + timeout
         with self.cond:
-            while not ready():
-                if self.halted(i):
-                    raise binlog_worker.Halt()
-                left = None if end is None else end - _time.time()
-                if left is not None and left <= 0:
-                    return False
-                self.cond.wait(left if left is not None else 1.0)
+            try:
+                while self.committed < target:
+                    if self.halted(i):
+                        raise binlog_worker.Halt()
+                    left = None if end is None else end - _time.time()
+                    if left is not None and left <= 0:
+                        return False
+                    worker.until = target
+                    worker.turn.wait(left if left is not None else 1.0)
+            finally:
+                worker.until = None
         return True
 
+    def wake_all(self):
+        # Under self.cond: a failure or a stop concerns every waiter.
+        self.cond.notify_all()
+        for w in self.workers:
+            w.turn.notify()
+
     def committed_now(self, i):
-        with self.cond:
-            self.committed = i
-            self.bytes += self.items[i][2] - self.items[i][1]
-            self.cond.notify_all()
+        # Transaction i committed. When the next one only waits for its COMMIT (parked), that COMMIT is
+        # sent from this thread on that worker's idle session, at once, and so on down the chain: the
+        # order is the same (each COMMIT still sent after the previous one returned) without a thread
+        # wake-up between two commits.
+        relayed = None
+        while True:
+            with self.cond:
+                if relayed is not None:
+                    relayed.relayed = ("done", None)
+                self.committed = i
+                self.bytes += self.items[i][2] - self.items[i][1]
+                for w in self.workers:
+                    if w.until is not None and w.until <= i:
+                        w.turn.notify()
+                nxt = self.parked.pop(i + 1, None)
+                if nxt is None or self.halted(i + 1):
+                    return
+                nxt.relayed = "claimed"
+            try:
+                self.statements[nxt.n] += 1
+                nxt.s.commit()
+            except Exception as err:
+                with self.cond:
+                    nxt.relayed = ("done", err)
+                    nxt.turn.notify()
+                return
+            i, relayed = i + 1, nxt
 
     def fail(self, i, err):
         meta = self.items[i]
@@ -89,7 +128,7 @@ class _Run(object):
             if self.failed is None or i < self.failed["index"]:
                 self.failed = {"index": i, "gtid": meta[3], "file": meta[0], "position": meta[1],
                                "code": getattr(err, "code", None), "message": getattr(err, "msg", None) or str(err)}
-            self.cond.notify_all()
+            self.wake_all()
 
     def spec_of(self, meta):
         if not self.rewrite:
@@ -166,7 +205,7 @@ def wait(run_id, seconds, stop=False):
     with run.cond:
         if stop:
             run.stopped = True
-            run.cond.notify_all()
+            run.wake_all()
         while run.alive > 0 and _time.time() < end:
             run.cond.wait(end - _time.time())
         out = run.snapshot()
