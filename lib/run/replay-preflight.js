@@ -23,10 +23,11 @@ function refuse(option, why) {
 // The tables latest / since load a slice of: {option, has(schema, table)} (dump names), or null.
 function slicedTables(options) {
   var sel = selection.parseSelection({ latest: options.latest, since: options.since });
-  if (!sel.latest.length && !sel.since.length) return null;
+  if (!selection.isPartial(sel)) return null;
+  // A latest rule for one partition slices its table too: rules are matched by schema and table only.
   return { option: sel.since.length ? 'since' : 'latest', has: function (schema, table) {
-    return sel.latest.some(function (r) { return (r.schema === '*' || r.schema === schema) && (r.table === '*' || r.table === table); }) ||
-      sel.since.some(function (r) { return r.schema === schema && r.table === table; });
+    return selection.hasSince(sel, schema, table) ||
+      sel.latest.some(function (r) { return (r.schema === '*' || r.schema === schema) && (r.table === '*' || r.table === table); });
   } };
 }
 

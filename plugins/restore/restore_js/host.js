@@ -255,6 +255,11 @@ function sessionRunner(session) {
   };
 }
 
+// A session the plugin opened itself, as host.sql's: run (rows as objects) and close.
+function ownSession(other) {
+  return { run: sessionRunner(function () { return other; }), close: function () { other.close(); } };
+}
+
 function makeSql() {
   var info = null;
   function session() {
@@ -276,11 +281,10 @@ function makeSql() {
         var d = errorDetails(e);
         throw new SqlError(d.code, d.message.replace(/^\w+\.getClassicSession: /, ''));
       }
-      return { run: sessionRunner(function () { return other; }), close: function () { other.close(); } };
+      return ownSession(other);
     },
     openOther: function (hostName, port) {
-      var other = openOtherSession(session(), hostName, port, typed);
-      return { run: sessionRunner(function () { return other; }), close: function () { other.close(); } };
+      return ownSession(openOtherSession(session(), hostName, port, typed));
     },
     serverInfo: function () {
       if (info) return info;
