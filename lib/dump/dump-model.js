@@ -378,8 +378,10 @@ function readDumpMetadata(host, dumpDir) {
 }
 
 // Each table's data bytes as @.done.json records them (restore.load's levers weigh the dump by
-// them): (schema, table) -> bytes or null; null when the dump has no @.done.json.
-function recordedTableBytes(host, dumpDir) {
+// them): (schema, table) -> bytes or null; null when the dump has no @.done.json. doneFile: the one
+// readDumpModel read already (model.done), else it is read here.
+function recordedTableBytes(host, dumpDir, doneFile) {
+  if (doneFile) return metadata.doneFacts(doneFile).tableDataBytes;
   var pathOf = checkDumpDir(host, dumpDir).pathOf;
   if (!isComplete(host, pathOf)) return null;
   return metadata.doneFacts(readDoneFile(host, pathOf('@.done.json'))).tableDataBytes;

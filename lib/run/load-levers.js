@@ -20,9 +20,10 @@ function presetChose(p, name) {
   return p.preset.source === 'built-in' && p.explicit[name] === undefined;
 }
 
-// tables: [{schema, dumpSchema, table}] → [{t, bytes}] from @.done.json, or null when any is unknown.
-function sizes(host, dir, tables) {
-  var bytesOf = recordedTableBytes(host, dir);
+// tables: [{schema, dumpSchema, table}] → [{t, bytes}] from @.done.json (done: as read already, or
+// null), or null when any is unknown.
+function sizes(host, dir, done, tables) {
+  var bytesOf = recordedTableBytes(host, dir, done);
   if (!bytesOf) return null;
   var out = [];
   for (var i = 0; i < tables.length; i++) {
@@ -73,15 +74,15 @@ function analyzeChoice(host, sized, presetName) {
       (sized.length - chosen.length) + ' smaller are left to InnoDB\'s automatic recalculation (innodb_stats_auto_recalc ON)' };
 }
 
-// p: {dir, tables (what the load creates), preset, explicit, lo (util.loadDump's options as
-// resolved), own}. → {loadOptions: what util.loadDump gets instead of the preset's, analyzeTables:
+// p: {dir, done (@.done.json as the dump model read it, or null), tables (what the load creates), preset,
+// explicit, lo (util.loadDump's options as resolved), own}. → {loadOptions: what util.loadDump gets instead of the preset's, analyzeTables:
 // the tables to analyze (null: every loaded table), lines: the plan's, one per lever decided}.
 function chooseLevers(host, p) {
   var out = { loadOptions: {}, analyzeTables: null, lines: [] };
   var defer = p.lo.deferTableIndexes === 'all' && p.lo.loadIndexes !== false && presetChose(p, 'deferTableIndexes');
   var analyze = p.own.analyze === 'on' && presetChose(p, 'analyze');
   if ((!defer && !analyze) || !p.tables.length) return out;
-  var sized = sizes(host, p.dir, p.tables);
+  var sized = sizes(host, p.dir, p.done, p.tables);
   if (!sized) {
     out.lines.push('Levers of preset ' + p.preset.name + ' kept as they are: @.done.json records no data size for some loaded tables');
     return out;

@@ -182,7 +182,7 @@ function lockedPreflight(host, p) {
   var keys = road.invisiblePrimaryKeys(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
     p.resolved.explicit.createInvisiblePKs !== undefined);
   // A built-in preset's levers, kept where the dump's figures say they pay (lib/run/load-levers.js).
-  var levers = chooseLevers(host, { dir: dir, tables: objects.tables, preset: p.resolved.preset, explicit: p.resolved.explicit,
+  var levers = chooseLevers(host, { dir: dir, done: dump.done || null, tables: objects.tables, preset: p.resolved.preset, explicit: p.resolved.explicit,
     lo: lo, own: own });
   var composed = loaderOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,
     snapshot: snapshot, invisiblePKs: keys.value, levers: levers.loadOptions });
