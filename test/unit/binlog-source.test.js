@@ -5,6 +5,17 @@ const { expect } = require('chai');
 const { parseWhere } = require('../../lib/binlog/binlog-source');
 const secrets = require('../../lib/options/secrets');
 const optionTable = require('../../lib/options/option-table');
+const { spawnSync } = require('child_process');
+const { HAVE_PYTHON, prelude } = require('../support/companion');
+
+// The companion's list of places for the Shell's own mysqlbinlog, for one home/executable/platform.
+function candidates(environ, exe, windows) {
+  const script = [...prelude(), 'src = importlib.import_module("companion_under_test.binlog_source")',
+    `print(json.dumps(src.mysqlbinlog_candidates(${JSON.stringify(environ)}, ${JSON.stringify(exe)}, ${windows ? 'True' : 'False'})))`].join('\n');
+  const r = spawnSync('python3', ['-B', '-c', script], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout);
+}
 
 describe('binlogs: where the binary logs come from (lib/binlog/binlog-source.js)', function () {
   it('tells a live server, a backup host, an rsync daemon, a bucket and a local folder apart', function () {
@@ -35,5 +46,20 @@ describe('binlogs: where the binary logs come from (lib/binlog/binlog-source.js)
     expect(secrets.withoutSecrets({ binlogs: 'rpl:S3cret@db1:3306' })).to.deep.equal({ binlogs: 'rpl:(set, not shown)@db1:3306' });
     const echo = optionTable.optionEcho('load', { binlogs: 'rpl:S3cret@db1:3306' }, { binlogs: 'rpl:S3cret@db1:3306' });
     expect(echo).to.include('binlogs: "rpl:(set, not shown)@db1:3306"').and.not.include('S3cret');
+  });
+
+  it('looks for mysqlbinlog where MySQL Shell 9.2+ installs it in each layout, then on PATH', function () {
+    if (!HAVE_PYTHON) this.skip();
+    // DEB, EL/Fedora RPM (/usr/libexec), and an RPM built where %{_libexecdir} is /usr/lib.
+    expect(candidates({}, '/usr/bin/mysqlsh', false)).to.deep.equal(['/usr/libexec/mysqlsh/mysqlbinlog', '/usr/lib/mysqlsh/mysqlbinlog']);
+    // The tar.gz (Linux, macOS) unpacked anywhere: the folder above bin/.
+    expect(candidates({}, '/opt/mysql-shell-9.5.0-linux-glibc2.28-x86-64bit/bin/mysqlsh', false)[0])
+      .to.equal('/opt/mysql-shell-9.5.0-linux-glibc2.28-x86-64bit/libexec/mysqlsh/mysqlbinlog');
+    // MYSQLSH_HOME overrides the executable's place, as in the Shell.
+    expect(candidates({ MYSQLSH_HOME: '/srv/shell' }, '/usr/bin/mysqlsh', false)[0]).to.equal('/srv/shell/libexec/mysqlsh/mysqlbinlog');
+    // Windows: the .exe name (path joined by the host's separator; the names are what matter here).
+    expect(candidates({ MYSQLSH_HOME: 'C:/MySQL Shell 9.5' }, '', true)[0]).to.match(/libexec.mysqlsh.mysqlbinlog\.exe$/);
+    // An executable not in a bin/ folder: the Shell has no home then, only PATH is searched.
+    expect(candidates({}, '/tmp/mysqlsh', false)).to.deep.equal([]);
   });
 });

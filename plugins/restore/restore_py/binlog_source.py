@@ -13,7 +13,7 @@ from . import binlog
 from .errors import Refusal
 
 _NO_MYSQLBINLOG = ("Reading binary logs from a live server needs the mysqlbinlog program: MySQL Shell 9.2 or later "
-                   "has it in its libexec folder (libexec/mysqlsh/mysqlbinlog), else install the MySQL client "
+                   "has it below its home (libexec/mysqlsh/mysqlbinlog, mysqlbinlog.exe on Windows), else install the MySQL client "
                    "programs (apt-get install mysql-client, or mysql-community-client; dnf install mysql) so that "
                    "mysqlbinlog is on PATH.")
 
@@ -40,20 +40,43 @@ def head(path):
     return _json.dumps({k: info[k] for k in ("previousGtids", "firstGtid", "firstCommit", "size", "error")})
 
 
-def _shell_home():
-    # The folder above the running mysqlsh's bin/ (the Shell resolves its libexec folder from there).
+def _shell_home(environ, exe):
+    # As the Shell finds its home: MYSQLSH_HOME when set, else the folder above the executable's
+    # folder when that folder is named bin (else none: the Shell then has no libexec folder either).
+    if environ.get("MYSQLSH_HOME"):
+        return environ["MYSQLSH_HOME"]
+    folder = _os.path.dirname(exe or "")
+    return _os.path.dirname(folder) if folder and _os.path.basename(folder) == "bin" else None
+
+
+def _running_shell():
+    # The running mysqlsh's executable: /proc/self/exe on Linux; elsewhere what Python was told
+    # (not verified on macOS or Windows: there the PATH candidate below still finds it).
     try:
-        exe = _os.path.realpath("/proc/self/exe")
+        return _os.path.realpath("/proc/self/exe")
     except OSError:
-        exe = _sys.executable or ""
-    return _os.path.dirname(_os.path.dirname(exe))
+        return _sys.executable or ""
+
+
+def mysqlbinlog_candidates(environ, exe, windows):
+    # Where MySQL Shell 9.2+ keeps the mysqlbinlog it bundles, as its sources (9.2.0-9.6.0) say:
+    # <home>/<LIBEXECDIR>/mysqlsh/mysqlbinlog(.exe on Windows), LIBEXECDIR "libexec" unless the
+    # build sets it (DEB: usr/libexec; tar.gz, macOS and the Windows MSI/zip: the default libexec).
+    # The RPM spec passes basename(%{_libexecdir}): libexec on EL and Fedora, lib where a distro's
+    # macro is /usr/lib (SUSE; a distro fact, not verified here). The Shell also appends that folder
+    # to PATH at start, so a PATH lookup finds it too, after any mysqlbinlog earlier on PATH.
+    home = _shell_home(environ, exe)
+    name = "mysqlbinlog.exe" if windows else "mysqlbinlog"
+    if home is None:
+        return []
+    return [_os.path.join(home, d, "mysqlsh", name) for d in ("libexec", "lib")]
 
 
 def find_mysqlbinlog():
-    # As MySQL Shell 9.2+ finds the one it bundles (<home>/libexec/mysqlsh/mysqlbinlog), else PATH.
-    bundled = _os.path.join(_shell_home(), "libexec", "mysqlsh", "mysqlbinlog")
-    if _os.access(bundled, _os.X_OK):
-        return bundled
+    # The Shell's own first (the version it tested), else PATH.
+    for path in mysqlbinlog_candidates(_os.environ, _running_shell(), _os.name == "nt"):
+        if _os.path.isfile(path) and _os.access(path, _os.X_OK):
+            return path
     return _shutil.which("mysqlbinlog")
 
 
