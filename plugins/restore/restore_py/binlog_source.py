@@ -13,9 +13,9 @@ from . import binlog
 from .errors import Refusal
 
 _NO_MYSQLBINLOG = ("Reading binary logs from a live server needs the mysqlbinlog program: MySQL Shell 9.2 or later "
-                   "has it below its home (libexec/mysqlsh/mysqlbinlog, mysqlbinlog.exe on Windows), else install the MySQL client "
-                   "programs (apt-get install mysql-client, or mysql-community-client; dnf install mysql) so that "
-                   "mysqlbinlog is on PATH.")
+                   "has it below its home (libexec/mysqlsh/mysqlbinlog, mysqlbinlog.exe on Windows), else install "
+                   "the MySQL client programs (apt-get install mysql-client, or mysql-community-client; dnf install "
+                   "mysql) so that mysqlbinlog is on PATH.")
 
 
 class _Enough(Exception):
