@@ -14,6 +14,7 @@ var dumpCache = require('../remote/dump-cache.js');
 var startProgress = require('../format/progress.js').startProgress;
 var formatBytes = require('../format/text-table.js').formatBytes;
 var folderOf = require('./binlog-folder.js');
+var rshArgv = require('../remote/head-reader.js').rshArgv;
 var gtids = require('./gtid-set.js');
 
 // "user[:password]@host:port" or "mysql://user[:password]@host[:port]": a live server. A colon followed
@@ -183,13 +184,63 @@ function pastTarget(h, need) {
   return !!(need.stopGtid && h.previousGtids && gtids.hasGtid(gtids.parseSet(h.previousGtids), need.stopGtid));
 }
 
+// since (the preview): the files before the last one whose first transaction committed before since hold
+// nothing at or after it (a file's commits precede its next file's first), so they are not fetched.
+// ssh and a bucket read only a file's first bytes (head -c, a ranged GET; more while the first
+// transaction is not in them) into one scratch file of the cache, and the last such file is found by
+// halving; an rsync daemon and a live server give whole files only: read from the last file back to
+// it, every file read is one the preview needs (or past until). Returns {from, heads, headBytes}.
+var HEAD_BYTES = 65536;
+
+function sinceStart(host, source, dir, files, start, since, o, wholeHead) {
+  var before = function (h) { return h.firstCommit !== null && h.firstCommit !== undefined && h.firstCommit < since; };
+  var out = { from: start, heads: 0, headBytes: 0 };
+  if (source.kind === 'daemon' || source.kind === 'server') {
+    for (var k = files.length - 1; k > start; k--) {
+      if (before(wholeHead(files[k]))) { out.from = k; break; }
+    }
+    return out;
+  }
+  var scratch = host.files.join(dir, '.head');
+  var argv = rshArgv(o.rsh || host.shell.getenv('RSYNC_RSH') || 'ssh');
+  var colon = source.url.indexOf(':');
+  var firstBytes = function (name, n) {
+    var got = source.kind === 'ssh' ? host.files.remoteHeads(argv, source.url.slice(0, colon), [source.url.slice(colon + 1) + '/' + name], n)
+      : host.files.bucketHeads(source.s3, [bucket.keyPrefix(source) + name], n);
+    if (got[0] === null) {
+      throw new UserError('BINLOG_SOURCE_EMPTY', 'binlogs: ' + name + ' was listed at ' + source.url + ' and is gone (purged while read?). ' +
+        'Run the preview again.', { source: source.url });
+    }
+    return got[0];
+  };
+  var head = function (name) {
+    for (var n = HEAD_BYTES; ; n *= 16) {
+      var bytes = firstBytes(name, n);
+      out.heads++;
+      out.headBytes += bytes.byteLength;
+      host.files.writeFiles([{ path: scratch, data: bytes }], { overwrite: true });
+      var h = host.files.binlogHead(scratch);
+      // Its first transaction's commit read, or the whole file read: told.
+      if (h.firstCommit !== null || bytes.byteLength < n) return h;
+    }
+  };
+  var lo = start + 1;
+  var hi = files.length - 1;
+  while (lo <= hi) {
+    var mid = (lo + hi) >> 1;
+    if (before(head(files[mid]))) { out.from = mid; lo = mid + 1; } else hi = mid - 1;
+  }
+  if (out.heads) host.files.remove([scratch]);
+  return out;
+}
+
 function kindText(source) {
   return source.kind === 'ssh' ? 'over ssh' : source.kind === 'daemon' ? 'from the rsync daemon'
     : source.kind === 's3' ? 'from the bucket' : 'from the live server (mysqlbinlog --read-from-remote-server --raw)';
 }
 
 // need: {startFile (the dump's binlogFile, or null), dumpGtids (its gtidExecuted, or null), until (microseconds UTC, or
-// null), stopGtid (or null)}.
+// null), stopGtid (or null), since (microseconds UTC, or null: the preview's)}.
 // Returns what binlog-folder.js folderFiles returns (the cache for a remote source), with source
 // {kind, url} and, when fetched, fetched {files, bytes, transferred, seconds, first, last} and line.
 function openBinlogs(host, where, options, need, preview) {
@@ -226,9 +277,11 @@ function openBinlogs(host, where, options, need, preview) {
   ordered.files.slice(start).forEach(function (n) { total += listing.sizes[n] || 0; });
   var progress = startProgress(host, 'Fetching binary logs', total, { format: formatBytes });
   var done = 0;
+  var readNow = {};
   var fetchOne = function (name) {
-    transferred += source.kind === 'server' ? fetchFromServer(host, source, dir, name, listing)
+    readNow[name] = source.kind === 'server' ? fetchFromServer(host, source, dir, name, listing)
       : fetchNames(host, source, dir, [name], listing.sizes, o, 'Fetching ' + name);
+    transferred += readNow[name];
     done += listing.sizes[name] || 0;
     progress.update(done, (got.length + 1) + ' file(s)');
     return host.files.binlogHead(host.files.join(dir, name));
@@ -245,8 +298,15 @@ function openBinlogs(host, where, options, need, preview) {
       start--;
     }
   }
+  var bySince = null;
+  if (need.since !== null && need.since !== undefined) {
+    bySince = sinceStart(host, source, dir, ordered.files, start, need.since, o, function (name) { return (heads[name] = fetchOne(name)); });
+    bySince.skipped = bySince.from - start;
+    start = bySince.from;
+  }
   var wanted = ordered.files.slice(start);
-  if (source.kind !== 'server' && !targeted && !need.dumpGtids) {
+  // A daemon's or a server's files since needs were read whole already.
+  if (source.kind !== 'server' && !targeted && !need.dumpGtids && !(bySince && source.kind === 'daemon')) {
     transferred = fetchNames(host, source, dir, wanted, listing.sizes, o, 'Fetching binary logs');
     got = wanted;
   } else {
@@ -258,6 +318,9 @@ function openBinlogs(host, where, options, need, preview) {
     }
   }
   progress.done(got.length + ' file(s)');
+  // Read whole to tell where since begins, yet past until: said, not counted among the files.
+  var pastUntil = Object.keys(readNow).filter(function (n) { return got.indexOf(n) < 0; });
+  pastUntil.forEach(function (n) { transferred -= readNow[n]; });
   var sizes = {};
   var measured = host.files.stat(got.map(function (n) { return host.files.join(dir, n); })).sizes;
   var bytes = 0;
@@ -266,14 +329,18 @@ function openBinlogs(host, where, options, need, preview) {
   var hi = folderOf.numberOf(got[got.length - 1]);
   var seconds = (Date.now() - started) / 1000;
   var fetched = { files: got.length, bytes: bytes, transferred: transferred, seconds: seconds, first: got[0], last: got[got.length - 1],
-    of: ordered.files.length, program: program };
+    of: ordered.files.length, program: program, beforeSince: bySince ? bySince.skipped : null, headsRead: bySince ? bySince.heads : null,
+    headBytes: bySince ? bySince.headBytes : null };
   return {
     dir: dir, files: got, order: ordered.order + ' at the source', sizes: sizes, skipped: ordered.skipped,
     missing: ordered.missing.filter(function (n) { var k = folderOf.numberOf(n); return k !== null && k > lo && k < hi; }),
     source: { kind: source.kind, url: source.url }, fetched: fetched,
     line: 'from ' + source.url + ' ' + kindText(source) + ': ' + got.length + ' of its ' + ordered.files.length + ' file(s) (' +
       got[0] + (got.length > 1 ? ' … ' + got[got.length - 1] : '') + '), ' + formatBytes(bytes) + ', ' + transferred +
-      ' transferred now, ' + (got.length - transferred) + ' already in the cache ' + dir + ' (' + seconds.toFixed(1) + ' s)',
+      ' transferred now, ' + (got.length - transferred) + ' already in the cache ' + dir + ' (' + seconds.toFixed(1) + ' s)' +
+      (pastUntil.length ? '; ' + pastUntil.length + ' more read whole to find where since begins, past until' : '') +
+      (bySince ? '; ' + bySince.skipped + ' file(s) before since not fetched' + (bySince.heads ? ', told by ' + bySince.heads +
+        ' read(s) of a file\'s first bytes (' + formatBytes(bySince.headBytes) + ')' : '') : ''),
   };
 }
 

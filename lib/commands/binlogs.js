@@ -66,8 +66,8 @@ function binlogsCommand(host, where, options) {
   var zone = times.chooseZone(host);
   var since = o.since ? times.parseTime(host, zone, o.since, 'since') : null;
   var until = o.until ? times.parseTime(host, zone, o.until, 'until') : null;
-  // Files from where since begins are not told without reading them: the preview fetches from the first.
-  var folder = binlogSource.openBinlogs(host, where, o, { startFile: null, until: until, stopGtid: null }, true);
+  // From elsewhere: only the files from the last one whose first transaction is before since.
+  var folder = binlogSource.openBinlogs(host, where, o, { startFile: null, until: until, stopGtid: null, since: since }, true);
   var got = folderOf.readFolder(host, folder, { since: since, until: until, keep: 'notable', manyRows: manyRows });
   var dangerous = dangerousEvents(got.transactions, manyRows, patterns);
   var undecoded = [];

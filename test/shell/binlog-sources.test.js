@@ -33,6 +33,22 @@ describe('restore load --binlogs from a backup host, a bucket and the live sourc
   let dropGtid;
   let expected;
   let bundleBin; // the MySQL bundle's bin/ (mysqlbinlog)
+  let sinceHome; // a config home of its own (an empty cache) for the previews with since
+
+  // restore.binlogs WHERE --since=beforeDrop: binlog.000003 holds the DELETE before since and the DROP after it;
+  // binlog.000001-000002 hold nothing at or after since and are not fetched (the cache holds none of them).
+  function previewSince(where, args, env) {
+    const p = cli(null, ['binlogs', where, `--since=${beforeDrop}`, ...args], { configHome: sinceHome, env });
+    expect(p.status, p.out).to.equal(0);
+    const line = p.stdout.split('\n').filter((l) => l.startsWith('Fetched from')).join('');
+    expect(fetchedOf(line)).to.deep.equal({ files: files.length - 2, of: files.length, first: files[2], last: files[files.length - 1],
+      transferred: files.length - 2 });
+    expect(line).to.include('; 2 file(s) before since not fetched');
+    const cache = / already in the cache (.*?) \(\d/.exec(line)[1];
+    expect(fs.readdirSync(cache).filter((n) => /^binlog\.\d+$/.test(n)).sort()).to.deep.equal(files.slice(2));
+    expect(p.stdout).to.match(new RegExp(`${dropGtid}  binlog\\.000003:\\d+  DROP TABLE`));
+    return line;
+  }
 
   async function checksums(server) {
     const out = {};
@@ -56,6 +72,7 @@ describe('restore load --binlogs from a backup host, a bucket and the live sourc
     needs(this, ['server', 'shell']);
     [source, target] = await Promise.all([startServer({ opts: GTIDS }), startServer({ opts: GTIDS })]);
     home = installPlugin(tempDir('restore-cfg-'));
+    sinceHome = installPlugin(tempDir('restore-cfg-'));
     bundleBin = path.dirname(source.client.trim().split(/\s+/)[0]);
     const q = (sql) => source.query(sql);
     await q(`CREATE USER rpl@'%' IDENTIFIED BY '${PASSWORD}'`);
@@ -108,6 +125,10 @@ describe('restore load --binlogs from a backup host, a bucket and the live sourc
     const daemon = await startRsyncDaemon({ logs: folder });
     try {
       const untouched = hashSandbox([folder]);
+      // since: ssh reads the first bytes of a few files (halving) to tell where since begins; a daemon serves
+      // whole files only: read from the last back to the first one that began before since.
+      expect(previewSince(`root@127.0.0.1:${folder}`, [`--rsh=${ssh.rsh}`])).to.match(/not fetched, told by [1-3] read\(s\) of a file's first bytes/);
+      expect(previewSince(daemon.url('logs'), [])).to.not.include('told by');
       await freshTarget();
       // binlog.000001 holds the dump's end; binlog.000003 the DROP; binlog.000004 begins past until.
       const r = cli(target.uri, ['load', dump, `--binlogs=root@127.0.0.1:${folder}`, `--until=${beforeDrop}`, `--rsh=${ssh.rsh}`],
@@ -144,6 +165,7 @@ describe('restore load --binlogs from a backup host, a bucket and the live sourc
     try {
       await s3.createBucket('logs');
       for (const f of files.concat(['binlog.index'])) await s3.putObject('logs', `prod/${f}`, fs.readFileSync(path.join(folder, f)));
+      expect(previewSince('s3://logs/prod', [`--s3-endpoint-override=${s3.endpoint}`], s3.env)).to.match(/told by [1-3] read\(s\)/);
       await freshTarget();
       const r = cli(target.uri, ['load', dump, '--binlogs=s3://logs/prod', `--stop-before=${dropGtid}`,
         `--s3-endpoint-override=${s3.endpoint}`], { configHome: home, env: s3.env });
@@ -185,6 +207,7 @@ describe('restore load --binlogs from a backup host, a bucket and the live sourc
     expect(fetchedOf(r.stdout)).to.include({ files: 4, first: files[0], last: files[3] });
     expect(await checksums(target)).to.deep.equal(expected);
     expect(r.out.split("\n").filter((l) => l.includes(PASSWORD))).to.deep.equal([]);
+    expect(previewSince(uri, [], env)).to.not.include(PASSWORD);
 
     const refused = (where, extra) => {
       const x = cli(null, ['binlogs', where, '--output-format=json'], { configHome: home, env: { ...env, ...(extra || {}) } });
