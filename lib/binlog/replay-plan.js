@@ -64,6 +64,32 @@ function isStop(t, text) {
   return at ? t.file === at.file && t.start === at.position : t.gtid === text;
 }
 
+// stopBefore "first drop of shop.customers" (or `shop`.`customers`): the preview's finding named, never a GTID
+// (no colon needed) nor a file:position. -> {schema, table}, or null when the text is not of that form.
+var NAMED = /^\s*first\s+drop\s+of\s+(?:`((?:[^`]|``)+)`|([^\s.`]+))\.(?:`((?:[^`]|``)+)`|([^\s.`]+))\s*$/i;
+
+function namedStop(text) {
+  var m = NAMED.exec(String(text));
+  if (!m) return null;
+  var unquote = function (q, plain) { return q !== undefined ? q.replace(/``/g, '`') : plain; };
+  return { schema: unquote(m[1], m[2]), table: unquote(m[3], m[4]) };
+}
+
+// The first statement of t that drops the named table (DROP TABLE, DROP DATABASE of its schema) or empties
+// it (TRUNCATE): the same classification restore.binlogs lists its dangerous events by. Or null.
+function dropsNamed(t, named) {
+  var full = named.schema + '.' + named.table;
+  for (var k = 0; k < t.statements.length; k++) {
+    var c = statements.classify(t.statements[k].text, t.statements[k].schema);
+    if (!c) continue;
+    if ((c.kind === 'drop-table' || c.kind === 'truncate') && c.tables.indexOf(full) >= 0) return c.kind;
+    if (c.kind === 'drop-database' && c.schema === named.schema) return c.kind;
+  }
+  return null;
+}
+
+var DROP_TEXT = { 'drop-table': 'DROP TABLE', truncate: 'TRUNCATE', 'drop-database': 'DROP DATABASE' };
+
 // opts: {where, until, stopBefore, stopAfter (the user's texts), dumpGtids (the dump's gtidExecuted), dumpFile,
 // dumpPosition (its binlogFile:binlogPosition), byPosition: {uuid, source} (a dump without gtidExecuted: the
 // transactions from dumpFile:dumpPosition on, numbered from 1 in the source's order, are given GTIDs uuid:n; the
@@ -77,11 +103,13 @@ function planReplay(host, opts) {
       { options: targets });
   }
   var byPosition = opts.dumpGtids ? null : opts.byPosition;
+  var named = opts.stopBefore ? namedStop(opts.stopBefore) : null;
   ['stopBefore', 'stopAfter'].forEach(function (n) {
-    if (!opts[n] || splitPosition(opts[n])) return;
+    if (!opts[n] || splitPosition(opts[n]) || (n === 'stopBefore' && named)) return;
     if (!gtids.splitGtid(opts[n])) {
       throw new UserError('OPTION_INVALID', 'restore.load option ' + n + ': ' + JSON.stringify(opts[n]) + ' is not a GTID ' +
-        '(source_uuid:number) nor a file:position (binlog.000003:1234), as restore.binlogs lists them.');
+        '(source_uuid:number) nor a file:position (binlog.000003:1234), as restore.binlogs lists them' +
+        (n === 'stopBefore' ? ', nor "first drop of schema.table"' : '') + '.');
     }
     if (byPosition) {
       throw new UserError('OPTION_INVALID', said(n + ' ' + opts[n] + ' is a GTID, and the dump records none (GTIDs off on the source): ' +
@@ -96,7 +124,7 @@ function planReplay(host, opts) {
   var zone = times.chooseZone(host);
   var until = opts.until ? times.parseTime(host, zone, opts.until, 'until', 'restore.load') : null;
   var folder = binlogSource.openBinlogs(host, opts.where, opts.sourceOptions, { startFile: opts.dumpFile || null, dumpGtids: opts.dumpGtids, until: until,
-    stopGtid: [opts.stopBefore, opts.stopAfter].filter(function (x) { return x && !splitPosition(x); })[0] || null });
+    stopGtid: [named ? null : opts.stopBefore, opts.stopAfter].filter(function (x) { return x && !splitPosition(x); })[0] || null });
   var got = folderOf.readFolder(host, folder, { keep: 'all' });
   if (!got.files.length) throw new UserError('BINLOG_GAP', said('the folder ' + folder.dir + ' holds no binary log file.'));
   if (folder.missing.length) {
@@ -126,7 +154,18 @@ function planReplay(host, opts) {
         ' (SHOW BINARY LOGS on the source), or use a newer dump.'));
     }
   }
-  var out = { folder: folder, files: names, zone: zone,
+  var resolved = named ? resolveNamed(got.transactions, named, dumpSet, byPosition ? { names: names, file: opts.dumpFile, position: opts.dumpPosition } : null) : null;
+  if (named && !resolved) {
+    throw new UserError('BINLOG_STOP_NOT_FOUND', said('stopBefore ' + JSON.stringify(opts.stopBefore) + ': no statement drops or truncates ' +
+      named.schema + '.' + named.table + ' (DROP TABLE, DROP DATABASE ' + named.schema + ', TRUNCATE) after the dump in ' + folder.dir + ' (' +
+      names[0] + ' … ' + names[names.length - 1] + '). restore.binlogs lists the ones there are; or stop by until or a GTID.'),
+    { option: 'stopBefore', table: named.schema + '.' + named.table });
+  }
+  if (resolved) {
+    resolved.asked = String(opts.stopBefore).trim();
+    opts = Object.assign({}, opts, { stopBefore: resolved.stop });
+  }
+  var out = { folder: folder, files: names, zone: zone, stopNamed: resolved,
     transactions: [], inDump: 0, notLoaded: 0, otherSchemas: 0, reached: false, target: null, last: null, numbered: 0, ownGtids: 0 };
   var stopGtid = opts.stopBefore || opts.stopAfter;
   var stopName = opts.stopBefore ? 'stopBefore ' : 'stopAfter ';
@@ -178,8 +217,13 @@ function planReplay(host, opts) {
   }
   refuseUnsent(host, folder, out.transactions);
   out.last = out.transactions.length ? out.transactions[out.transactions.length - 1] : null;
-  var shown = times.timeTexts(host, zone, [until, out.last ? out.last.time : null, got.last ? got.last.immediateCommit : null]);
-  out.target = until !== null ? 'until ' + shown[0] + ' (' + zone.name + ')' : opts.stopBefore ? 'stopBefore ' + opts.stopBefore
+  var shown = times.timeTexts(host, zone, [until, out.last ? out.last.time : null, got.last ? got.last.immediateCommit : null,
+    resolved ? resolved.time : null]);
+  if (resolved) resolved.timeText = shown[3];
+  out.target = until !== null ? 'until ' + shown[0] + ' (' + zone.name + ')' : resolved ? 'stopBefore "' + resolved.asked + '": the ' +
+      DROP_TEXT[resolved.kind] + ' at ' + (resolved.stop === resolved.gtid ? resolved.gtid + ' (' + resolved.file + ':' + resolved.position + ')'
+        : resolved.stop) + ', committed ' + shown[3]
+    : opts.stopBefore ? 'stopBefore ' + opts.stopBefore
     : opts.stopAfter ? 'stopAfter ' + opts.stopAfter : 'the end of the files';
   out.lastText = out.last ? shown[1] : null;
   out.lines = ['Binary logs: ' + out.files.length + ' file(s) in ' + folder.dir + ' (' + out.files[0] + ' … ' + out.files[out.files.length - 1] +
@@ -204,6 +248,26 @@ function planReplay(host, opts) {
   if (folder.line) out.lines.splice(1, 0, '  ' + folder.line);
   out.lines.push('  ' + zone.text.replace(/^./, function (c) { return 'Times in ' + c; }));
   return out;
+}
+
+// The first transaction after the dump (not in its gtidExecuted; at or after its position when it records no
+// GTIDs) that drops or truncates the named table: {stop: its GTID, or file:position without one, gtid, file,
+// position, time, kind}, or null.
+function resolveNamed(trxs, named, dumpSet, byPosition) {
+  var dumpAt = byPosition ? byPosition.names.indexOf(byPosition.file) : -1;
+  for (var k = 0; k < trxs.length; k++) {
+    var t = trxs[k];
+    if (byPosition) {
+      var at = byPosition.names.indexOf(t.file);
+      if (at < dumpAt || (at === dumpAt && t.start < byPosition.position)) continue;
+    } else if (t.gtid && gtids.hasGtid(dumpSet, t.gtid)) continue;
+    var kind = dropsNamed(t, named);
+    if (kind) {
+      return { stop: t.gtid && !byPosition ? t.gtid : t.file + ':' + t.start, gtid: t.gtid, file: t.file, position: t.start,
+        time: t.immediateCommit, kind: kind };
+    }
+  }
+  return null;
 }
 
 // Events the replay cannot send (statement-based ones, XA, compressed transactions) found by one pass
@@ -268,4 +332,4 @@ function keepForLoad(t, opts) {
     names.concat(schemas).join(', ') + '): it cannot be replayed in part. Load those tables too, or stop before it (stopBefore: "' + t.gtid + '").'));
 }
 
-module.exports = { planReplay: planReplay, ddlTarget: ddlTarget, splitPosition: splitPosition };
+module.exports = { planReplay: planReplay, ddlTarget: ddlTarget, splitPosition: splitPosition, namedStop: namedStop };

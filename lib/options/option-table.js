@@ -97,7 +97,7 @@ var OPTIONS = [
   { name: 'outsideSlice', section: 'selection', owner: 'own', members: ['load'], type: 'string', values: ['refuse', 'skip'],
     default: 'refuse', inPreset: false, brief: 'binlogs with latest/since: skip changes of rows outside the slice' },
   { name: 'stopBefore', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,
-    check: nonEmptyProblem, brief: 'Replay up to this GTID (or file:position), excluded' },
+    check: nonEmptyProblem, brief: 'Replay up to this GTID, file:position or "first drop of s.t", excluded' },
   { name: 'stopAfter', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,
     check: nonEmptyProblem, brief: 'Replay up to this GTID (or file:position), included' },
   { name: 'tables', section: 'selection', owner: 'command', members: ['binlogs'], type: 'list', defaultText: 'all',

@@ -168,6 +168,25 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     expect(after.value.replay.last.gtid).to.equal(dropGtid);
   });
 
+  it('--stop-before="first drop of shop.customers": resolved to the DROP\'s GTID and time, named in the plan; a table never dropped: refused', async function () {
+    await freshTarget();
+    const r = cli(target.uri, ['load', dump, `--binlogs=${folder}`, '--stop-before=first drop of shop.customers'], { configHome: home });
+    expect(r.status, r.out).to.equal(0);
+    expect(r.stdout).to.match(new RegExp(`up to stopBefore "first drop of shop\\.customers": the DROP TABLE at ${dropGtid} \\(binlog\\.\\d+:\\d+\\), ` +
+      'committed \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d'));
+    expect(await checksums(target)).to.deep.equal(expected);
+    const held = String(await target.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '');
+    expect(held).to.include(`${uuid}:${dumpEnd + 1}-${Number(dropGtid.split(':')[1]) - 1}`).and.not.include(dropGtid);
+
+    await freshTarget();
+    const none = cli(target.uri, ['load', dump, `--binlogs=${folder}`, '--stop-before=first drop of shop.orders', '--output-format=json'],
+      { configHome: home });
+    expect(none.status, none.out).to.equal(1);
+    expect(JSON.parse(none.stdout).error).to.include({ code: 'BINLOG_STOP_NOT_FOUND' });
+    expect(JSON.parse(none.stdout).error.message).to.include('no statement drops or truncates shop.orders');
+    expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
+  });
+
   it('includeTables: only the loaded table\'s transactions; one over loaded and not loaded tables refused, named', async function () {
     await freshTarget();
     // The plan counts what is skipped per reason: the update, delete, ALTER of orders, CREATE TABLE extra and its insert.

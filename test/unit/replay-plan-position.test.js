@@ -10,7 +10,7 @@ const { spawnSync } = require('child_process');
 const { fakeHost } = require('../support/fake-host');
 const { tempDir } = require('../support/shell');
 const { HAVE_PYTHON, prelude } = require('../support/companion');
-const { planReplay } = require('../../lib/binlog/replay-plan.js');
+const { planReplay, namedStop } = require('../../lib/binlog/replay-plan.js');
 const { sourceIdentity } = require('../../lib/dump/dump-metadata.js');
 
 const U = '0f0e0d0c-0b0a-8908-8706-050403020100';
@@ -77,6 +77,25 @@ describe('replay plan by file:position (a source with GTIDs off)', function () {
     expect(gap[0]).to.equal('BINLOG_GAP');
     expect(gap[1]).to.include('binlog.000001, where the dump ends').and.include('is not among the files');
     expect(code(() => plan({ dumpPosition: 4, byPosition: null }))[0]).to.equal('BINLOG_UNSUPPORTED');
+  });
+
+  it('stopBefore "first drop of schema.table": the file:position of the first DROP after the dump\'s position; none: BINLOG_STOP_NOT_FOUND', function () {
+    // gtidoff.000002 ends with DROP DATABASE s2 (its 6th transaction): it drops s2.v (and every table of s2; none of s9).
+    const p = plan({ dumpPosition: starts[2], stopBefore: 'first drop of `s2`.`v`' });
+    expect(p.stopNamed).to.include({ stop: `${FILE}:${starts[5]}`, kind: 'drop-database', gtid: null });
+    expect(p.transactions.map((t) => t.start)).to.deep.equal(starts.slice(2, 5));
+    expect(p.reached).to.equal(true);
+    expect(p.lines.join('\n')).to.include(`up to stopBefore "first drop of \`s2\`.\`v\`": the DROP DATABASE at ${FILE}:${starts[5]}, committed 20`);
+    let err = null;
+    try { plan({ dumpPosition: starts[2], stopBefore: 'first drop of s9.v' }); } catch (e) { err = e; }
+    expect(err && err.code).to.equal('BINLOG_STOP_NOT_FOUND');
+    expect(err.message).to.include('no statement drops or truncates s9.v').and.include('restore.binlogs lists');
+    // Neither a GTID nor a file:position reads as a name; a name is never read as either.
+    expect(namedStop('FIRST  DROP OF shop.customers')).to.deep.equal({ schema: 'shop', table: 'customers' });
+    expect(namedStop('first drop of `a.b`.`c``d`')).to.deep.equal({ schema: 'a.b', table: 'c`d' });
+    expect(namedStop(`${U}:7`)).to.equal(null);
+    expect(namedStop('binlog.000003:1234')).to.equal(null);
+    expect(namedStop('first drop of customers')).to.equal(null);
   });
 
   it('the source\'s identity the UUID is derived from: its server_uuid where the dump records it (Shell 9.1+), else its host name', function () {

@@ -19,7 +19,7 @@ module.exports = {
     var unlogged = !!run.plan.loadDumpOptions.skipBinlog;
     var r = applyReplay(run.host, plan, { workers: plan.workers || 1, unlogged: unlogged });
     var last = r.last ? { gtid: r.last.gtid, time: r.last.time, timeText: times.timeTexts(run.host, plan.zone, [r.last.time])[0] } : null;
-    run.report.replay = { applied: r.applied, onTarget: r.onTarget, last: last, zone: plan.zone.name, target: plan.target,
+    run.report.replay = { applied: r.applied, onTarget: r.onTarget, last: last, zone: plan.zone.name, target: plan.target, stopNamed: plan.stopNamed || null,
       workers: r.workers, bytes: r.bytes, retries: r.retries, statements: r.statements, cpuSeconds: r.cpuSeconds, unlogged: unlogged,
       created: replayedTables(run.host, plan.created || [], run.pre.objects.tables) };
   },
