@@ -185,11 +185,12 @@ function pastTarget(h, need) {
 }
 
 // since (the preview): the files before the last one whose first transaction committed before since hold
-// nothing at or after it (a file's commits precede its next file's first), so they are not fetched.
-// ssh and a bucket read only a file's first bytes (head -c, a ranged GET; more while the first
-// transaction is not in them) into one scratch file of the cache, and the last such file is found by
-// halving; an rsync daemon and a live server give whole files only: read from the last file back to
-// it, every file read is one the preview needs (or past until). Returns {from, heads, headBytes}.
+// nothing at or after it (a file's commits precede its next file's first), so they are not fetched (nor
+// read, in a local folder). That file is found by halving over the files' first transactions: read in
+// place in a folder; over ssh and from a bucket from a file's first bytes only (head -c, a ranged GET;
+// more while the first transaction is not in them) put in one scratch file of the cache. An rsync daemon
+// and a live server give whole files only: read from the last file back to it, so every file read is
+// one the preview needs (or past until). Returns {from, heads (reads), headBytes (remote bytes read)}.
 var HEAD_BYTES = 65536;
 
 function sinceStart(host, source, dir, files, start, since, o, wholeHead) {
@@ -201,7 +202,22 @@ function sinceStart(host, source, dir, files, start, since, o, wholeHead) {
     }
     return out;
   }
-  var scratch = host.files.join(dir, '.head');
+  var head = source.kind === 'local' ? function (name) {
+    out.heads++;
+    return host.files.binlogHead(host.files.join(dir, name));
+  } : remoteHead(host, source, host.files.join(dir, '.head'), o, out);
+  var lo = start + 1;
+  var hi = files.length - 1;
+  while (lo <= hi) {
+    var mid = (lo + hi) >> 1;
+    if (before(head(files[mid]))) { out.from = mid; lo = mid + 1; } else hi = mid - 1;
+  }
+  if (out.headBytes) host.files.remove([host.files.join(dir, '.head')]);
+  return out;
+}
+
+// A file's head over ssh or from a bucket, read from its first bytes written to scratch; counted in out.
+function remoteHead(host, source, scratch, o, out) {
   var argv = rshArgv(o.rsh || host.shell.getenv('RSYNC_RSH') || 'ssh');
   var colon = source.url.indexOf(':');
   var firstBytes = function (name, n) {
@@ -213,7 +229,7 @@ function sinceStart(host, source, dir, files, start, since, o, wholeHead) {
     }
     return got[0];
   };
-  var head = function (name) {
+  return function (name) {
     for (var n = HEAD_BYTES; ; n *= 16) {
       var bytes = firstBytes(name, n);
       out.heads++;
@@ -224,14 +240,6 @@ function sinceStart(host, source, dir, files, start, since, o, wholeHead) {
       if (h.firstCommit !== null || bytes.byteLength < n) return h;
     }
   };
-  var lo = start + 1;
-  var hi = files.length - 1;
-  while (lo <= hi) {
-    var mid = (lo + hi) >> 1;
-    if (before(head(files[mid]))) { out.from = mid; lo = mid + 1; } else hi = mid - 1;
-  }
-  if (out.heads) host.files.remove([scratch]);
-  return out;
 }
 
 function kindText(source) {
@@ -250,6 +258,11 @@ function openBinlogs(host, where, options, need, preview) {
   if (source.kind === 'local') {
     var local = folderOf.folderFiles(host, where);
     local.source = { kind: 'local', url: local.dir };
+    if (need.since !== null && need.since !== undefined && local.files.length) {
+      var from = sinceStart(host, source, local.dir, local.files, 0, need.since, o, null);
+      local.sinceSkip = { files: from.from, first: local.files[from.from], heads: from.heads };
+      local.files = local.files.slice(from.from);
+    }
     return local;
   }
   var started = Date.now();

@@ -66,7 +66,7 @@ function binlogsCommand(host, where, options) {
   var zone = times.chooseZone(host);
   var since = o.since ? times.parseTime(host, zone, o.since, 'since') : null;
   var until = o.until ? times.parseTime(host, zone, o.until, 'until') : null;
-  // From elsewhere: only the files from the last one whose first transaction is before since.
+  // Only the files from the last one whose first transaction is before since are read (fetched, from elsewhere).
   var folder = binlogSource.openBinlogs(host, where, o, { startFile: null, until: until, stopGtid: null, since: since }, true);
   var got = folderOf.readFolder(host, folder, { since: since, until: until, keep: 'notable', manyRows: manyRows });
   var dangerous = dangerousEvents(got.transactions, manyRows, patterns);
@@ -96,7 +96,8 @@ function binlogsCommand(host, where, options) {
       var c = got.tables[n];
       return { table: n, transactions: c[0], inserted: c[1], updated: c[2], deleted: c[3] };
     });
-  var facts = { folder: folder.dir, source: folder.source, fetched: folder.fetched || null, fetchedLine: folder.line || null, order: folder.order, timeZone: zone.name, timeZoneText: zone.text,
+  var facts = { folder: folder.dir, source: folder.source, fetched: folder.fetched || null, fetchedLine: folder.line || null,
+    sinceSkip: folder.sinceSkip || null, order: folder.order, timeZone: zone.name, timeZoneText: zone.text,
     since: since, until: until, sinceText: shown[0], untilText: shown[1], manyRows: manyRows, tables: tables,
     files: files, skipped: folder.skipped, missing: folder.missing, transactions: got.counted,
     first: got.first ? Object.assign({ timeText: shown[2] }, got.first) : null,
@@ -111,6 +112,10 @@ function printReport(host, f) {
   var bytes = f.files.reduce(function (s, x) { return s + x.size; }, 0);
   out.print('Binary logs in ' + f.folder + ': ' + f.files.length + ' file(s), ' + text.formatBytes(bytes) + ', in the order of the ' + f.order + '.');
   if (f.fetchedLine) out.print('Fetched ' + f.fetchedLine + '.');
+  if (f.sinceSkip && f.sinceSkip.files) {
+    out.print('Not read: the ' + f.sinceSkip.files + ' file(s) before ' + f.sinceSkip.first + ' (nothing in them at or after since: the ' +
+      'first transaction of ' + f.sinceSkip.first + ' is before it; told by reading ' + f.sinceSkip.heads + ' file(s) up to their first transaction).');
+  }
   out.print('Times in ' + f.timeZoneText + '.');
   if (f.files.length) {
     text.formatTable(['file', 'bytes', 'transactions', 'first commit', 'last commit', 'GTIDs'], f.files.map(function (x) {
@@ -148,6 +153,11 @@ function printReport(host, f) {
     var what = d.rows !== null ? KIND_TEXT[d.kind] + ': ' + d.rows + ' rows of ' + d.tables[0] : d.statement.replace(/\s+/g, ' ');
     out.print('  ' + d.timeText + '  ' + (d.gtid || 'no GTID') + '  ' + d.file + ':' + d.position + '  ' + what);
   });
+  var dropped = f.dangerous.filter(function (d) { return d.kind === 'drop-table' || d.kind === 'truncate'; })[0];
+  if (dropped && dropped.tables.length) {
+    out.print('To replay up to just before one: restore.load(dump, {binlogs: …, stopBefore: "first drop of ' + dropped.tables[0] +
+      '"}) (the first DROP or TRUNCATE of that table after the dump), or its GTID.');
+  }
   f.undecoded.slice(0, 20).forEach(function (u) {
     out.warn('Not decoded in ' + (u.gtid || u.file + ':' + u.position) + ': ' + u.reason + '.');
   });

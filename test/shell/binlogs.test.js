@@ -122,6 +122,8 @@ describe('restore binlogs: a preview of real binary logs', function () {
     expect(line).to.have.length(1);
     expect(line[0]).to.include(dropGtid).and.include(dropPos);
     expect(line[0]).to.match(/^\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}\s/);
+    // The finding, as restore.load's stopBefore takes it.
+    expect(r.stdout).to.include('stopBefore: "first drop of shop.customers"');
   });
 
   it('until (the server\'s time zone when connected) stops before the DROP; since starts at it', function () {
@@ -133,6 +135,9 @@ describe('restore binlogs: a preview of real binary logs', function () {
     // Connected, times are shown in the server's zone too: the DROP in the hour NOW() gave before it.
     const connected = json(cli(server.uri, ['binlogs', folder, `--since=${beforeDrop.l}`, '--output-format=json']));
     expect(connected.first.gtid).to.equal(dropGtid);
+    // binlog.000001 holds nothing at or after since (binlog.000002's first transaction is before it): not read.
+    expect(connected.files.map((f) => f.name)).to.deep.equal(['binlog.000002', 'binlog.000003']);
+    expect(connected.sinceSkip).to.deep.equal({ files: 1, first: 'binlog.000002', heads: 2 });
     expect(connected.dangerous[0].timeText.slice(0, 13)).to.equal(beforeDrop.l.slice(0, 13));
 
     // Without a session: UTC, the same moment given with its offset.
