@@ -61,5 +61,10 @@ describe('binlogs: where the binary logs come from (lib/binlog/binlog-source.js)
     expect(candidates({ MYSQLSH_HOME: 'C:/MySQL Shell 9.5' }, '', true)[0]).to.match(/libexec.mysqlsh.mysqlbinlog\.exe$/);
     // An executable not in a bin/ folder: the Shell has no home then, only PATH is searched.
     expect(candidates({}, '/tmp/mysqlsh', false)).to.deep.equal([]);
+    // The folder the Shell appended to PATH (its libexec) comes before any other mysqlbinlog on PATH.
+    expect(candidates({ PATH: '/usr/bin:/opt/shell/libexec/mysqlsh' }, '/Applications/x/MacOS/mysqlsh', false))
+      .to.deep.equal(['/opt/shell/libexec/mysqlsh/mysqlbinlog']);
+    expect(candidates({ PATH: 'C:\\Windows;C:\\Program Files\\MySQL\\MySQL Shell 9.5\\libexec\\mysqlsh' }, '', true))
+      .to.deep.equal(['C:\\Program Files\\MySQL\\MySQL Shell 9.5\\libexec\\mysqlsh\\mysqlbinlog.exe']);
   });
 });

@@ -50,26 +50,33 @@ def _shell_home(environ, exe):
 
 
 def _running_shell():
-    # The running mysqlsh's executable: /proc/self/exe on Linux; elsewhere what Python was told
-    # (not verified on macOS or Windows: there the PATH candidate below still finds it).
-    try:
+    # The running mysqlsh's executable: /proc/self/exe on Linux; elsewhere what Python was told (not
+    # verified on macOS or Windows: there the Shell's folder on PATH, below, still finds it).
+    if _os.path.exists("/proc/self/exe"):
         return _os.path.realpath("/proc/self/exe")
-    except OSError:
-        return _sys.executable or ""
+    return _sys.executable or ""
 
 
 def mysqlbinlog_candidates(environ, exe, windows):
     # Where MySQL Shell 9.2+ keeps the mysqlbinlog it bundles, as its sources (9.2.0-9.6.0) say:
-    # <home>/<LIBEXECDIR>/mysqlsh/mysqlbinlog(.exe on Windows), LIBEXECDIR "libexec" unless the
-    # build sets it (DEB: usr/libexec; tar.gz, macOS and the Windows MSI/zip: the default libexec).
-    # The RPM spec passes basename(%{_libexecdir}): libexec on EL and Fedora, lib where a distro's
-    # macro is /usr/lib (SUSE; a distro fact, not verified here). The Shell also appends that folder
-    # to PATH at start, so a PATH lookup finds it too, after any mysqlbinlog earlier on PATH.
+    # <home>/<LIBEXECDIR>/mysqlsh/mysqlbinlog(.exe on Windows), LIBEXECDIR "libexec" unless the build
+    # sets it. DEB: usr/libexec/mysqlsh (its install list). RPM: the spec passes basename(%{_libexecdir}),
+    # libexec on EL and Fedora, lib where the distro's macro is /usr/lib (SUSE: a distro fact, not
+    # verified here). tar.gz, macOS, Windows (MSI from the install tree): the CMake default libexec; their
+    # build flags are not in the public source, so not verified beyond that. At start the Shell appends
+    # that folder to PATH: looked for there too, before the rest of PATH.
     home = _shell_home(environ, exe)
     name = "mysqlbinlog.exe" if windows else "mysqlbinlog"
-    if home is None:
-        return []
-    return [_os.path.join(home, d, "mysqlsh", name) for d in ("libexec", "lib")]
+    out = [_os.path.join(home, d, "mysqlsh", name) for d in ("libexec", "lib")] if home is not None else []
+    # The folder the Shell appended to PATH (the last one named <libexec or lib>/mysqlsh): its own, even
+    # where its executable was not found, and before any other mysqlbinlog on PATH.
+    sep = ";" if windows else ":"
+    for folder in reversed([d.rstrip("/\\") for d in environ.get("PATH", "").split(sep) if d]):
+        parts = folder.replace("\\", "/").split("/")
+        if len(parts) >= 2 and parts[-1] == "mysqlsh" and parts[-2] in ("libexec", "lib"):
+            out.append(folder + ("\\" if windows else "/") + name)
+            break
+    return out
 
 
 def find_mysqlbinlog():
