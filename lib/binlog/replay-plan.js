@@ -154,7 +154,8 @@ function planReplay(host, opts) {
         ' (SHOW BINARY LOGS on the source), or use a newer dump.'));
     }
   }
-  var resolved = named ? resolveNamed(got.transactions, named, dumpSet, byPosition ? { names: names, file: opts.dumpFile, position: opts.dumpPosition } : null) : null;
+  var resolved = named ? resolveNamed(got.transactions, named, dumpSet,
+    byPosition ? { names: names, file: opts.dumpFile, position: opts.dumpPosition } : null) : null;
   if (named && !resolved) {
     throw new UserError('BINLOG_STOP_NOT_FOUND', said('stopBefore ' + JSON.stringify(opts.stopBefore) + ': no statement drops or truncates ' +
       named.schema + '.' + named.table + ' (DROP TABLE, DROP DATABASE ' + named.schema + ', TRUNCATE) after the dump in ' + folder.dir + ' (' +
