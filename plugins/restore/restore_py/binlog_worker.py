@@ -92,6 +92,10 @@ class Worker(object):
         run = self.run
         meta = run.items[i]
         if self.fde != fde:
+            # A new file's FORMAT_DESCRIPTION: after a commit under a GTID, gtid_next names a GTID already
+            # used and BINLOG would fail (1837); AUTOMATIC first, as mysqlbinlog ends each file.
+            if self.fde is not None:
+                self.sql("SET @@SESSION.gtid_next = 'AUTOMATIC'")
             self.sql("BINLOG '" + fde + "'")
             self.fde = fde
         sets = [("gtid_next", meta[3])] if meta[3] else []
