@@ -123,26 +123,27 @@ function shareCounts(targets) {
 // its size and first bytes taken in the same pass (host.files.surveyRuns: one open per file, where
 // a stat and then a read looked each name up twice). Adds what cannot be read to broken ({name,
 // size, isDir, error, special}, as the directory listing gives them); ctx as assignStates' (its
-// sizes, unreadable and surveyedFrom unused). Returns {found: how many of the names exist (files,
+// sizes and unreadable unused; chunks before surveyedFrom(target) are 'unchecked', not looked up). Returns {found: how many of the names exist (files,
 // directories and unreadable entries), verified: as assignStates returns}.
 function surveyChunkFiles(host, targets, ctx, broken) {
   var found = 0;
   var total = 0;
   targets.forEach(function (t) {
     chunkTable.startSurvey(t.chunks);
-    beginCounts(t, ctx.tableBytes(t), 0);
-    total += t.chunks.length;
+    beginCounts(t, ctx.tableBytes(t), surveyStart(t, ctx));
+    total += t.chunks.length - surveyStart(t, ctx);
   });
+  function startOf(ti) { return ti < targets.length ? surveyStart(targets[ti], ctx) : 0; }
   var progress = startProgress(host, 'Checking data files', total, { unit: 'files' });
-  var at = { ti: 0, i: 0 }; // the chunk of the next name
-  var next = { ti: 0, i: 0 }; // the first chunk of the next batch
+  var at = { ti: 0, i: startOf(0) }; // the chunk of the next name
+  var next = { ti: 0, i: startOf(0) }; // the first chunk of the next batch
   var done = 0;
   // The names of the next SURVEY_BATCH chunks as runs, made a batch at a time (50,000 tables: no
   // list of every table's runs at once).
   function nextBatch() {
     var runs = [];
     var count = 0;
-    for (; next.ti < targets.length && count < SURVEY_BATCH; next.ti++, next.i = 0) {
+    for (; next.ti < targets.length && count < SURVEY_BATCH; next.ti++, next.i = startOf(next.ti)) {
       var ct = targets[next.ti].chunks;
       var to = Math.min(ct.length, next.i + SURVEY_BATCH - count);
       if (to > next.i) chunkTable.rangeRuns(ct, next.i, to).forEach(function (r) { runs.push(r); });
@@ -162,7 +163,7 @@ function surveyChunkFiles(host, targets, ctx, broken) {
     var errors = new Map(got.errors.map(function (e) { return [e[0], e]; }));
     var offset = 0;
     for (var k = 0; k < count; k++, at.i++) {
-      while (at.i >= targets[at.ti].chunks.length) { at.ti++; at.i = 0; }
+      while (at.i >= targets[at.ti].chunks.length) { at.ti++; at.i = startOf(at.ti); }
       var t = targets[at.ti];
       var ct = t.chunks;
       var size = sizes[k] === sizes[k] ? sizes[k] : null;

@@ -22,7 +22,7 @@ function modelAndPlan(host, dumpDir, options, how) {
     selection.parseSelection(o), function (surveyedFrom, earlier) {
       return readDumpModel(host, dumpDir, { listing: o.listing, listingNames: remote ? remote.names : null,
         surveyedFrom: surveyedFrom, idxFiles: inPlace, metadataFrom: earlier,
-        chunksInFiles: !inPlace }); // in place, the stubs' .idx files are looked up when written (stub-writer.js)
+        chunksInFiles: false }); // neither needs chunk names in files (stub-writer.js looks the .idx files up when it writes)
     }, function (sel) { return inPlace || !selection.isPartial(sel) ? null : partialPlan.chosenOnly(sel); });
   var sel = r.sel;
   var model = r.model;
