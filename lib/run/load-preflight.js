@@ -246,7 +246,7 @@ function lockedPreflight(host, p) {
     trims: snap.trims || [],
     inserts: snap.active && snap.orphans === 'parents' ? objects.tables : [],
     updates: snap.active ? snap.specs : [], binlogSwitch: snap.active && !!final.skipBinlog && !final.dryRun,
-    replay: !!replay }, own.force);
+    replay: !!replay, applier: !!(replay && replay.applier) }, own.force);
   return { ctx: ctx, own: own, objects: objects, plan: plan, planned: planned, existing: existing,
     analyzeTables: levers.analyzeTables || objects.tables };
 }
