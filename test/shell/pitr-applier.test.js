@@ -63,7 +63,7 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
       '{showProgress: false}); null', { configHome: home, env: DUMP_ENV }));
     expect(d.error, d.out).to.equal(null);
     await q('FLUSH BINARY LOGS');
-    await q("CREATE TABLE app.made (id INT PRIMARY KEY, note VARCHAR(20)) ");
+    await q('CREATE TABLE app.made (id INT PRIMARY KEY, note VARCHAR(20))');
     await q("INSERT INTO app.made VALUES (1, 'one'), (2, 'two')");
     const conns = await Promise.all(Array.from({ length: CLIENTS }, () => mysql.createConnection({ host: '127.0.0.1',
       port: source.port, user: 'root', password: '', database: 'app', multipleStatements: true })));
