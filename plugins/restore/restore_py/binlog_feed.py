@@ -21,7 +21,6 @@ from . import binlog_wire as w
 
 _FEEDS = {}
 _IDS = [0]
-_ARTIFICIAL = 0x20
 
 
 class Feed(object):
@@ -40,6 +39,7 @@ class Feed(object):
         self.sent_last = -1
         self.stopped = False
         self.cpu = _time.process_time()
+        self.period = 30.0  # seconds between heartbeats once everything is sent (SET @source_heartbeat_period)
         self.crc = True  # the first file's checksums: what the replica is told they are
         if self.items:
             with open(self.dir + "/" + self.items[0][0], "rb") as f:
@@ -86,6 +86,7 @@ class Feed(object):
                 if cmd == 0x03:
                     text = p[1:].decode("utf-8", "replace")
                     self.note(text)
+                    self.period = w.heartbeat_period(text, self.period)
                     w.answer(conn, text, {"server_id": self.server_id, "uuid": self.uuid, "checksum": "CRC32" if self.crc else "NONE"})
                 elif cmd == 0x15 or cmd == 0x0E:  # COM_REGISTER_SLAVE, COM_PING
                     conn.ok()
@@ -128,13 +129,13 @@ class Feed(object):
                 if meta[0] != name:
                     if f:
                         f.close()
-                        self.send(conn, self.rotate(meta[0], crc, end))  # the switch as a source sends it
+                        self.send(conn, w.rotate(self.server_id, meta[0], crc, end))  # the switch as a source sends it
                     name = meta[0]
                     f = open(self.dir + "/" + name, "rb")
                     fde, posts, crc = binlog_apply.open_file(f, name)
                     if end is None:
-                        self.send(conn, self.rotate(name, crc))
-                    self.send(conn, self.fde(fde, crc))
+                        self.send(conn, w.rotate(self.server_id, name, crc))
+                    self.send(conn, w.format_event(self.server_id, fde, crc))
                 f.seek(meta[1])
                 data = f.read(meta[2] - meta[1])
                 out = self.events(data, meta, posts, crc)
@@ -145,8 +146,14 @@ class Feed(object):
             if f:
                 f.close()
         # Everything planned is sent: the connection stays open, idle, until the channel is stopped.
+        # Heartbeats at the period the replica asked for (else it reconnects after replica_net_timeout
+        # without data): where the stream is, the last file and the end of its last event.
+        beat = _time.time()
         while not self.stopped:
             _time.sleep(0.2)
+            if name is not None and _time.time() - beat >= self.period:
+                self.send(conn, w.heartbeat(self.server_id, name, end or 4, crc))
+                beat = _time.time()
 
     def mark(self, i, size):
         with self.lock:
@@ -156,21 +163,6 @@ class Feed(object):
 
     def send(self, conn, *events):
         conn.write(*[b"\x00" + e for e in events])
-
-    def rotate(self, name, crc, at=None):
-        # Artificial (before the first file: where the stream starts), else the end of the file sent.
-        size = ev.HEADER + 8 + len(name.encode("utf-8")) + (4 if crc else 0)
-        head = _struct.pack("<IBIIIH", 0 if at is None else int(_time.time()), ev.ROTATE, self.server_id, 0,
-                            0 if at is None else at + size, _ARTIFICIAL if at is None else 0)
-        return w.sealed(head, _struct.pack("<Q", 4) + name.encode("utf-8"), crc)
-
-    def fde(self, raw, crc):
-        # As a source sends it when the replica does not start at the file's beginning: log_pos 0. The
-        # in-use flag cleared: a file being written has it set, outside its checksum (which the replica checks).
-        flags = _struct.unpack_from("<H", raw, 17)[0] & ~0x1
-        head = raw[:4] + raw[4:5] + _struct.pack("<I", self.server_id) + raw[9:13] + _struct.pack("<IH", 0, flags)
-        body = raw[ev.HEADER:len(raw) - 4] if crc else raw[ev.HEADER:]
-        return w.sealed(head, body, crc)
 
     def events(self, data, meta, posts, crc):
         out, at, spec = [], 0, None

@@ -43,6 +43,9 @@ def _lenstr(b):
     return _lenenc(len(b)) + b
 
 
+_ARTIFICIAL = 0x20  # LOG_EVENT_ARTIFICIAL_F: an event the source made up, not in its files
+
+
 def sealed(head, body, crc):
     size = ev.HEADER + len(body) + (4 if crc else 0)
     head = head[:9] + _struct.pack("<I", size) + head[13:ev.HEADER]
@@ -191,6 +194,13 @@ def handshake(conn, version, user_wanted, password):
     conn.ok()
     return True
 
+def heartbeat_period(text, current):
+    # SET @source_heartbeat_period = N (nanoseconds): the period in seconds, else current.
+    import re as _re
+    m = _re.search(r"@source_heartbeat_period\s*=\s*(\d+)", text, _re.I)
+    return max(0.5, int(m.group(1)) / 1e9) if m and int(m.group(1)) > 0 else current
+
+
 def answer(conn, text, facts):
     # A replica's setup query: SETs are taken (OK), the SELECTs it asks a source answered from facts
     # {server_id, uuid, checksum}, any other variable NULL.
@@ -214,3 +224,24 @@ def answer(conn, text, facts):
         conn.rows(["Variable_name", "Value"], [])
     else:
         conn.rows([text.split(None, 1)[-1][:64]], [[None]])
+
+
+# Events a source makes up for the stream (the rest are the files' own).
+def rotate(server_id, name, crc, at=None):
+    # Artificial (before the first file: where the stream starts), else the end of the file sent.
+    size = ev.HEADER + 8 + len(name.encode("utf-8")) + (4 if crc else 0)
+    head = _struct.pack("<IBIIIH", 0 if at is None else int(_time.time()), ev.ROTATE, server_id, 0,
+                        0 if at is None else at + size, _ARTIFICIAL if at is None else 0)
+    return sealed(head, _struct.pack("<Q", 4) + name.encode("utf-8"), crc)
+
+def heartbeat(server_id, name, at, crc):
+    head = _struct.pack("<IBIIIH", 0, 27, server_id, 0, at, _ARTIFICIAL)  # HEARTBEAT_LOG_EVENT
+    return sealed(head, name.encode("utf-8"), crc)
+
+def format_event(server_id, raw, crc):
+    # As a source sends it when the replica does not start at the file's beginning: log_pos 0. The
+    # in-use flag cleared: a file being written has it set, outside its checksum (which the replica checks).
+    flags = _struct.unpack_from("<H", raw, 17)[0] & ~0x1
+    head = raw[:4] + raw[4:5] + _struct.pack("<I", server_id) + raw[9:13] + _struct.pack("<IH", 0, flags)
+    body = raw[ev.HEADER:len(raw) - 4] if crc else raw[ev.HEADER:]
+    return sealed(head, body, crc)

@@ -92,6 +92,8 @@ class Worker(object):
         run = self.run
         meta = run.items[i]
         if self.fde != fde:
+            if self.fde is not None:  # after a commit under a GTID only SET gtid_next may come (1837): as mysqlbinlog ends a file
+                self.sql("SET SESSION gtid_next = 'AUTOMATIC'")
             self.sql("BINLOG '" + fde + "'")
             self.fde = fde
         sets = [("gtid_next", meta[3])] if meta[3] else []
