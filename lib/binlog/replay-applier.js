@@ -61,6 +61,12 @@ function planApplier(host, plan, unlogged) {
   if (Number(v.sid) === 0) {
     throw new UserError('REPLAY_APPLIER_REFUSED', said('the target\'s server_id is 0: it cannot replicate. Leave replayWith out. Nothing was changed.'));
   }
+  // Global replication filters apply to every channel, this one too: the applier would skip what they name.
+  var filters = host.sql.run('SELECT FILTER_NAME AS f FROM performance_schema.replication_applier_global_filters').rows;
+  if (filters.length) {
+    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target has global replication filters (' + filters.map(function (r) { return r.f; }).join(', ') +
+      ', performance_schema.replication_applier_global_filters): its applier would skip what they name. Leave replayWith out. Nothing was changed.'));
+  }
   var row = channelRow(host);
   if (row && row.user !== USER) {
     throw new UserError('REPLAY_APPLIER_REFUSED', said('the target has a replication channel named \'' + CHANNEL + '\' that is not the plugin\'s ' +

@@ -88,5 +88,7 @@ describe('replayWith "applier": the target\'s applier fed by the plugin', functi
     expect(thrown(() => planApplier(mk({ o: 0 }), plan, false)).message).to.include('replica_preserve_commit_order OFF');
     expect(thrown(() => planApplier(mk({}), { transactions: [{ gtid: `${U}:3`, idempotent: true }] }, false)).code).to.equal('REPLAY_APPLIER_REFUSED');
     expect(planApplier(mk({}), plan, true).lines[0]).to.include('skipBinlog does not hold for the replay');
+    const filtered = fakeHost({ sql: [vars({}), [/global_filters/, { rows: [{ f: 'REPLICATE_DO_DB' }] }]] });
+    expect(thrown(() => planApplier(filtered, plan, false)).message).to.include('global replication filters (REPLICATE_DO_DB');
   });
 });
