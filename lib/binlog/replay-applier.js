@@ -85,6 +85,21 @@ function planApplier(host, plan, unlogged) {
   return { address: address, workers: workers, leftover: !!row, lines: lines };
 }
 
+// With the load's tuning on (tune), the applier gets as many workers as the load has threads: one more tuned
+// setting (tuned: the load's tuning plan, lib/server/tuning.js), recorded and put back by the revert step.
+function tuneWorkers(plan, tuned, tune, threads) {
+  var a = plan.applier;
+  if (!tune || !(threads > 0) || threads === a.workers) return;
+  tuned.push({ name: 'replica_parallel_workers', original: String(a.workers), value: String(threads),
+    why: 'replayWith "applier": as many applier workers as the load\'s threads' });
+  var was = 'replica_parallel_workers ' + a.workers;
+  var now = 'replica_parallel_workers ' + threads + ' (the load\'s threads, put back after)';
+  plan.lines = plan.lines.map(function (l) { return l === a.lines[0] ? l.replace(was, now) : l; });
+  a.lines[0] = a.lines[0].replace(was, now);
+  a.workers = threads;
+  plan.workers = threads;
+}
+
 // Stops and removes the channel (what an interrupted run left too). Each statement on its own: a
 // channel whose threads are stopped already is still reset.
 function removeChannel(host) {
@@ -120,7 +135,8 @@ function applyWithApplier(host, plan, opts) {
     statements: 0, last: null, engine: 'applier' };
   if (!todo.length) return out;
   var wantedText = setOf(todo);
-  var info = host.sql.run('SELECT @@GLOBAL.server_id AS sid, VERSION() AS v, UUID() AS u').rows[0];
+  var info = host.sql.run('SELECT @@GLOBAL.server_id AS sid, VERSION() AS v, UUID() AS u, @@GLOBAL.replica_parallel_workers AS w').rows[0];
+  out.workers = Number(info.w); // as the server has it when the channel starts (the tuned value, when tuned)
   var feed = host.files.binlogFeedStart({ dir: plan.folder.dir, address: plan.applier.address, version: String(info.v).replace(/-.*/, ''),
     targetServerId: Number(info.sid), uuid: String(info.u), user: USER, rewrite: plan.rewrite ? { schemaMap: plan.rewrite.schemaMap } : null,
     transactions: todo.map(function (t) { return [t.file, t.start, t.end, t.gtid, t.texts || null]; }) });
@@ -196,4 +212,4 @@ function bytesOf(todo, n) {
   return b;
 }
 
-module.exports = { planApplier: planApplier, applyWithApplier: applyWithApplier, CHANNEL: CHANNEL };
+module.exports = { planApplier: planApplier, tuneWorkers: tuneWorkers, applyWithApplier: applyWithApplier, CHANNEL: CHANNEL };

@@ -124,12 +124,15 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
     expect(await channels()).to.equal(0);
   });
 
-  it('until: every table as the source had it just before the DROP', async function () {
+  it('until, preset fastest with 2 threads: every table as the source had it just before the DROP; 2 applier workers, put back', async function () {
     await freshTarget();
-    const a = load([`--until=${beforeDrop}`, '--replayWith=applier']);
+    const a = load([`--until=${beforeDrop}`, '--replayWith=applier', '--preset=fastest', '--threads=2']);
     expect(a.status, a.out).to.equal(0);
+    expect(a.stdout).to.include('replica_parallel_workers 2 (the load\'s threads, put back after)');
+    expect(a.stdout).to.match(/by the target's replication applier \(2 worker\(s\)\)/);
     expect(await checksums(target)).to.deep.equal(expected);
     expect(await channels()).to.equal(0);
+    expect(Number(await target.value('SELECT @@GLOBAL.replica_parallel_workers'))).to.equal(4);
   });
 
   it('a killed mysqlsh leaves its channel; the same command removes it, ends the replay, and leaves none', async function () {

@@ -4,7 +4,7 @@
 // REPLAY_FAILED, a target that cannot connect back as REPLAY_APPLIER_REFUSED, and the preflight's refusals.
 const { expect } = require('chai');
 const { fakeHost } = require('../support/fake-host');
-const { planApplier, applyWithApplier } = require('../../lib/binlog/replay-applier.js');
+const { planApplier, tuneWorkers, applyWithApplier } = require('../../lib/binlog/replay-applier.js');
 
 const U = '3e11fa47-71ca-11e1-9e33-c80aa9429562';
 const SECRET = '0123456789abcdef0123456789abcdef';
@@ -20,7 +20,7 @@ function setup(o) {
     [/WAIT_FOR_EXECUTED_GTID_SET/, () => { held = o.after || held; return { rows: [{ w: o.finished ? 0 : 1 }] }; }],
     [/replication_connection_status WHERE/, { rows: [o.io || { state: 'ON', code: 0, message: '' }] }],
     [/replication_applier_status_by_worker/, { rows: o.applier ? [o.applier] : [] }],
-    [/@@GLOBAL.server_id AS sid, VERSION/, { rows: [{ sid: 2, v: '9.7.4-2', u: 'bbbbbbbb-0000-0000-0000-000000000001' }] }],
+    [/@@GLOBAL.server_id AS sid, VERSION/, { rows: [{ sid: 2, v: '9.7.4-2', u: 'bbbbbbbb-0000-0000-0000-000000000001', w: 4 }] }],
   ] });
   const feed = [];
   host.files.binlogFeedStart = (spec) => { feed.push(['start', spec]); return { id: 3, port: 40000, user: 'mysqlsh_restore', password: SECRET }; };
@@ -90,5 +90,21 @@ describe('replayWith "applier": the target\'s applier fed by the plugin', functi
     expect(planApplier(mk({}), plan, true).lines[0]).to.include('skipBinlog does not hold for the replay');
     const filtered = fakeHost({ sql: [vars({}), [/global_filters/, { rows: [{ f: 'REPLICATE_DO_DB' }] }]] });
     expect(thrown(() => planApplier(filtered, plan, false)).message).to.include('global replication filters (REPLICATE_DO_DB');
+  });
+
+  it('with the load\'s tuning on, the applier\'s workers become the load\'s threads: one more tuned setting, said in the plan', function () {
+    const mk = () => {
+      const a = { workers: 4, lines: ['  applied by: the target\'s replication applier (channel \'restore_replay\', replica_parallel_workers 4, commit order kept)'] };
+      return { applier: a, workers: 4, lines: ['x', 'y', a.lines[0]] };
+    };
+    const tuned = [];
+    const off = mk();
+    tuneWorkers(off, tuned, false, 8);
+    expect(tuned).to.deep.equal([]);
+    const on = mk();
+    tuneWorkers(on, tuned, true, 8);
+    expect(tuned).to.deep.equal([{ name: 'replica_parallel_workers', original: '4', value: '8', why: 'replayWith "applier": as many applier workers as the load\'s threads' }]);
+    expect(on.lines[2]).to.include('replica_parallel_workers 8 (the load\'s threads, put back after)');
+    expect(on.workers).to.equal(8);
   });
 });
