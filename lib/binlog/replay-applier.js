@@ -78,6 +78,7 @@ function planApplier(host, plan, unlogged) {
       '(performance_schema.socket_instances), so the plugin cannot tell where the target could connect back to it. Leave replayWith out ' +
       '(the plugin\'s sessions). Nothing was changed.'));
   }
+  listenable(host, address);
   var lines = ['  applied by: the target\'s replication applier (channel \'' + CHANNEL + '\', replica_parallel_workers ' + workers +
     ', commit order kept), fed by the plugin from ' + address + ' (the target connects back there; the channel is removed at the end)' +
     (row ? '; a channel \'' + CHANNEL + '\' left by an interrupted run is stopped and removed first' : '') +
@@ -98,6 +99,19 @@ function tuneWorkers(plan, tuned, tune, threads) {
   a.lines[0] = a.lines[0].replace(was, now);
   a.workers = threads;
   plan.workers = threads;
+}
+
+// Whether the plugin can listen on that address (this machine has it): a listener opened and closed, in
+// the preflight, so that a refusal comes before the load. Throws REPLAY_APPLIER_REFUSED.
+function listenable(host, address) {
+  var probe;
+  try {
+    probe = host.files.binlogFeedStart({ dir: '', address: address, transactions: [] });
+  } catch (e) {
+    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target sees this client connect from ' + address + ', and the plugin cannot listen there (' +
+      e.message + '): the target would have nowhere to connect back to (NAT, a proxy). Leave replayWith out. Nothing was changed.'));
+  }
+  host.files.binlogFeedStop(probe.id);
 }
 
 // Stops and removes the channel (what an interrupted run left too). Each statement on its own: a

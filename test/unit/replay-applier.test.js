@@ -80,14 +80,23 @@ describe('replayWith "applier": the target\'s applier fed by the plugin', functi
 
   it('the preflight refuses a channel that is not the plugin\'s, commit order off, and outsideSlice "skip"', function () {
     const vars = (o) => [/replica_parallel_workers AS w/, { rows: [Object.assign({ w: 4, o: 1, lb: 1, lru: 1, sid: 2 }, o)] }];
-    const mk = (o, rows) => fakeHost({ sql: [vars(o), [/^SELECT c\.USER AS user/, { rows: rows || [] }],
-      [/socket_instances/, { rows: [{ ip: '' }] }]] });
+    const mk = (o, rows, ip) => {
+      const h = fakeHost({ sql: [vars(o), [/^SELECT c\.USER AS user/, { rows: rows || [] }], [/socket_instances/, { rows: [{ ip: ip || '' }] }]] });
+      h.files.binlogFeedStart = (spec) => {
+        if (spec.address !== '127.0.0.1') throw new Error('Cannot assign requested address');
+        return { id: 1, port: 1 };
+      };
+      h.files.binlogFeedStop = () => null;
+      return h;
+    };
     const plan = { transactions: [{ gtid: `${U}:3` }] };
     expect(planApplier(mk({}), plan, false)).to.include({ address: '127.0.0.1', workers: 4, leftover: false });
     expect(thrown(() => planApplier(mk({}, [{ user: 'repl', io: 'ON' }]), plan, false)).message).to.include('not the plugin\'s (its user is repl)');
     expect(thrown(() => planApplier(mk({ o: 0 }), plan, false)).message).to.include('replica_preserve_commit_order OFF');
     expect(thrown(() => planApplier(mk({}), { transactions: [{ gtid: `${U}:3`, idempotent: true }] }, false)).code).to.equal('REPLAY_APPLIER_REFUSED');
     expect(planApplier(mk({}), plan, true).lines[0]).to.include('skipBinlog does not hold for the replay');
+    expect(thrown(() => planApplier(mk({}, [], '::ffff:10.1.2.3'), plan, false)).message)
+      .to.include('connect from 10.1.2.3, and the plugin cannot listen there (Cannot assign requested address)');
     const filtered = fakeHost({ sql: [vars({}), [/global_filters/, { rows: [{ f: 'REPLICATE_DO_DB' }] }]] });
     expect(thrown(() => planApplier(filtered, plan, false)).message).to.include('global replication filters (REPLICATE_DO_DB');
   });
