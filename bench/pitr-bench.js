@@ -18,8 +18,9 @@
 // - the plugin: `restore load DUMP --binlogs=DIR` on a fresh target without the setup (the dump of
 //   the setup, made by util.dumpSchemas right before the workload, is what it loads); timed: the
 //   report's replay phase (its util.loadDump phase is not part of the comparison). Over 4 sessions
-//   (transactions scheduled by the source's logical clock, commit order kept), over 1 session, and over
-//   4 with --preset=fastest (the restore-time levers the load uses apply during the replay).
+//   (transactions scheduled by the source's logical clock, commit order kept), over 1 session, over
+//   4 with --preset=fastest (the restore-time levers the load uses apply during the replay), and with
+//   --replayWith=applier (the target's own applier fed by the plugin over the replication protocol).
 // BENCH_ONLY (a regular expression on the variants' names), BENCH_TARGET_OPTS (mysqld options of every
 // target), BENCH_COMPARE (other checkouts of the plugin, each one more variant over 4 sessions).
 // Reported: median (min–max) seconds, transactions per second, the peak memory of the process
@@ -200,10 +201,10 @@ const compared = (process.env.BENCH_COMPARE || '').split(',').filter(Boolean).ma
   return { dir, home: cfg };
 });
 let setupDump = null; // made in main, before the workload
-const pluginReplay = (threads, preset, cfgHome = home) => async (target, binlogDir) => {
+const pluginReplay = (threads, preset, cfgHome = home, extra = []) => async (target, binlogDir) => {
   const peak = serverPeak(target);
   const r = runMeasured(MYSQLSH, [target.uri, '--', 'restore', 'load', setupDump, `--binlogs=${binlogDir}`, `--threads=${threads}`,
-    ...(preset ? [`--preset=${preset}`] : []), '--output-format=json'], { env: shellEnv({ configHome: cfgHome }) });
+    ...(preset ? [`--preset=${preset}`] : []), ...extra, '--output-format=json'], { env: shellEnv({ configHome: cfgHome }) });
   if (r.status !== 0) return { ...r, serverMB: peak().growthMB, stderr: r.stderr + r.stdout.slice(-2000) };
   const report = JSON.parse(r.stdout);
   const phase = report.phases.find((p) => p.phase === 'replay');
@@ -212,8 +213,9 @@ const pluginReplay = (threads, preset, cfgHome = home) => async (target, binlogD
   return { seconds: phase.seconds, peakMB: r.peakMB, serverMB: p.growthMB, status: 0, stderr: '',
     sides: `mysqlsh; not counted: the preflight's ${report.phases.find((p) => p.phase === 'preflight').seconds.toFixed(1)} s (the files ` +
       `read and checked), the load's ${report.phases.find((p) => p.phase === 'util.loadDump').seconds.toFixed(1)} s; ` +
-      `${rp.applied} transactions applied over ${rp.workers} session(s), ${(rp.statements / rp.applied).toFixed(2)} statements per ` +
-      `transaction, ${rp.retries} retried; CPU during the replay: mysqlsh ${rp.cpuSeconds.toFixed(1)} s; target mysqld ` +
+      (rp.engine === 'applier' ? `${rp.applied} transactions applied by the target's applier (${rp.workers} workers), fed by the plugin; `
+        : `${rp.applied} transactions applied over ${rp.workers} session(s), ${(rp.statements / rp.applied).toFixed(2)} statements per ` +
+        `transaction, ${rp.retries} retried; `) + `CPU during the replay: mysqlsh ${(rp.cpuSeconds || 0).toFixed(1)} s; target mysqld ` +
       `${p.cpuSeconds.toFixed(1)} s over the whole load` };
 };
 
@@ -298,6 +300,9 @@ async function main() {
     { name: 'server applier, 1 worker', how: 'relay-log method, replica_parallel_workers = 1', run: applier(1) },
     { name: 'plugin, 4 sessions', how: 'restore load --binlogs --threads=4 (issue 43)', plugin: true, run: pluginReplay(4) },
     { name: 'plugin, 1 session', how: 'restore load --binlogs --threads=1', plugin: true, run: pluginReplay(1) },
+    // replayWith "applier": the target's own applier (replica_parallel_workers as the server has it: 4), fed by the plugin.
+    { name: 'plugin via applier', how: 'restore load --binlogs --replayWith=applier (the target\'s applier, 4 workers)', plugin: true,
+      run: pluginReplay(4, undefined, home, ['--replayWith=applier']) },
     { name: 'plugin, 4, preset fastest', how: 'restore load --binlogs --threads=4 --preset=fastest (its restore-time levers)', plugin: true,
       run: pluginReplay(4, 'fastest') },
     ...compared.map((c) => ({ name: `plugin@${path.basename(c.dir)}, 4`, how: `restore load --binlogs --threads=4, the plugin of ${c.dir}`,

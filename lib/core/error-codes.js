@@ -62,6 +62,7 @@ var CODES = {
   REMOTE_UNSUPPORTED: 'the operation does not work on a dump on a backup host',
   RESTORE_RUNNING: 'another restore runs on this server',
   REVERT_INCOMPLETE: 'the server could not be put back as it was (the state file keeps what is left)',
+  REPLAY_APPLIER_REFUSED: 'replayWith "applier": the target cannot replicate from the plugin (privilege, channel, address, settings, or it could not connect back)',
   REPLAY_FAILED: 'a transaction of the binary logs failed on the target during the replay (the ones before it stay applied)',
   REWRITE_IMPOSSIBLE: 'a dump file cannot be rewritten for schemaMap or definers',
   RSYNC_FAILED: 'rsync failed, or did not bring the chosen files',

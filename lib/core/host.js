@@ -50,6 +50,10 @@
 //     binlogApplyWait(id, seconds, stop) -> {done, applied, bytes, last, failed, retries, statements, seconds}:
 //                                  waits up to `seconds`; stop: what is not committed is rolled back; once
 //                                  done its sessions are closed
+//     binlogFeedStart({dir, address, version, targetServerId, uuid, rewrite, transactions: [[file, start, end, gtid, texts]]})
+//                               -> {id, port, user, password}: a listener the target replicates the transactions
+//                                  from (plugins/restore/restore_py/binlog_feed.py); the password is random, per run
+//     binlogFeedStatus(id) / binlogFeedStop(id) -> {sent, sentLast, bytes, connections, failed, queries}
 //     decodeHeads([{compression: 'zstd'|'gzip'|'none', data: ArrayBuffer}])
 //                               -> [{data: ArrayBuffer|null, error}]: each piece decoded (zstd: a whole
 //                                  frame, the zstd program; gzip: the start of a stream, zlib)
@@ -116,7 +120,7 @@
 // }
 
 const REQUIRED = {
-  files: ['list', 'stat', 'statRuns', 'surveyRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'binlogRead', 'binlogPieces', 'binlogApplyStart', 'binlogApplyWait', 'decodeHeads', 'remoteHeads', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'bucketList', 'bucketFetch', 'bucketHeads', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
+  files: ['list', 'stat', 'statRuns', 'surveyRuns', 'readRuns', 'readHeads', 'readRanges', 'decompressedSizes', 'binlogRead', 'binlogPieces', 'binlogApplyStart', 'binlogApplyWait', 'binlogFeedStart', 'binlogFeedStatus', 'binlogFeedStop', 'decodeHeads', 'remoteHeads', 'writeFiles', 'writeRuns', 'makeDirs', 'viewCreate', 'viewAdd', 'viewStubs', 'viewAppend', 'viewAppendFrom', 'viewRemove', 'rsync', 'bucketList', 'bucketFetch', 'bucketHeads', 'canWrite', 'remove', 'loadText', 'isFile', 'isDir',
     'isAbs', 'join', 'normpath', 'basename', 'dirname', 'cwd'],
   sql: ['connected', 'run', 'serverInfo', 'openOther'],
   util: ['loadDump', 'dumpInstance', 'dumpSchemas', 'dumpTables', 'importTable'],

@@ -89,13 +89,15 @@ var OPTIONS = [
       'number; restore.binlogs: transactions committed at or after a time' },
   // restore.binlogs: a preview of binary log files.
   { name: 'until', section: 'selection', owner: 'own', members: ['binlogs', 'load'], type: 'string', defaultText: 'none',
-    inPreset: false, brief: 'Transactions committed before this time ("2026-11-24 10:42", server time zone; or +01:00, Z); load: ' +
-      'replay binlogs up to it' },
+    inPreset: false, brief: 'Before this time ("2026-11-24 10:42", server zone; +01:00, Z): what binlogs lists, load replays' },
   // restore.load: a point-in-time replay after the dump (lib/binlog/replay-plan.js). Not util.loadDump's in 9.1.
   { name: 'binlogs', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,
     check: nonEmptyProblem, brief: 'Binary logs replayed after the load: folder, host:/path, s3://…, user@host:port' },
   { name: 'outsideSlice', section: 'selection', owner: 'own', members: ['load'], type: 'string', values: ['refuse', 'skip'],
     default: 'refuse', inPreset: false, brief: 'binlogs with latest/since: skip changes of rows outside the slice' },
+  // Which engine applies the replay (lib/binlog/replay-applier.js): the plugin's sessions, or the target's own applier fed by the plugin.
+  { name: 'replayWith', section: 'selection', owner: 'own', members: ['load'], type: 'string', values: ['sessions', 'applier'],
+    default: 'sessions', inPreset: false, brief: 'binlogs applied by the plugin\'s sessions, or the target\'s replication applier' },
   { name: 'stopBefore', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,
     check: nonEmptyProblem, brief: 'Replay up to this GTID, file:position or "first drop of s.t", excluded' },
   { name: 'stopAfter', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,
@@ -136,7 +138,7 @@ var OPTIONS = [
   { name: 'allowIncomplete', section: 'selection', owner: 'own', members: PARTIAL, type: 'bool', default: false,
     inPreset: false, brief: 'Go ahead with a dump without @.done.json (one still being written or cut off)' },
   { name: 'verify', section: 'selection', owner: 'own', members: ['load', 'inspect'], type: 'bool', default: false,
-    brief: 'Decompress every data file in full and compare its size with the dump\'s record (else: structure only)' },
+    brief: 'Decompress each data file and check its size against the dump (else: structure only)' },
   // Speed and server
   { name: 'preset', section: 'speed', owner: 'own', members: ['load'], type: 'string', defaultText: 'safe', inPreset: false,
     brief: 'Named set of options to start from (restore.presets() lists them); explicit options override it' },

@@ -51,6 +51,7 @@ var snapshotStep = require('../snapshot/snapshot-step.js');
 var rowOwnership = require('../snapshot/row-ownership.js');
 var statementSize = require('../snapshot/statement-size.js');
 var planLoadReplay = require('./replay-preflight.js').planLoadReplay;
+var tuneWorkers = require('../binlog/replay-applier.js').tuneWorkers;
 var optionTable = require('../options/option-table.js');
 var secrets = require('../options/secrets.js');
 
@@ -179,6 +180,7 @@ function lockedPreflight(host, p) {
   // binlogs: the replay after the load, planned (and refused) from the files before anything changes.
   var replay = planLoadReplay(host, { own: own, options: p.resolved.all, lo: lo, dump: dump, objects: objects, rename: rename,
     snapshot: snapshot, tuned: tuned.length > 0, redoOff: redoPlan.action === 'disable' });
+  if (replay && replay.applier) tuneWorkers(replay, tuned, own.tune, Number(lo.threads) || 4);
   var keys = road.invisiblePrimaryKeys(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
     p.resolved.explicit.createInvisiblePKs !== undefined);
   // A built-in preset's levers, kept where the dump's figures say they pay (lib/run/load-levers.js).
@@ -246,7 +248,7 @@ function lockedPreflight(host, p) {
     trims: snap.trims || [],
     inserts: snap.active && snap.orphans === 'parents' ? objects.tables : [],
     updates: snap.active ? snap.specs : [], binlogSwitch: snap.active && !!final.skipBinlog && !final.dryRun,
-    replay: !!replay }, own.force);
+    replay: !!replay, applier: !!(replay && replay.applier) }, own.force);
   return { ctx: ctx, own: own, objects: objects, plan: plan, planned: planned, existing: existing,
     analyzeTables: levers.analyzeTables || objects.tables };
 }

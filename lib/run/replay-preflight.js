@@ -12,6 +12,7 @@ var sourcePosition = require('../dump/dump-metadata.js').sourcePosition;
 var sourceIdentity = require('../dump/dump-metadata.js').sourceIdentity;
 var renameReplay = require('./replay-rename.js').renameReplay;
 var replayTables = require('../binlog/replay-tables.js');
+var planApplier = require('../binlog/replay-applier.js').planApplier;
 
 var TARGETS = ['until', 'stopBefore', 'stopAfter'];
 
@@ -103,10 +104,10 @@ function positionGtids(host, root) {
 function planLoadReplay(host, p) {
   var own = p.own;
   if (!own.binlogs) {
-    TARGETS.concat(own.outsideSlice === 'skip' ? ['outsideSlice'] : []).forEach(function (n) {
+    TARGETS.concat(own.outsideSlice === 'skip' ? ['outsideSlice'] : [], own.replayWith === 'applier' ? ['replayWith'] : []).forEach(function (n) {
       if (own[n] !== undefined && own[n] !== null) {
         throw new UserError('OPTION_CONFLICT', 'restore.load option ' + n + ' says ' + (n === 'outsideSlice' ? 'how a replay of binary logs ' +
-          'handles rows outside a slice' : 'where a replay of binary logs stops') + ': give ' +
+          'handles rows outside a slice' : n === 'replayWith' ? 'what applies a replay of binary logs' : 'where a replay of binary logs stops') + ': give ' +
           'binlogs too (the folder of the source\'s binary log files).', { options: [n, 'binlogs'] });
       }
     });
@@ -154,6 +155,12 @@ function planLoadReplay(host, p) {
     '(last_committed / sequence_number; a new file starts after the previous one ended), committed in the source\'s order' +
     (p.tuned || p.redoOff ? '; with the load\'s ' + (p.tuned ? 'tuned settings' + (p.redoOff ? ' and ' : '') : '') + (p.redoOff ? 'redo log off' : '') +
       ', put back after the replay' : ''));
+  if (own.replayWith === 'applier') {
+    // The target's own applier instead of the sessions (lib/binlog/replay-applier.js): checked here, the line says how.
+    plan.applier = planApplier(host, plan, !!p.lo.skipBinlog);
+    plan.workers = plan.applier.workers;
+    plan.lines.splice(2, 1, plan.applier.lines[0]);
+  }
   return plan;
 }
 

@@ -7,6 +7,7 @@
 //   refuse: text   it would never get the rows (a replication filter, a source that does not log
 //                  what it applies) or its applier stopped on an error: the load is refused first
 var firstSupported = require('./topology.js').firstSupported;
+var isSourceChannel = require('./topology.js').isSourceChannel;
 var displayTable = require('../format/display-name.js').displayTable;
 
 var FILTERS = { Replicate_Do_DB: 'REPLICATE_DO_DB', Replicate_Ignore_DB: 'REPLICATE_IGNORE_DB',
@@ -39,7 +40,7 @@ function readFilters(host, channel, row) {
 // its only channel outside Group Replication), or null.
 function readChannel(host, sourceUuid) {
   var rows = firstSupported(host, ['SHOW REPLICA STATUS', 'SHOW SLAVE STATUS']).filter(function (r) {
-    return !/^group_replication_/.test(field(r, ['Channel_Name', 'Channel_name']));
+    return isSourceChannel(field(r, ['Channel_Name', 'Channel_name']));
   });
   var row = rows.filter(function (r) { return sourceUuid && field(r, ['Source_UUID', 'Master_UUID']) === sourceUuid; })[0] ||
     (rows.length === 1 ? rows[0] : null);

@@ -83,6 +83,9 @@ function checkLoadPrivileges(host, needs, force) {
   if (needs.replay && !holds(list, ['REPLICATION_APPLIER', 'SYSTEM_VARIABLES_ADMIN', 'SESSION_VARIABLES_ADMIN', 'SUPER'], '*')) {
     missing.push({ priv: 'SESSION_VARIABLES_ADMIN', on: '*.*', why: 'binlogs: the replay keeps the source\'s GTIDs with SET gtid_next' });
   }
+  if (needs.applier && !holds(list, ['REPLICATION_SLAVE_ADMIN', 'SUPER'], '*')) {
+    missing.push({ priv: 'REPLICATION_SLAVE_ADMIN', on: '*.*', why: 'replayWith "applier": the replay creates, starts and removes a replication channel' });
+  }
   if (!missing.length) return [];
   var roles = list.some(function (g) { return g.isRole; });
   var account = currentAccount(host);

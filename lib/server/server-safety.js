@@ -6,6 +6,7 @@ var UserError = require('../core/user-error.js').UserError;
 var globalVariable = require('./server-variables.js').globalVariable;
 var isSystemSchema = require('./server-tables.js').isSystemSchema;
 var firstSupported = require('./topology.js').firstSupported;
+var isSourceChannel = require('./topology.js').isSourceChannel;
 
 var NO_SUCH_TABLE = 1146;
 
@@ -24,9 +25,9 @@ function replicasConnected(host) {
 
 var CHECKS = [
   function replica(host) {
-    // Group Replication's own channels (group_replication_applier…) are the group check's.
+    // Group Replication's own channels (group_replication_applier…) are the group check's; the replay's is the plugin's.
     var rows = firstSupported(host, ['SHOW REPLICA STATUS', 'SHOW SLAVE STATUS']).filter(function (r) {
-      return !/^group_replication_/.test(String(r.Channel_Name || r.Channel_name || ''));
+      return isSourceChannel(r.Channel_Name || r.Channel_name);
     });
     if (!rows.length) return null;
     var r = rows[0];

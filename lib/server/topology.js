@@ -3,6 +3,15 @@
 // inside an InnoDB Cluster / ReplicaSet or not. Each probe that cannot run (no privilege, no such
 // table) is recorded in `unchecked`, never taken for "not replicated".
 var globalVariable = require('./server-variables.js').globalVariable;
+var REPLAY_CHANNEL = require('../binlog/replay-applier.js').CHANNEL;
+
+// Whether a replication channel replicates from a source of this server: Group Replication's own
+// channels do not (the group check's), nor the replay's (replayWith "applier", lib/binlog/replay-applier.js:
+// the plugin's listener; one a killed run left is removed by the next replay).
+function isSourceChannel(name) {
+  var n = String(name || '');
+  return !/^group_replication_/.test(n) && n !== REPLAY_CHANNEL;
+}
 
 var PARSE_ERROR = 1064;
 
@@ -68,7 +77,7 @@ function readReplicas(host) {
 function readSources(host) {
   return firstSupported(host, ['SHOW REPLICA STATUS', 'SHOW SLAVE STATUS']).filter(function (r) {
     // A channel without a source host (left by RESET REPLICA) replicates from nothing.
-    return !/^group_replication_/.test(String(pick(r, ['Channel_Name', 'Channel_name']) || '')) && pick(r, ['Source_Host', 'Master_Host']) !== null;
+    return isSourceChannel(pick(r, ['Channel_Name', 'Channel_name'])) && pick(r, ['Source_Host', 'Master_Host']) !== null;
   }).map(function (r) {
     var h = pick(r, ['Source_Host', 'Master_Host']);
     return { host: h, candidates: [addressOf(h)], port: Number(pick(r, ['Source_Port', 'Master_Port'])),
@@ -206,5 +215,5 @@ function pointAt(t) {
   return null;
 }
 
-module.exports = { firstSupported: firstSupported, readTopology: readTopology, describeTopology: describeTopology, consequence: consequence,
+module.exports = { isSourceChannel: isSourceChannel, firstSupported: firstSupported, readTopology: readTopology, describeTopology: describeTopology, consequence: consequence,
   pointAt: pointAt, memberAddress: addr, readReplicas: readReplicas, readUpstream: readUpstream, upstreamOf: upstreamOf };

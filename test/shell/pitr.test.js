@@ -215,6 +215,13 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     expect(await checksums(target, 'shop_copy')).to.deep.equal(expected);
     expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
     expect(r.out).to.include(`Binary logs replayed: ${Number(dropGtid.split(':')[1]) - 1 - dumpEnd} transaction(s)`);
+    // The target's own applier fed by the plugin (replayWith "applier"): the same rewritten events, the same tables.
+    await freshTarget();
+    const a = load({ binlogs: folder, until: beforeDrop, schemaMap: { shop: 'shop_copy' }, replayWith: 'applier', outputFormat: 'text' });
+    expect(a.error, a.out).to.equal(null);
+    expect(a.out).to.include('by the target\'s replication applier');
+    expect(await checksums(target, 'shop_copy')).to.deep.equal(expected);
+    expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
     await freshTarget();
   });
 

@@ -3,6 +3,7 @@
 // load, which has nothing left, and the replay, which skips the GTIDs the target holds) and before
 // analyze (statistics of the final rows).
 var applyReplay = require('../../binlog/replay-apply.js').applyReplay;
+var applyWithApplier = require('../../binlog/replay-applier.js').applyWithApplier;
 var times = require('../../binlog/binlog-times.js');
 var replayedTables = require('../../binlog/replay-tables.js').replayedTables;
 
@@ -17,10 +18,12 @@ module.exports = {
     // The load's levers hold during the replay: it runs inside the tuned settings (the server steps before it,
     // the revert step after it, also on failure) and, where the load skips the binary log, so do its sessions.
     var unlogged = !!run.plan.loadDumpOptions.skipBinlog;
-    var r = applyReplay(run.host, plan, { workers: plan.workers || 1, unlogged: unlogged });
+    // replayWith "applier": the target's replication applier, fed by the plugin (its binary log as log_replica_updates says).
+    var r = plan.applier ? applyWithApplier(run.host, plan, {}) : applyReplay(run.host, plan, { workers: plan.workers || 1, unlogged: unlogged });
+    if (plan.applier) unlogged = false;
     var last = r.last ? { gtid: r.last.gtid, time: r.last.time, timeText: times.timeTexts(run.host, plan.zone, [r.last.time])[0] } : null;
     run.report.replay = { applied: r.applied, onTarget: r.onTarget, last: last, zone: plan.zone.name, target: plan.target, stopNamed: plan.stopNamed || null,
-      workers: r.workers, bytes: r.bytes, retries: r.retries, statements: r.statements, cpuSeconds: r.cpuSeconds, unlogged: unlogged,
+      engine: plan.applier ? 'applier' : 'sessions', workers: r.workers, bytes: r.bytes, retries: r.retries, statements: r.statements, cpuSeconds: r.cpuSeconds, unlogged: unlogged,
       created: replayedTables(run.host, plan.created || [], run.pre.objects.tables) };
   },
 };

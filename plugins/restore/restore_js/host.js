@@ -130,6 +130,9 @@ function makeFiles(restore) {
     binlogApplyWait: function (id, seconds, stop) {
       return JSON.parse(companion(restore, 'binlogApplyWait')(id, seconds, !!stop));
     },
+    binlogFeedStart: function (spec) { return JSON.parse(companion(restore, 'binlogFeedStart')(JSON.stringify(spec))); },
+    binlogFeedStatus: function (id) { return JSON.parse(companion(restore, 'binlogFeedStatus')(id)); },
+    binlogFeedStop: function (id) { return JSON.parse(companion(restore, 'binlogFeedStop')(id)); },
     decodeHeads: function (pieces) {
       var got = companion(restore, 'decodeHeads')(JSON.stringify(pieces.map(function (p) { return p.compression; })),
         pieces.map(function (p) { return asBinary(p.data); }));

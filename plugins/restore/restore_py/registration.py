@@ -11,7 +11,7 @@
 import json as _json
 import os as _os
 
-from . import binlog, binlog_apply, binlog_replay, binlog_source, bucket, confine, reads, rsync, runs, verify, view, writes
+from . import binlog, binlog_apply, binlog_feed, binlog_replay, binlog_source, bucket, confine, reads, rsync, runs, verify, view, writes
 from .errors import failure
 
 
@@ -119,6 +119,12 @@ FUNCTIONS = [
     ("binlogApplyWait", binlog_replay.wait, "Waits for a replay: JSON text {done, applied, bytes, last, failed, retries, statements, seconds}.", [
         _p("id", "integer", "The run's id."), _p("seconds", "float", "How long to wait at most."),
         _p("stop", "bool", "Roll back what is not committed and end.", required=False)]),
+    ("binlogFeedStart", binlog_feed.start, "Starts a listener the target replicates a replay from: JSON text {id, port, user, password}.", [
+        _p("specJson", "string", "JSON text {dir, address, version, targetServerId, uuid, rewrite, transactions: [[file, start, end, gtid, texts]]}.")]),
+    ("binlogFeedStatus", binlog_feed.status, "What a listener sent: JSON text {sent, sentLast, bytes, connections, failed, queries}.", [
+        _p("id", "integer", "The listener's id.")]),
+    ("binlogFeedStop", binlog_feed.stop, "Stops a listener: JSON text of its last status, or null.", [
+        _p("id", "integer", "The listener's id.")]),
     ("clientInfo", _client_info, "Facts about the client machine and process.", []),
 ]
 

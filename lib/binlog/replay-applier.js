@@ -1,0 +1,229 @@
+// replayWith "applier": the replay's transactions applied by the target's own replication applier,
+// fed by the plugin. The Python companion serves the transactions the plan chose (the same ones the
+// sessions would send: loaded tables only, schemaMap's names, nothing past the stop, derived GTIDs for a
+// source with GTIDs off) over the replication protocol (plugins/restore/restore_py/binlog_feed.py), and
+// the target replicates them through a channel of its own, CHANNEL, which this module creates, waits on
+// and removes: always, on failure and interruption too (finally). The channel's applier keeps each
+// transaction's GTID and commits in the source's order (replica_preserve_commit_order), so a stop
+// leaves no hole and the same command continues from gtid_executed, as with the sessions.
+var UserError = require('../core/user-error.js').UserError;
+var startProgress = require('../format/progress.js').startProgress;
+var formatBytes = require('../format/text-table.js').formatBytes;
+var times = require('./binlog-times.js');
+var gtids = require('./gtid-set.js');
+
+var CHANNEL = 'restore_replay';
+var USER = 'mysqlsh_restore'; // the user the channel presents to the plugin's listener (its password: random, per run)
+var POLL_SECONDS = 2;
+var CONNECT_SECONDS = 15; // how long the target may take to connect back before the replay is refused
+
+function said(text) {
+  return 'restore.load replayWith "applier": ' + text;
+}
+
+function channelRow(host) {
+  var rows = host.sql.run('SELECT c.USER AS user, s.SERVICE_STATE AS io FROM performance_schema.replication_connection_configuration c ' +
+    'LEFT JOIN performance_schema.replication_connection_status s ON s.CHANNEL_NAME = c.CHANNEL_NAME WHERE c.CHANNEL_NAME = ?', [CHANNEL]).rows;
+  return rows.length ? { user: String(rows[0].user), io: rows[0].io === null ? null : String(rows[0].io) } : null;
+}
+
+// The address the listener binds to: the one the target sees this client's connection come from (its
+// socket's peer address), so that the target can connect back to it. A Unix socket: the target runs
+// here (127.0.0.1). null when the server does not say (then refused).
+function clientAddress(host) {
+  var rows = host.sql.run('SELECT s.IP AS ip FROM performance_schema.socket_instances s JOIN performance_schema.threads t ' +
+    'ON t.THREAD_ID = s.THREAD_ID WHERE t.PROCESSLIST_ID = CONNECTION_ID()').rows;
+  var ip = rows.length ? String(rows[0].ip || '') : null;
+  if (ip === '') return '127.0.0.1';
+  if (ip === null) return null;
+  return ip.replace(/^::ffff:(?=\d+\.)/i, ''); // an IPv4 client of a dual-stack listener
+}
+
+// In the preflight (changes nothing): refuses what would make the channel fail, says how. plan: the replay
+// plan (planReplay's); unlogged: the load's skipBinlog. Returns {address, workers, leftover, lines}.
+function planApplier(host, plan, unlogged) {
+  if (plan.transactions.some(function (t) { return t.idempotent; })) {
+    throw new UserError('REPLAY_APPLIER_REFUSED', said('outsideSlice "skip" applies some transactions with rbr_exec_mode IDEMPOTENT, ' +
+      'which a replication channel cannot do per transaction. Leave replayWith out (the plugin\'s sessions). Nothing was changed.'));
+  }
+  var v = host.sql.run('SELECT @@GLOBAL.replica_parallel_workers AS w, @@GLOBAL.replica_preserve_commit_order AS o, ' +
+    '@@GLOBAL.log_bin AS lb, @@GLOBAL.log_replica_updates AS lru, @@GLOBAL.server_id AS sid').rows[0];
+  var workers = Number(v.w);
+  if (workers > 1 && String(v.o) !== '1' && String(v.o).toUpperCase() !== 'ON') {
+    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target has replica_parallel_workers ' + workers + ' and replica_preserve_commit_order OFF: ' +
+      'its applier would commit out of the source\'s order, and a stopped replay would leave holes. SET GLOBAL replica_preserve_commit_order = ON ' +
+      '(or leave replayWith out). Nothing was changed.'));
+  }
+  if (String(v.lb) === '1' && String(v.lru) === '0') {
+    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target writes a binary log but log_replica_updates is OFF: what its applier applies ' +
+      'would not reach the binary log (nor replicas or a point-in-time recovery of this server). Leave replayWith out. Nothing was changed.'));
+  }
+  if (Number(v.sid) === 0) {
+    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target\'s server_id is 0: it cannot replicate. Leave replayWith out. Nothing was changed.'));
+  }
+  // Global replication filters apply to every channel, this one too: the applier would skip what they name.
+  var filters = host.sql.run('SELECT FILTER_NAME AS f FROM performance_schema.replication_applier_global_filters').rows;
+  if (filters.length) {
+    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target has global replication filters (' + filters.map(function (r) { return r.f; }).join(', ') +
+      ', performance_schema.replication_applier_global_filters): its applier would skip what they name. Leave replayWith out. Nothing was changed.'));
+  }
+  var row = channelRow(host);
+  if (row && row.user !== USER) {
+    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target has a replication channel named \'' + CHANNEL + '\' that is not the plugin\'s ' +
+      '(its user is ' + row.user + '). Remove or rename it, or leave replayWith out. Nothing was changed.'));
+  }
+  var address = clientAddress(host);
+  if (address === null) {
+    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target does not say which address this client connects from ' +
+      '(performance_schema.socket_instances), so the plugin cannot tell where the target could connect back to it. Leave replayWith out ' +
+      '(the plugin\'s sessions). Nothing was changed.'));
+  }
+  listenable(host, address);
+  var lines = ['  applied by: the target\'s replication applier (channel \'' + CHANNEL + '\', replica_parallel_workers ' + workers +
+    ', commit order kept), fed by the plugin from ' + address + ' (the target connects back there; the channel is removed at the end)' +
+    (row ? '; a channel \'' + CHANNEL + '\' left by an interrupted run is stopped and removed first' : '') +
+    (unlogged && String(v.lb) === '1' ? '; skipBinlog does not hold for the replay: the applier writes the binary log (log_replica_updates ON)' : '')];
+  return { address: address, workers: workers, leftover: !!row, lines: lines };
+}
+
+// With the load's tuning on (tune), the applier gets as many workers as the load has threads: one more tuned
+// setting (tuned: the load's tuning plan, lib/server/tuning.js), recorded and put back by the revert step.
+function tuneWorkers(plan, tuned, tune, threads) {
+  var a = plan.applier;
+  if (!tune || !(threads > 0) || threads === a.workers) return;
+  tuned.push({ name: 'replica_parallel_workers', original: String(a.workers), value: String(threads),
+    why: 'replayWith "applier": as many applier workers as the load\'s threads' });
+  var was = 'replica_parallel_workers ' + a.workers;
+  var now = 'replica_parallel_workers ' + threads + ' (the load\'s threads, put back after)';
+  plan.lines = plan.lines.map(function (l) { return l === a.lines[0] ? l.replace(was, now) : l; });
+  a.lines[0] = a.lines[0].replace(was, now);
+  a.workers = threads;
+  plan.workers = threads;
+}
+
+// Whether the plugin can listen on that address (this machine has it): a listener opened and closed, in
+// the preflight, so that a refusal comes before the load. Throws REPLAY_APPLIER_REFUSED.
+function listenable(host, address) {
+  var probe;
+  try {
+    probe = host.files.binlogFeedStart({ dir: '', address: address, transactions: [] });
+  } catch (e) {
+    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target sees this client connect from ' + address + ', and the plugin cannot listen there (' +
+      e.message + '): the target would have nowhere to connect back to (NAT, a proxy). Leave replayWith out. Nothing was changed.'));
+  }
+  host.files.binlogFeedStop(probe.id);
+}
+
+// Stops and removes the channel (what an interrupted run left too). Each statement on its own: a
+// channel whose threads are stopped already is still reset.
+function removeChannel(host) {
+  if (!channelRow(host)) return;
+  host.sql.run("STOP REPLICA FOR CHANNEL '" + CHANNEL + "'");
+  host.sql.run("RESET REPLICA ALL FOR CHANNEL '" + CHANNEL + "'");
+}
+
+function channelErrors(host) {
+  var io = host.sql.run('SELECT SERVICE_STATE AS state, LAST_ERROR_NUMBER AS code, LAST_ERROR_MESSAGE AS message ' +
+    'FROM performance_schema.replication_connection_status WHERE CHANNEL_NAME = ?', [CHANNEL]).rows[0];
+  var sql = host.sql.run('SELECT LAST_ERROR_NUMBER AS code, LAST_ERROR_MESSAGE AS message FROM performance_schema.replication_applier_status_by_worker ' +
+    'WHERE CHANNEL_NAME = ? AND LAST_ERROR_NUMBER <> 0 UNION ALL SELECT LAST_ERROR_NUMBER, LAST_ERROR_MESSAGE FROM ' +
+    'performance_schema.replication_applier_status_by_coordinator WHERE CHANNEL_NAME = ? AND LAST_ERROR_NUMBER <> 0', [CHANNEL, CHANNEL]).rows[0];
+  return { io: io ? { state: String(io.state), code: Number(io.code), message: String(io.message || '') } : null,
+    applier: sql ? { code: Number(sql.code), message: String(sql.message || '') } : null };
+}
+
+// The applied prefix: how many of todo the target holds, in order (commits keep the source's order).
+function appliedPrefix(host, todo) {
+  var held = gtids.parseSet(String(host.sql.run('SELECT @@GLOBAL.gtid_executed AS g').rows[0].g || ''));
+  var n = 0;
+  while (n < todo.length && gtids.hasGtid(held, todo[n].gtid)) n++;
+  return n;
+}
+
+// plan: planReplay's with plan.applier (planApplier's); opts {quietMs}. Returns what applyReplay returns.
+function applyWithApplier(host, plan, opts) {
+  removeChannel(host); // an interrupted run's: its applier finishes its transaction and stops first
+  var held = gtids.parseSet(String(host.sql.run('SELECT @@GLOBAL.gtid_executed AS g').rows[0].g || ''));
+  var todo = plan.transactions.filter(function (t) { return !gtids.hasGtid(held, t.gtid); });
+  var out = { applied: 0, onTarget: plan.transactions.length - todo.length, workers: plan.applier.workers, bytes: 0, retries: 0,
+    statements: 0, last: null, engine: 'applier' };
+  if (!todo.length) return out;
+  var wantedText = setOf(todo);
+  var info = host.sql.run('SELECT @@GLOBAL.server_id AS sid, VERSION() AS v, UUID() AS u, @@GLOBAL.replica_parallel_workers AS w').rows[0];
+  out.workers = Number(info.w); // as the server has it when the channel starts (the tuned value, when tuned)
+  var feed = host.files.binlogFeedStart({ dir: plan.folder.dir, address: plan.applier.address, version: String(info.v).replace(/-.*/, ''),
+    targetServerId: Number(info.sid), uuid: String(info.u), user: USER, rewrite: plan.rewrite ? { schemaMap: plan.rewrite.schemaMap } : null,
+    transactions: todo.map(function (t) { return [t.file, t.start, t.end, t.gtid, t.texts || null]; }) });
+  var progress = startProgress(host, 'Replaying binary logs (the target\'s applier)', todo.length, { unit: 'transactions', quietMs: opts.quietMs });
+  var started = Date.now();
+  var done = 0;
+  var failure = null;
+  try {
+    // The password only in this statement: the server masks it in its logs; the channel is reset at the end.
+    host.sql.run("CHANGE REPLICATION SOURCE TO SOURCE_HOST = ?, SOURCE_PORT = ?, SOURCE_USER = ?, SOURCE_PASSWORD = ?, SOURCE_AUTO_POSITION = 1, " +
+      "SOURCE_SSL = 0, GET_SOURCE_PUBLIC_KEY = 0, SOURCE_CONNECT_RETRY = 1, SOURCE_RETRY_COUNT = 10 FOR CHANNEL '" + CHANNEL + "'",
+    [plan.applier.address, feed.port, feed.user, feed.password]);
+    host.sql.run("START REPLICA FOR CHANNEL '" + CHANNEL + "'");
+    for (;;) {
+      var finished = Number(host.sql.run('SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?) AS w', [wantedText, POLL_SECONDS]).rows[0].w) === 0;
+      done = appliedPrefix(host, todo);
+      if (finished) break;
+      var st = host.files.binlogFeedStatus(feed.id);
+      var err = channelErrors(host);
+      if (err.applier) { failure = { kind: 'applier', code: err.applier.code, message: err.applier.message }; break; }
+      if (err.io && err.io.code && (!st.connections || err.io.state === 'OFF') && (err.io.state === 'OFF' || Date.now() - started > CONNECT_SECONDS * 1000)) {
+        failure = { kind: st.connections ? 'io' : 'unreachable', code: err.io.code, message: err.io.message, feed: st.failed };
+        break;
+      }
+      if (done) {
+        var t = todo[done - 1];
+        progress.update(done, formatBytes(bytesOf(todo, done)) + ', commit time reached ' + times.timeTexts(host, plan.zone, [t.time])[0]);
+      }
+    }
+  } finally {
+    try { removeChannel(host); } finally { var last = host.files.binlogFeedStop(feed.id); if (last) out.cpuSeconds = last.cpuSeconds; }
+  }
+  done = appliedPrefix(host, todo); // what the applier committed before it stopped
+  out.applied = done;
+  out.bytes = bytesOf(todo, done);
+  out.last = done ? { gtid: todo[done - 1].gtid, time: todo[done - 1].time } : null;
+  if (failure && failure.kind === 'unreachable') {
+    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target could not connect back to the plugin at ' + plan.applier.address + ':' + feed.port +
+      ' (its replication connection says: MySQL error ' + failure.code + ': ' + failure.message + '). Let the target reach this machine on that ' +
+      'address (a firewall, a container network), or leave replayWith out (the plugin\'s sessions). The channel was removed; nothing was applied.'));
+  }
+  if (failure) {
+    var next = todo[done];
+    throw new UserError('REPLAY_FAILED', 'The replay failed at transaction ' + (next ? next.gtid + ' (' + next.file + ':' + next.start + ')' : '(none left)') +
+      ': the target\'s ' + (failure.kind === 'io' ? 'replication connection' : 'applier') + ' says MySQL error ' + failure.code + ': ' + failure.message +
+      (failure.feed ? ' (the plugin\'s listener: ' + failure.feed + ')' : '') + '. ' + done + ' transaction(s) were applied before it, in the ' +
+      'source\'s order, and stay (each with its GTID); the channel was removed. The same command continues from there once the cause is fixed.',
+    { applied: done, gtid: next ? next.gtid : null, file: next ? next.file : null, position: next ? next.start : null });
+  }
+  progress.done(done + ' transactions, ' + formatBytes(out.bytes));
+  return out;
+}
+
+// The GTIDs of the transactions as a set's text (one pass: numbers sorted per uuid, runs joined).
+function setOf(list) {
+  var by = {};
+  list.forEach(function (t) { var g = gtids.splitGtid(t.gtid); (by[g.uuid] = by[g.uuid] || []).push(g.n); });
+  return Object.keys(by).sort().map(function (u) {
+    var ns = by[u].sort(function (a, b) { return a - b; });
+    var runs = [];
+    ns.forEach(function (n) {
+      var last = runs[runs.length - 1];
+      if (last && n <= last[1] + 1) last[1] = Math.max(last[1], n);
+      else runs.push([n, n]);
+    });
+    return u + ':' + runs.map(function (r) { return r[0] === r[1] ? String(r[0]) : r[0] + '-' + r[1]; }).join(':');
+  }).join(',');
+}
+
+function bytesOf(todo, n) {
+  var b = 0;
+  for (var i = 0; i < n; i++) b += todo[i].end - todo[i].start;
+  return b;
+}
+
+module.exports = { planApplier: planApplier, tuneWorkers: tuneWorkers, applyWithApplier: applyWithApplier, CHANNEL: CHANNEL };

@@ -1,0 +1,247 @@
+# The MySQL client/server protocol as a source speaks it to a replica (binlog_feed.py): packets,
+# caching_sha2_password's scramble, OK / error / text result set packets, the GTID set a replica
+# sends with COM_BINLOG_DUMP_GTID. Layouts are the protocol's (facts from its documentation).
+import hashlib as _hashlib
+import os as _os
+import struct as _struct
+import time as _time
+import zlib as _zlib
+
+from . import binlog_events as ev
+
+# CLIENT_LONG_PASSWORD, LONG_FLAG, CONNECT_WITH_DB, PROTOCOL_41, TRANSACTIONS, SECURE_CONNECTION,
+# MULTI_STATEMENTS, MULTI_RESULTS, PLUGIN_AUTH, CONNECT_ATTRS, PLUGIN_AUTH_LENENC_CLIENT_DATA: no SSL,
+# no compression, no DEPRECATE_EOF, no query attributes.
+CAPS = (0x1 | 0x4 | 0x8 | 0x200 | 0x2000 | 0x8000 | 0x10000 | 0x20000 | 0x80000 | 0x100000 | 0x200000)
+PLUGIN = b"caching_sha2_password"
+
+
+def _sha(b):
+    return _hashlib.sha256(b).digest()
+
+
+def scramble(password, nonce):
+    # What a caching_sha2_password client sends: XOR(SHA256(pw), SHA256(SHA256(SHA256(pw)) + nonce)).
+    if not password:
+        return b""
+    p1 = _sha(password)
+    p2 = _sha(_sha(p1) + nonce)
+    return bytes(a ^ b for a, b in zip(p1, p2))
+
+
+def _lenenc(n):
+    if n < 251:
+        return bytes([n])
+    if n < 1 << 16:
+        return b"\xfc" + _struct.pack("<H", n)
+    if n < 1 << 24:
+        return b"\xfd" + _struct.pack("<I", n)[:3]
+    return b"\xfe" + _struct.pack("<Q", n)
+
+
+def _lenstr(b):
+    return _lenenc(len(b)) + b
+
+
+_ARTIFICIAL = 0x20  # LOG_EVENT_ARTIFICIAL_F: an event the source made up, not in its files
+
+
+def sealed(head, body, crc):
+    size = ev.HEADER + len(body) + (4 if crc else 0)
+    head = head[:9] + _struct.pack("<I", size) + head[13:ev.HEADER]
+    out = head + body
+    return out + _struct.pack("<I", _zlib.crc32(out) & 0xFFFFFFFF) if crc else out
+
+
+def uuid_bytes(text):
+    return bytes.fromhex(text.replace("-", ""))
+
+
+def parse_gtid_set(data):
+    # COM_BINLOG_DUMP_GTID's set (untagged encoding): {uuid: [[start, end exclusive], ...]}; None for an
+    # encoding not read here (the tagged one): then every planned transaction is sent and the
+    # replica's applier skips those it holds.
+    if len(data) < 8:
+        return {}
+    (n,) = _struct.unpack_from("<Q", data, 0)
+    if n >> 56:
+        return None
+    at, out = 8, {}
+    for _ in range(n):
+        h = data[at:at + 16].hex()
+        uuid = "%s-%s-%s-%s-%s" % (h[0:8], h[8:12], h[12:16], h[16:20], h[20:32])
+        (k,) = _struct.unpack_from("<Q", data, at + 16)
+        at += 24
+        out.setdefault(uuid, [])
+        for _ in range(k):
+            out[uuid].append(_struct.unpack_from("<qq", data, at))
+            at += 16
+    return out
+
+
+def holds(held, gtid):
+    if held is None or not gtid:
+        return False
+    uuid, _, n = gtid.rpartition(":")
+    n = int(n)
+    return any(lo <= n < hi for lo, hi in held.get(uuid.lower(), ()))
+
+
+class Conn(object):
+    def __init__(self, sock):
+        self.s, self.seq = sock, 0
+        self.buf = b""
+
+    def _recv(self, n):
+        while len(self.buf) < n:
+            got = self.s.recv(65536)
+            if not got:
+                raise EOFError()
+            self.buf += got
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
+
+    def read(self):
+        data = b""
+        while True:
+            head = self._recv(4)
+            n = head[0] | head[1] << 8 | head[2] << 16
+            self.seq = (head[3] + 1) & 0xFF
+            data += self._recv(n)
+            if n < 0xFFFFFF:
+                return data
+
+    def pack(self, payload):
+        # One logical packet as wire packets (split at 16 MB - 1, as the protocol says).
+        out = []
+        at = 0
+        while True:
+            part = payload[at:at + 0xFFFFFF]
+            out.append(_struct.pack("<I", len(part))[:3] + bytes([self.seq]) + part)
+            self.seq = (self.seq + 1) & 0xFF
+            at += len(part)
+            if len(part) < 0xFFFFFF:
+                return b"".join(out)
+
+    def write(self, *payloads):
+        self.s.sendall(b"".join(self.pack(p) for p in payloads))
+
+    def ok(self):
+        self.write(b"\x00\x00\x00\x02\x00\x00\x00")
+
+    def error(self, code, text):
+        self.write(b"\xff" + _struct.pack("<H", code) + b"#HY000" + text.encode("utf-8"))
+
+    def rows(self, names, rows):
+        # A text result set (EOF packets: CLIENT_DEPRECATE_EOF is not advertised).
+        eof = b"\xfe\x00\x00\x02\x00"
+        out = [_lenenc(len(names))]
+        for name in names:
+            n = name.encode("utf-8")
+            out.append(_lenstr(b"def") + _lenstr(b"") + _lenstr(b"") + _lenstr(b"") + _lenstr(n) + _lenstr(n) +
+                       b"\x0c" + _struct.pack("<HIBHB", 255, 1024, 0xFD, 0, 0) + b"\x00\x00")
+        out.append(eof)
+        for r in rows:
+            out.append(b"".join(b"\xfb" if v is None else _lenstr(str(v).encode("utf-8")) for v in r))
+        out.append(eof)
+        self.write(*out)
+
+
+def read_lenenc(p, at):
+    first = p[at]
+    if first < 251:
+        return first, at + 1
+    if first == 0xFC:
+        return _struct.unpack_from("<H", p, at + 1)[0], at + 3
+    if first == 0xFD:
+        return int.from_bytes(p[at + 1:at + 4], "little"), at + 4
+    return _struct.unpack_from("<Q", p, at + 1)[0], at + 9
+
+
+def handshake(conn, version, user_wanted, password):
+    # The server's side of connecting: True once the client proved it knows the password (fast
+    # authentication: the server knows the password itself, so no cache, TLS or RSA is needed).
+    nonce = bytes((b % 94) + 33 for b in _os.urandom(20))  # printable, no NUL: as servers send it
+    hello = (b"\x0a" + version.encode("ascii") + b"\x00" + _struct.pack("<I", 1) + nonce[:8] + b"\x00" +
+             _struct.pack("<H", CAPS & 0xFFFF) + b"\xff" + _struct.pack("<H", 2) + _struct.pack("<H", CAPS >> 16) +
+             bytes([21]) + b"\x00" * 10 + nonce[8:] + b"\x00" + PLUGIN + b"\x00")
+    conn.seq = 0
+    conn.write(hello)
+    p = conn.read()
+    (caps,) = _struct.unpack_from("<I", p, 0)
+    at = 32
+    end = p.index(b"\x00", at)
+    user = p[at:end].decode("utf-8", "replace")
+    at = end + 1
+    if caps & 0x200000:
+        n, at = read_lenenc(p, at)
+    else:
+        n, at = p[at], at + 1
+    answer = p[at:at + n]
+    at += n
+    if caps & 0x8 and at < len(p):
+        at = p.index(b"\x00", at) + 1
+    plugin = PLUGIN
+    if caps & 0x80000 and at < len(p):
+        plugin = p[at:p.index(b"\x00", at)] if b"\x00" in p[at:] else p[at:]
+    if plugin != PLUGIN:  # another plugin: switch it to caching_sha2_password with a new nonce
+        conn.write(b"\xfe" + PLUGIN + b"\x00" + nonce + b"\x00")
+        answer = conn.read()
+    if user != user_wanted or answer != scramble(password.encode("ascii"), nonce):
+        conn.error(1045, "Access denied for user '%s'" % user)
+        return False
+    conn.write(b"\x01\x03")  # AuthMoreData: fast authentication succeeded
+    conn.ok()
+    return True
+
+def heartbeat_period(text, current):
+    # SET @source_heartbeat_period = N (nanoseconds): the period in seconds, else current.
+    import re as _re
+    m = _re.search(r"@source_heartbeat_period\s*=\s*(\d+)", text, _re.I)
+    return max(0.5, int(m.group(1)) / 1e9) if m and int(m.group(1)) > 0 else current
+
+
+def answer(conn, text, facts):
+    # A replica's setup query: SETs are taken (OK), the SELECTs it asks a source answered from facts
+    # {server_id, uuid, checksum}, any other variable NULL.
+    q = " ".join(text.split()).upper()
+    if q.startswith("SET ") or q.startswith("SET@"):
+        conn.ok()
+        return
+    if q == "SELECT UNIX_TIMESTAMP()":
+        conn.rows(["UNIX_TIMESTAMP()"], [[int(_time.time())]])
+    elif q == "SELECT @@GLOBAL.SERVER_ID":
+        conn.rows(["@@GLOBAL.SERVER_ID"], [[facts["server_id"]]])
+    elif q == "SELECT @@GLOBAL.SERVER_UUID":
+        conn.rows(["@@GLOBAL.SERVER_UUID"], [[facts["uuid"]]])
+    elif q == "SELECT @@GLOBAL.GTID_MODE":
+        conn.rows(["@@GLOBAL.GTID_MODE"], [["ON"]])
+    elif q in ("SELECT @MASTER_BINLOG_CHECKSUM", "SELECT @SOURCE_BINLOG_CHECKSUM"):
+        conn.rows([text.split()[-1]], [[facts["checksum"]]])
+    elif q.startswith("SELECT @@GLOBAL.") or q.startswith("SELECT @"):
+        conn.rows([text.split(None, 1)[1]], [[None]])  # a variable this source does not have: NULL
+    elif q.startswith("SHOW VARIABLES"):
+        conn.rows(["Variable_name", "Value"], [])
+    else:
+        conn.rows([text.split(None, 1)[-1][:64]], [[None]])
+
+
+# Events a source makes up for the stream (the rest are the files' own).
+def rotate(server_id, name, crc, at=None):
+    # Artificial (before the first file: where the stream starts), else the end of the file sent.
+    size = ev.HEADER + 8 + len(name.encode("utf-8")) + (4 if crc else 0)
+    head = _struct.pack("<IBIIIH", 0 if at is None else int(_time.time()), ev.ROTATE, server_id, 0,
+                        0 if at is None else at + size, _ARTIFICIAL if at is None else 0)
+    return sealed(head, _struct.pack("<Q", 4) + name.encode("utf-8"), crc)
+
+def heartbeat(server_id, name, at, crc):
+    head = _struct.pack("<IBIIIH", 0, 27, server_id, 0, at, _ARTIFICIAL)  # HEARTBEAT_LOG_EVENT
+    return sealed(head, name.encode("utf-8"), crc)
+
+def format_event(server_id, raw, crc):
+    # As a source sends it when the replica does not start at the file's beginning: log_pos 0. The
+    # in-use flag cleared: a file being written has it set, outside its checksum (which the replica checks).
+    flags = _struct.unpack_from("<H", raw, 17)[0] & ~0x1
+    head = raw[:4] + raw[4:5] + _struct.pack("<I", server_id) + raw[9:13] + _struct.pack("<IH", 0, flags)
+    body = raw[ev.HEADER:len(raw) - 4] if crc else raw[ev.HEADER:]
+    return sealed(head, body, crc)

@@ -1,0 +1,151 @@
+'use strict';
+// restore.load with binlogs and replayWith "applier" (issue 43 item 4): the target's own replication
+// applier applies the replay, fed by the plugin over the replication protocol. It must give what the
+// plugin's sessions give (CHECKSUM TABLE, gtid_executed: transactions of schemas not loaded skipped
+// alike), apply nothing twice on a rerun, leave no channel behind (also after a killed mysqlsh: the
+// same command removes what it left), and never print the channel's password.
+const { expect } = require('chai');
+const fs = require('fs');
+const path = require('path');
+const mysql = require('mysql2/promise');
+const { startServer } = require('../support/server');
+const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
+const { killShellWhen } = require('../support/kill-shell');
+const { needs } = require('../support/real');
+const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
+
+const GTIDS = '--gtid-mode=ON --enforce-gtid-consistency=ON';
+const TABLES = ['app.a', 'app.b', 'app.made'];
+const CLIENTS = 4;
+const PER_CLIENT = 150;
+
+describe('restore load --binlogs --replayWith=applier: the target\'s own applier (real Shell, real servers)', function () {
+  this.timeout(300000);
+  let source, target, home, dump, folder, uuid, dropGtid, beforeDrop, expected; // eslint-disable-line one-var
+
+  async function checksums(server) {
+    const out = {};
+    for (const t of TABLES) out[t] = String((await server.query(`CHECKSUM TABLE ${t}`))[0].Checksum);
+    return out;
+  }
+
+  async function freshTarget() {
+    fs.rmSync(path.join(home, 'restore', 'progress'), { recursive: true, force: true });
+    await target.query('DROP DATABASE IF EXISTS app');
+    await target.query('RESET BINARY LOGS AND GTIDS');
+  }
+
+  async function channels() {
+    return Number(await target.value('SELECT COUNT(*) FROM performance_schema.replication_connection_configuration'));
+  }
+
+  async function gtidExecuted() {
+    return String(await target.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '');
+  }
+
+  const load = (extra) => cli(target.uri, ['load', dump, `--binlogs=${folder}`].concat(extra), { configHome: home });
+
+  before(async function () {
+    needs(this, ['server', 'shell']);
+    [source, target] = await Promise.all([startServer({ opts: GTIDS }), startServer({ opts: GTIDS })]);
+    home = installPlugin(tempDir('restore-cfg-'));
+    uuid = String(await source.value('SELECT @@server_uuid'));
+    const q = (sql) => source.query(sql);
+    await q('CREATE DATABASE app');
+    await q('CREATE DATABASE side'); // not dumped: its transactions are skipped by both roads
+    await q('CREATE TABLE side.s (id INT PRIMARY KEY)');
+    for (const t of ['a', 'b']) {
+      await q(`CREATE TABLE app.${t} (id INT AUTO_INCREMENT PRIMARY KEY, k INT NOT NULL, v VARCHAR(40), UNIQUE KEY uk (k))`);
+      await q(`INSERT INTO app.${t} (k, v) VALUES ${Array.from({ length: 100 }, (_, i) => `(${i * 10}, 'r${i}')`).join(',')}`);
+    }
+    dump = path.join(tempDir('restore-pitrapp-'), 'nightly');
+    const d = await withShellDumper(source, () => runJs(source.uri, `util.dumpSchemas(['app'], ${JSON.stringify(dump)}, ` +
+      '{showProgress: false}); null', { configHome: home, env: DUMP_ENV }));
+    expect(d.error, d.out).to.equal(null);
+    await q('FLUSH BINARY LOGS');
+    await q('CREATE TABLE app.made (id INT PRIMARY KEY, note VARCHAR(20))');
+    await q("INSERT INTO app.made VALUES (1, 'one'), (2, 'two')");
+    const conns = await Promise.all(Array.from({ length: CLIENTS }, () => mysql.createConnection({ host: '127.0.0.1',
+      port: source.port, user: 'root', password: '', database: 'app', multipleStatements: true })));
+    await Promise.all(conns.map(async (conn, n) => {
+      for (let i = 0; i < PER_CLIENT; i++) {
+        if (i === PER_CLIENT / 2 && n === 0) await conn.query('FLUSH BINARY LOGS'); // a second file mid-way
+        const t = (n + i) % 2 ? 'a' : 'b';
+        const key = (n * PER_CLIENT + i) % 100;
+        const sql = i % 10 === 3 ? `INSERT INTO side.s VALUES (${n * PER_CLIENT + i})`
+          : i % 3 ? `UPDATE ${t} SET v = 'u${n}-${i}' WHERE k = ${key * 10}` : `INSERT INTO ${t} (k, v) VALUES (${100000 + n * PER_CLIENT + i}, 'i${n}')`;
+        for (;;) {
+          try { await conn.query(`START TRANSACTION; ${sql}; COMMIT`); break; } catch (e) {
+            if (e.errno !== 1213 && e.errno !== 1205) throw e;
+            await conn.query('ROLLBACK');
+          }
+        }
+      }
+    }));
+    await Promise.all(conns.map((x) => x.end()));
+    await new Promise((r) => setTimeout(r, 1100));
+    expected = await checksums(source);
+    beforeDrop = String(await source.value('SELECT CAST(NOW(6) AS CHAR)'));
+    await new Promise((r) => setTimeout(r, 20));
+    dropGtid = `${uuid}:${Number(/:1-(\d+)$/.exec(String(await source.value('SELECT @@GLOBAL.gtid_executed')))[1]) + 1}`;
+    await q('DROP TABLE app.b'); // the mistake
+    await q("INSERT INTO app.a (k, v) VALUES (-1, 'after')");
+    await q('FLUSH BINARY LOGS');
+    folder = tempDir('restore-pitrapp-binlogs-');
+    for (const f of fs.readdirSync(source.datadir).filter((n) => /^binlog\.(\d{6}|index)$/.test(n))) {
+      fs.copyFileSync(path.join(source.datadir, f), path.join(folder, f));
+    }
+  });
+
+  after(async function () {
+    await Promise.all([source, target].filter(Boolean).map((s) => s.stop()));
+  });
+
+  it('stopBefore: the same tables and gtid_executed as the sessions give; a rerun applies 0; no channel left; no password printed', async function () {
+    await freshTarget();
+    const s = load([`--stopBefore=${dropGtid}`]);
+    expect(s.status, s.out).to.equal(0);
+    const bySessions = { sums: await checksums(target), gtids: await gtidExecuted() };
+    expect(bySessions.sums).to.deep.equal(expected);
+    await freshTarget();
+    const a = load([`--stopBefore=${dropGtid}`, '--replayWith=applier']);
+    expect(a.status, a.out).to.equal(0);
+    expect(a.stdout).to.include('applied by: the target\'s replication applier (channel \'restore_replay\'');
+    expect(a.stdout).to.match(/Binary logs replayed: \d+ transaction\(s\) by the target's replication applier/);
+    expect(await checksums(target)).to.deep.equal(bySessions.sums);
+    expect(await gtidExecuted()).to.equal(bySessions.gtids); // side's transactions skipped alike
+    expect(await channels()).to.equal(0);
+    expect(a.out).to.not.match(/[0-9a-f]{32}/); // the per-run password: 32 hex characters
+    expect(a.out).to.not.match(/SOURCE_PASSWORD/i);
+    // Again over what is there: the load changes nothing, the replay finds every GTID on the target.
+    const again = load([`--stopBefore=${dropGtid}`, '--replayWith=applier', '--ignoreExistingObjects=true', '--loadData=false']);
+    expect(again.status, again.out).to.equal(0);
+    expect(again.stdout).to.match(/Binary logs replayed: 0 transaction\(s\) \(\d+ already on the target, skipped\)/);
+    expect(await channels()).to.equal(0);
+  });
+
+  it('until, preset fastest with 2 threads: every table as the source had it just before the DROP; 2 applier workers, put back', async function () {
+    await freshTarget();
+    const a = load([`--until=${beforeDrop}`, '--replayWith=applier', '--preset=fastest', '--threads=2']);
+    expect(a.status, a.out).to.equal(0);
+    expect(a.stdout).to.include('replica_parallel_workers 2 (the load\'s threads, put back after)');
+    expect(a.stdout).to.match(/by the target's replication applier \(2 worker\(s\)\)/);
+    expect(await checksums(target)).to.deep.equal(expected);
+    expect(await channels()).to.equal(0);
+    expect(Number(await target.value('SELECT @@GLOBAL.replica_parallel_workers'))).to.equal(4);
+  });
+
+  it('a killed mysqlsh leaves its channel; the same command removes it, ends the replay, and leaves none', async function () {
+    await freshTarget();
+    const args = [target.uri, '--', 'restore', 'load', dump, `--binlogs=${folder}`, `--stopBefore=${dropGtid}`, '--replayWith=applier'];
+    const k = await killShellWhen(args, { configHome: home }, async () => (await channels()) > 0 || null);
+    expect(k.atKill, k.out).to.not.equal(null);
+    expect(k.signal, k.out).to.equal('SIGKILL');
+    expect(await channels()).to.equal(1); // what a killed run leaves: the next one removes it
+    const again = cli(target.uri, args.slice(3), { configHome: home });
+    expect(again.status, again.out).to.equal(0);
+    expect(again.stdout).to.include('a channel \'restore_replay\' left by an interrupted run is stopped and removed first');
+    expect(await checksums(target)).to.deep.equal(expected);
+    expect(await channels()).to.equal(0);
+  });
+});

@@ -1,0 +1,119 @@
+'use strict';
+// replayWith "applier" (lib/binlog/replay-applier.js) over a fake server and a fake listener: the channel
+// created with the listener's port and password and removed whatever happens, the applier's error as
+// REPLAY_FAILED, a target that cannot connect back as REPLAY_APPLIER_REFUSED, and the preflight's refusals.
+const { expect } = require('chai');
+const { fakeHost } = require('../support/fake-host');
+const { planApplier, tuneWorkers, applyWithApplier } = require('../../lib/binlog/replay-applier.js');
+
+const U = '3e11fa47-71ca-11e1-9e33-c80aa9429562';
+const SECRET = '0123456789abcdef0123456789abcdef';
+
+function setup(o) {
+  let held = `${U}:1-2`;
+  let channel = !!o.leftover;
+  const host = fakeHost({ sql: [
+    [/gtid_executed/, () => ({ rows: [{ g: held }] })],
+    [/^SELECT c\.USER AS user/, () => ({ rows: channel ? [{ user: o.channelUser || 'mysqlsh_restore', io: 'ON' }] : [] })],
+    [/^CHANGE REPLICATION SOURCE/, () => { channel = true; return { rows: [] }; }],
+    [/^RESET REPLICA ALL/, () => { channel = false; return { rows: [] }; }],
+    [/WAIT_FOR_EXECUTED_GTID_SET/, () => { held = o.after || held; return { rows: [{ w: o.finished ? 0 : 1 }] }; }],
+    [/replication_connection_status WHERE/, { rows: [o.io || { state: 'ON', code: 0, message: '' }] }],
+    [/replication_applier_status_by_worker/, { rows: o.applier ? [o.applier] : [] }],
+    [/@@GLOBAL.server_id AS sid, VERSION/, { rows: [{ sid: 2, v: '9.7.4-2', u: 'bbbbbbbb-0000-0000-0000-000000000001', w: 4 }] }],
+  ] });
+  const feed = [];
+  host.files.binlogFeedStart = (spec) => { feed.push(['start', spec]); return { id: 3, port: 40000, user: 'mysqlsh_restore', password: SECRET }; };
+  host.files.binlogFeedStatus = () => ({ sent: 1, connections: o.connections === undefined ? 1 : o.connections, failed: null });
+  host.files.binlogFeedStop = (id) => { feed.push(['stop', id]); return { cpuSeconds: 0.1 }; };
+  const plan = { folder: { dir: '/b' }, zone: { session: false, name: 'UTC' }, applier: { address: '127.0.0.1', workers: 4 },
+    transactions: [1, 2, 3, 4].map((n) => ({ gtid: `${U}:${n}`, file: 'binlog.000002', start: n * 100, end: n * 100 + 100, time: 0 })) };
+  const sqls = () => host.log.filter((e) => e[0] === 'sql').map((e) => e[1]);
+  return { host, feed, plan, sqls };
+}
+
+function thrown(fn) {
+  try { fn(); } catch (e) { return e; }
+  return null;
+}
+
+describe('replayWith "applier": the target\'s applier fed by the plugin', function () {
+  it('serves what the target lacks, creates the channel with the listener\'s port and password, waits, removes it', function () {
+    const t = setup({ finished: true, after: `${U}:1-4` });
+    const r = applyWithApplier(t.host, t.plan, { quietMs: 0 });
+    expect(t.feed[0][1].transactions.map((x) => x[3])).to.deep.equal([`${U}:3`, `${U}:4`]);
+    expect(t.feed[0][1]).to.include({ address: '127.0.0.1', targetServerId: 2, version: '9.7.4' });
+    const change = t.host.log.find((e) => e[0] === 'sql' && /^CHANGE REPLICATION SOURCE/.test(e[1]));
+    expect(change[1]).to.include('SOURCE_AUTO_POSITION = 1').and.include("FOR CHANNEL 'restore_replay'").and.not.include(SECRET);
+    expect(change[2]).to.deep.equal(['127.0.0.1', 40000, 'mysqlsh_restore', SECRET]);
+    expect(t.sqls().filter((s) => /REPLICA/.test(s) && !/^CHANGE/.test(s))).to.deep.equal(["START REPLICA FOR CHANNEL 'restore_replay'",
+      "STOP REPLICA FOR CHANNEL 'restore_replay'", "RESET REPLICA ALL FOR CHANNEL 'restore_replay'"]);
+    expect(t.feed[1]).to.deep.equal(['stop', 3]);
+    expect(r).to.include({ applied: 2, onTarget: 2, bytes: 200, workers: 4 });
+  });
+
+  it('the applier\'s error: REPLAY_FAILED naming the next transaction and the server\'s words; the channel removed', function () {
+    const t = setup({ after: `${U}:1-3`, applier: { code: 1062, message: 'Duplicate entry \'1\' for key \'PRIMARY\'' } });
+    const err = thrown(() => applyWithApplier(t.host, t.plan, { quietMs: 0 }));
+    expect(err && err.code).to.equal('REPLAY_FAILED');
+    expect(err.message).to.include(`The replay failed at transaction ${U}:4 (binlog.000002:400): the target's applier says MySQL error 1062: ` +
+      'Duplicate entry').and.include('1 transaction(s) were applied before it').and.not.include(SECRET);
+    expect(t.sqls()).to.include("RESET REPLICA ALL FOR CHANNEL 'restore_replay'");
+    expect(t.feed[1]).to.deep.equal(['stop', 3]);
+  });
+
+  it('a target that cannot connect back: REPLAY_APPLIER_REFUSED quoting its connection error, what to do', function () {
+    const t = setup({ connections: 0, io: { state: 'OFF', code: 2003, message: 'Can\'t connect to MySQL server on \'127.0.0.1:40000\' (111)' } });
+    const err = thrown(() => applyWithApplier(t.host, t.plan, { quietMs: 0 }));
+    expect(err && err.code).to.equal('REPLAY_APPLIER_REFUSED');
+    expect(err.message).to.include('could not connect back to the plugin at 127.0.0.1:40000').and.include('MySQL error 2003')
+      .and.include('leave replayWith out');
+    expect(t.sqls()).to.include("RESET REPLICA ALL FOR CHANNEL 'restore_replay'");
+  });
+
+  it('an interrupted run\'s channel is removed before the replay reads gtid_executed', function () {
+    const t = setup({ leftover: true, finished: true, after: `${U}:1-4` });
+    applyWithApplier(t.host, t.plan, { quietMs: 0 });
+    const s = t.sqls();
+    expect(s.indexOf("STOP REPLICA FOR CHANNEL 'restore_replay'")).to.be.below(s.findIndex((x) => /gtid_executed/.test(x)));
+  });
+
+  it('the preflight refuses a channel that is not the plugin\'s, commit order off, and outsideSlice "skip"', function () {
+    const vars = (o) => [/replica_parallel_workers AS w/, { rows: [Object.assign({ w: 4, o: 1, lb: 1, lru: 1, sid: 2 }, o)] }];
+    const mk = (o, rows, ip) => {
+      const h = fakeHost({ sql: [vars(o), [/^SELECT c\.USER AS user/, { rows: rows || [] }], [/socket_instances/, { rows: [{ ip: ip || '' }] }]] });
+      h.files.binlogFeedStart = (spec) => {
+        if (spec.address !== '127.0.0.1') throw new Error('Cannot assign requested address');
+        return { id: 1, port: 1 };
+      };
+      h.files.binlogFeedStop = () => null;
+      return h;
+    };
+    const plan = { transactions: [{ gtid: `${U}:3` }] };
+    expect(planApplier(mk({}), plan, false)).to.include({ address: '127.0.0.1', workers: 4, leftover: false });
+    expect(thrown(() => planApplier(mk({}, [{ user: 'repl', io: 'ON' }]), plan, false)).message).to.include('not the plugin\'s (its user is repl)');
+    expect(thrown(() => planApplier(mk({ o: 0 }), plan, false)).message).to.include('replica_preserve_commit_order OFF');
+    expect(thrown(() => planApplier(mk({}), { transactions: [{ gtid: `${U}:3`, idempotent: true }] }, false)).code).to.equal('REPLAY_APPLIER_REFUSED');
+    expect(planApplier(mk({}), plan, true).lines[0]).to.include('skipBinlog does not hold for the replay');
+    expect(thrown(() => planApplier(mk({}, [], '::ffff:10.1.2.3'), plan, false)).message)
+      .to.include('connect from 10.1.2.3, and the plugin cannot listen there (Cannot assign requested address)');
+    const filtered = fakeHost({ sql: [vars({}), [/global_filters/, { rows: [{ f: 'REPLICATE_DO_DB' }] }]] });
+    expect(thrown(() => planApplier(filtered, plan, false)).message).to.include('global replication filters (REPLICATE_DO_DB');
+  });
+
+  it('with the load\'s tuning on, the applier\'s workers become the load\'s threads: one more tuned setting, said in the plan', function () {
+    const mk = () => {
+      const a = { workers: 4, lines: ['  applied by: the target\'s replication applier (channel \'restore_replay\', replica_parallel_workers 4, commit order kept)'] };
+      return { applier: a, workers: 4, lines: ['x', 'y', a.lines[0]] };
+    };
+    const tuned = [];
+    const off = mk();
+    tuneWorkers(off, tuned, false, 8);
+    expect(tuned).to.deep.equal([]);
+    const on = mk();
+    tuneWorkers(on, tuned, true, 8);
+    expect(tuned).to.deep.equal([{ name: 'replica_parallel_workers', original: '4', value: '8', why: 'replayWith "applier": as many applier workers as the load\'s threads' }]);
+    expect(on.lines[2]).to.include('replica_parallel_workers 8 (the load\'s threads, put back after)');
+    expect(on.workers).to.equal(8);
+  });
+});
