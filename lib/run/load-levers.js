@@ -20,10 +20,11 @@ function presetChose(p, name) {
   return p.preset.source === 'built-in' && p.explicit[name] === undefined;
 }
 
-// tables: [{schema, dumpSchema, table}] → [{t, bytes}] from @.done.json (done: as read already, or
-// null), or null when any is unknown.
-function sizes(host, dir, done, tables) {
-  var bytesOf = recordedTableBytes(host, dir, done);
+// tables: [{schema, dumpSchema, table}] → [{t, bytes}] from @.done.json (tableBytes: the
+// preflight's recordedTableBytes, read once; or else read from done: as read already, or null), or
+// null when any is unknown.
+function sizes(host, dir, done, tables, tableBytes) {
+  var bytesOf = tableBytes ? tableBytes() : recordedTableBytes(host, dir, done);
   if (!bytesOf) return null;
   var out = [];
   for (var i = 0; i < tables.length; i++) {
@@ -82,7 +83,7 @@ function chooseLevers(host, p) {
   var defer = p.lo.deferTableIndexes === 'all' && p.lo.loadIndexes !== false && presetChose(p, 'deferTableIndexes');
   var analyze = p.own.analyze === 'on' && presetChose(p, 'analyze');
   if ((!defer && !analyze) || !p.tables.length) return out;
-  var sized = sizes(host, p.dir, p.done, p.tables);
+  var sized = sizes(host, p.dir, p.done, p.tables, p.tableBytes);
   if (!sized) {
     out.lines.push('Levers of preset ' + p.preset.name + ' kept as they are: @.done.json records no data size for some loaded tables');
     return out;

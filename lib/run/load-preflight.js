@@ -20,7 +20,8 @@
 // dump model the step read).
 //
 // Returns {ctx, own, objects (what the load creates), plan (what the steps do: printed before them),
-// planned (the partial step's plan, or null), existing (the state file found), release (the lock)}.
+// planned (the partial step's plan, or null), existing (the state file found), release (the lock),
+// tableBytes () -> (dumpSchema, table) -> bytes @.done.json records, or null}.
 var UserError = require('../core/user-error.js').UserError;
 var atLeast = require('../options/shell-version.js').atLeast;
 var openDumpSource = require('../remote/dump-source.js').openDumpSource;
@@ -47,6 +48,7 @@ var checkProgressFile = require('./progress-file-check.js').checkProgressFile;
 var progressFilePlace = require('./progress-file-place.js');
 var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var readDumpMetadata = require('../dump/dump-model.js').readDumpMetadata;
+var recordedTableBytes = require('../dump/dump-model.js').recordedTableBytes;
 var snapshotStep = require('../snapshot/snapshot-step.js');
 var rowOwnership = require('../snapshot/row-ownership.js');
 var statementSize = require('../snapshot/statement-size.js');
@@ -182,7 +184,13 @@ function lockedPreflight(host, p) {
   var keys = road.invisiblePrimaryKeys(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
     p.resolved.explicit.createInvisiblePKs !== undefined);
   // A built-in preset's levers, kept where the dump's figures say they pay (lib/run/load-levers.js).
-  var levers = chooseLevers(host, { dir: dir, done: dump.done || null, tables: objects.tables, preset: p.resolved.preset, explicit: p.resolved.explicit,
+  // Each table's bytes as @.done.json records them, read once when first asked (the levers, the report's row counts).
+  var recorded;
+  var tableBytes = function () {
+    if (recorded === undefined) recorded = recordedTableBytes(host, dir, dump.done || null);
+    return recorded;
+  };
+  var levers = chooseLevers(host, { dir: dir, tableBytes: tableBytes, tables: objects.tables, preset: p.resolved.preset, explicit: p.resolved.explicit,
     lo: lo, own: own });
   var composed = loaderOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,
     snapshot: snapshot, invisiblePKs: keys.value, levers: levers.loadOptions });
@@ -248,7 +256,7 @@ function lockedPreflight(host, p) {
     updates: snap.active ? snap.specs : [], binlogSwitch: snap.active && !!final.skipBinlog && !final.dryRun,
     replay: !!replay }, own.force);
   return { ctx: ctx, own: own, objects: objects, plan: plan, planned: planned, existing: existing,
-    analyzeTables: levers.analyzeTables || objects.tables };
+    analyzeTables: levers.analyzeTables || objects.tables, tableBytes: tableBytes };
 }
 
 module.exports = { preflight: preflight };

@@ -11,9 +11,9 @@ var BATCH = 16;
 var QUERY_INTERRUPTED = 1317; // Ctrl-C: stop, do not go on with the next batch
 var onTheServer = require('./server-tables.js');
 
-// The base tables of `tables` that exist on the server (one query per schema).
+// The base tables of `tables` that exist on the server (one query per schema, names only).
 function existingTables(host, tables) {
-  var onServer = onTheServer.baseTables(host);
+  var onServer = onTheServer.baseTableNames(host);
   return tables.filter(function (t) { return onServer(t.schema, t.table) !== null; });
 }
 

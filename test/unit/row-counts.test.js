@@ -1,7 +1,8 @@
 'use strict';
 // The report's rows per table (lib/server/row-counts.js): an exact COUNT(*) where a scan is cheap,
 // InnoDB's estimate (exact: false) where it is not; a table the load has just analyzed has a
-// fresh estimate and is scanned only up to 32 MiB.
+// fresh estimate and is scanned only up to 32 MiB; a table the dump records as small is counted
+// without its statistics being read.
 const { expect } = require('chai');
 const { fakeHost } = require('../support/fake-host');
 const { tableRowCounts } = require('../../lib/server/row-counts');
@@ -18,6 +19,7 @@ function host() {
   ] });
 }
 const t = (names) => names.map((n) => ({ schema: 's', table: n }));
+const statsRead = (h) => h.log.filter((e) => e[0] === 'sql' && /TABLE_ROWS/.test(e[1])).map((e) => e[2].slice(1));
 const counted = (h) => h.log.filter((e) => e[0] === 'sql' && /COUNT\(\*\)/.test(e[1])).map((e) => [...e[1].matchAll(/`s`\.`(\w+)`/g)].map((m) => m[1]));
 
 describe('rows per table for the report (lib/server/row-counts.js)', function () {
@@ -27,13 +29,25 @@ describe('rows per table for the report (lib/server/row-counts.js)', function ()
       { schema: 's', table: 'small', rows: 100, exact: true }, { schema: 's', table: 'mid', rows: 2000000, exact: true },
       { schema: 's', table: 'huge', rows: 9000000, exact: false }, { schema: 's', table: 'gone', rows: null, exact: false }]);
     expect(counted(h)).to.deep.equal([['small', 'mid']]);
+    expect(statsRead(h)).to.deep.equal([['small', 'mid', 'huge']]);
   });
 
   it('a table just analyzed: its fresh estimate above 32 MiB, no scan', function () {
     const h = host();
-    expect(tableRowCounts(h, t(['small', 'mid', 'huge']), t(['small', 'mid']))).to.deep.equal([
+    expect(tableRowCounts(h, t(['small', 'mid', 'huge']), { analyzed: t(['small', 'mid']) })).to.deep.equal([
       { schema: 's', table: 'small', rows: 100, exact: true }, { schema: 's', table: 'mid', rows: 1990000, exact: false },
       { schema: 's', table: 'huge', rows: 9000000, exact: false }]);
     expect(counted(h)).to.deep.equal([['small']]);
+  });
+
+  it('tables the dump records as small: counted, no statistics read for them; the others as before', function () {
+    const h = host();
+    const recorded = { small: 900, mid: 120 * MiB };
+    const tables = ['small', 'mid', 'huge'].map((n) => ({ schema: 's', dumpSchema: 'd', table: n }));
+    expect(tableRowCounts(h, tables, { tableBytes: (s, n) => (s === 'd' && recorded[n] !== undefined ? recorded[n] : null) }))
+      .to.deep.equal([{ schema: 's', table: 'small', rows: 100, exact: true }, { schema: 's', table: 'mid', rows: 2000000, exact: true },
+        { schema: 's', table: 'huge', rows: 9000000, exact: false }]);
+    expect(statsRead(h)).to.deep.equal([['huge']]);
+    expect(counted(h)).to.deep.equal([['small', 'mid']]);
   });
 });
