@@ -170,8 +170,6 @@ function lockedPreflight(host, p) {
   var keep = own.keepSettings || [];
   var tuned = own.tune ? tuning.planTuning(host, { redoOff: redoPlan.action === 'disable', keep: keep,
     kept: road.keptDurability(topo) }) : [];
-  var indexBuilds = own.tune && lo.loadIndexes !== false && atLeast(ctx.shellVersion, '8.0.30')
-    ? tuning.planIndexBuilds(host, Number(lo.threads) || 4, keep) : null;
   var drops = own.dropExisting ? dropExisting.existingObjects(host, objects) : [];
   var dropNative = p.dropNative && drops.length > 0;
   var snapshot = snapshotStep.planSnapshot(host, { ctx: ctx, dump: dump, objects: objects, planned: planned, topology: topo });
@@ -192,6 +190,9 @@ function lockedPreflight(host, p) {
   };
   var levers = chooseLevers(host, { dir: dir, tableBytes: tableBytes, tables: objects.tables, preset: p.resolved.preset, explicit: p.resolved.explicit,
     lo: lo, own: own });
+  // The index-build buffer is shared by the threads the load runs (a lever may have doubled them).
+  var indexBuilds = own.tune && lo.loadIndexes !== false && atLeast(ctx.shellVersion, '8.0.30')
+    ? tuning.planIndexBuilds(host, Number(levers.loadOptions.threads || lo.threads) || 4, keep) : null;
   var composed = loaderOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,
     snapshot: snapshot, invisiblePKs: keys.value, levers: levers.loadOptions });
   var final = composed.options;
@@ -211,7 +212,7 @@ function lockedPreflight(host, p) {
     redo: redoPlan, tune: own.tune, tuning: tuned, sessionTuning: indexBuilds ? [indexBuilds] : [],
     analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + (levers.analyzeTables ? levers.analyzeTables.length + ' of ' : '') +
       objects.tables.length + ' table(s))',
-    leverLines: levers.lines,
+    leverLines: levers.lines, threadsLever: levers.loadOptions.threads !== undefined,
     advice: own.tune ? tuning.restartAdvice(host, final, topo.feedsOthers) : [], partialLines: planned && planned.lines ? planned.lines : [],
     warnings: [], blockers: [], snapshot: snapshot, replay: replay,
     topology: topo, verifyMembers: topo.members.length > 0 && own.membersTimeout > 0 && !own.dryRun,
