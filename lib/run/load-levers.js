@@ -8,6 +8,7 @@ var recordedTableBytes = require('../dump/dump-model.js').recordedTableBytes;
 var globalVariable = require('../server/server-variables.js').globalVariable;
 var formatBytes = require('../format/text-table.js').formatBytes;
 var displayTable = require('../format/display-name.js').displayTable;
+var SHELL_DEFAULT_THREADS = require('../options/thread-choice.js').SHELL_DEFAULT_THREADS;
 
 var MiB = 1024 * 1024;
 // A table "big" enough for a sorted index build after its rows to pay for its ALTER TABLE.
@@ -96,13 +97,15 @@ function chooseLevers(host, p) {
     var d = deferChoice(sized, p.preset.name);
     if (d.value !== 'all') out.loadOptions.deferTableIndexes = d.value;
     out.lines.push(d.line);
-    var small = sized.filter(function (x) { return x.bytes < BIG_TABLE; }).length;
-    var given = Number(p.lo.threads);
-    if (d.value !== 'all' && small >= MANY_SMALL_TABLES && given > 0 && presetChose(p, 'threads')) {
-      out.loadOptions.threads = 2 * given;
-      out.lines.push('Threads: ' + out.loadOptions.threads + ', twice the preset\'s ' + given + ': ' + small + ' tables smaller than ' +
-        formatBytes(BIG_TABLE) + ' (at least ' + MANY_SMALL_TABLES + '), each one CREATE TABLE that waits on the disk more than on the CPUs');
-    }
+  }
+  var deferredAll = (out.loadOptions.deferTableIndexes || p.lo.deferTableIndexes) === 'all';
+  var small = sized.filter(function (x) { return x.bytes < BIG_TABLE; }).length;
+  var given = Number(p.lo.threads) || SHELL_DEFAULT_THREADS;
+  if (!deferredAll && p.lo.loadDdl !== false && small >= MANY_SMALL_TABLES && presetChose(p, 'threads')) {
+    out.loadOptions.threads = 2 * given;
+    out.lines.push('Threads: ' + out.loadOptions.threads + ', twice ' + (p.lo.threads ? 'the preset\'s ' : 'util.loadDump\'s default ') + given +
+      ': ' + small + ' tables smaller than ' + formatBytes(BIG_TABLE) + ' (at least ' + MANY_SMALL_TABLES + '), each one CREATE TABLE ' +
+      'that waits on the disk more than on the CPUs');
   }
   if (analyze) {
     var a = analyzeChoice(host, sized, p.preset.name);
