@@ -56,10 +56,9 @@ describe('restore.load levers chosen from the dump (lib/run/load-levers.js)', fu
     expect(choose(host(many), Object.keys(many), { lo, explicit: { threads: 4 } }).loadOptions).to.deep.equal({ deferTableIndexes: 'fulltext' });
     const heavy = Object.assign(small(1000), { big: 2000 * MiB });
     expect(choose(host(heavy), Object.keys(heavy), { lo }).loadOptions).to.deep.equal({});
-    // dev: no threads of its own, no deferral; its analyze lever weighs the dump: util.loadDump's 4 doubled. Without DDL: none.
+    // dev: no threads of its own (util.loadDump's 4, the redo log on): as they are. Without DDL: none.
     const dev = choose(host(many), Object.keys(many), { preset: { name: 'dev', source: 'built-in' }, lo: {} });
-    expect(dev.loadOptions).to.deep.equal({ threads: 8 });
-    expect(dev.lines[0]).to.match(/^Threads: 8, twice util\.loadDump's default 4: 1000 tables smaller than 32\.0 MiB/);
+    expect(dev.loadOptions).to.deep.equal({});
     expect(choose(host(many), Object.keys(many), { lo: { deferTableIndexes: 'all', threads: 4, loadDdl: false } }).loadOptions)
       .to.deep.equal({ deferTableIndexes: 'fulltext' });
   });
