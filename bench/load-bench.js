@@ -140,7 +140,9 @@ async function main() {
       const pool = Number(await s.value('SELECT @@GLOBAL.innodb_buffer_pool_size'));
       // The index-build sort buffer fastest would give each of `threads` sessions on this server.
       const ddlBuffer = Math.min(2 ** 30, Math.max(2 ** 20, Math.floor(pool / 4 / threads / 2 ** 20) * 2 ** 20));
-      return { seconds: await floorLoad(s.client, plan, { threads, ddlBuffer }), peakMB: NaN, status: 0, stdout: '', stderr: '' };
+      const timeline = {};
+      return { seconds: await floorLoad(s.client, plan, { threads, ddlBuffer, timeline }), timeline, peakMB: NaN, status: 0, stdout: '',
+        stderr: '' };
     } },
   ];
   const runs = Number(process.env.BENCH_RUNS || 3);
@@ -197,10 +199,13 @@ async function main() {
   const shellSays = (re) => fmt(results['restore load --preset=fastest'].map((t) => Number((re.exec(t.stdout + t.stderr) || [])[1])), 0);
   process.stdout.write(`inside util.loadDump (its summary, whole seconds): data ${shellSays(/Data load duration: (\d+) sec/)}, ` +
     `indexes ${shellSays(/indexes were built in (\d+) sec/)}, total ${shellSays(/Total duration: (\d+) sec/)}\n`);
+  const tl = (k) => fmt(results[FLOOR].map((t) => t.timeline[k]), 2);
+  process.stdout.write(`the floor's own (seconds from its start): last chunk in ${tl('dataEnd')}, last ALTER done ${tl('alterEnd')}, ` +
+    `ALTERs' time summed over the streams ${tl('alters')}, redo log back on ${tl('end')}\n`);
   process.stdout.write(`(wall time of the whole mysqlsh process, ~0.5 s of it Shell start; the floor has no mysqlsh; ` +
     `MB = uncompressed data of the dump)\n`);
   cleanTemp();
 }
 
 if (require.main === module) main().catch((e) => { process.stderr.write((e && e.stack) || String(e)); cleanTemp(); process.exit(1); });
-module.exports = { seed, countRows, SCHEMA };
+module.exports = { seed, countRows, SCHEMA, phasesOf };

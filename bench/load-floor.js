@@ -94,8 +94,13 @@ const SESSION = "SET SESSION sql_log_bin = 0, unique_checks = 0, foreign_key_che
 // ahead of the chunks still waiting. → seconds, from the redo log switch to the redo log back on.
 // (Tried on the bench's dump, one run each, 2 CPUs: all ALTERs after all data 8.26/8.30 s against
 // 8.11/8.16 s; a 64 MiB sort buffer 8.21/8.20 s; 2 streams instead of 4 7.93/8.04 s.)
-async function floorLoad(client, plan, { threads, ddlBuffer }) {
+// timeline (optional, filled in seconds from the start): dataEnd (the last chunk in), alters (the
+// ALTERs' own seconds, summed), alterEnd (the last ALTER done), end.
+async function floorLoad(client, plan, { threads, ddlBuffer, timeline }) {
   const t0 = process.hrtime.bigint();
+  const at = () => Number(process.hrtime.bigint() - t0) / 1e9;
+  const tl = timeline || {};
+  Object.assign(tl, { dataEnd: 0, alters: 0, alterEnd: 0, end: 0 });
   await run(client, 'ALTER INSTANCE DISABLE INNODB REDO_LOG');
   await run(client, `${SESSION}; ${plan.schemas.join(';\n')}; ${plan.tables.map((t) => t.create).join(';\n')}`);
   const queue = [];
@@ -111,11 +116,15 @@ async function floorLoad(client, plan, { threads, ddlBuffer }) {
       const job = queue.shift();
       if (job.kind === 'chunk') {
         await run(client, `${SESSION}; ${job.t.load}`, job.c.file);
+        tl.dataEnd = Math.max(tl.dataEnd, at());
         left.set(job.t, left.get(job.t) - 1);
         if (left.get(job.t) === 0 && job.t.indexes.length) queue.unshift(alter(job.t));
       } else {
+        const a0 = at();
         await run(client, `${SESSION}, innodb_ddl_buffer_size = ${ddlBuffer}; ` +
           `ALTER TABLE ${q(job.t.schema)}.${q(job.t.table)} ${job.t.indexes.join(', ')}`);
+        tl.alters += at() - a0;
+        tl.alterEnd = Math.max(tl.alterEnd, at());
       }
     }
   }
@@ -133,7 +142,8 @@ async function floorLoad(client, plan, { threads, ddlBuffer }) {
   for (let i = 0; i < threads; i++) workers.push(steady());
   await Promise.all(workers);
   await run(client, 'ALTER INSTANCE ENABLE INNODB REDO_LOG');
-  return Number(process.hrtime.bigint() - t0) / 1e9;
+  tl.end = at();
+  return tl.end;
 }
 
 module.exports = { floorPlan, floorLoad, splitIndexes };

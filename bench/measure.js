@@ -13,17 +13,18 @@ const WRAPPER = [
   'import resource, subprocess, sys, time',
   't = time.perf_counter()',
   'p = subprocess.run(sys.argv[1:])',
-  'sys.stderr.write("\\n@@MEASURE@@ %d %.6f %d\\n" % (p.returncode, time.perf_counter() - t,',
-  '  resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))',
+  'u = resource.getrusage(resource.RUSAGE_CHILDREN)',
+  'sys.stderr.write("\\n@@MEASURE@@ %d %.6f %d %.3f\\n" % (p.returncode, time.perf_counter() - t, u.ru_maxrss,',
+  '  u.ru_utime + u.ru_stime))',
 ].join('\n');
 
-// → {seconds, peakMB, status, stdout, stderr}
+// → {seconds, peakMB, cpu (user + system seconds of the command's processes), status, stdout, stderr}
 function runMeasured(cmd, args, opts = {}) {
   const r = spawnSync('python3', ['-c', WRAPPER, cmd, ...args], { env: opts.env || process.env, cwd: opts.cwd,
     encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
-  const m = /@@MEASURE@@ (-?\d+) ([\d.]+) (\d+)\s*$/.exec(r.stderr || '');
+  const m = /@@MEASURE@@ (-?\d+) ([\d.]+) (\d+) ([\d.]+)\s*$/.exec(r.stderr || '');
   if (!m) throw new Error(`measuring ${cmd} failed: ${r.stderr}`);
-  return { status: Number(m[1]), seconds: Number(m[2]), peakMB: Number(m[3]) / 1024, stdout: r.stdout,
+  return { status: Number(m[1]), seconds: Number(m[2]), peakMB: Number(m[3]) / 1024, cpu: Number(m[4]), stdout: r.stdout,
     stderr: r.stderr.slice(0, m.index) };
 }
 
@@ -62,17 +63,25 @@ function settle() { spawnSync('sync'); }
 
 // Each variant `runs` times, interleaved, each run on a fresh server from start(): check(server,
 // variant, t) reads what the run left (before the server stops) and throws when it is wrong;
-// done(i, variant, t) prints the run. → {variant name: [t]}.
+// done(i, variant, t) prints the run. The next run's server starts as soon as a run's timing ends,
+// while the run is checked and its server stopped (neither is timed). A variant with `runs` of its
+// own runs in the first that many rounds only. → {variant name: [t]}.
 async function onFreshServers(variants, runs, { start, check, done }) {
   const results = {};
   variants.forEach((v) => { results[v.name] = []; });
-  for (let i = 0; i < runs; i++) {
-    for (const v of variants) {
-      const server = await start();
+  const order = [];
+  for (let i = 0; i < runs; i++) variants.forEach((v) => { if (i < (v.runs || runs)) order.push({ i, v }); });
+  let next = order.length ? start() : null;
+  try {
+    for (let k = 0; k < order.length; k++) {
+      const { i, v } = order[k];
+      const server = await next;
+      next = null;
       let t;
       try {
         settle();
         t = await v.run(server);
+        if (k + 1 < order.length) next = start();
         if (t.status !== 0) throw new Error(`${v.name} failed: ${t.stdout}${t.stderr}`);
         await check(server, v, t);
       } finally {
@@ -81,6 +90,8 @@ async function onFreshServers(variants, runs, { start, check, done }) {
       results[v.name].push(t);
       done(i, v, t);
     }
+  } finally {
+    if (next) await next.then((s) => s.stop(), () => {});
   }
   return results;
 }

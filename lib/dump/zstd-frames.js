@@ -21,23 +21,34 @@ function bytesReader(u8) {
 // After a jump over more than a window (a big block's payload), the next block is likely big too:
 // only a few bytes are read there (a window each would be mostly payload: a 16 MiB chunk has
 // about a hundred 128 KiB blocks, and every byte read costs mysqlsh memory until a GC).
+// cached(offset, length): the bytes when the window holds them, else null; want(offset, length):
+// the read to make for them ({offset, length}); put(offset, bytes): what that read returned. Many
+// files are walked together through these (a readAt of null): one host call for a read of each.
 var AFTER_JUMP = 64;
 
 function windowReader(readAt, size, window, first) {
   var w = window || 1024 * 1024;
   var start = 0;
   var buf = first || new Uint8Array(0);
-  return {
+  var reader = {
     size: size,
+    cached: function (offset, length) {
+      return offset < start || offset + length > start + buf.length ? null : buf.subarray(offset - start, offset - start + length);
+    },
+    want: function (offset, length) {
+      var jumped = offset - (start + buf.length) >= w;
+      return { offset: offset, length: Math.max(length, jumped ? AFTER_JUMP : w) };
+    },
+    put: function (offset, bytes) { start = offset; buf = bytes; },
     read: function (offset, length) {
-      if (offset < start || offset + length > start + buf.length) {
-        var jumped = offset - (start + buf.length) >= w;
-        start = offset;
-        buf = readAt(offset, Math.max(length, jumped ? AFTER_JUMP : w));
-      }
-      return buf.subarray(offset - start, offset - start + length);
+      var got = reader.cached(offset, length);
+      if (got !== null) return got;
+      var r = reader.want(offset, length);
+      reader.put(r.offset, readAt(r.offset, r.length));
+      return buf.subarray(0, length);
     },
   };
+  return reader;
 }
 
 function u32(b, at) { return (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16)) + b[at + 3] * 16777216; }
@@ -48,35 +59,73 @@ function fail(result, offset, what) {
   return result;
 }
 
-// Walks every frame and block. Returns {ok, problem, frames, blocks, contentBytes (sum of the
-// frames' recorded content sizes, null when a frame does not record it), fileBytes}.
-function walkZstd(reader) {
-  var size = reader.size;
+// A walk over every frame and block of a file of `size` bytes, one read at a time: walk.need is
+// the next read ({offset, length}) until walk.done; feedZstd(walk, bytes) gives it what that read
+// returned (fewer bytes at the end of the file). walk.result: {ok, problem, frames, blocks,
+// contentBytes (sum of the frames' recorded content sizes, null when a frame does not record
+// it), fileBytes}.
+function startZstd(size) {
   var r = { ok: true, problem: null, frames: 0, blocks: 0, contentBytes: 0, fileBytes: size };
-  if (size === 0) return fail(r, 0, 'empty file: not even one zstd frame');
-  var at = 0;
-  while (at < size) {
-    if (size - at < 4) return fail(r, at, 'truncated: ' + (size - at) + ' byte(s) where a frame should start');
-    var head = reader.read(at, 18); // magic + the longest frame header (14 bytes)
+  var walk = { result: r, at: 0, inFrame: false, last: false, blockMax: MAX_BLOCK, checksum: false, need: null, done: false };
+  if (size === 0) return stop(walk, 0, 'empty file: not even one zstd frame');
+  nextRead(walk);
+  return walk;
+}
+
+function stop(walk, offset, what) {
+  if (what) fail(walk.result, offset, what);
+  walk.done = true;
+  walk.need = null;
+  return walk;
+}
+
+// Moves to the next read the walk needs, past what needs none (a frame's checksum); done at the end.
+function nextRead(walk) {
+  var size = walk.result.fileBytes;
+  for (;;) {
+    if (!walk.inFrame) {
+      if (walk.at >= size) return stop(walk);
+      if (size - walk.at < 4) return stop(walk, walk.at, 'truncated: ' + (size - walk.at) + ' byte(s) where a frame should start');
+      walk.need = { offset: walk.at, length: 18 }; // magic + the longest frame header (14 bytes)
+      return walk;
+    }
+    if (!walk.last) {
+      if (size - walk.at < 3) return stop(walk, walk.at, 'truncated: the frame ends without its last block');
+      walk.need = { offset: walk.at, length: 3 };
+      return walk;
+    }
+    if (walk.checksum) {
+      if (walk.at + 4 > size) return stop(walk, walk.at, 'truncated: the frame\'s checksum is missing');
+      walk.at += 4;
+    }
+    walk.inFrame = false;
+  }
+}
+
+function feedZstd(walk, bytes) {
+  var r = walk.result;
+  var size = r.fileBytes;
+  var at = walk.at;
+  if (!walk.inFrame) {
+    var head = bytes;
     var magic = u32(head, 0);
     if (magic >= SKIPPABLE_LOW && magic <= SKIPPABLE_LOW + 15) {
-      if (head.length < 8) return fail(r, at, 'truncated skippable frame header');
+      if (head.length < 8) return stop(walk, at, 'truncated skippable frame header');
       var skip = u32(head, 4);
-      if (at + 8 + skip > size) return fail(r, at, 'truncated skippable frame (' + skip + ' bytes announced)');
-      at += 8 + skip;
-      continue;
+      if (at + 8 + skip > size) return stop(walk, at, 'truncated skippable frame (' + skip + ' bytes announced)');
+      walk.at = at + 8 + skip;
+      return nextRead(walk);
     }
-    if (magic !== 0xfd2fb528) return fail(r, at, (r.frames ? 'garbage after frame ' + r.frames : 'not zstd data') + ' (no frame magic)');
-    if (head.length < 5) return fail(r, at, 'truncated frame header');
+    if (magic !== 0xfd2fb528) return stop(walk, at, (r.frames ? 'garbage after frame ' + r.frames : 'not zstd data') + ' (no frame magic)');
+    if (head.length < 5) return stop(walk, at, 'truncated frame header');
     var fhd = head[4];
-    if (fhd & 0x08) return fail(r, at + 4, 'reserved bit set in the frame header descriptor');
+    if (fhd & 0x08) return stop(walk, at + 4, 'reserved bit set in the frame header descriptor');
     var fcsFlag = fhd >> 6;
     var single = (fhd >> 5) & 1;
-    var checksum = (fhd >> 2) & 1;
     var dictBytes = [0, 1, 2, 4][fhd & 3];
     var fcsBytes = [single ? 1 : 0, 2, 4, 8][fcsFlag];
     var headerBytes = 1 + (single ? 0 : 1) + dictBytes + fcsBytes;
-    if (head.length < 4 + headerBytes) return fail(r, at, 'truncated frame header');
+    if (head.length < 4 + headerBytes) return stop(walk, at, 'truncated frame header');
     var p = 5;
     var blockMax = MAX_BLOCK;
     if (!single) {
@@ -94,28 +143,41 @@ function walkZstd(reader) {
       if (single) blockMax = Math.min(MAX_BLOCK, Math.max(fcs, 1));
     }
     r.contentBytes = fcs === null || r.contentBytes === null ? null : r.contentBytes + fcs;
-    at += 4 + headerBytes;
+    walk.at = at + 4 + headerBytes;
     r.frames++;
-    var last = false;
-    while (!last) {
-      if (size - at < 3) return fail(r, at, 'truncated: the frame ends without its last block');
-      var bh = reader.read(at, 3);
-      var h = bh[0] | (bh[1] << 8) | (bh[2] << 16);
-      last = (h & 1) === 1;
-      var type = (h >> 1) & 3;
-      var bsize = h >>> 3;
-      if (type === 3) return fail(r, at, 'reserved block type');
-      if (bsize > blockMax) return fail(r, at, 'block of ' + bsize + ' bytes, more than the ' + blockMax + ' allowed');
-      var payload = type === 1 ? 1 : type === 0 || type === 2 ? bsize : 0;
-      if (type === 2 && bsize === 0) return fail(r, at, 'empty compressed block');
-      if (at + 3 + payload > size) return fail(r, at, 'truncated block (' + payload + ' bytes announced, ' + (size - at - 3) + ' left)');
-      at += 3 + payload;
-      r.blocks++;
-    }
-    if (checksum) {
-      if (at + 4 > size) return fail(r, at, 'truncated: the frame\'s checksum is missing');
-      at += 4;
-    }
+    walk.inFrame = true;
+    walk.last = false;
+    walk.blockMax = blockMax;
+    walk.checksum = ((fhd >> 2) & 1) === 1;
+    return nextRead(walk);
+  }
+  var bh = bytes;
+  if (bh.length < 3) return stop(walk, at, 'truncated: the frame ends without its last block');
+  var h = bh[0] | (bh[1] << 8) | (bh[2] << 16);
+  var type = (h >> 1) & 3;
+  var bsize = h >>> 3;
+  if (type === 3) return stop(walk, at, 'reserved block type');
+  if (bsize > walk.blockMax) return stop(walk, at, 'block of ' + bsize + ' bytes, more than the ' + walk.blockMax + ' allowed');
+  var payload = type === 1 ? 1 : type === 0 || type === 2 ? bsize : 0;
+  if (type === 2 && bsize === 0) return stop(walk, at, 'empty compressed block');
+  if (at + 3 + payload > size) return stop(walk, at, 'truncated block (' + payload + ' bytes announced, ' + (size - at - 3) + ' left)');
+  walk.at = at + 3 + payload;
+  walk.last = (h & 1) === 1;
+  r.blocks++;
+  return nextRead(walk);
+}
+
+// Walks every frame and block through a reader {size, read(offset, length)}. Returns walk.result.
+function walkZstd(reader) {
+  var walk = startZstd(reader.size);
+  while (!walk.done) feedZstd(walk, reader.read(walk.need.offset, walk.need.length));
+  return walk.result;
+}
+
+// A finished zstd walk against the uncompressed size the dump records (null: unknown).
+function zstdAgainst(r, expectedBytes) {
+  if (r.ok && r.contentBytes !== null && typeof expectedBytes === 'number' && r.contentBytes !== expectedBytes) {
+    return fail(r, r.fileBytes, 'the frames record ' + r.contentBytes + ' uncompressed bytes, the dump ' + expectedBytes);
   }
   return r;
 }
@@ -142,13 +204,7 @@ function checkGzip(reader, expectedBytes) {
 // compression: 'zstd' | 'gzip' | other (uncompressed: nothing to check). expectedBytes: the
 // uncompressed size recorded by the dump, or null. Returns {ok, problem, ...}.
 function checkStructure(reader, compression, expectedBytes) {
-  if (compression === 'zstd') {
-    var r = walkZstd(reader);
-    if (r.ok && r.contentBytes !== null && typeof expectedBytes === 'number' && r.contentBytes !== expectedBytes) {
-      return fail(r, reader.size, 'the frames record ' + r.contentBytes + ' uncompressed bytes, the dump ' + expectedBytes);
-    }
-    return r;
-  }
+  if (compression === 'zstd') return zstdAgainst(walkZstd(reader), expectedBytes);
   if (compression === 'gzip') return checkGzip(reader, expectedBytes);
   return { ok: true, problem: null, frames: 0, blocks: 0, contentBytes: reader.size, fileBytes: reader.size };
 }
@@ -209,5 +265,5 @@ function firstBlocksFrame(u8, maxBlocks) {
   }
 }
 
-module.exports = { firstBlocksFrame: firstBlocksFrame, walkZstd: walkZstd, checkGzip: checkGzip, checkStructure: checkStructure, bytesReader: bytesReader,
+module.exports = { firstBlocksFrame: firstBlocksFrame, walkZstd: walkZstd, startZstd: startZstd, feedZstd: feedZstd, zstdAgainst: zstdAgainst, checkGzip: checkGzip, checkStructure: checkStructure, bytesReader: bytesReader,
   windowReader: windowReader };

@@ -135,7 +135,8 @@ function finishReport(run, reverted, failure) {
   report.ok = !failure && !!reverted && !reverted.failed.length && reverted.redoLog !== 'failed';
   try {
     report.redoLog.after = redoLog.redoLogSupport(host).state;
-    report.tables = tableRowCounts(host, withReplayed(run.pre.objects.tables, report.replay || null));
+    report.tables = tableRowCounts(host, withReplayed(run.pre.objects.tables, report.replay || null),
+      { analyzed: run.analyzed, tableBytes: run.pre.tableBytes ? run.pre.tableBytes() : null });
   } catch (e) {
     host.out.warn('Could not read the rows loaded: ' + e.message);
   }

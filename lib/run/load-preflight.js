@@ -20,7 +20,8 @@
 // dump model the step read).
 //
 // Returns {ctx, own, objects (what the load creates), plan (what the steps do: printed before them),
-// planned (the partial step's plan, or null), existing (the state file found), release (the lock)}.
+// planned (the partial step's plan, or null), existing (the state file found), release (the lock),
+// tableBytes () -> (dumpSchema, table) -> bytes @.done.json records, or null}.
 var UserError = require('../core/user-error.js').UserError;
 var atLeast = require('../options/shell-version.js').atLeast;
 var openDumpSource = require('../remote/dump-source.js').openDumpSource;
@@ -47,6 +48,7 @@ var checkProgressFile = require('./progress-file-check.js').checkProgressFile;
 var progressFilePlace = require('./progress-file-place.js');
 var refuseIncomplete = require('../dump/dump-complete.js').refuseIncomplete;
 var readDumpMetadata = require('../dump/dump-model.js').readDumpMetadata;
+var recordedTableBytes = require('../dump/dump-model.js').recordedTableBytes;
 var snapshotStep = require('../snapshot/snapshot-step.js');
 var rowOwnership = require('../snapshot/row-ownership.js');
 var statementSize = require('../snapshot/statement-size.js');
@@ -169,8 +171,6 @@ function lockedPreflight(host, p) {
   var keep = own.keepSettings || [];
   var tuned = own.tune ? tuning.planTuning(host, { redoOff: redoPlan.action === 'disable', keep: keep,
     kept: road.keptDurability(topo) }) : [];
-  var indexBuilds = own.tune && lo.loadIndexes !== false && atLeast(ctx.shellVersion, '8.0.30')
-    ? tuning.planIndexBuilds(host, Number(lo.threads) || 4, keep) : null;
   var drops = own.dropExisting ? dropExisting.existingObjects(host, objects) : [];
   var dropNative = p.dropNative && drops.length > 0;
   var snapshot = snapshotStep.planSnapshot(host, { ctx: ctx, dump: dump, objects: objects, planned: planned, topology: topo });
@@ -184,8 +184,17 @@ function lockedPreflight(host, p) {
   var keys = road.invisiblePrimaryKeys(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
     p.resolved.explicit.createInvisiblePKs !== undefined);
   // A built-in preset's levers, kept where the dump's figures say they pay (lib/run/load-levers.js).
-  var levers = chooseLevers(host, { dir: dir, done: dump.done || null, tables: objects.tables, preset: p.resolved.preset, explicit: p.resolved.explicit,
+  // Each table's bytes as @.done.json records them, read once when first asked (the levers, the report's row counts).
+  var recorded;
+  var tableBytes = function () {
+    if (recorded === undefined) recorded = recordedTableBytes(host, dir, dump.done || null);
+    return recorded;
+  };
+  var levers = chooseLevers(host, { dir: dir, tableBytes: tableBytes, tables: objects.tables, preset: p.resolved.preset, explicit: p.resolved.explicit,
     lo: lo, own: own });
+  // The index-build buffer is shared by the threads the load runs (a lever may have doubled them).
+  var indexBuilds = own.tune && lo.loadIndexes !== false && atLeast(ctx.shellVersion, '8.0.30')
+    ? tuning.planIndexBuilds(host, Number(levers.loadOptions.threads || lo.threads) || 4, keep) : null;
   var composed = loaderOptions(host, p, { rename: rename, indexBuilds: indexBuilds, dropExistingObjects: dropNative,
     snapshot: snapshot, invisiblePKs: keys.value, levers: levers.loadOptions });
   var final = composed.options;
@@ -205,7 +214,7 @@ function lockedPreflight(host, p) {
     redo: redoPlan, tune: own.tune, tuning: tuned, sessionTuning: indexBuilds ? [indexBuilds] : [],
     analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + (levers.analyzeTables ? levers.analyzeTables.length + ' of ' : '') +
       objects.tables.length + ' table(s))',
-    leverLines: levers.lines,
+    leverLines: levers.lines, threadsLever: levers.loadOptions.threads !== undefined,
     advice: own.tune ? tuning.restartAdvice(host, final, topo.feedsOthers) : [], partialLines: planned && planned.lines ? planned.lines : [],
     warnings: [], blockers: [], snapshot: snapshot, replay: replay,
     topology: topo, verifyMembers: topo.members.length > 0 && own.membersTimeout > 0 && !own.dryRun,
@@ -250,7 +259,7 @@ function lockedPreflight(host, p) {
     updates: snap.active ? snap.specs : [], binlogSwitch: snap.active && !!final.skipBinlog && !final.dryRun,
     replay: !!replay, applier: !!(replay && replay.applier) }, own.force);
   return { ctx: ctx, own: own, objects: objects, plan: plan, planned: planned, existing: existing,
-    analyzeTables: levers.analyzeTables || objects.tables };
+    analyzeTables: levers.analyzeTables || objects.tables, tableBytes: tableBytes };
 }
 
 module.exports = { preflight: preflight };

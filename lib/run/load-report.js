@@ -33,8 +33,8 @@ function planLines(plan) {
   if (plan.optionEcho) lines.push('  restore.load options: ' + plan.optionEcho);
   lines.push('  util.loadDump options: ' + sortedJson(withoutSecrets(plan.loadDumpOptions)));
   if (plan.preset.threadsWhy && plan.loadDumpOptions.threads !== undefined) {
-    lines.push('  Threads: ' + (plan.loadDumpOptions.threads === plan.preset.options.threads ? plan.preset.threadsWhy
-      : plan.loadDumpOptions.threads + ' (given explicitly)'));
+    lines.push('  Threads: ' + (plan.threadsLever ? plan.loadDumpOptions.threads + ' (chosen from the dump\'s figures: levers below)'
+      : plan.loadDumpOptions.threads === plan.preset.options.threads ? plan.preset.threadsWhy : plan.loadDumpOptions.threads + ' (given explicitly)'));
   }
   lines.push('  Tables in the load: ' + plan.tableCount);
   lines = lines.concat(indent(plan.topologyLines || []));

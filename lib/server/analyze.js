@@ -11,9 +11,9 @@ var BATCH = 16;
 var QUERY_INTERRUPTED = 1317; // Ctrl-C: stop, do not go on with the next batch
 var onTheServer = require('./server-tables.js');
 
-// The base tables of `tables` that exist on the server (one query per schema).
+// The base tables of `tables` that exist on the server (one query per schema, names only).
 function existingTables(host, tables) {
-  var onServer = onTheServer.baseTables(host);
+  var onServer = onTheServer.baseTableNames(host);
   return tables.filter(function (t) { return onServer(t.schema, t.table) !== null; });
 }
 
@@ -35,10 +35,11 @@ function histogramStatements(host, t, verb) {
 
 // tables: [{schema, table, histograms}]; mode 'on' | 'histogram'; local: keep it out of the binlog.
 // A failing statement is recorded and the pass goes on (the data is loaded; statistics can be
-// redone with restore.analyze); Ctrl-C stops it. Returns {tables, histograms, statements, problems}.
+// redone with restore.analyze); Ctrl-C stops it. Returns {tables, histograms, statements, problems,
+// analyzed: [{schema, table}] of the statements that succeeded}.
 function analyzeTables(host, tables, mode, local) {
   var present = existingTables(host, tables);
-  var out = { tables: 0, histograms: 0, statements: 0, problems: [] };
+  var out = { tables: 0, histograms: 0, statements: 0, problems: [], analyzed: [] };
   function run(sql, what) {
     out.statements++;
     try {
@@ -59,6 +60,7 @@ function analyzeTables(host, tables, mode, local) {
     var names = batch.map(function (t) { return quoteTable(t.schema, t.table); });
     if (run(verb + names.join(', '), batch.map(function (t) { return displayTable(t.schema, t.table); }).join(', '))) {
       out.tables += batch.length;
+      out.analyzed = out.analyzed.concat(batch);
     }
     progress.update(Math.min(i + BATCH, present.length));
   }

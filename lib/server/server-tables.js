@@ -30,4 +30,39 @@ function baseTables(host) {
   };
 }
 
-module.exports = { isSystemSchema: isSystemSchema, tableNameKey: tableNameKey, baseTables: baseTables };
+// (schema, table) -> the server's name of that base table, or null: names only, one query per
+// schema, no table opened (TABLE_ROWS and DATA_LENGTH open every table without fresh statistics:
+// 15 s for 10,000 tables just loaded, on a shared machine).
+function baseTableNames(host) {
+  var key = null;
+  var bySchema = new Map();
+  return function (schema, table) {
+    key = key || tableNameKey(host);
+    if (!bySchema.has(schema)) {
+      var found = new Map();
+      host.sql.run('SELECT TABLE_NAME AS name FROM information_schema.TABLES ' +
+        "WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE'", [schema]).rows.forEach(function (r) { found.set(key(r.name), String(r.name)); });
+      bySchema.set(schema, found);
+    }
+    var name = bySchema.get(schema).get(key(table));
+    return name === undefined ? null : name;
+  };
+}
+
+var STATS_BATCH = 500;
+
+// The server's {est (TABLE_ROWS), bytes (DATA_LENGTH)} of base tables of one schema, by the
+// server's names (baseTableNames): only these are opened for their statistics. → Map name -> row.
+function tableStats(host, schema, names) {
+  var out = new Map();
+  for (var i = 0; i < names.length; i += STATS_BATCH) {
+    var batch = names.slice(i, i + STATS_BATCH);
+    host.sql.run('SELECT TABLE_NAME AS name, TABLE_ROWS AS est, DATA_LENGTH AS bytes FROM information_schema.TABLES ' +
+      'WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (' + batch.map(function () { return '?'; }).join(', ') + ')', [schema].concat(batch))
+      .rows.forEach(function (r) { out.set(String(r.name), r); });
+  }
+  return out;
+}
+
+module.exports = { isSystemSchema: isSystemSchema, tableNameKey: tableNameKey, baseTables: baseTables, baseTableNames: baseTableNames,
+  tableStats: tableStats };

@@ -6,6 +6,9 @@
 const { expect } = require('chai');
 const { readDumpModel } = require('../../lib/dump/dump-model.js');
 const { sampleHost, editDone, targetOf, statesOf } = require('../support/sample-dump.js');
+const crypto = require('crypto');
+const { spawnSync } = require('child_process');
+const { skipBecause } = require('../support/real');
 
 const EMPTY_FRAME = Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00]); // MySQL Shell's empty chunk
 const NOT_ZSTD = Buffer.from('1\tplain text where a zstd frame should start\n');
@@ -53,6 +56,27 @@ describe('chunk survey: the verdict on each data file (lib/dump/chunk-survey.js)
     expect(texts.find((t) => /^shop\.orders: /.test(t))).to.match(
       /^shop\.orders: the data file shop@orders@5\.tsv\.zst \(1 of 12\) is not valid zstd data \(shop@orders@5\.tsv\.zst: truncated block .+ at byte \d+ of 100\)\. /);
     expect(m.loadable).to.equal(false);
+  });
+
+  it('walks many files of many blocks side by side: one host read per round of block headers; a truncated one is found', function () {
+    const host = sampleHost();
+    const sizes = {};
+    for (let n = 0; n < 6; n++) {
+      const data = crypto.randomBytes(2 * 1024 * 1024); // raw 128 KiB blocks: 16 block headers to walk in each file
+      const z = spawnSync('zstd', ['-c', '-q', '-1'], { input: data, maxBuffer: 1 << 24 });
+      if (z.status !== 0) skipBecause(this, 'it needs the zstd program');
+      const name = `shop@orders@${n}.tsv.zst`;
+      host.fs.put(`/d/${name}`, n === 5 ? z.stdout.subarray(0, z.stdout.length - 1000) : z.stdout);
+      sizes[name] = data.length;
+    }
+    editDone(host, (d) => Object.assign(d.chunkFileBytes, sizes));
+    let calls = 0;
+    const readRanges = host.files.readRanges;
+    host.files.readRanges = (r) => { calls++; return readRanges(r); };
+    const m = readDumpModel(host, '/d', {});
+    expect(statesOf(targetOf(m, 'orders')).slice(0, 6)).to.deep.equal(['present', 'present', 'present', 'present', 'present', 'corrupt']);
+    expect(problems(m, 'chunk-corrupt')[0].message).to.match(/shop@orders@5\.tsv\.zst: truncated block/);
+    expect(calls).to.be.within(15, 20); // one by one: 6 × 16
   });
 
   it('a file that holds no data is a stub when the dump recorded data for its chunk, else an empty chunk', function () {

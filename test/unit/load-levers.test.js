@@ -43,6 +43,26 @@ describe('restore.load levers chosen from the dump (lib/run/load-levers.js)', fu
     expect(choose(host(bytes), Object.keys(bytes)).loadOptions).to.deep.equal({ deferTableIndexes: 'fulltext' });
   });
 
+  it('1,000 smaller tables or more: twice the preset\'s threads (their DDL waits on the disk); fewer, or threads given: as they are', function () {
+    const small = (n) => { const b = {}; for (let i = 0; i < n; i++) b[`t${i}`] = 640; return b; };
+    const lo = { deferTableIndexes: 'all', threads: 4 };
+    const many = small(1000);
+    const r = choose(host(many), Object.keys(many), { lo });
+    expect(r.loadOptions).to.deep.equal({ deferTableIndexes: 'fulltext', threads: 8 });
+    expect(r.lines[1]).to.equal('Threads: 8, twice the preset\'s 4: 1000 tables smaller than 32.0 MiB (at least 1000), each one ' +
+      'CREATE TABLE that waits on the disk more than on the CPUs');
+    const fewer = small(999);
+    expect(choose(host(fewer), Object.keys(fewer), { lo }).loadOptions).to.deep.equal({ deferTableIndexes: 'fulltext' });
+    expect(choose(host(many), Object.keys(many), { lo, explicit: { threads: 4 } }).loadOptions).to.deep.equal({ deferTableIndexes: 'fulltext' });
+    const heavy = Object.assign(small(1000), { big: 2000 * MiB });
+    expect(choose(host(heavy), Object.keys(heavy), { lo }).loadOptions).to.deep.equal({});
+    // dev: no threads of its own (util.loadDump's 4, the redo log on): as they are. Without DDL: none.
+    const dev = choose(host(many), Object.keys(many), { preset: { name: 'dev', source: 'built-in' }, lo: {} });
+    expect(dev.loadOptions).to.deep.equal({});
+    expect(choose(host(many), Object.keys(many), { lo: { deferTableIndexes: 'all', threads: 4, loadDdl: false } }).loadOptions)
+      .to.deep.equal({ deferTableIndexes: 'fulltext' });
+  });
+
   it('explicit options and statistics off: left as they are, every table analyzed', function () {
     const h = host({ a: 600 });
     expect(choose(h, ['a'], { explicit: { deferTableIndexes: 'all', analyze: 'on' } })).to.deep.equal({ loadOptions: {}, analyzeTables: null, lines: [] });

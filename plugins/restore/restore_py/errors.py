@@ -3,7 +3,6 @@
 # {code, path, errno, reason, message}, never a traceback to be read. ../restore_js/host.js turns it
 # into a FileError (lib/core/file-error.js) carrying the same fields.
 import os as _os
-import traceback as _traceback
 
 
 class Refusal(Exception):
@@ -36,6 +35,7 @@ def failure(err):
         if isinstance(err, OSError):
             err = Refusal("os-error", err.filename, why(err), err.errno)
         else:
+            import traceback as _traceback  # only for a defect: not at every mysqlsh start
             frames = _traceback.extract_tb(err.__traceback__)
             where = " (%s, line %d)" % (_os.path.basename(frames[-1].filename), frames[-1].lineno) if frames else ""
             err = Refusal("internal", None, "%s: %s%s" % (type(err).__name__, err, where))

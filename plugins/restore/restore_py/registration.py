@@ -11,8 +11,19 @@
 import json as _json
 import os as _os
 
-from . import binlog, binlog_apply, binlog_feed, binlog_replay, binlog_source, bucket, confine, reads, rsync, runs, verify, view, writes
+import importlib as _importlib
+
+from . import confine, reads, runs, view, writes
 from .errors import failure
+
+
+def _later(module, name):
+    # The binary log, bucket, rsync and decompression modules (and what they import: http.client,
+    # ssl, subprocess, concurrent.futures...) load at their first call: a load of a local dump
+    # needs none of them, and their imports were a tenth of a second of every mysqlsh start.
+    def call(*args):
+        return getattr(_importlib.import_module("." + module, __package__), name)(*args)
+    return call
 
 
 def _client_info():
@@ -52,14 +63,14 @@ FUNCTIONS = [
         _p("paths", "array", "Files to read."), _N]),
     ("readRanges", reads.read_ranges, "Reads bytes at given offsets of many files; null for a missing file.", [
         _p("requestsJson", "string", "JSON text [[path, offset, length], ...].")]),
-    ("decompressedSizes", verify.decompressed_sizes,
+    ("decompressedSizes", _later("verify", "decompressed_sizes"),
      "Decompresses files in full, nothing kept: JSON text {sizes: [[bytes, error], ...]}.", [
          _p("requestsJson", "string", "JSON text [[path, compression], ...] (zstd or gzip)."),
          _p("threads", "integer", "How many files at once.")]),
-    ("decodeHeads", verify.decode_heads, "Decodes pieces of data files: [[bytes or None], JSON text [error or None]].", [
+    ("decodeHeads", _later("verify", "decode_heads"), "Decodes pieces of data files: [[bytes or None], JSON text [error or None]].", [
         _p("compressionsJson", "string", "JSON text [zstd | gzip | none, ...]."),
         _p("contents", "array", "The pieces (bytes).")]),
-    ("remoteHeads", rsync.remote_heads, "First bytes of files on an ssh host: [bytes or None, ...].", [
+    ("remoteHeads", _later("rsync", "remote_heads"), "First bytes of files on an ssh host: [bytes or None, ...].", [
         _p("rshJson", "string", "JSON text: the remote shell's argv, e.g. [\"ssh\", \"-p\", \"2222\"]."),
         _p("target", "string", "[user@]host."),
         _p("pathsJson", "string", "JSON text [path or null, ...] on that host."),
@@ -89,41 +100,41 @@ FUNCTIONS = [
         _VIEW, _p("name", "string", "A file the view holds."),
         _p("specJson", "string", "JSON text {source, bytes, ops, pattern, text}.")]),
     ("viewRemove", view.remove, "Removes a load view the plugin made; returns how many entries it held.", [_VIEW]),
-    ("rsync", rsync.rsync, "Runs rsync (never with deletions): JSON text {status, stdout, stderr}.", [
+    ("rsync", _later("rsync", "rsync"), "Runs rsync (never with deletions): JSON text {status, stdout, stderr}.", [
         _p("argsJson", "string", "JSON text [argument, ...]."),
         _p("timeout", "integer", "Seconds; 0 for none.", required=False),
         _p("inputText", "string", "Text for rsync's standard input.", required=False)]),
     # A dump in an S3-compatible bucket (GET requests only); s3: util.loadDump's s3* options.
-    ("bucketList", bucket.list_prefix, "Lists objects under a prefix: JSON text {names, sizes, prefixes, requests}.", [
+    ("bucketList", _later("bucket", "list_prefix"), "Lists objects under a prefix: JSON text {names, sizes, prefixes, requests}.", [
         _S3, _p("prefix", "string", "The key prefix."),
         _p("delimiter", "string", "\"/\" for one level, \"\" for everything.")]),
-    ("bucketFetch", bucket.fetch, "Fetches objects into a cache the plugin made: JSON text {fetched, kept, bytes, requests}.", [
+    ("bucketFetch", _later("bucket", "fetch"), "Fetches objects into a cache the plugin made: JSON text {fetched, kept, bytes, requests}.", [
         _S3, _p("specJson", "string", "JSON text {items: [[key, file name, size]], dir, threads, refresh}.")]),
-    ("bucketHeads", bucket.heads, "First bytes of objects (ranged GETs): [bytes or None, ...].", [
+    ("bucketHeads", _later("bucket", "heads"), "First bytes of objects (ranged GETs): [bytes or None, ...].", [
         _S3, _p("specJson", "string", "JSON text {keys: [key or null, ...], n}.")]),
-    ("binlogRead", binlog.read, "Reads binary log files into transactions: JSON text {files, tables, transactions, counted, first, last}.", [
+    ("binlogRead", _later("binlog", "read"), "Reads binary log files into transactions: JSON text {files, tables, transactions, counted, first, last}.", [
         _p("pathsJson", "string", "JSON text [path, ...]: the files in order."),
         _p("specJson", "string", "JSON text {since, until (microseconds UTC), keep: all | notable, manyRows}.")]),
-    ("binlogPieces", binlog_apply.pieces, "What a replay sends for transactions of one binary log file: JSON text {format, transactions}.", [
+    ("binlogPieces", _later("binlog_apply", "pieces"), "What a replay sends for transactions of one binary log file: JSON text {format, transactions}.", [
         _p("path", "string", "The binary log file."),
         _p("rangesJson", "string", "JSON text [[start, end], ...]: whole transactions."),
         _p("checkOnly", "bool", "Only the events a replay cannot send (no bytes).", required=False),
         _p("rewriteJson", "string", "JSON text {schemaMap, texts: {position: statement}}: a load under other names.", required=False)]),
-    ("binlogHead", binlog_source.head, "A binary log file's previous GTIDs and first transaction: JSON text {previousGtids, firstGtid, firstCommit, size, error}.", [
+    ("binlogHead", _later("binlog_source", "head"), "A binary log file's previous GTIDs and first transaction: JSON text {previousGtids, firstGtid, firstCommit, size, error}.", [
         _p("path", "string", "The binary log file.")]),
-    ("binlogServerFetch", binlog_source.server_fetch, "Reads binary log files from a live server (mysqlbinlog --raw) into a cache: JSON text {program, files}.", [
+    ("binlogServerFetch", _later("binlog_source", "server_fetch"), "Reads binary log files from a live server (mysqlbinlog --raw) into a cache: JSON text {program, files}.", [
         _p("specJson", "string", "JSON text {host, port, user, names, dir}."),
         _p("password", "string", "The account's password (to mysqlbinlog through a pipe).")]),
-    ("binlogApplyStart", binlog_replay.start, "Starts a replay over sessions of its own (the global session's options): the run's id.", [
+    ("binlogApplyStart", _later("binlog_replay", "start"), "Starts a replay over sessions of its own (the global session's options): the run's id.", [
         _p("specJson", "string", "JSON text {dir, workers, transactions: [[file, start, end, gtid, lastCommitted, sequenceNumber, time]]}.")]),
-    ("binlogApplyWait", binlog_replay.wait, "Waits for a replay: JSON text {done, applied, bytes, last, failed, retries, statements, seconds}.", [
+    ("binlogApplyWait", _later("binlog_replay", "wait"), "Waits for a replay: JSON text {done, applied, bytes, last, failed, retries, statements, seconds}.", [
         _p("id", "integer", "The run's id."), _p("seconds", "float", "How long to wait at most."),
         _p("stop", "bool", "Roll back what is not committed and end.", required=False)]),
-    ("binlogFeedStart", binlog_feed.start, "Starts a listener the target replicates a replay from: JSON text {id, port, user, password}.", [
+    ("binlogFeedStart", _later("binlog_feed", "start"), "Starts a listener the target replicates a replay from: JSON text {id, port, user, password}.", [
         _p("specJson", "string", "JSON text {dir, address, version, targetServerId, uuid, rewrite, transactions: [[file, start, end, gtid, texts]]}.")]),
-    ("binlogFeedStatus", binlog_feed.status, "What a listener sent: JSON text {sent, sentLast, bytes, connections, failed, queries}.", [
+    ("binlogFeedStatus", _later("binlog_feed", "status"), "What a listener sent: JSON text {sent, sentLast, bytes, connections, failed, queries}.", [
         _p("id", "integer", "The listener's id.")]),
-    ("binlogFeedStop", binlog_feed.stop, "Stops a listener: JSON text of its last status, or null.", [
+    ("binlogFeedStop", _later("binlog_feed", "stop"), "Stops a listener: JSON text of its last status, or null.", [
         _p("id", "integer", "The listener's id.")]),
     ("clientInfo", _client_info, "Facts about the client machine and process.", []),
 ]
