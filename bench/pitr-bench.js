@@ -355,8 +355,19 @@ async function main() {
     if (!list.length) { process.stdout.write(`${v.name.padEnd(28)} not run (BENCH_ONLY)\n`); continue; }
     const m = stats(list.map((r) => r.seconds)).median;
     process.stdout.write([v.name.padEnd(28), fmt(list.map((r) => r.seconds), 2).padEnd(20), (txs / m).toFixed(0).padStart(7),
-      `${(base / m).toFixed(2)}x`.padStart(15), fmt(list.map((r) => r.peakMB), 0).padStart(16),
+      (Number.isNaN(base) ? '—' : `${(base / m).toFixed(2)}x`).padStart(15), fmt(list.map((r) => r.peakMB), 0).padStart(16),
       fmt(list.map((r) => r.serverMB), 0).padStart(18)].join(' ') + '\n');
+  }
+  // Issue 43's targets: at least 2x mysqlbinlog | mysql, within 1.2x of the server's own applier (same targets).
+  const median = (name) => (results[name] && results[name].length ? stats(results[name].map((r) => r.seconds)).median : NaN);
+  const applierTime = median('server applier, 4 workers');
+  for (const name of ['plugin, 4 sessions', 'plugin via applier']) {
+    const m = median(name);
+    if (Number.isNaN(m)) continue;
+    const parts = [];
+    if (!Number.isNaN(base) && variants[0].name === 'mysqlbinlog | mysql') parts.push(`${(base / m).toFixed(2)}x faster than mysqlbinlog | mysql (target 2x: ${base / m >= 2 ? 'PASS' : 'FAIL'})`);
+    if (!Number.isNaN(applierTime)) parts.push(`${(m / applierTime).toFixed(2)}x the server applier's time (target 1.2x: ${m / applierTime <= 1.2 ? 'PASS' : 'FAIL'})`);
+    if (parts.length) process.stdout.write(`Verdict ${name}: ${parts.join('; ')}\n`);
   }
   process.stdout.write('(worker peak: mysqlbinlog\'s plus mysql\'s peak RSS; for the applier the worker is the target mysqld ' +
     'itself (its peak RSS during the replay); target mysqld +MB: its peak RSS during the replay over its RSS before)\n');

@@ -203,6 +203,11 @@ class Feed(object):
     def stop(self):
         self.stopped = True
         try:
+            # shutdown wakes the accept() waiting in the thread (close alone leaves it to its 0.5 s timeout)
+            self.sock.shutdown(_socket.SHUT_RDWR)
+        except OSError:
+            pass
+        try:
             self.sock.close()
         except OSError:
             pass
