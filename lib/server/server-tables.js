@@ -13,23 +13,6 @@ function tableNameKey(host) {
   return function (name) { return fold ? String(name).toLowerCase() : String(name); };
 }
 
-// (schema, table) -> the server's {name, est (TABLE_ROWS), bytes (DATA_LENGTH)} of that base
-// table, or null: one query per schema, names matched by tableNameKey.
-function baseTables(host) {
-  var key = null;
-  var bySchema = new Map();
-  return function (schema, table) {
-    key = key || tableNameKey(host);
-    if (!bySchema.has(schema)) {
-      var found = new Map();
-      host.sql.run('SELECT TABLE_NAME AS name, TABLE_ROWS AS est, DATA_LENGTH AS bytes FROM information_schema.TABLES ' +
-        "WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE'", [schema]).rows.forEach(function (r) { found.set(key(r.name), r); });
-      bySchema.set(schema, found);
-    }
-    return bySchema.get(schema).get(key(table)) || null;
-  };
-}
-
 // (schema, table) -> the server's name of that base table, or null: names only, one query per
 // schema, no table opened (TABLE_ROWS and DATA_LENGTH open every table without fresh statistics:
 // 15 s for 10,000 tables just loaded, on a shared machine).
@@ -64,5 +47,5 @@ function tableStats(host, schema, names) {
   return out;
 }
 
-module.exports = { isSystemSchema: isSystemSchema, tableNameKey: tableNameKey, baseTables: baseTables, baseTableNames: baseTableNames,
+module.exports = { isSystemSchema: isSystemSchema, tableNameKey: tableNameKey, baseTableNames: baseTableNames,
   tableStats: tableStats };

@@ -7,7 +7,7 @@
 const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
-const { startServer } = require('../support/server');
+const { startServer, checksumTables } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { needs, skipBecause } = require('../support/real');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
@@ -50,11 +50,7 @@ describe('restore load --binlogs from a backup host, a bucket and the live sourc
     return line;
   }
 
-  async function checksums(server) {
-    const out = {};
-    for (const t of TABLES) out[t] = String((await server.query(`CHECKSUM TABLE ${t}`))[0].Checksum);
-    return out;
-  }
+  const checksums = (server) => checksumTables(server, TABLES);
 
   async function freshTarget() {
     await target.query('DROP DATABASE IF EXISTS shop');

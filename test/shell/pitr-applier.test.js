@@ -8,7 +8,7 @@ const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
 const mysql = require('mysql2/promise');
-const { startServer } = require('../support/server');
+const { startServer, checksumTables } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { killShellWhen } = require('../support/kill-shell');
 const { needs } = require('../support/real');
@@ -23,11 +23,7 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
   this.timeout(300000);
   let source, target, home, dump, folder, uuid, dropGtid, beforeDrop, expected; // eslint-disable-line one-var
 
-  async function checksums(server) {
-    const out = {};
-    for (const t of TABLES) out[t] = String((await server.query(`CHECKSUM TABLE ${t}`))[0].Checksum);
-    return out;
-  }
+  const checksums = (server) => checksumTables(server, TABLES);
 
   async function freshTarget() {
     fs.rmSync(path.join(home, 'restore', 'progress'), { recursive: true, force: true });

@@ -9,7 +9,7 @@ const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
 const mysql = require('mysql2/promise');
-const { startServer } = require('../support/server');
+const { startServer, checksumTables } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { killShellWhen } = require('../support/kill-shell');
 const { needs } = require('../support/real');
@@ -24,11 +24,7 @@ describe('restore load --binlogs: a source with GTIDs off, by file:position (rea
   this.timeout(180000);
   let source, target, home, dump, folder, at, expected, beforeMistake, mistakeAt, uuid, planned, sourceUuid; // eslint-disable-line one-var
 
-  async function checksums(server) {
-    const out = {};
-    for (const t of TABLES) out[t] = String((await server.query(`CHECKSUM TABLE ${t}`))[0].Checksum);
-    return out;
-  }
+  const checksums = (server) => checksumTables(server, TABLES);
 
   // The derived UUID's intervals the target holds ('' when none).
   async function held() {

@@ -9,7 +9,7 @@ const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
 const mysql = require('mysql2/promise');
-const { startServer } = require('../support/server');
+const { startServer, checksumTables } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { killShellWhen } = require('../support/kill-shell');
 const { needs } = require('../support/real');
@@ -27,11 +27,7 @@ describe('restore load --binlogs: the parallel replay (real Shell, real servers)
   let endN; // the source's last GTID number
   let expected, tzDefault; // CHECKSUM TABLE of each table and the TIMESTAMP column's default, on the source at the end
 
-  async function checksums(server) {
-    const out = {};
-    for (const t of TABLES) out[t] = String((await server.query(`CHECKSUM TABLE ${t}`))[0].Checksum);
-    return out;
-  }
+  const checksums = (server) => checksumTables(server, TABLES);
 
   async function freshTarget() {
     // A failed load keeps util.loadDump's progress file (the same command resumes it): a fresh target starts without.

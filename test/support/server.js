@@ -133,4 +133,11 @@ async function waitFor(cond, ms) {
   }
 }
 
-module.exports = { startServer };
+// CHECKSUM TABLE of each of tables (names as SQL text, e.g. 'shop.orders'): {table: checksum text}.
+async function checksumTables(server, tables) {
+  const out = {};
+  for (const t of tables) out[t] = String((await server.query(`CHECKSUM TABLE ${t}`))[0].Checksum);
+  return out;
+}
+
+module.exports = { startServer, checksumTables };
