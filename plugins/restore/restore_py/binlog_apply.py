@@ -151,7 +151,7 @@ def read_transaction(f, start, end, posts, crc, check_only=False, spec=None):
             continue
         if kind == ev.QUERY:
             raw = replay_event(kind, bytes(view[here:at]), pos, spec, crc, posts)
-            body = raw[ev.HEADER:len(raw) - 4] if crc else raw[ev.HEADER:]
+            body = rw.body_of(raw, crc)
             trx.append(_query_piece(body, posts[kind - 1], when, spec))
         elif kind == ev.XID:
             if not check_only:

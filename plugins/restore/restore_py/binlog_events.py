@@ -31,23 +31,31 @@ def _uuid(b):
     return "%s-%s-%s-%s-%s" % (h[0:8], h[8:12], h[12:16], h[16:20], h[20:32])
 
 
-def gtid_set(body):
-    # PREVIOUS_GTIDS: uuid:start-end,... (untagged format); None for a format this reader does not know.
+def gtid_ranges(body):
+    # A GTID set as PREVIOUS_GTIDS (and COM_BINLOG_DUMP_GTID) encode it, untagged: {uuid: [(start, end
+    # exclusive), ...]}; None for a format this reader does not know.
     (n,) = _struct.unpack_from("<Q", body, 0)
     if n >> 56:
         return None  # tagged GTIDs (MySQL 8.3+): not decoded
-    at, parts = 8, []
+    at, out = 8, {}
     for _ in range(n):
         uuid = _uuid(body[at:at + 16])
         (k,) = _struct.unpack_from("<Q", body, at + 16)
         at += 24
-        ranges = []
+        ranges = out.setdefault(uuid, [])
         for _ in range(k):
-            lo, hi = _struct.unpack_from("<qq", body, at)
+            ranges.append(_struct.unpack_from("<qq", body, at))
             at += 16
-            ranges.append(str(lo) if hi == lo + 1 else "%d-%d" % (lo, hi - 1))
-        parts.append(uuid + ":" + ":".join(ranges))
-    return ",".join(parts)
+    return out
+
+
+def gtid_set(body):
+    # PREVIOUS_GTIDS: uuid:start-end,... (untagged format); None for a format this reader does not know.
+    ranges = gtid_ranges(body)
+    if ranges is None:
+        return None
+    return ",".join(uuid + ":" + ":".join(str(lo) if hi == lo + 1 else "%d-%d" % (lo, hi - 1) for lo, hi in r)
+                    for uuid, r in ranges.items())
 
 
 def gtid(body, anonymous):

@@ -176,22 +176,20 @@ class Feed(object):
             at += length
             if spec and kind in (ev.TABLE_MAP, ev.QUERY):
                 raw = binlog_apply.replay_event(kind, raw, pos, spec, crc, posts)
-            changed = False
+            head, body = raw[:ev.HEADER], None
             if kind == ev.ANONYMOUS and meta[3]:
                 # The derived GTID (lib/run/replay-preflight.js positionGtids): the same layout, another type.
                 uuid, _, number = meta[3].rpartition(":")
-                body = bytearray(raw[ev.HEADER:len(raw) - 4] if crc else raw[ev.HEADER:])
+                body = bytearray(w.body_of(raw, crc))
                 body[1:17] = w.uuid_bytes(uuid)
                 body[17:25] = _struct.pack("<q", int(number))
-                raw = raw[:4] + bytes([ev.GTID]) + raw[5:ev.HEADER] + bytes(body) + (b"\0\0\0\0" if crc else b"")
-                changed = True
+                head = head[:4] + bytes([ev.GTID]) + head[5:]
             if _struct.unpack_from("<I", raw, 5)[0] == self.target_id:
                 # The target ignores events of its own server id: they are given the feed's.
-                raw = raw[:5] + _struct.pack("<I", self.server_id) + raw[9:]
-                changed = True
-            if changed:
-                body = raw[ev.HEADER:len(raw) - 4] if crc else raw[ev.HEADER:]
-                raw = w.sealed(raw[:ev.HEADER], body, crc)
+                head = head[:5] + _struct.pack("<I", self.server_id) + head[9:]
+                body = w.body_of(raw, crc) if body is None else body
+            if body is not None:
+                raw = w.sealed(head, bytes(body), crc)
             out.append(raw)
         return out
 

@@ -16,8 +16,14 @@ def _renamed(name, schema_map):
     return None if to is None or to == name else to
 
 
-def _sealed(raw, body, has_crc):
-    # The header with the new length, the body, and the CRC32 over both when the file has them.
+def body_of(raw, has_crc):
+    # An event's body: after its header, before its CRC32 when the file has them.
+    return raw[_HEADER:len(raw) - 4] if has_crc else raw[_HEADER:]
+
+
+def sealed(raw, body, has_crc):
+    # An event from raw's header (its first 19 bytes) with the new length, the body, and the CRC32 over
+    # both when the file has them: every event the plugin changes or makes is sealed here.
     size = _HEADER + len(body) + (4 if has_crc else 0)
     head = raw[:9] + _struct.pack("<I", size) + raw[13:_HEADER]
     if has_crc:
@@ -34,7 +40,7 @@ def rewrite_table_map(raw, schema_map, has_crc, post_len=8):
     # raw: a whole TABLE_MAP event. Its schema name (a length byte, the name, a NUL, after the
     # post-header) mapped; the same bytes when the map does not rename it.
     raw = bytes(raw)
-    body = raw[_HEADER:len(raw) - 4] if has_crc else raw[_HEADER:]
+    body = body_of(raw, has_crc)
     n = body[post_len]
     old = body[post_len + 1:post_len + 1 + n].decode("utf-8", "replace")
     to = _renamed(old, schema_map)
@@ -42,7 +48,7 @@ def rewrite_table_map(raw, schema_map, has_crc, post_len=8):
         return raw
     new = _name_bytes(to)
     body = body[:post_len] + bytes([len(new)]) + new + body[post_len + 1 + n:]
-    return _sealed(raw, body, has_crc)
+    return sealed(raw, body, has_crc)
 
 
 def query_schema(body, post_len=13):
@@ -57,7 +63,7 @@ def rewrite_query(raw, schema_map, has_crc, post_len=13, text=None):
     # raw: a whole QUERY event. Its default schema (db length byte in the post-header, the name and
     # a NUL after the status variables) mapped; the statement replaced by `text` when given.
     raw = bytes(raw)
-    body = raw[_HEADER:len(raw) - 4] if has_crc else raw[_HEADER:]
+    body = body_of(raw, has_crc)
     n = body[8]
     (vars_len,) = _struct.unpack_from("<H", body, 11)
     at = post_len + vars_len
@@ -67,7 +73,7 @@ def rewrite_query(raw, schema_map, has_crc, post_len=13, text=None):
     new = _name_bytes(to) if to is not None else body[at:at + n]
     statement = text.encode("utf-8") if text is not None else body[at + n + 1:]
     body = body[:8] + bytes([len(new)]) + body[9:at] + new + b"\0" + statement
-    return _sealed(raw, body, has_crc)
+    return sealed(raw, body, has_crc)
 
 
 def rewrite_event(kind, raw, position, spec, has_crc, posts):

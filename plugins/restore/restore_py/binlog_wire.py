@@ -5,9 +5,9 @@ import hashlib as _hashlib
 import os as _os
 import struct as _struct
 import time as _time
-import zlib as _zlib
 
 from . import binlog_events as ev
+from .binlog_rewrite import body_of, sealed
 
 # CLIENT_LONG_PASSWORD, LONG_FLAG, CONNECT_WITH_DB, PROTOCOL_41, TRANSACTIONS, SECURE_CONNECTION,
 # MULTI_STATEMENTS, MULTI_RESULTS, PLUGIN_AUTH, CONNECT_ATTRS, PLUGIN_AUTH_LENENC_CLIENT_DATA: no SSL,
@@ -46,37 +46,15 @@ def _lenstr(b):
 _ARTIFICIAL = 0x20  # LOG_EVENT_ARTIFICIAL_F: an event the source made up, not in its files
 
 
-def sealed(head, body, crc):
-    size = ev.HEADER + len(body) + (4 if crc else 0)
-    head = head[:9] + _struct.pack("<I", size) + head[13:ev.HEADER]
-    out = head + body
-    return out + _struct.pack("<I", _zlib.crc32(out) & 0xFFFFFFFF) if crc else out
-
-
 def uuid_bytes(text):
     return bytes.fromhex(text.replace("-", ""))
 
 
 def parse_gtid_set(data):
-    # COM_BINLOG_DUMP_GTID's set (untagged encoding): {uuid: [[start, end exclusive], ...]}; None for an
-    # encoding not read here (the tagged one): then every planned transaction is sent and the
-    # replica's applier skips those it holds.
-    if len(data) < 8:
-        return {}
-    (n,) = _struct.unpack_from("<Q", data, 0)
-    if n >> 56:
-        return None
-    at, out = 8, {}
-    for _ in range(n):
-        h = data[at:at + 16].hex()
-        uuid = "%s-%s-%s-%s-%s" % (h[0:8], h[8:12], h[12:16], h[16:20], h[20:32])
-        (k,) = _struct.unpack_from("<Q", data, at + 16)
-        at += 24
-        out.setdefault(uuid, [])
-        for _ in range(k):
-            out[uuid].append(_struct.unpack_from("<qq", data, at))
-            at += 16
-    return out
+    # COM_BINLOG_DUMP_GTID's set, encoded as a PREVIOUS_GTIDS event's body: {uuid: [(start, end
+    # exclusive), ...]}; None for the tagged encoding (then every planned transaction is sent and the
+    # replica's applier skips those it holds).
+    return ev.gtid_ranges(data) if len(data) >= 8 else {}
 
 
 def holds(held, gtid):
@@ -243,5 +221,4 @@ def format_event(server_id, raw, crc):
     # in-use flag cleared: a file being written has it set, outside its checksum (which the replica checks).
     flags = _struct.unpack_from("<H", raw, 17)[0] & ~0x1
     head = raw[:4] + raw[4:5] + _struct.pack("<I", server_id) + raw[9:13] + _struct.pack("<IH", 0, flags)
-    body = raw[ev.HEADER:len(raw) - 4] if crc else raw[ev.HEADER:]
-    return sealed(head, body, crc)
+    return sealed(head, body_of(raw, crc), crc)
