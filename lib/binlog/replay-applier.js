@@ -79,11 +79,18 @@ function planApplier(host, plan, unlogged) {
       '(the plugin\'s sessions). Nothing was changed.'));
   }
   listenable(host, address);
-  var lines = ['  applied by: the target\'s replication applier (channel \'' + CHANNEL + '\', replica_parallel_workers ' + workers +
-    ', commit order kept), fed by the plugin from ' + address + ' (the target connects back there; the channel is removed at the end)' +
-    (row ? '; a channel \'' + CHANNEL + '\' left by an interrupted run is stopped and removed first' : '') +
-    (unlogged && String(v.lb) === '1' ? '; skipBinlog does not hold for the replay: the applier writes the binary log (log_replica_updates ON)' : '')];
-  return { address: address, workers: workers, leftover: !!row, lines: lines };
+  var a = { address: address, workers: workers, tuned: false, leftover: !!row, logged: unlogged && String(v.lb) === '1' };
+  a.lines = [applierLine(a)];
+  return a;
+}
+
+// The plan's line for the applier (a: planApplier's).
+function applierLine(a) {
+  return '  applied by: the target\'s replication applier (channel \'' + CHANNEL + '\', replica_parallel_workers ' + a.workers +
+    (a.tuned ? ' (the load\'s threads, put back after)' : '') +
+    ', commit order kept), fed by the plugin from ' + a.address + ' (the target connects back there; the channel is removed at the end)' +
+    (a.leftover ? '; a channel \'' + CHANNEL + '\' left by an interrupted run is stopped and removed first' : '') +
+    (a.logged ? '; skipBinlog does not hold for the replay: the applier writes the binary log (log_replica_updates ON)' : '');
 }
 
 // With the load's tuning on (tune), the applier gets as many workers as the load has threads: one more tuned
@@ -93,11 +100,11 @@ function tuneWorkers(plan, tuned, tune, threads) {
   if (!tune || !(threads > 0) || threads === a.workers) return;
   tuned.push({ name: 'replica_parallel_workers', original: String(a.workers), value: String(threads),
     why: 'replayWith "applier": as many applier workers as the load\'s threads' });
-  var was = 'replica_parallel_workers ' + a.workers;
-  var now = 'replica_parallel_workers ' + threads + ' (the load\'s threads, put back after)';
-  plan.lines = plan.lines.map(function (l) { return l === a.lines[0] ? l.replace(was, now) : l; });
-  a.lines[0] = a.lines[0].replace(was, now);
+  var at = plan.lines.indexOf(a.lines[0]);
   a.workers = threads;
+  a.tuned = true;
+  a.lines[0] = applierLine(a);
+  if (at >= 0) plan.lines[at] = a.lines[0];
   plan.workers = threads;
 }
 
