@@ -14,7 +14,7 @@ var dumpCache = require('../remote/dump-cache.js');
 var startProgress = require('../format/progress.js').startProgress;
 var formatBytes = require('../format/text-table.js').formatBytes;
 var folderOf = require('./binlog-folder.js');
-var rshArgv = require('../remote/head-reader.js').rshArgv;
+var headReader = require('../remote/head-reader.js').headReader;
 var gtids = require('./gtid-set.js');
 
 // "user[:password]@host:port" or "mysql://user[:password]@host[:port]": a live server. A colon followed
@@ -193,7 +193,7 @@ function pastTarget(h, need) {
 // one the preview needs (or past until). Returns {from, heads (reads), headBytes (remote bytes read)}.
 var HEAD_BYTES = 65536;
 
-function sinceStart(host, source, dir, files, start, since, o, wholeHead) {
+function sinceStart(host, source, dir, files, start, since, o, wholeHead, listing) {
   var before = function (h) { return h.firstCommit !== null && h.firstCommit !== undefined && h.firstCommit < since; };
   var out = { from: start, heads: 0, headBytes: 0 };
   if (source.kind === 'daemon' || source.kind === 'server') {
@@ -205,7 +205,7 @@ function sinceStart(host, source, dir, files, start, since, o, wholeHead) {
   var head = source.kind === 'local' ? function (name) {
     out.heads++;
     return host.files.binlogHead(host.files.join(dir, name));
-  } : remoteHead(host, source, host.files.join(dir, '.head'), o, out);
+  } : remoteHead(host, source, dir, listing, o, out);
   var lo = start + 1;
   var hi = files.length - 1;
   while (lo <= hi) {
@@ -216,18 +216,23 @@ function sinceStart(host, source, dir, files, start, since, o, wholeHead) {
   return out;
 }
 
-// A file's head over ssh or from a bucket, read from its first bytes written to scratch; counted in out.
-function remoteHead(host, source, scratch, o, out) {
-  var argv = rshArgv(o.rsh || host.shell.getenv('RSYNC_RSH') || 'ssh');
-  var colon = source.url.indexOf(':');
+// A file's head over ssh or from a bucket (lib/remote/head-reader.js), read from its first bytes written
+// to a scratch file of the cache; counted in out.
+function remoteHead(host, source, dir, listing, o, out) {
+  var sizesOf = function (names) {
+    var m = new Map();
+    names.forEach(function (n) { if (listing.sizes[n] !== undefined) m.set(n, listing.sizes[n]); });
+    return m;
+  };
+  var reader = headReader(host, dir, { source: source, listing: { sizesOf: sizesOf } }, o.rsh);
+  var scratch = host.files.join(dir, '.head');
   var firstBytes = function (name, n) {
-    var got = source.kind === 'ssh' ? host.files.remoteHeads(argv, source.url.slice(0, colon), [source.url.slice(colon + 1) + '/' + name], n)
-      : host.files.bucketHeads(source.s3, [bucket.keyPrefix(source) + name], n);
-    if (got[0] === null) {
+    var got = reader.read([name], n)[0];
+    if (got === null) {
       throw new UserError('BINLOG_SOURCE_EMPTY', 'binlogs: ' + name + ' was listed at ' + source.url + ' and is gone (purged while read?). ' +
         'Run the preview again.', { source: source.url });
     }
-    return got[0];
+    return got;
   };
   return function (name) {
     for (var n = HEAD_BYTES; ; n *= 16) {
@@ -313,7 +318,7 @@ function openBinlogs(host, where, options, need, preview) {
   }
   var bySince = null;
   if (need.since !== null && need.since !== undefined) {
-    bySince = sinceStart(host, source, dir, ordered.files, start, need.since, o, function (name) { return (heads[name] = fetchOne(name)); });
+    bySince = sinceStart(host, source, dir, ordered.files, start, need.since, o, function (name) { return (heads[name] = fetchOne(name)); }, listing);
     bySince.skipped = bySince.from - start;
     start = bySince.from;
   }
