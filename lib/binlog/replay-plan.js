@@ -154,8 +154,9 @@ function planReplay(host, opts) {
         ' (SHOW BINARY LOGS on the source), or use a newer dump.'));
     }
   }
-  var resolved = named ? resolveNamed(got.transactions, named, dumpSet,
-    byPosition ? { names: names, file: opts.dumpFile, position: opts.dumpPosition } : null) : null;
+  // A dump without GTIDs: a transaction before its binlogFile:binlogPosition is in it.
+  var beforeDump = byPosition ? beforePosition(names, opts.dumpFile, opts.dumpPosition) : null;
+  var resolved = named ? resolveNamed(got.transactions, named, dumpSet, beforeDump) : null;
   if (named && !resolved) {
     throw new UserError('BINLOG_STOP_NOT_FOUND', said('stopBefore ' + JSON.stringify(opts.stopBefore) + ': no statement drops or truncates ' +
       named.schema + '.' + named.table + ' (DROP TABLE, DROP DATABASE ' + named.schema + ', TRUNCATE) after the dump in ' + folder.dir + ' (' +
@@ -178,14 +179,12 @@ function planReplay(host, opts) {
     }
   }
   var trxs = got.transactions;
-  var dumpFileAt = byPosition ? names.indexOf(opts.dumpFile) : -1;
   for (var k = 0; k < trxs.length; k++) {
     var t = trxs[k];
     if (byPosition) {
       // Before the dump's position: in the dump. From it on: numbered in the source's order, whatever is then
       // skipped, so a number names the same transaction whatever the stop or the filters.
-      var at = names.indexOf(t.file);
-      if (at < dumpFileAt || (at === dumpFileAt && t.start < opts.dumpPosition)) {
+      if (beforeDump(t)) {
         if (isStop(t, stopGtid)) throw new UserError('OPTION_INVALID', said(stopName + stopGtid + ' is before the dump\'s position ' + opts.dumpFile + ':' + opts.dumpPosition + ': already in the dump.'));
         out.inDump++;
         continue;
@@ -251,20 +250,25 @@ function planReplay(host, opts) {
   return out;
 }
 
-// The first transaction after the dump (not in its gtidExecuted; at or after its position when it records no
-// GTIDs) that drops or truncates the named table: {stop: its GTID, or file:position without one, gtid, file,
-// position, time, kind}, or null.
-function resolveNamed(trxs, named, dumpSet, byPosition) {
-  var dumpAt = byPosition ? byPosition.names.indexOf(byPosition.file) : -1;
+// names: the files in order → t → whether transaction t starts before file:position.
+function beforePosition(names, file, position) {
+  var at = names.indexOf(file);
+  return function (t) {
+    var k = names.indexOf(t.file);
+    return k < at || (k === at && t.start < position);
+  };
+}
+
+// The first transaction after the dump (not in its gtidExecuted; with beforeDump, a dump that records no
+// GTIDs: not before its position) that drops or truncates the named table: {stop: its GTID, or file:position
+// without one, gtid, file, position, time, kind}, or null.
+function resolveNamed(trxs, named, dumpSet, beforeDump) {
   for (var k = 0; k < trxs.length; k++) {
     var t = trxs[k];
-    if (byPosition) {
-      var at = byPosition.names.indexOf(t.file);
-      if (at < dumpAt || (at === dumpAt && t.start < byPosition.position)) continue;
-    } else if (t.gtid && gtids.hasGtid(dumpSet, t.gtid)) continue;
+    if (beforeDump ? beforeDump(t) : t.gtid && gtids.hasGtid(dumpSet, t.gtid)) continue;
     var kind = dropsNamed(t, named);
     if (kind) {
-      return { stop: t.gtid && !byPosition ? t.gtid : t.file + ':' + t.start, gtid: t.gtid, file: t.file, position: t.start,
+      return { stop: t.gtid && !beforeDump ? t.gtid : t.file + ':' + t.start, gtid: t.gtid, file: t.file, position: t.start,
         time: t.immediateCommit, kind: kind };
     }
   }
