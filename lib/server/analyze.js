@@ -60,7 +60,7 @@ function analyzeTables(host, tables, mode, local) {
     var names = batch.map(function (t) { return quoteTable(t.schema, t.table); });
     if (run(verb + names.join(', '), batch.map(function (t) { return displayTable(t.schema, t.table); }).join(', '))) {
       out.tables += batch.length;
-      out.analyzed = out.analyzed.concat(batch);
+      Array.prototype.push.apply(out.analyzed, batch);
     }
     progress.update(Math.min(i + BATCH, present.length));
   }
