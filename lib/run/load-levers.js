@@ -4,7 +4,6 @@
 // InnoDB's automatic statistics cover anyway. Decided in the preflight from @.done.json's bytes
 // per table and the server's statistics settings; each decision is a plan line with its figures.
 // An option given explicitly, or set by a user's preset, is never changed.
-var recordedTableBytes = require('../dump/dump-model.js').recordedTableBytes;
 var globalVariable = require('../server/server-variables.js').globalVariable;
 var formatBytes = require('../format/text-table.js').formatBytes;
 var displayTable = require('../format/display-name.js').displayTable;
@@ -25,10 +24,9 @@ function presetChose(p, name) {
 }
 
 // tables: [{schema, dumpSchema, table}] → [{t, bytes}] from @.done.json (tableBytes: the
-// preflight's recordedTableBytes, read once; or else read from done: as read already, or null), or
-// null when any is unknown.
-function sizes(host, dir, done, tables, tableBytes) {
-  var bytesOf = tableBytes ? tableBytes() : recordedTableBytes(host, dir, done);
+// preflight's, read once), or null when any is unknown.
+function sizes(tables, tableBytes) {
+  var bytesOf = tableBytes();
   if (!bytesOf) return null;
   var out = [];
   for (var i = 0; i < tables.length; i++) {
@@ -79,7 +77,7 @@ function analyzeChoice(host, sized, presetName) {
       (sized.length - chosen.length) + ' smaller are left to InnoDB\'s automatic recalculation (innodb_stats_auto_recalc ON)' };
 }
 
-// p: {dir, done (@.done.json as the dump model read it, or null), tables (what the load creates), preset,
+// p: {tableBytes (() -> (dumpSchema, table) -> bytes @.done.json records, or null), tables (what the load creates), preset,
 // explicit, lo (util.loadDump's options as resolved), own}. → {loadOptions: what util.loadDump gets instead of the preset's, analyzeTables:
 // the tables to analyze (null: every loaded table), lines: the plan's, one per lever decided}.
 function chooseLevers(host, p) {
@@ -87,7 +85,7 @@ function chooseLevers(host, p) {
   var defer = p.lo.deferTableIndexes === 'all' && p.lo.loadIndexes !== false && presetChose(p, 'deferTableIndexes');
   var analyze = p.own.analyze === 'on' && presetChose(p, 'analyze');
   if ((!defer && !analyze) || !p.tables.length) return out;
-  var sized = sizes(host, p.dir, p.done, p.tables, p.tableBytes);
+  var sized = sizes(p.tables, p.tableBytes);
   if (!sized) {
     out.lines.push('Levers of preset ' + p.preset.name + ' kept as they are: @.done.json records no data size for some loaded tables');
     return out;

@@ -190,7 +190,7 @@ function lockedPreflight(host, p) {
     if (recorded === undefined) recorded = recordedTableBytes(host, dir, dump.done || null);
     return recorded;
   };
-  var levers = chooseLevers(host, { dir: dir, tableBytes: tableBytes, tables: objects.tables, preset: p.resolved.preset, explicit: p.resolved.explicit,
+  var levers = chooseLevers(host, { tableBytes: tableBytes, tables: objects.tables, preset: p.resolved.preset, explicit: p.resolved.explicit,
     lo: lo, own: own });
   // The index-build buffer is shared by the threads the load runs (a lever may have doubled them).
   var indexBuilds = own.tune && lo.loadIndexes !== false && atLeast(ctx.shellVersion, '8.0.30')

@@ -4,6 +4,7 @@
 const { expect } = require('chai');
 const { fakeHost } = require('../support/fake-host');
 const { chooseLevers } = require('../../lib/run/load-levers');
+const { recordedTableBytes } = require('../../lib/dump/dump-model');
 
 const MiB = 1024 * 1024;
 const STATS = { innodb_stats_persistent: 'ON', innodb_stats_auto_recalc: 'ON', innodb_stats_persistent_sample_pages: '20',
@@ -17,7 +18,8 @@ function host(bytes, variables = STATS) {
 }
 const tables = (names) => names.map((t) => ({ schema: 's', dumpSchema: 's', table: t }));
 const FASTEST = { preset: { name: 'fastest', source: 'built-in' }, explicit: {}, lo: { deferTableIndexes: 'all' }, own: { analyze: 'on' } };
-const choose = (h, names, p = {}) => chooseLevers(h, Object.assign({ dir: '/d', tables: tables(names) }, FASTEST, p));
+const choose = (h, names, p = {}) => chooseLevers(h, Object.assign({ tableBytes: () => recordedTableBytes(h, '/d', null), tables: tables(names) },
+  FASTEST, p));
 
 describe('restore.load levers chosen from the dump (lib/run/load-levers.js)', function () {
   it('small tables only: util.loadDump\'s default deferral, no ANALYZE, each with its figures', function () {
