@@ -318,7 +318,7 @@ function walked(x) {
   if (!r.ok) markCorrupt(x.t, x.i, r.problem);
 }
 
-// gzip files (chunkState.needsHead: zstd and gzip are read). first: the file's first bytes.
+// A file that is not zstd (gzip; zstd files are walked together). first: the file's first bytes.
 function checkOne(host, t, i, ctx, first) {
   var ct = t.chunks;
   var path = null; // made only for a file walked past its first bytes
@@ -327,8 +327,7 @@ function checkOne(host, t, i, ctx, first) {
     var got = host.files.readRanges([{ path: path, offset: offset, length: length }])[0];
     return got === null ? new Uint8Array(0) : toBytes(got, 'file content');
   };
-  var r = frames.checkStructure(frames.windowReader(read, chunkTable.fileBytesOf(ct, i), CHECK_WINDOW, first),
-    t.compression, t.compression === 'zstd' ? chunkTable.dataBytesOf(ct, i) : null);
+  var r = frames.checkStructure(frames.windowReader(read, chunkTable.fileBytesOf(ct, i), CHECK_WINDOW, first), t.compression, null);
   if (!r.ok) markCorrupt(t, i, r.problem);
 }
 
