@@ -8,10 +8,9 @@
 #     mysqlsh appends a JS file and line to any error a JS member throws.
 # Large batches cross as one JSON string each way: a string is one value to marshal, where a list
 # of 100,000 dictionaries would be 300,000.
+import importlib as _importlib
 import json as _json
 import os as _os
-
-import importlib as _importlib
 
 from . import confine, reads, runs, view, writes
 from .errors import failure
