@@ -8,13 +8,12 @@ const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
 const mysql = require('mysql2/promise');
-const { startServer, checksumTables } = require('../support/server');
+const { gtidSourceAndTarget, checksumTables } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { killShellWhen } = require('../support/kill-shell');
 const { needs } = require('../support/real');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
 
-const GTIDS = '--gtid-mode=ON --enforce-gtid-consistency=ON';
 const TABLES = ['app.a', 'app.b', 'app.made'];
 const CLIENTS = 4;
 const PER_CLIENT = 150;
@@ -43,9 +42,8 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
 
   before(async function () {
     needs(this, ['server', 'shell']);
-    [source, target] = await Promise.all([startServer({ opts: GTIDS }), startServer({ opts: GTIDS })]);
+    ({ source, target, uuid } = await gtidSourceAndTarget());
     home = installPlugin(tempDir('restore-cfg-'));
-    uuid = String(await source.value('SELECT @@server_uuid'));
     const q = (sql) => source.query(sql);
     await q('CREATE DATABASE app');
     await q('CREATE DATABASE side'); // not dumped: its transactions are skipped by both roads

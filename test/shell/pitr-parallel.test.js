@@ -9,13 +9,12 @@ const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
 const mysql = require('mysql2/promise');
-const { startServer, checksumTables } = require('../support/server');
+const { gtidSourceAndTarget, checksumTables } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { killShellWhen } = require('../support/kill-shell');
 const { needs } = require('../support/real');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
 
-const GTIDS = '--gtid-mode=ON --enforce-gtid-consistency=ON';
 const TABLES = ['par.a', 'par.b', 'par.c', 'par.zeros', 'par.tz', 'par.child'];
 const CLIENTS = 6;
 const PER_CLIENT = 400;
@@ -45,8 +44,7 @@ describe('restore load --binlogs: the parallel replay (real Shell, real servers)
 
   // A source and a target with GTIDs, the plugin installed in a config home of this file's own.
   async function servers() {
-    const both = await Promise.all([startServer({ opts: GTIDS }), startServer({ opts: GTIDS })]);
-    return { source: both[0], target: both[1], home: installPlugin(tempDir('restore-cfg-')), uuid: String(await both[0].value('SELECT @@server_uuid')) };
+    return Object.assign(await gtidSourceAndTarget(), { home: installPlugin(tempDir('restore-cfg-')) });
   }
 
   // Starts `mysqlsh args…` and kills it (SIGKILL) once 300 of the source's transactions are on the target;

@@ -6,13 +6,12 @@
 const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
-const { startServer } = require('../support/server');
+const { gtidSourceAndTarget } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { needs } = require('../support/real');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
 const { sharedReplicaSet } = require('../support/topology');
 
-const GTIDS = '--gtid-mode=ON --enforce-gtid-consistency=ON';
 const TABLES = ['shop.customers', 'shop.orders', 'shop.extra'];
 const BIG = 3000;
 
@@ -62,9 +61,8 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
 
   before(async function () {
     needs(this, ['server', 'shell']);
-    [source, target] = await Promise.all([startServer({ opts: GTIDS }), startServer({ opts: GTIDS })]);
+    ({ source, target, uuid } = await gtidSourceAndTarget());
     home = installPlugin(tempDir('restore-cfg-'));
-    uuid = String(await source.value('SELECT @@server_uuid'));
     const q = (sql) => source.query(sql);
     await q('CREATE DATABASE shop');
     await q('CREATE TABLE shop.customers (id INT PRIMARY KEY, name VARCHAR(40), city VARCHAR(100))');

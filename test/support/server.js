@@ -140,4 +140,12 @@ async function checksumTables(server, tables) {
   return out;
 }
 
-module.exports = { startServer, checksumTables };
+const GTIDS = '--gtid-mode=ON --enforce-gtid-consistency=ON';
+
+// A replay's servers: a source and a target with GTIDs → {source, target, uuid (the source's server_uuid)}.
+async function gtidSourceAndTarget() {
+  const [source, target] = await Promise.all([startServer({ opts: GTIDS }), startServer({ opts: GTIDS })]);
+  return { source, target, uuid: String(await source.value('SELECT @@server_uuid')) };
+}
+
+module.exports = { startServer, checksumTables, gtidSourceAndTarget };
