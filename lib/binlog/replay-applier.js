@@ -14,7 +14,9 @@ var gtids = require('./gtid-set.js');
 
 var CHANNEL = 'restore_replay';
 var USER = 'mysqlsh_restore'; // the user the channel presents to the plugin's listener (its password: random, per run)
-var POLL_SECONDS = 2;
+// A poll's WAIT_FOR_EXECUTED_GTID_SET: short, because the server notices a killed mysqlsh (and frees its
+// restore lock) only once the statement ends, and the same command run again at once must find it free.
+var POLL_SECONDS = 0.5;
 var CONNECT_SECONDS = 15; // how long the target may take to connect back before the replay is refused
 
 function said(text) {
