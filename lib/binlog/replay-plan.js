@@ -156,7 +156,8 @@ function planReplay(host, opts) {
     }
   }
   // A dump without GTIDs: a transaction before its binlogFile:binlogPosition is in it.
-  var beforeDump = byPosition ? beforePosition(names, opts.dumpFile, opts.dumpPosition) : null;
+  var dumpPosition = opts.dumpFile && typeof opts.dumpPosition === 'number' ? beforePosition(names, opts.dumpFile, opts.dumpPosition) : null;
+  var beforeDump = byPosition ? dumpPosition : null;
   var resolved = named ? resolveNamed(got.transactions, named, dumpSet, beforeDump) : null;
   if (named && !resolved) {
     throw new UserError('BINLOG_STOP_NOT_FOUND', said('stopBefore ' + JSON.stringify(opts.stopBefore) + ': no statement drops or truncates ' +
@@ -193,8 +194,10 @@ function planReplay(host, opts) {
       }
     }
     if ((until !== null && t.immediateCommit >= until) || isStop(t, opts.stopBefore)) { out.reached = true; stopAt = k; break; }
-    if (t.gtid === null && t.undecoded.length) {
-      // A tagged GTID (MySQL 8.3+): its GTID is not read, so neither whether the dump holds it nor what to skip on the target.
+    if (t.gtid === null && t.undecoded.length && !byPosition) {
+      // A tagged GTID (MySQL 8.3+): its GTID is not read. Before the dump's binlogFile:binlogPosition it is in the dump;
+      // after it, neither what it is nor whether the target holds it is known: refused.
+      if (dumpPosition && dumpPosition(t)) { out.inDump++; continue; }
       throw new UserError('BINLOG_UNSUPPORTED', said('the transaction at ' + t.file + ':' + t.start + ' holds ' + t.undecoded.join('; ') +
         ': the replay does not read tagged GTIDs yet (the source ran it under SET gtid_next = \'AUTOMATIC:<tag>\', MySQL 8.3+). Replay up ' +
         'to it (stopBefore: "' + t.file + ':' + t.start + '") and the rest with mysqlbinlog | mysql.'), { file: t.file, position: t.start });

@@ -6,7 +6,7 @@
 const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
-const { gtidSourceAndTarget } = require('../support/server');
+const { gtidSourceAndTarget, checksumTables } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { needs } = require('../support/real');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
@@ -345,7 +345,8 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
   });
 
-  it('a transaction with a tagged GTID on the source (MySQL 8.3+): refused before anything changes, named by file:position', async function () {
+  it('a transaction with a tagged GTID on the source (MySQL 8.3+): refused before anything changes, named by file:position; ' +
+    'a dump made after it (the files\' previous GTIDs tagged) replayed', async function () {
     await freshTarget();
     await source.query("SET gtid_next = 'AUTOMATIC:restore_test'; INSERT INTO shop.orders (customer_id, amount) VALUES (8, 2.00); " +
       "SET gtid_next = 'AUTOMATIC'; FLUSH BINARY LOGS");
@@ -361,5 +362,24 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     expect(e.message).to.match(/the transaction at binlog\.\d+:\d+ holds a tagged GTID event/).and.include('stopBefore: "binlog.');
     expect(r.out).to.not.match(/\bat [\w/.-]+\.js:\d+/); // no stack trace
     expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
+
+    // A dump after it: its gtidExecuted holds the tag, and the files after it write their previous GTIDs in the
+    // tagged format (read by the plugin); the one transaction after that dump is replayed.
+    const later = path.join(tempDir('restore-pitr-tagged-dump-'), 'later');
+    const d = await withShellDumper(source, () => runJs(source.uri, `util.dumpSchemas(['shop'], ${JSON.stringify(later)}, ` +
+      '{showProgress: false}); null', { configHome: home, env: DUMP_ENV }));
+    expect(d.error, d.out).to.equal(null);
+    const atJson = JSON.parse(fs.readFileSync(path.join(later, '@.json'), 'utf8'));
+    expect(String((atJson.source && atJson.source.binlog && atJson.source.binlog.gtidExecuted) || atJson.gtidExecuted)).to.match(/:restore_test:1\b/);
+    await source.query("INSERT INTO shop.orders (customer_id, amount) VALUES (9, 3.00); FLUSH BINARY LOGS");
+    const after = tempDir('restore-pitr-tagged-after-');
+    for (const f of fs.readdirSync(source.datadir).filter((n) => /^binlog\.(\d{6}|index)$/.test(n))) {
+      fs.copyFileSync(path.join(source.datadir, f), path.join(after, f));
+    }
+    const ok = cli(target.uri, ['load', later, `--binlogs=${after}`], { configHome: home });
+    expect(ok.status, ok.out).to.equal(0);
+    expect(ok.stdout).to.include('Binary logs replayed: 1 transaction(s)');
+    expect(await checksumTables(target, ['shop.orders', 'shop.extra'])).to.deep.equal(await checksumTables(source, ['shop.orders', 'shop.extra']));
+    await freshTarget();
   });
 });

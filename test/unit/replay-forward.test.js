@@ -3,6 +3,8 @@
 // (lib/binlog/gtid-set.js): what the target's gtid_executed must say for the same command with a
 // later stop to continue, and each refusal (a stop before what it holds, a write in between, no record).
 const { expect } = require('chai');
+const { spawnSync } = require('child_process');
+const { HAVE_PYTHON, prelude } = require('../support/companion');
 const { fakeHost } = require('../support/fake-host');
 const gtids = require('../../lib/binlog/gtid-set.js');
 const { planForward, writeRecord } = require('../../lib/binlog/replay-record.js');
@@ -18,6 +20,21 @@ describe('GTID sets with tags (MySQL 8.3+, lib/binlog/gtid-set.js)', function ()
     expect(gtids.hasGtid(s, `${T}:2`)).to.equal(false);
     expect(gtids.setText(gtids.minus(s, gtids.parseSet(`${T}:MyTag:2`)))).to.equal(`${S}:1-5,${T}:1:abc:1:mytag:1:3`);
     expect(gtids.splitGtid(`${T}:mytag:4`)).to.deep.equal({ uuid: `${T}:mytag`, n: 4 });
+  });
+
+  it('the companion reads a PREVIOUS_GTIDS event in the tagged format (bytes of a 9.7 server\'s file) into that text', function () {
+    if (!HAVE_PYTHON) this.skip();
+    // 5ce1d240-…:1, its tag abc:1, its tag mytag:1-2, as the server wrote them after SET gtid_next = 'AUTOMATIC:<tag>'.
+    const body = '01030000000000015ce1d240eac911f1ab8b02fc00000001000100000000000000010000000000000002000000000000005ce1d240eac911f1' +
+      'ab8b02fc00000001066162630100000000000000010000000000000002000000000000005ce1d240eac911f1ab8b02fc000000010a6d79746167010000' +
+      '000000000001000000000000000300000000000000';
+    const r = spawnSync('python3', ['-B', '-c', [...prelude(), 'ev = importlib.import_module("companion_under_test.binlog_events")',
+      `b = bytes.fromhex("${body}")`, 'print(json.dumps([ev.gtid_set(b), ev.gtid_ranges(b)]))'].join('\n')], { encoding: 'utf8' });
+    expect(r.status, r.stderr).to.equal(0);
+    const [text, untaggedOnly] = JSON.parse(r.stdout);
+    const u = '5ce1d240-eac9-11f1-ab8b-02fc00000001';
+    expect(gtids.setText(gtids.parseSet(text, 'x'))).to.equal(`${u}:1:abc:1:mytag:1-2`);
+    expect(untaggedOnly, 'the listener\'s reading (COM_BINLOG_DUMP_GTID) is unchanged').to.equal(null);
   });
 
   it('refuses a text that is no GTID set with a UserError saying where it came from, never a plain Error', function () {
