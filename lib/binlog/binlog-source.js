@@ -308,7 +308,7 @@ function openBinlogs(host, where, options, need, preview) {
   // dump of a replica) the files before it are needed too, back to one that begins inside the dump.
   var heads = {};
   if (need.dumpGtids) {
-    var dumpSet = gtids.parseSet(need.dumpGtids);
+    var dumpSet = gtids.parseSet(need.dumpGtids, 'The dump\'s gtidExecuted (@.json)');
     for (;;) {
       heads[ordered.files[start]] = fetchOne(ordered.files[start]);
       var prev = heads[ordered.files[start]].previousGtids;

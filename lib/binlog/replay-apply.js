@@ -18,7 +18,7 @@ var POLL_SECONDS = 2;
 // bytes, retries, statements, last: {gtid, time} | null}.
 function applyReplay(host, plan, opts) {
   var workers = opts.workers;
-  var held = gtids.parseSet(String(host.sql.run('SELECT @@GLOBAL.gtid_executed AS g').rows[0].g || ''));
+  var held = gtids.executed(host);
   var todo = plan.transactions.filter(function (t) { return !gtids.hasGtid(held, t.gtid); });
   var out = { applied: 0, onTarget: plan.transactions.length - todo.length, workers: workers, bytes: 0, retries: 0, statements: 0, last: null };
   if (!todo.length) return out;

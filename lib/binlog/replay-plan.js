@@ -95,7 +95,7 @@ var DROP_TEXT = { 'drop-table': 'DROP TABLE', truncate: 'TRUNCATE', 'drop-databa
 // transactions from dumpFile:dumpPosition on, numbered from 1 in the source's order, are given GTIDs uuid:n; the
 // preflight derives uuid), loaded: function (schema, table) | null (everything loaded), loadedSchema: function (schema)}.
 // Returns {folder, files, zone, transactions: [{gtid, file, start, end, time, statements}], inDump, notLoaded, otherSchemas,
-// target: text, reached: bool, lines, numbered: the last number given (byPosition)}.
+// target: text, reached: bool, lines, numbered: the last number given (byPosition), after: the transactions past the stop [{gtid, time}]}.
 function planReplay(host, opts) {
   var targets = ['until', 'stopBefore', 'stopAfter'].filter(function (n) { return opts[n] !== undefined && opts[n] !== null; });
   if (targets.length > 1) {
@@ -120,7 +120,7 @@ function planReplay(host, opts) {
     throw new UserError('BINLOG_UNSUPPORTED', said('the dump records neither gtidExecuted nor binlogFile:binlogPosition (the dump is too old, ' +
       'or binary logging was off on the source): where the replay starts is not known.'));
   }
-  var dumpSet = gtids.parseSet(opts.dumpGtids || '');
+  var dumpSet = gtids.parseSet(opts.dumpGtids || '', 'The dump\'s gtidExecuted (@.json)');
   var zone = times.chooseZone(host);
   var until = opts.until ? times.parseTime(host, zone, opts.until, 'until', 'restore.load') : null;
   var folder = binlogSource.openBinlogs(host, opts.where, opts.sourceOptions, { startFile: opts.dumpFile || null, dumpGtids: opts.dumpGtids, until: until,
@@ -145,9 +145,10 @@ function planReplay(host, opts) {
     }
   } else {
     if (first.previousGtids === null) {
-      throw new UserError('BINLOG_UNSUPPORTED', said(host.files.basename(first.path) + ' records its previous GTIDs in the tagged format (MySQL 8.3+), not read yet.'));
+      throw new UserError('BINLOG_UNSUPPORTED', said(host.files.basename(first.path) + ' records its previous GTIDs in the tagged format (MySQL 8.3+: the source ' +
+        'ran a transaction with a tagged GTID, SET gtid_next = \'AUTOMATIC:tag\'), which the replay does not read yet. Replay with mysqlbinlog | mysql.'));
     }
-    var purged = gtids.minus(gtids.parseSet(first.previousGtids), dumpSet);
+    var purged = gtids.minus(gtids.parseSet(first.previousGtids, host.files.basename(first.path) + '\'s previous GTIDs'), dumpSet);
     if (gtids.setText(purged)) {
       throw new UserError('BINLOG_GAP', said('transactions ' + gtids.setText(purged) + ' ran on the source after the dump and before the first file here, ' +
         host.files.basename(first.path) + ': they are in neither. Copy the binary log files before ' + host.files.basename(first.path) +
@@ -155,7 +156,8 @@ function planReplay(host, opts) {
     }
   }
   // A dump without GTIDs: a transaction before its binlogFile:binlogPosition is in it.
-  var beforeDump = byPosition ? beforePosition(names, opts.dumpFile, opts.dumpPosition) : null;
+  var dumpPosition = opts.dumpFile && typeof opts.dumpPosition === 'number' ? beforePosition(names, opts.dumpFile, opts.dumpPosition) : null;
+  var beforeDump = byPosition ? dumpPosition : null;
   var resolved = named ? resolveNamed(got.transactions, named, dumpSet, beforeDump) : null;
   if (named && !resolved) {
     throw new UserError('BINLOG_STOP_NOT_FOUND', said('stopBefore ' + JSON.stringify(opts.stopBefore) + ': no statement drops or truncates ' +
@@ -179,6 +181,7 @@ function planReplay(host, opts) {
     }
   }
   var trxs = got.transactions;
+  var stopAt = trxs.length;
   for (var k = 0; k < trxs.length; k++) {
     var t = trxs[k];
     if (byPosition) {
@@ -190,8 +193,15 @@ function planReplay(host, opts) {
         continue;
       }
     }
-    if (until !== null && t.immediateCommit >= until) { out.reached = true; break; }
-    if (isStop(t, opts.stopBefore)) { out.reached = true; break; }
+    if ((until !== null && t.immediateCommit >= until) || isStop(t, opts.stopBefore)) { out.reached = true; stopAt = k; break; }
+    if (t.gtid === null && t.undecoded.length && !byPosition) {
+      // A tagged GTID (MySQL 8.3+): its GTID is not read. Before the dump's binlogFile:binlogPosition it is in the dump;
+      // after it, neither what it is nor whether the target holds it is known: refused.
+      if (dumpPosition && dumpPosition(t)) { out.inDump++; continue; }
+      throw new UserError('BINLOG_UNSUPPORTED', said('the transaction at ' + t.file + ':' + t.start + ' holds ' + t.undecoded.join('; ') +
+        ': the replay does not read tagged GTIDs yet (the source ran it under SET gtid_next = \'AUTOMATIC:<tag>\', MySQL 8.3+). Replay up ' +
+        'to it (stopBefore: "' + t.file + ':' + t.start + '") and the rest with mysqlbinlog | mysql.'), { file: t.file, position: t.start });
+    }
     if (byPosition) {
       out.numbered++;
       if (t.gtid === null) t.gtid = byPosition.uuid + ':' + out.numbered;
@@ -213,8 +223,9 @@ function planReplay(host, opts) {
       out.transactions.push({ gtid: t.gtid, file: t.file, start: t.start, end: t.end, time: t.immediateCommit, statements: t.statements,
         tables: writtenTables(t), lastCommitted: t.lastCommitted, sequenceNumber: t.sequenceNumber });
     } else out[keep]++;
-    if (isStop(t, opts.stopAfter)) { out.reached = true; break; }
+    if (isStop(t, opts.stopAfter)) { out.reached = true; stopAt = k + 1; break; }
   }
+  out.after = pastStop(trxs.slice(stopAt), byPosition, beforeDump, out.numbered);
   refuseUnsent(host, folder, out.transactions);
   out.last = out.transactions.length ? out.transactions[out.transactions.length - 1] : null;
   var shown = times.timeTexts(host, zone, [until, out.last ? out.last.time : null, got.last ? got.last.immediateCommit : null,
@@ -247,6 +258,20 @@ function planReplay(host, opts) {
   }
   if (folder.line) out.lines.splice(1, 0, '  ' + folder.line);
   out.lines.push('  ' + zone.text.replace(/^./, function (c) { return 'Times in ' + c; }));
+  return out;
+}
+
+// The transactions in the files past the stop, [{gtid, time}] (a dump without GTIDs: numbered on from n as the
+// replay would number them): a target holding one of them holds the replay past the stop (a roll forward to an
+// earlier point is refused: lib/binlog/replay-record.js).
+function pastStop(rest, byPosition, beforeDump, n) {
+  var out = [];
+  rest.forEach(function (t) {
+    if (byPosition && beforeDump(t)) return;
+    if (byPosition) n++;
+    var gtid = t.gtid === null && byPosition ? byPosition.uuid + ':' + n : t.gtid;
+    if (gtid) out.push({ gtid: gtid, time: t.immediateCommit });
+  });
   return out;
 }
 

@@ -37,6 +37,7 @@ var STEPS = [
   progressFile.remove,
   require('../run/steps/analyze.js'),
   require('../run/steps/members.js'),
+  require('../run/steps/replay-record.js'),
 ];
 var REVERT = require('../run/steps/revert.js');
 

@@ -53,6 +53,7 @@ var snapshotStep = require('../snapshot/snapshot-step.js');
 var rowOwnership = require('../snapshot/row-ownership.js');
 var statementSize = require('../snapshot/statement-size.js');
 var planLoadReplay = require('./replay-preflight.js').planLoadReplay;
+var planReplayForward = require('./replay-preflight.js').planReplayForward;
 var tuneWorkers = require('../binlog/replay-applier.js').tuneWorkers;
 var optionTable = require('../options/option-table.js');
 var secrets = require('../options/secrets.js');
@@ -200,6 +201,8 @@ function lockedPreflight(host, p) {
   var final = composed.options;
   // Every member reachable, read before anything changes (one that would never get the load refuses it).
   if (topo.members.length && own.membersTimeout > 0) members.surveyMembers(host, topo, objects.tables, own.membersTimeout);
+  // A target holding part of this replay: rolled forward (no util.loadDump) or refused, before row ownership is asked.
+  if (replay) planReplayForward(host, replay, { objects: objects, lo: final, own: own, dump: dump });
   // Which rows the load does not own, and what each post-load step may touch (refused here, before any change).
   snapshot.ownership = rowOwnership.planOwnership(host, { snap: snapshot, objects: objects, drops: drops, planned: planned, ctx: ctx,
     dump: dump, loadDumpOptions: final, replay: replay });
@@ -234,7 +237,7 @@ function lockedPreflight(host, p) {
     }
   }
   var infileOn = plan.tuning.some(function (t) { return t.name === 'local_infile'; }) || globalVariable(host, 'local_infile') === 'ON';
-  if (!infileOn && final.loadData !== false && !final.dryRun) {
+  if (!infileOn && final.loadData !== false && !final.dryRun && !(replay && replay.forward)) {
     plan.blockers.push('local_infile is OFF on the server: util.loadDump refuses to load data. SET GLOBAL local_infile = ON ' +
       'once the client is trusted, or load with tune: true (switched on for the load, off again afterwards).');
   }

@@ -31,7 +31,9 @@ function planLines(plan) {
   var lines = ['restore.load plan for ' + (plan.title || plan.dir) + ' (preset ' + plan.preset.name +
     (plan.preset.source === 'built-in' ? '' : ' from ' + plan.preset.source) + '):'];
   if (plan.optionEcho) lines.push('  restore.load options: ' + plan.optionEcho);
-  lines.push('  util.loadDump options: ' + sortedJson(withoutSecrets(plan.loadDumpOptions)));
+  // A replay rolled forward does not run util.loadDump (its replay lines say why).
+  lines.push(plan.replay && plan.replay.forward ? '  util.loadDump: not run (rolling forward a replay, below)'
+    : '  util.loadDump options: ' + sortedJson(withoutSecrets(plan.loadDumpOptions)));
   if (plan.preset.threadsWhy && plan.loadDumpOptions.threads !== undefined) {
     lines.push('  Threads: ' + (plan.threadsLever ? plan.loadDumpOptions.threads + ' (chosen from the dump\'s figures: levers below)'
       : plan.loadDumpOptions.threads === plan.preset.options.threads ? plan.preset.threadsWhy : plan.loadDumpOptions.threads + ' (given explicitly)'));

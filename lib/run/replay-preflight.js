@@ -13,6 +13,8 @@ var sourceIdentity = require('../dump/dump-metadata.js').sourceIdentity;
 var renameReplay = require('./replay-rename.js').renameReplay;
 var replayTables = require('../binlog/replay-tables.js');
 var planApplier = require('../binlog/replay-applier.js').planApplier;
+var replayRecord = require('../binlog/replay-record.js');
+var existingTables = require('../snapshot/row-ownership.js').existingTables;
 
 var TARGETS = ['until', 'stopBefore', 'stopAfter'];
 
@@ -58,7 +60,7 @@ function markSliced(plan, sliced) {
 // The tables ({schema, table}: loaded names) the transactions the target does not hold yet write: what
 // row-ownership checks (lib/snapshot/row-ownership.js: a table holding rows of its own is refused).
 function replayWrites(host, plan) {
-  var held = gtids.parseSet(String(host.sql.run('SELECT @@GLOBAL.gtid_executed AS g').rows[0].g || ''));
+  var held = gtids.executed(host);
   var map = plan.rewrite ? plan.rewrite.schemaMap : {};
   var out = [];
   var seen = {};
@@ -164,4 +166,21 @@ function planLoadReplay(host, p) {
   return plan;
 }
 
-module.exports = { planLoadReplay: planLoadReplay };
+// Once util.loadDump's options are composed (the progress file chosen): a target holding part of this replay
+// already is rolled forward (util.loadDump not run again) or refused (lib/binlog/replay-record.js). The record's
+// key: the dump (where it ends in its source's history) and the loaded tables under their loaded names.
+// p: {objects, lo (util.loadDump's options, composed), own, dump}.
+function planReplayForward(host, plan, p) {
+  var pos = sourcePosition(p.dump.rootJson);
+  plan.recordKey = JSON.stringify({ dump: [pos.gtidExecuted, pos.binlogFile, pos.binlogPosition, sourceIdentity(p.dump.rootJson)],
+    tables: p.objects.tables.map(function (t) { return t.schema + '.' + t.table; }).sort() });
+  var progress = typeof p.lo.progressFile === 'string' && p.lo.progressFile !== '' ? p.lo.progressFile : null;
+  plan.forward = replayRecord.planForward(host, plan, { key: plan.recordKey, dropExisting: !!p.own.dropExisting,
+    resumed: !!progress && !p.lo.resetProgress && host.files.isFile(progress),
+    tablesThere: Object.keys(existingTables(host, p.objects.tables, [])).length > 0 });
+  if (!plan.forward) return;
+  var at = plan.lines.map(function (l) { return /^ {2}replay: /.test(l); }).indexOf(true);
+  plan.lines.splice(at + 1, 0, plan.forward.line);
+}
+
+module.exports = { planLoadReplay: planLoadReplay, planReplayForward: planReplayForward };

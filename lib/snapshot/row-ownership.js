@@ -17,7 +17,9 @@
 //
 // A resumed load (its progress file there): the tables the earlier attempt filled hold its rows,
 // not rows of their own. The first attempt records what it measured beside the progress file
-// (recordPath); a resumed one reads it, and refuses where it has no record.
+// (recordPath); a resumed one reads it, and refuses where it has no record. A replay rolled forward
+// (lib/binlog/replay-record.js: gtid_executed is what the restore left plus this replay's beginning):
+// the same, from the facts the replay's record kept of the first load.
 var UserError = require('../core/user-error.js').UserError;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
@@ -245,7 +247,10 @@ function planOwnership(host, p) {
   var tables = p.objects.tables;
   var progress = typeof lo.progressFile === 'string' && lo.progressFile !== '' ? lo.progressFile : null;
   var resumed = !!progress && !lo.resetProgress && host.files.isFile(progress);
-  var record = resumed ? readRecord(host, recordPath(progress)) : null;
+  // A replay rolled forward (p.replay.forward, checked against the target's gtid_executed): the rows are the first
+  // load's and its replay's, and that load's facts hold, as for a resumed one.
+  var forward = p.replay && p.replay.forward ? p.replay.forward : null;
+  var record = resumed ? readRecord(host, recordPath(progress)) : forward ? { examined: forward.rows.examined, own: forward.rows.own, ranges: {} } : null;
   var existing = existingTables(host, tables, p.drops);
   var examined = record ? record.examined : [];
   var ownNow = {};
@@ -324,5 +329,12 @@ function writeRecord(host, ownership) {
 // The WHERE limiting since's trim of t (null: the whole table, which holds only this load's rows).
 function trimLimit(t) { return t.range ? rangeWhere(t.range) : null; }
 
+// What a replay's record keeps for a roll forward (lib/binlog/replay-record.js): the tables this load examined
+// and those that held rows of their own, as planOwnership measured them (a roll forward: as the first load did).
+function rowFacts(ownership, tables, forward) {
+  if (forward) return forward.rows;
+  return { examined: tables.map(function (t) { return lower(t.schema, t.table); }), own: ownership.owned.map(function (t) { return lower(t.schema, t.table); }) };
+}
+
 module.exports = { planOwnership: planOwnership, writeRecord: writeRecord, trimLimit: trimLimit, recordPath: recordPath,
-  describeRange: describeRange };
+  describeRange: describeRange, existingTables: existingTables, rowFacts: rowFacts };

@@ -158,6 +158,16 @@ describe('restore load --binlogs: a source with GTIDs off, by file:position (rea
     expect(third.status, third.out).to.equal(0);
     expect(third.stdout).to.include(`Binary logs replayed: 0 transaction(s) (${planned} already on the target, skipped)`);
     expect(await checksums(target)).to.deep.equal(expected);
+
+    // Rolled forward past the mistake (stopAfter its file:position): the next derived GTID, util.loadDump not run again;
+    // gtoff.t as the source has it now (nothing wrote it after the mistake), gtoff.u as before the insert that followed.
+    const forward = cli(target.uri, ['load', dump, `--binlogs=${folder}`, `--stop-after=${mistakeAt}`], { configHome: home });
+    expect(forward.status, forward.out).to.equal(0);
+    expect(forward.stdout.replace(/\s+/g, ' ')).to.include(`rolling forward from ${uuid}:${planned}, committed`)
+      .and.include(`to stopAfter ${mistakeAt}`);
+    expect(forward.stdout).to.include(`Binary logs replayed: 1 transaction(s) (${planned} already on the target, skipped)`);
+    expect(await held()).to.equal(`:1-${planned + 1}`);
+    expect(await checksums(target)).to.deep.equal({ 'gtoff.t': (await checksums(source))['gtoff.t'], 'gtoff.u': expected['gtoff.u'] });
   });
 
   it('onto a Group Replication primary: every member holds the derived GTIDs and the tables as the source had them', async function () {

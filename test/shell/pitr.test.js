@@ -6,7 +6,7 @@
 const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
-const { gtidSourceAndTarget } = require('../support/server');
+const { gtidSourceAndTarget, checksumTables } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { needs } = require('../support/real');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
@@ -31,6 +31,8 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
   let bothGtid; // the transaction over customers, orders and extra
   let customersBeforeBoth; // CHECKSUM TABLE shop.customers right before it
   let sliceBeforeDrop; // the rows of shop.orders with id >= 10 right before the DROP (count, checksum)
+  let midway; // NOW(6) on the source after the transaction over three tables, before the large insert
+  let expectedMidway; // CHECKSUM TABLE on the source then
 
   // The rows of shop.orders from id 10 on: their count and an order-free checksum of every column.
   async function orderSlice(server, schema = 'shop') {
@@ -94,6 +96,9 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     const afterFirst = Number(/:1-(\d+)$/.exec(String(await source.value('SELECT @@GLOBAL.gtid_executed')))[1]);
     afterDump = [dumpEnd + 1, afterFirst];
     await q('FLUSH BINARY LOGS');
+    expectedMidway = await checksums(source);
+    midway = String(await source.value('SELECT CAST(NOW(6) AS CHAR)'));
+    await new Promise((r) => setTimeout(r, 20));
     await q('SET SESSION cte_max_recursion_depth = 10000');
     await q(`INSERT INTO shop.orders (customer_id, amount, note) WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n ` +
       `WHERE i < ${BIG}) SELECT i % 40 + 1, i / 100, REPEAT('x', i % 30) FROM n`);
@@ -244,6 +249,51 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     expect([whole['shop.customers'], whole['shop.extra']]).to.deep.equal([expected['shop.customers'], expected['shop.extra']]);
   });
 
+  it('rolled forward: to before the mistake after a restore to earlier; going back refused; a write in between refused ' +
+    '(a target whose gtid_executed holds a tagged GTID)', async function () {
+    await freshTarget();
+    // MySQL 8.3+ tagged GTIDs in the target's gtid_executed ("uuid:1:restore_test:1"): read like any other.
+    await target.query("SET gtid_next = 'AUTOMATIC:restore_test'; CREATE DATABASE tagged_probe; SET gtid_next = 'AUTOMATIC'; DROP DATABASE tagged_probe");
+    expect(String(await target.value('SELECT @@GLOBAL.gtid_executed'))).to.match(/:restore_test:1/);
+    const first = cli(target.uri, ['load', dump, `--binlogs=${folder}`, `--until=${midway}`], { configHome: home });
+    expect(first.status, first.out).to.equal(0);
+    expect(await checksums(target)).to.deep.equal(expectedMidway);
+    // The same command with a later until: util.loadDump not run again, the replay continues from gtid_executed.
+    const dropN = Number(dropGtid.split(':')[1]);
+    const r = cli(target.uri, ['load', dump, `--binlogs=${folder}`, `--until=${beforeDrop}`], { configHome: home });
+    expect(r.status, r.out).to.equal(0);
+    expect(r.stdout).to.match(new RegExp(`rolling forward from ${uuid}:${afterDump[1]}, committed \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\S* to until `))
+      .and.include(`Binary logs replayed: ${dropN - 1 - afterDump[1]} transaction(s) (${afterDump[1] - dumpEnd} already on the target, skipped)`);
+    expect(r.stdout).to.include('util.loadDump: not run (rolling forward a replay, below)').and.not.match(/Loading DDL|util\.loadDump\s+\d/);
+    expect(await checksums(target)).to.deep.equal(expected);
+    const held = String(await target.value('SELECT @@GLOBAL.gtid_executed'));
+
+    // Back to midway: refused, naming the point the target holds; nothing changed.
+    const refusal = (args) => {
+      const x = cli(target.uri, ['load', dump, `--binlogs=${folder}`, ...args, '--output-format=json'], { configHome: home });
+      expect(x.status, x.out).to.equal(1);
+      return JSON.parse(x.stdout).error;
+    };
+    const back = refusal([`--until=${midway}`]);
+    expect(back.code).to.equal('REPLAY_PAST_STOP');
+    expect(back.message).to.include(`the target holds this replay already up to ${uuid}:${dropN - 1}, committed`)
+      .and.include('a replay only goes forward');
+    expect(String(await target.value('SELECT @@GLOBAL.gtid_executed'))).to.equal(held);
+    expect(await checksums(target)).to.deep.equal(expected);
+
+    // A write on the target after the restore: rolling forward refused, the write named; nothing changed.
+    await target.query('INSERT INTO shop.extra VALUES (99, NULL)');
+    const mine = String(await target.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '');
+    const foreign = refusal([`--stop-after=${dropGtid}`]);
+    expect(foreign.code).to.equal('TARGET_CHANGED');
+    const targetUuid = String(await target.value('SELECT @@server_uuid'));
+    expect(foreign.message).to.include('the target ran transactions that are not of this replay: ' + targetUuid + ':');
+    expect(String(await target.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '')).to.equal(mine);
+    expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'shop' AND table_name = 'customers'")))
+      .to.equal(1);
+    await freshTarget();
+  });
+
   it('a loaded table holding rows of its own that the replay would change: refused (OWN_ROWS) before anything changes', async function () {
     await freshTarget();
     await target.query('CREATE DATABASE shop');
@@ -293,5 +343,43 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     expect(h.error, h.out).to.not.equal(null);
     expect(h.error.message).to.include(`binary log file(s) ${files[1]} are missing`);
     expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
+  });
+
+  it('a transaction with a tagged GTID on the source (MySQL 8.3+): refused before anything changes, named by file:position; ' +
+    'a dump made after it (the files\' previous GTIDs tagged) replayed', async function () {
+    await freshTarget();
+    await source.query("SET gtid_next = 'AUTOMATIC:restore_test'; INSERT INTO shop.orders (customer_id, amount) VALUES (8, 2.00); " +
+      "SET gtid_next = 'AUTOMATIC'; FLUSH BINARY LOGS");
+    const tagged = tempDir('restore-pitr-tagged-');
+    for (const f of fs.readdirSync(source.datadir).filter((n) => /^binlog\.(\d{6}|index)$/.test(n))) {
+      fs.copyFileSync(path.join(source.datadir, f), path.join(tagged, f));
+    }
+    const now = String(await source.value('SELECT CAST(NOW(6) AS CHAR)'));
+    const r = cli(target.uri, ['load', dump, `--binlogs=${tagged}`, `--until=${now}`, '--output-format=json'], { configHome: home });
+    expect(r.status, r.out).to.equal(1);
+    const e = JSON.parse(r.stdout).error;
+    expect(e.code).to.equal('BINLOG_UNSUPPORTED');
+    expect(e.message).to.match(/the transaction at binlog\.\d+:\d+ holds a tagged GTID event/).and.include('stopBefore: "binlog.');
+    expect(r.out).to.not.match(/\bat [\w/.-]+\.js:\d+/); // no stack trace
+    expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
+
+    // A dump after it: its gtidExecuted holds the tag, and the files after it write their previous GTIDs in the
+    // tagged format (read by the plugin); the one transaction after that dump is replayed.
+    const later = path.join(tempDir('restore-pitr-tagged-dump-'), 'later');
+    const d = await withShellDumper(source, () => runJs(source.uri, `util.dumpSchemas(['shop'], ${JSON.stringify(later)}, ` +
+      '{showProgress: false}); null', { configHome: home, env: DUMP_ENV }));
+    expect(d.error, d.out).to.equal(null);
+    const atJson = JSON.parse(fs.readFileSync(path.join(later, '@.json'), 'utf8'));
+    expect(String((atJson.source && atJson.source.binlog && atJson.source.binlog.gtidExecuted) || atJson.gtidExecuted)).to.match(/:restore_test:1\b/);
+    await source.query("INSERT INTO shop.orders (customer_id, amount) VALUES (9, 3.00); FLUSH BINARY LOGS");
+    const after = tempDir('restore-pitr-tagged-after-');
+    for (const f of fs.readdirSync(source.datadir).filter((n) => /^binlog\.(\d{6}|index)$/.test(n))) {
+      fs.copyFileSync(path.join(source.datadir, f), path.join(after, f));
+    }
+    const ok = cli(target.uri, ['load', later, `--binlogs=${after}`], { configHome: home });
+    expect(ok.status, ok.out).to.equal(0);
+    expect(ok.stdout).to.include('Binary logs replayed: 1 transaction(s)');
+    expect(await checksumTables(target, ['shop.orders', 'shop.extra'])).to.deep.equal(await checksumTables(source, ['shop.orders', 'shop.extra']));
+    await freshTarget();
   });
 });

@@ -9,7 +9,8 @@ module.exports = {
   reads: ['plan.loadDir', 'plan.loadDumpOptions', 'plan.snapshot'], adds: ['the masks\' key held in this session', 'the record of rows of their own beside the progress file'],
   reports: 'its phase (report.phases); util.loadDump prints its own progress',
   undo: 'none: the progress file stays, so the same command resumes it',
-  when: function () { return true; },
+  // A replay rolled forward: the tables hold the dump already (lib/binlog/replay-record.js).
+  when: function (run) { return !(run.plan.replay && run.plan.replay.forward); },
   run: function (run) {
     var plan = run.plan;
     // A first attempt records which tables held rows of their own, for a resumed one.

@@ -6,6 +6,7 @@ var applyReplay = require('../../binlog/replay-apply.js').applyReplay;
 var applyWithApplier = require('../../binlog/replay-applier.js').applyWithApplier;
 var times = require('../../binlog/binlog-times.js');
 var replayedTables = require('../../binlog/replay-tables.js').replayedTables;
+var replayRecordStep = require('./replay-record.js');
 
 module.exports = {
   name: 'replay',
@@ -24,6 +25,8 @@ module.exports = {
     var last = r.last ? { gtid: r.last.gtid, time: r.last.time, timeText: times.timeTexts(run.host, plan.zone, [r.last.time])[0] } : null;
     run.report.replay = { applied: r.applied, onTarget: r.onTarget, last: last, zone: plan.zone.name, target: plan.target, stopNamed: plan.stopNamed || null,
       engine: plan.applier ? 'applier' : 'sessions', workers: r.workers, bytes: r.bytes, retries: r.retries, statements: r.statements, cpuSeconds: r.cpuSeconds, unlogged: unlogged,
-      created: replayedTables(run.host, plan.created || [], run.pre.objects.tables) };
+      created: replayedTables(run.host, plan.created || [], run.pre.objects.tables), forward: plan.forward ? plan.forward.from || { gtid: null } : null };
+    replayRecordStep.run(run); // the record for a roll forward, at once (the last step writes it again)
   },
 };
+

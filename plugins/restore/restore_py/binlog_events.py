@@ -31,17 +31,30 @@ def _uuid(b):
     return "%s-%s-%s-%s-%s" % (h[0:8], h[8:12], h[12:16], h[16:20], h[20:32])
 
 
-def gtid_ranges(body):
-    # A GTID set as PREVIOUS_GTIDS (and COM_BINLOG_DUMP_GTID) encode it, untagged: {uuid: [(start, end
-    # exclusive), ...]}; None for a format this reader does not know.
+def gtid_ranges(body, tagged=False):
+    # A GTID set as PREVIOUS_GTIDS (and COM_BINLOG_DUMP_GTID) encode it: {uuid: [(start, end exclusive), ...]};
+    # None for a format this reader does not know. tagged: the MySQL 8.3+ format too (first and eighth bytes 1,
+    # the count in the six between; each uuid followed by its tag, length << 1 in one byte then its letters,
+    # empty for untagged GTIDs: read off the 9.7 server's files), a tag's GTIDs under "uuid:tag".
     (n,) = _struct.unpack_from("<Q", body, 0)
-    if n >> 56:
-        return None  # tagged GTIDs (MySQL 8.3+): not decoded
+    is_tagged = n >> 56 != 0
+    if is_tagged:
+        if not tagged or body[0] != 1 or body[7] != 1:
+            return None
+        n = int.from_bytes(body[1:7], "little")
     at, out = 8, {}
     for _ in range(n):
         uuid = _uuid(body[at:at + 16])
-        (k,) = _struct.unpack_from("<Q", body, at + 16)
-        at += 24
+        at += 16
+        if is_tagged:
+            size = body[at]
+            if size & 1 or size >> 1 > 32:
+                return None  # a length of more than one byte: no tag is that long
+            tag = bytes(body[at + 1:at + 1 + (size >> 1)]).decode("ascii")
+            at += 1 + (size >> 1)
+            uuid = uuid + ":" + tag if tag else uuid
+        (k,) = _struct.unpack_from("<Q", body, at)
+        at += 8
         ranges = out.setdefault(uuid, [])
         for _ in range(k):
             ranges.append(_struct.unpack_from("<qq", body, at))
@@ -50,8 +63,8 @@ def gtid_ranges(body):
 
 
 def gtid_set(body):
-    # PREVIOUS_GTIDS: uuid:start-end,... (untagged format); None for a format this reader does not know.
-    ranges = gtid_ranges(body)
+    # PREVIOUS_GTIDS: uuid:start-end,... (a tag's: uuid:tag:start-end); None for a format this reader does not know.
+    ranges = gtid_ranges(body, tagged=True)
     if ranges is None:
         return None
     return ",".join(uuid + ":" + ":".join(str(lo) if hi == lo + 1 else "%d-%d" % (lo, hi - 1) for lo, hi in r)
