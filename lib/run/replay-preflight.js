@@ -187,15 +187,19 @@ function useApplier(plan, a) {
   plan.lines.splice(2, 1, a.lines[0]);
 }
 
-// replayWith "auto": why the target's applier is not tried before planApplier's own checks, or null. A replicated
-// target: its replicas and group members would get the replay from a channel's applier, not verified here (the
-// sessions' road through the binary log is). The account: creating a channel needs REPLICATION_SLAVE_ADMIN.
+// replayWith "auto": why the target's applier is not tried before planApplier's own checks, or null. Replicated
+// targets where the channel's road is verified with real servers (its transactions reach the members through
+// log_replica_updates, then the members step verifies them): a source with replicas (test/shell/pitr.test.js), a
+// single-primary group's primary (test/shell/pitr-gtidoff.test.js); elsewhere not verified, so the sessions.
+// The account: creating a channel needs REPLICATION_SLAVE_ADMIN.
 function applierBlocked(host, p) {
   var topo = p.topo;
-  if (topo && topo.kind !== 'standalone') {
-    return 'the target is ' + (topo.kind === 'source' ? 'a source with replicas' : topo.kind === 'group-primary' ? 'a Group Replication primary' : 'replicated (' + topo.kind + ')') +
+  var verified = !topo || topo.kind === 'standalone' || topo.kind === 'source' || (topo.kind === 'group-primary' && topo.group.singlePrimary);
+  if (!verified) {
+    return 'the target is ' + (topo.kind === 'group-primary' ? 'a member of a multi-primary group' : 'replicated (' + topo.kind + ')') +
       ', where the replay by a channel\'s applier is not verified; the sessions\' replay reaches every member through the binary log';
   }
+  if (topo && topo.rebuild) return 'topology "rebuild": the replay by a channel\'s applier is not verified on that road';
   if (topo && topo.unchecked && topo.unchecked.length) return 'whether the target is replicated could not be checked (' + topo.unchecked.join('; ') + ')';
   var can = canManageChannels(host);
   if (can === null) return 'SHOW GRANTS failed, so whether this account holds REPLICATION_SLAVE_ADMIN (a replication channel needs it) is unknown';

@@ -265,19 +265,22 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     await freshTarget();
   });
 
-  it('a source with a replica: the replay goes through the binary log to the replica, verified there (GTIDs, rows, shop.extra)', async function () {
+  it('a source with a replica: the replay (by default the target\'s applier) goes through the binary log to the replica, verified there (GTIDs, rows, shop.extra)', async function () {
     const set = await sharedReplicaSet();
     const primary = set.source;
     const replica = set.replicas[0];
     try {
       const r = cli(primary.uri, ['load', dump, `--binlogs=${folder}`, `--until=${beforeDrop}`], { configHome: home });
       expect(r.status, r.out).to.equal(0);
-      expect(r.stdout.replace(/\s+/g, ' ')).to.include('replayWith "auto" takes these, not the target\'s applier: the target is a source with replicas');
+      // replayWith left out ("auto"): the target's applier on a source; its replica gets it through the binary log (log_replica_updates).
+      expect(r.stdout).to.include('applied by: the target\'s replication applier');
+      expect(r.stdout).to.match(/Binary logs replayed: \d+ transaction\(s\) by the target's replication applier/);
       // The members table: the replica applied everything the target holds now (the replay included), rows equal.
       expect(r.stdout).to.match(new RegExp(`127\\.0\\.0\\.1:${replica.port}\\s+replica\\s+IO Yes, SQL Yes\\s+yes\\s+yes`));
       const held = String(await replica.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '');
       expect(held).to.include(`${uuid}:${dumpEnd + 1}-${Number(dropGtid.split(':')[1]) - 1}`);
       expect(await checksums(replica)).to.deep.equal(expected);
+      expect(Number(await primary.value('SELECT COUNT(*) FROM performance_schema.replication_connection_configuration'))).to.equal(0);
     } finally {
       await primary.query('DROP SCHEMA IF EXISTS shop');
       await set.waitApplied();
