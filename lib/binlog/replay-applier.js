@@ -197,7 +197,8 @@ function applyWithApplier(host, plan, opts) {
     [plan.applier.address, feed.port, feed.user, feed.password]);
     host.sql.run("START REPLICA FOR CHANNEL '" + CHANNEL + "'");
     for (;;) {
-      var finished = Number(host.sql.run('SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?) AS w', [wantedText, POLL_SECONDS]).rows[0].w) === 0;
+      var w = host.sql.run('SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?) AS w', [wantedText, POLL_SECONDS]).rows[0].w;
+      var finished = w !== null && Number(w) === 0; // NULL (no answer) is not "every GTID is there"
       done = appliedPrefix(host, todo);
       if (finished) break;
       var st = host.files.binlogFeedStatus(feed.id);

@@ -208,4 +208,4 @@ function applierBlocked(host, p) {
 }
 
 
-module.exports = { planLoadReplay: planLoadReplay };
+module.exports = { planLoadReplay: planLoadReplay, applierBlocked: applierBlocked };
