@@ -17,7 +17,8 @@
 //   WAIT_FOR_EXECUTED_GTID_SET returns;
 // - the plugin: `restore load DUMP --binlogs=DIR` on a fresh target without the setup (the dump of
 //   the setup, made by util.dumpSchemas right before the workload, is what it loads); timed: the
-//   report's replay phase (its util.loadDump phase is not part of the comparison). Over 4 sessions
+//   report's replay phase (its util.loadDump phase is not part of the comparison). --replayWith=sessions
+//   (the default, "auto", takes the applier here): over 4 sessions
 //   (transactions scheduled by the source's logical clock, commit order kept), over 1 session, over
 //   4 with --preset=fastest (the restore-time levers the load uses apply during the replay), and with
 //   --replayWith=applier (the target's own applier fed by the plugin over the replication protocol).
@@ -201,6 +202,7 @@ const compared = (process.env.BENCH_COMPARE || '').split(',').filter(Boolean).ma
   return { dir, home: cfg };
 });
 let setupDump = null; // made in main, before the workload
+const SESSIONS = ['--replayWith=sessions'];
 const pluginReplay = (threads, preset, cfgHome = home, extra = []) => async (target, binlogDir) => {
   const peak = serverPeak(target);
   const r = runMeasured(MYSQLSH, [target.uri, '--', 'restore', 'load', setupDump, `--binlogs=${binlogDir}`, `--threads=${threads}`,
@@ -298,13 +300,15 @@ async function main() {
     } },
     { name: 'server applier, 4 workers', how: 'relay-log method, replica_parallel_workers = 4', run: applier(4) },
     { name: 'server applier, 1 worker', how: 'relay-log method, replica_parallel_workers = 1', run: applier(1) },
-    { name: 'plugin, 4 sessions', how: 'restore load --binlogs --threads=4 (issue 43)', plugin: true, run: pluginReplay(4) },
-    { name: 'plugin, 1 session', how: 'restore load --binlogs --threads=1', plugin: true, run: pluginReplay(1) },
+    // The sessions named: replayWith's default ("auto") takes the applier on these targets.
+    { name: 'plugin, 4 sessions', how: 'restore load --binlogs --threads=4 --replayWith=sessions (issue 43)', plugin: true,
+      run: pluginReplay(4, undefined, home, SESSIONS) },
+    { name: 'plugin, 1 session', how: 'restore load --binlogs --threads=1 --replayWith=sessions', plugin: true, run: pluginReplay(1, undefined, home, SESSIONS) },
     // replayWith "applier": the target's own applier (replica_parallel_workers as the server has it: 4), fed by the plugin.
     { name: 'plugin via applier', how: 'restore load --binlogs --replayWith=applier (the target\'s applier, 4 workers)', plugin: true,
       run: pluginReplay(4, undefined, home, ['--replayWith=applier']) },
-    { name: 'plugin, 4, preset fastest', how: 'restore load --binlogs --threads=4 --preset=fastest (its restore-time levers)', plugin: true,
-      run: pluginReplay(4, 'fastest') },
+    { name: 'plugin, 4, preset fastest', how: 'restore load --binlogs --threads=4 --preset=fastest --replayWith=sessions (its restore-time levers)',
+      plugin: true, run: pluginReplay(4, 'fastest', home, SESSIONS) },
     ...compared.map((c) => ({ name: `plugin@${path.basename(c.dir)}, 4`, how: `restore load --binlogs --threads=4, the plugin of ${c.dir}`,
       plugin: true, run: pluginReplay(4, undefined, c.home) })),
   ];

@@ -18,9 +18,15 @@ var USER = 'mysqlsh_restore'; // the user the channel presents to the plugin's l
 // restore lock) only once the statement ends, and the same command run again at once must find it free.
 var POLL_SECONDS = 0.5;
 var CONNECT_SECONDS = 15; // how long the target may take to connect back before the replay is refused
+var SESSIONS = 'Use replayWith "sessions" (the plugin\'s own sessions), or "auto" (the default: the sessions where the applier cannot be used).';
 
 function said(text) {
   return 'restore.load replayWith "applier": ' + text;
+}
+
+// A refusal of the preflight: data.reason is why alone (replayWith "auto" prints it when it takes the sessions).
+function refused(reason, advice) {
+  return new UserError('REPLAY_APPLIER_REFUSED', said(reason + ' ' + advice + ' Nothing was changed.'), { reason: reason });
 }
 
 function channelRow(host) {
@@ -42,46 +48,45 @@ function clientAddress(host) {
 }
 
 // In the preflight (changes nothing): refuses what would make the channel fail, says how. plan: the replay
-// plan (planReplay's); unlogged: the load's skipBinlog. Returns {address, workers, leftover, lines}.
-function planApplier(host, plan, unlogged) {
+// plan (planReplay's); unlogged: the load's skipBinlog; auto: replayWith "auto" (the line names its fallback). Returns {address, workers, leftover, lines}.
+function planApplier(host, plan, unlogged, auto) {
   if (plan.transactions.some(function (t) { return t.idempotent; })) {
-    throw new UserError('REPLAY_APPLIER_REFUSED', said('outsideSlice "skip" applies some transactions with rbr_exec_mode IDEMPOTENT, ' +
-      'which a replication channel cannot do per transaction. Leave replayWith out (the plugin\'s sessions). Nothing was changed.'));
+    throw refused('outsideSlice "skip" applies some transactions with rbr_exec_mode IDEMPOTENT, which a replication channel cannot do per transaction.',
+      SESSIONS);
   }
   var v = host.sql.run('SELECT @@GLOBAL.replica_parallel_workers AS w, @@GLOBAL.replica_preserve_commit_order AS o, ' +
     '@@GLOBAL.log_bin AS lb, @@GLOBAL.log_replica_updates AS lru, @@GLOBAL.server_id AS sid').rows[0];
   var workers = Number(v.w);
   if (workers > 1 && String(v.o) !== '1' && String(v.o).toUpperCase() !== 'ON') {
-    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target has replica_parallel_workers ' + workers + ' and replica_preserve_commit_order OFF: ' +
-      'its applier would commit out of the source\'s order, and a stopped replay would leave holes. SET GLOBAL replica_preserve_commit_order = ON ' +
-      '(or leave replayWith out). Nothing was changed.'));
+    throw refused('the target has replica_parallel_workers ' + workers + ' and replica_preserve_commit_order OFF: ' +
+      'its applier would commit out of the source\'s order, and a stopped replay would leave holes.',
+      'SET GLOBAL replica_preserve_commit_order = ON, or use replayWith "sessions".');
   }
   if (String(v.lb) === '1' && String(v.lru) === '0') {
-    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target writes a binary log but log_replica_updates is OFF: what its applier applies ' +
-      'would not reach the binary log (nor replicas or a point-in-time recovery of this server). Leave replayWith out. Nothing was changed.'));
+    throw refused('the target writes a binary log but log_replica_updates is OFF: what its applier applies ' +
+      'would not reach the binary log (nor replicas or a point-in-time recovery of this server).', SESSIONS);
   }
   if (Number(v.sid) === 0) {
-    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target\'s server_id is 0: it cannot replicate. Leave replayWith out. Nothing was changed.'));
+    throw refused('the target\'s server_id is 0: it cannot replicate.', SESSIONS);
   }
   // Global replication filters apply to every channel, this one too: the applier would skip what they name.
   var filters = host.sql.run('SELECT FILTER_NAME AS f FROM performance_schema.replication_applier_global_filters').rows;
   if (filters.length) {
-    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target has global replication filters (' + filters.map(function (r) { return r.f; }).join(', ') +
-      ', performance_schema.replication_applier_global_filters): its applier would skip what they name. Leave replayWith out. Nothing was changed.'));
+    throw refused('the target has global replication filters (' + filters.map(function (r) { return r.f; }).join(', ') +
+      ', performance_schema.replication_applier_global_filters): its applier would skip what they name.', SESSIONS);
   }
   var row = channelRow(host);
   if (row && row.user !== USER) {
-    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target has a replication channel named \'' + CHANNEL + '\' that is not the plugin\'s ' +
-      '(its user is ' + row.user + '). Remove or rename it, or leave replayWith out. Nothing was changed.'));
+    throw refused('the target has a replication channel named \'' + CHANNEL + '\' that is not the plugin\'s (its user is ' + row.user + ').',
+      'Remove or rename it, or use replayWith "sessions".');
   }
   var address = clientAddress(host);
   if (address === null) {
-    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target does not say which address this client connects from ' +
-      '(performance_schema.socket_instances), so the plugin cannot tell where the target could connect back to it. Leave replayWith out ' +
-      '(the plugin\'s sessions). Nothing was changed.'));
+    throw refused('the target does not say which address this client connects from (performance_schema.socket_instances), ' +
+      'so the plugin cannot tell where the target could connect back to it.', SESSIONS);
   }
   listenable(host, address);
-  var a = { address: address, workers: workers, tuned: false, leftover: !!row, logged: unlogged && String(v.lb) === '1' };
+  var a = { address: address, workers: workers, tuned: false, leftover: !!row, logged: unlogged && String(v.lb) === '1', auto: !!auto };
   a.lines = [applierLine(a)];
   return a;
 }
@@ -92,7 +97,8 @@ function applierLine(a) {
     (a.tuned ? ' (the load\'s threads, put back after)' : '') +
     ', commit order kept), fed by the plugin from ' + a.address + ' (the target connects back there; the channel is removed at the end)' +
     (a.leftover ? '; a channel \'' + CHANNEL + '\' left by an interrupted run is stopped and removed first' : '') +
-    (a.logged ? '; skipBinlog does not hold for the replay: the applier writes the binary log (log_replica_updates ON)' : '');
+    (a.logged ? '; skipBinlog does not hold for the replay: the applier writes the binary log (log_replica_updates ON)' : '') +
+    (a.auto ? '; replayWith "auto": if the target cannot connect back, the plugin\'s sessions replay instead (once it is proven nothing was applied)' : '');
 }
 
 // With the load's tuning on (tune), the applier gets as many workers as the load has threads: one more tuned
@@ -117,8 +123,8 @@ function listenable(host, address) {
   try {
     probe = host.files.binlogFeedStart({ dir: '', address: address, transactions: [] });
   } catch (e) {
-    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target sees this client connect from ' + address + ', and the plugin cannot listen there (' +
-      e.message + '): the target would have nowhere to connect back to (NAT, a proxy). Leave replayWith out. Nothing was changed.'));
+    throw refused('the target sees this client connect from ' + address + ', and the plugin cannot listen there (' +
+      e.message + '): the target would have nowhere to connect back to (NAT, a proxy).', SESSIONS);
   }
   host.files.binlogFeedStop(probe.id);
 }
@@ -141,9 +147,25 @@ function channelErrors(host) {
     applier: sql ? { code: Number(sql.code), message: String(sql.message || '') } : null };
 }
 
+// Whether the channel neither received nor applied a transaction (read before it is removed): with the
+// target's gtid_executed unchanged, the proof that the replay changed nothing (replayWith "auto" then falls back).
+function channelIdle(host) {
+  var rx = host.sql.run('SELECT RECEIVED_TRANSACTION_SET AS r FROM performance_schema.replication_connection_status WHERE CHANNEL_NAME = ?', [CHANNEL]).rows;
+  if (rx.length && String(rx[0].r || '').replace(/\s/g, '') !== '') return false;
+  var busy = host.sql.run('SELECT COUNT(*) AS n FROM performance_schema.replication_applier_status_by_worker WHERE CHANNEL_NAME = ? AND ' +
+    "(LAST_APPLIED_TRANSACTION <> '' OR APPLYING_TRANSACTION <> '') UNION ALL SELECT COUNT(*) FROM " +
+    "performance_schema.replication_applier_status_by_coordinator WHERE CHANNEL_NAME = ? AND (LAST_PROCESSED_TRANSACTION <> '' OR PROCESSING_TRANSACTION <> '')",
+  [CHANNEL, CHANNEL]).rows;
+  return !busy.some(function (r) { return Number(r.n) > 0; });
+}
+
+function executedText(host) {
+  return String(host.sql.run('SELECT @@GLOBAL.gtid_executed AS g').rows[0].g || '').replace(/\s/g, '');
+}
+
 // The applied prefix: how many of todo the target holds, in order (commits keep the source's order).
 function appliedPrefix(host, todo) {
-  var held = gtids.parseSet(String(host.sql.run('SELECT @@GLOBAL.gtid_executed AS g').rows[0].g || ''));
+  var held = gtids.parseSet(executedText(host), 'The target\'s gtid_executed');
   var n = 0;
   while (n < todo.length && gtids.hasGtid(held, todo[n].gtid)) n++;
   return n;
@@ -152,7 +174,8 @@ function appliedPrefix(host, todo) {
 // plan: planReplay's with plan.applier (planApplier's); opts {quietMs}. Returns what applyReplay returns.
 function applyWithApplier(host, plan, opts) {
   removeChannel(host); // an interrupted run's: its applier finishes its transaction and stops first
-  var held = gtids.parseSet(String(host.sql.run('SELECT @@GLOBAL.gtid_executed AS g').rows[0].g || ''));
+  var before = executedText(host);
+  var held = gtids.parseSet(before, 'The target\'s gtid_executed');
   var todo = plan.transactions.filter(function (t) { return !gtids.hasGtid(held, t.gtid); });
   var out = { applied: 0, onTarget: plan.transactions.length - todo.length, workers: plan.applier.workers, bytes: 0, retries: 0,
     statements: 0, last: null, engine: 'applier' };
@@ -174,7 +197,8 @@ function applyWithApplier(host, plan, opts) {
     [plan.applier.address, feed.port, feed.user, feed.password]);
     host.sql.run("START REPLICA FOR CHANNEL '" + CHANNEL + "'");
     for (;;) {
-      var finished = Number(host.sql.run('SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?) AS w', [wantedText, POLL_SECONDS]).rows[0].w) === 0;
+      var w = host.sql.run('SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?) AS w', [wantedText, POLL_SECONDS]).rows[0].w;
+      var finished = w !== null && Number(w) === 0; // NULL (no answer) is not "every GTID is there"
       done = appliedPrefix(host, todo);
       if (finished) break;
       var st = host.files.binlogFeedStatus(feed.id);
@@ -182,6 +206,7 @@ function applyWithApplier(host, plan, opts) {
       if (err.applier) { failure = { kind: 'applier', code: err.applier.code, message: err.applier.message }; break; }
       if (err.io && err.io.code && (!st.connections || err.io.state === 'OFF') && (err.io.state === 'OFF' || Date.now() - started > CONNECT_SECONDS * 1000)) {
         failure = { kind: st.connections ? 'io' : 'unreachable', code: err.io.code, message: err.io.message, feed: st.failed };
+        if (failure.kind === 'unreachable') failure.idle = channelIdle(host);
         break;
       }
       if (done) {
@@ -197,9 +222,13 @@ function applyWithApplier(host, plan, opts) {
   out.bytes = bytesOf(todo, done);
   out.last = done ? { gtid: todo[done - 1].gtid, time: todo[done - 1].time } : null;
   if (failure && failure.kind === 'unreachable') {
-    throw new UserError('REPLAY_APPLIER_REFUSED', said('the target could not connect back to the plugin at ' + plan.applier.address + ':' + feed.port +
-      ' (its replication connection says: MySQL error ' + failure.code + ': ' + failure.message + '). Let the target reach this machine on that ' +
-      'address (a firewall, a container network), or leave replayWith out (the plugin\'s sessions). The channel was removed; nothing was applied.'));
+    var reason = 'the target could not connect back to the plugin at ' + plan.applier.address + ':' + feed.port +
+      ' (its replication connection says: MySQL error ' + failure.code + ': ' + failure.message + ')';
+    // Proven untouched: the channel received and applied nothing, and gtid_executed is as it was.
+    var untouched = !done && failure.idle && executedText(host) === before;
+    throw new UserError('REPLAY_APPLIER_REFUSED', said(reason + '. Let the target reach this machine on that address (a firewall, a container ' +
+      'network), or use replayWith "sessions". The channel was removed; ' + (untouched ? 'nothing was applied.' : done + ' transaction(s) were applied.')),
+    { reason: reason, nothingApplied: untouched, applied: done });
   }
   if (failure) {
     var next = todo[done];

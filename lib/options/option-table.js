@@ -95,9 +95,9 @@ var OPTIONS = [
     check: nonEmptyProblem, brief: 'Binary logs replayed after the load: folder, host:/path, s3://…, user@host:port' },
   { name: 'outsideSlice', section: 'selection', owner: 'own', members: ['load'], type: 'string', values: ['refuse', 'skip'],
     default: 'refuse', inPreset: false, brief: 'binlogs with latest/since: skip changes of rows outside the slice' },
-  // Which engine applies the replay (lib/binlog/replay-applier.js): the plugin's sessions, or the target's own applier fed by the plugin.
-  { name: 'replayWith', section: 'selection', owner: 'own', members: ['load'], type: 'string', values: ['sessions', 'applier'],
-    default: 'sessions', inPreset: false, brief: 'binlogs applied by the plugin\'s sessions, or the target\'s replication applier' },
+  // Which engine applies the replay (lib/binlog/replay-applier.js): the target's own applier fed by the plugin, or the plugin's sessions; auto: the first where it can be used.
+  { name: 'replayWith', section: 'selection', owner: 'own', members: ['load'], type: 'string', values: ['auto', 'sessions', 'applier'],
+    default: 'auto', inPreset: false, brief: 'binlogs: the target\'s applier where it can, else the plugin\'s sessions' },
   { name: 'stopBefore', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,
     check: nonEmptyProblem, brief: 'Replay up to this GTID, file:position or "first drop of s.t", excluded' },
   { name: 'stopAfter', section: 'selection', owner: 'own', members: ['load'], type: 'string', defaultText: 'none', inPreset: false,

@@ -180,7 +180,8 @@ function lockedPreflight(host, p) {
   statementSize.refuseLargeStaging(planned, snapshot.active ? snapshot.orphans : null, snapshot.groupLimit);
   // binlogs: the replay after the load, planned (and refused) from the files before anything changes.
   var replay = planLoadReplay(host, { own: own, options: p.resolved.all, lo: lo, dump: dump, objects: objects, rename: rename,
-    snapshot: snapshot, tuned: tuned.length > 0, redoOff: redoPlan.action === 'disable' });
+    snapshot: snapshot, tuned: tuned.length > 0, redoOff: redoPlan.action === 'disable', topo: topo,
+    skipBinlogGiven: p.resolved.explicit.skipBinlog !== undefined && !!lo.skipBinlog });
   if (replay && replay.applier) tuneWorkers(replay, tuned, own.tune, Number(lo.threads) || 4);
   var keys = road.invisiblePrimaryKeys(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
     p.resolved.explicit.createInvisiblePKs !== undefined);

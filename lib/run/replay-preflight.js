@@ -15,6 +15,7 @@ var replayTables = require('../binlog/replay-tables.js');
 var planApplier = require('../binlog/replay-applier.js').planApplier;
 var replayRecord = require('../binlog/replay-record.js');
 var existingTables = require('../snapshot/row-ownership.js').existingTables;
+var canManageChannels = require('../server/privileges.js').canManageChannels;
 
 var TARGETS = ['until', 'stopBefore', 'stopAfter'];
 
@@ -157,11 +158,27 @@ function planLoadReplay(host, p) {
     '(last_committed / sequence_number; a new file starts after the previous one ended), committed in the source\'s order' +
     (p.tuned || p.redoOff ? '; with the load\'s ' + (p.tuned ? 'tuned settings' + (p.redoOff ? ' and ' : '') : '') + (p.redoOff ? 'redo log off' : '') +
       ', put back after the replay' : ''));
+  plan.sessionWorkers = plan.workers;
   if (own.replayWith === 'applier') {
     // The target's own applier instead of the sessions (lib/binlog/replay-applier.js): checked here, the line says how.
-    plan.applier = planApplier(host, plan, !!p.lo.skipBinlog);
-    plan.workers = plan.applier.workers;
-    plan.lines.splice(2, 1, plan.applier.lines[0]);
+    useApplier(plan, planApplier(host, plan, !!p.lo.skipBinlog));
+  } else if (own.replayWith === 'auto') {
+    var why = applierBlocked(host, p);
+    var a = null;
+    if (!why) {
+      try {
+        a = planApplier(host, plan, !!p.lo.skipBinlog, true);
+      } catch (e) {
+        if (e.code !== 'REPLAY_APPLIER_REFUSED') throw e;
+        why = e.data.reason;
+      }
+    }
+    if (a && a.logged && p.skipBinlogGiven) why = 'skipBinlog was given and the applier would write the replay to the target\'s binary log';
+    if (a && !why) {
+      useApplier(plan, a);
+    } else {
+      plan.lines[2] += '; replayWith "auto" takes these, not the target\'s applier: ' + why;
+    }
   }
   return plan;
 }
@@ -183,4 +200,30 @@ function planReplayForward(host, plan, p) {
   plan.lines.splice(at + 1, 0, plan.forward.line);
 }
 
-module.exports = { planLoadReplay: planLoadReplay, planReplayForward: planReplayForward };
+function useApplier(plan, a) {
+  plan.applier = a;
+  plan.workers = a.workers;
+  plan.lines.splice(2, 1, a.lines[0]);
+}
+
+// replayWith "auto": why the target's applier is not tried before planApplier's own checks, or null. Replicated
+// targets where the channel's road is verified with real servers (its transactions reach the members through
+// log_replica_updates, then the members step verifies them): a source with replicas (test/shell/pitr.test.js), a
+// single-primary group's primary (test/shell/pitr-gtidoff.test.js); elsewhere not verified, so the sessions.
+// The account: creating a channel needs REPLICATION_SLAVE_ADMIN.
+function applierBlocked(host, p) {
+  var topo = p.topo;
+  var verified = !topo || topo.kind === 'standalone' || topo.kind === 'source' || (topo.kind === 'group-primary' && topo.group.singlePrimary);
+  if (!verified) {
+    return 'the target is ' + (topo.kind === 'group-primary' ? 'a member of a multi-primary group' : 'replicated (' + topo.kind + ')') +
+      ', where the replay by a channel\'s applier is not verified; the sessions\' replay reaches every member through the binary log';
+  }
+  if (topo && topo.rebuild) return 'topology "rebuild": the replay by a channel\'s applier is not verified on that road';
+  if (topo && topo.unchecked && topo.unchecked.length) return 'whether the target is replicated could not be checked (' + topo.unchecked.join('; ') + ')';
+  var can = canManageChannels(host);
+  if (can === null) return 'SHOW GRANTS failed, so whether this account holds REPLICATION_SLAVE_ADMIN (a replication channel needs it) is unknown';
+  if (!can) return 'this account lacks REPLICATION_SLAVE_ADMIN (SHOW GRANTS; roles not counted), which creating a replication channel needs';
+  return null;
+}
+
+module.exports = { planLoadReplay: planLoadReplay, planReplayForward: planReplayForward, applierBlocked: applierBlocked };

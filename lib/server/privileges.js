@@ -100,6 +100,16 @@ function checkLoadPrivileges(host, needs, force) {
   return missing;
 }
 
+// Whether this account may create a replication channel (replayWith "applier"): true, false, or null when
+// SHOW GRANTS fails. Privileges held only through roles are not counted (as checkLoadPrivileges).
+function canManageChannels(host) {
+  try {
+    return holds(grants(host), ['REPLICATION_SLAVE_ADMIN', 'SUPER'], '*');
+  } catch (e) {
+    return null;
+  }
+}
+
 // One missing entry per table the step changes rows of (tables: [{schema, table}]).
 function rowChanges(list, tables, priv, why, missing) {
   var seen = {};
@@ -123,4 +133,5 @@ function cannotCheck(host, why, needs, force) {
   return [];
 }
 
-module.exports = { checkLoadPrivileges: checkLoadPrivileges, parseGrants: parseGrants, grants: grants, holds: holds };
+module.exports = { checkLoadPrivileges: checkLoadPrivileges, parseGrants: parseGrants, grants: grants, holds: holds,
+  canManageChannels: canManageChannels };

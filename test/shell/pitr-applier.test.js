@@ -3,10 +3,12 @@
 // applier applies the replay, fed by the plugin over the replication protocol. It must give what the
 // plugin's sessions give (CHECKSUM TABLE, gtid_executed: transactions of schemas not loaded skipped
 // alike), apply nothing twice on a rerun, leave no channel behind (also after a killed mysqlsh: the
-// same command removes what it left), and never print the channel's password.
+// same command removes what it left; after Ctrl-C, restore.revert() and the same call), and never print the
+// channel's password. replayWith left out ("auto") takes it; a target that cannot connect back falls back to the sessions.
 const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
+const { spawn } = require('child_process');
 const mysql = require('mysql2/promise');
 const { gtidSourceAndTarget, checksumTables } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
@@ -36,6 +38,32 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
 
   async function gtidExecuted() {
     return String(await target.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '');
+  }
+
+  // The target restarted in a network namespace of its own (unshare -n: its 127.0.0.1 is not this machine's), reached
+  // over its Unix socket (the plugin then listens on 127.0.0.1): what a container the target cannot reach the client
+  // from looks like. Its connection back to the plugin's listener is refused. fn(uri) runs there; then restarted as before.
+  async function unreachableTarget(fn) {
+    const sock = path.join(path.dirname(target.datadir), 's.sock');
+    await target.shutdown();
+    const args = ['--no-defaults', '--user=root', `--datadir=${target.datadir}`, `--socket=${sock}`, `--port=${target.port}`,
+      '--bind-address=127.0.0.1', '--mysqlx=OFF', '--local-infile=1', '--secure-file-priv=', '--innodb-buffer-pool-size=256M', ...target.opts.split(/\s+/).filter(Boolean)];
+    spawn('unshare', ['-rn', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', target.mysqld(), ...args], { stdio: 'ignore', detached: true }).unref();
+    const open = () => mysql.createConnection({ socketPath: sock, user: 'root', password: '', multipleStatements: true });
+    for (let i = 0; ; i++) {
+      try { target.conn = await open(); break; } catch (e) {
+        if (i > 240) throw e;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+    try {
+      return await fn(`root:@(${sock})`);
+    } finally {
+      await target.query('SHUTDOWN').catch(() => {});
+      await target.conn.end().catch(() => {});
+      for (let i = 0; i < 240 && fs.existsSync(sock); i++) await new Promise((r) => setTimeout(r, 250));
+      await target.start();
+    }
   }
 
   const load = (extra) => cli(target.uri, ['load', dump, `--binlogs=${folder}`].concat(extra), { configHome: home });
@@ -95,16 +123,17 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
     await Promise.all([source, target].filter(Boolean).map((s) => s.stop()));
   });
 
-  it('stopBefore: the same tables and gtid_executed as the sessions give; a rerun applies 0; no channel left; no password printed', async function () {
+  it('stopBefore, replayWith left out ("auto"): the applier, the same tables and gtid_executed as the sessions give; a rerun applies 0; no channel left; no password printed', async function () {
     await freshTarget();
-    const s = load([`--stopBefore=${dropGtid}`]);
+    const s = load([`--stopBefore=${dropGtid}`, '--replayWith=sessions']);
     expect(s.status, s.out).to.equal(0);
     const bySessions = { sums: await checksums(target), gtids: await gtidExecuted() };
     expect(bySessions.sums).to.deep.equal(expected);
     await freshTarget();
-    const a = load([`--stopBefore=${dropGtid}`, '--replayWith=applier']);
+    const a = load([`--stopBefore=${dropGtid}`]);
     expect(a.status, a.out).to.equal(0);
-    expect(a.stdout).to.include('applied by: the target\'s replication applier (channel \'restore_replay\'');
+    expect(a.stdout).to.include('applied by: the target\'s replication applier (channel \'restore_replay\'')
+      .and.include('replayWith "auto": if the target cannot connect back');
     expect(a.stdout).to.match(/Binary logs replayed: \d+ transaction\(s\) by the target's replication applier/);
     expect(await checksums(target)).to.deep.equal(bySessions.sums);
     expect(await gtidExecuted()).to.equal(bySessions.gtids); // side's transactions skipped alike
@@ -124,6 +153,69 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
     expect(a.status, a.out).to.equal(0);
     expect(a.stdout).to.include('replica_parallel_workers 2 (the load\'s threads, put back after)');
     expect(a.stdout).to.match(/by the target's replication applier \(2 worker\(s\)\)/);
+    expect(await checksums(target)).to.deep.equal(expected);
+    expect(await channels()).to.equal(0);
+    expect(Number(await target.value('SELECT @@GLOBAL.replica_parallel_workers'))).to.equal(4);
+  });
+
+  it('auto, a target that cannot connect back to the plugin: the sessions replay instead, the target\'s error quoted; explicit "applier" refused', async function () {
+    await freshTarget();
+    await unreachableTarget(async (uri) => {
+      const applier = cli(uri, ['load', dump, `--binlogs=${folder}`, `--stopBefore=${dropGtid}`, '--replayWith=applier', '--output-format=json'], { configHome: home });
+      expect(applier.status, applier.out).to.equal(1);
+      expect(JSON.parse(applier.stdout).error.data, applier.out).to.include({ phase: 'replay' });
+      expect(JSON.parse(applier.stdout).error.data.cause).to.include({ code: 'REPLAY_APPLIER_REFUSED' });
+      expect(JSON.parse(applier.stdout).error.message).to.match(/could not connect back to the plugin at 127\.0\.0\.1:\d+ \(its replication connection says: MySQL error 2003/)
+        .and.include('nothing was applied');
+      expect(await channels()).to.equal(0);
+      expect(await gtidExecuted()).to.not.include(uuid); // the load's own GTIDs only: no replayed transaction
+      // The same command without replayWith: the load resumes (nothing left), the replay falls back.
+      const a = cli(uri, ['load', dump, `--binlogs=${folder}`, `--stopBefore=${dropGtid}`], { configHome: home });
+      expect(a.status, a.out).to.equal(0);
+      expect(a.stdout).to.include('applied by: the target\'s replication applier');
+      expect(a.out.replace(/\s+/g, ' ')).to.match(/replayWith "auto": the target could not connect back to the plugin at 127\.0\.0\.1:\d+ \(its replication connection says: MySQL error 2003: .*\); nothing was applied and the channel was removed, so the plugin's sessions replay instead/);
+      expect(a.stdout).to.match(/Binary logs replayed: \d+ transaction\(s\) over \d+ session\(s\) \(replayWith "auto": the target's applier could not be used: the target could not connect back/);
+      expect(await checksums(target)).to.deep.equal(expected);
+      expect(await channels()).to.equal(0);
+    });
+  });
+
+  it('Ctrl-C (SIGINT) in restore.load() during the applier\'s replay: the next load names what is left; restore.revert() and the same call end it, every table equal', async function () {
+    await freshTarget();
+    const options = { binlogs: folder, stopBefore: dropGtid, replayWith: 'applier', preset: 'fastest', threads: 2 };
+    const call = `restore.load(${JSON.stringify(dump)}, ${JSON.stringify(options)})`;
+    // So that Ctrl-C lands mid-replay, the replay is held back: once the dump's rows are loaded, a transaction of the
+    // test locks every row (and the gaps) of app.a and app.b, which the applier waits for; it ends 1.5 s after Ctrl-C.
+    const locker = await mysql.createConnection({ host: '127.0.0.1', port: target.port, user: 'root', password: '' });
+    let locked = false;
+    const k = await killShellWhen([target.uri, '--js', '-e', call], { configHome: home }, async () => {
+      if (!locked) {
+        const n = await target.value('SELECT (SELECT COUNT(*) FROM app.a) + (SELECT COUNT(*) FROM app.b)').catch(() => 0);
+        if (Number(n) < 200) return null;
+        await locker.query('START TRANSACTION');
+        await locker.query('SELECT COUNT(*) FROM app.a FOR UPDATE');
+        await locker.query('SELECT COUNT(*) FROM app.b FOR UPDATE');
+        locked = true;
+      }
+      if (!((await channels()) > 0)) return null;
+      setTimeout(() => locker.query('ROLLBACK').catch(() => {}), 1500);
+      return true;
+    }, 90000, 'SIGINT');
+    await locker.end();
+    expect(k.atKill, k.out).to.not.equal(null);
+    // MySQL Shell 9.1 ends the script at once ("Script execution interrupted by user"): no finally of the plugin runs,
+    // so what the load changed stays, recorded in the restore state file, as after a kill.
+    expect(k.out).to.include('Script execution interrupted by user');
+    const refused = runJs(target.uri, call, { configHome: home });
+    expect(refused.error && refused.error.message, refused.out).to.include('An earlier restore left changes on this server that were never put back')
+      .and.include('replica_parallel_workers set to 2 by restore.load (original value 4)').and.include('Run restore.revert() first');
+    const rv = runJs(target.uri, 'restore.revert()', { configHome: home });
+    expect(rv.error, rv.out).to.equal(null);
+    expect(Number(await target.value('SELECT @@GLOBAL.replica_parallel_workers'))).to.equal(4);
+    expect(String(await target.value("SELECT VARIABLE_VALUE FROM performance_schema.global_status WHERE VARIABLE_NAME = 'Innodb_redo_log_enabled'")))
+      .to.equal('ON');
+    const again = runJs(target.uri, call, { configHome: home });
+    expect(again.error, again.out).to.equal(null);
     expect(await checksums(target)).to.deep.equal(expected);
     expect(await channels()).to.equal(0);
     expect(Number(await target.value('SELECT @@GLOBAL.replica_parallel_workers'))).to.equal(4);

@@ -125,7 +125,7 @@ describe('restore load --binlogs: the parallel replay (real Shell, real servers)
   it('4 sessions and 1 session: every table equal to the source, the DDL made under its own sql_mode, time zone and foreign_key_checks', async function () {
     for (const threads of [4, 1]) {
       await freshTarget();
-      const r = cli(target.uri, ['load', dump, `--binlogs=${folder}`, `--threads=${threads}`], { configHome: home });
+      const r = cli(target.uri, ['load', dump, `--binlogs=${folder}`, `--threads=${threads}`, '--replayWith=sessions'], { configHome: home });
       expect(r.status, r.out).to.equal(0);
       expect(r.stdout).to.include(`how: ${threads} session(s) of the plugin's own, transactions scheduled by the source's logical clock`);
       expect(r.stdout).to.match(new RegExp(`Binary logs replayed: \\d+ transaction\\(s\\) over ${threads} session\\(s\\)`));
@@ -144,7 +144,7 @@ describe('restore load --binlogs: the parallel replay (real Shell, real servers)
     // deleted, unlogged): the same command (a resume: the rows loaded are the plugin's, as its record
     // says) fails at the next update or delete of one of them.
     await freshTarget();
-    const args = [target.uri, '--', 'restore', 'load', dump, `--binlogs=${folder}`, '--threads=4'];
+    const args = [target.uri, '--', 'restore', 'load', dump, `--binlogs=${folder}`, '--threads=4', '--replayWith=sessions'];
     const stopped = await killMidway(args);
     await target.query('SET SESSION sql_log_bin = 0');
     await target.query('DELETE FROM par.a');
@@ -164,7 +164,7 @@ describe('restore load --binlogs: the parallel replay (real Shell, real servers)
 
   it('killed mid-way (SIGKILL of mysqlsh): the same command continues, nothing applied twice, every table equal', async function () {
     await freshTarget();
-    const args = [target.uri, '--', 'restore', 'load', dump, `--binlogs=${folder}`, '--threads=4'];
+    const args = [target.uri, '--', 'restore', 'load', dump, `--binlogs=${folder}`, '--threads=4', '--replayWith=sessions'];
     const stopped = await killMidway(args);
     const again = cli(target.uri, args.slice(3), { configHome: home });
     expect(again.status, again.out).to.equal(0);

@@ -138,6 +138,10 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
       .and.include('table(s) it created, counted above: shop.extra');
     expect(r.stdout).to.match(/Binary logs: \d+ file\(s\) in /);
     expect(r.stdout).to.match(/replay: \d+ transaction\(s\) after the dump, up to until /);
+    // replayWith left out ("auto"): the target's own applier, since it can be used here, named in the plan and the report.
+    expect(r.stdout).to.include('applied by: the target\'s replication applier (channel \'restore_replay\'')
+      .and.include('replayWith "auto": if the target cannot connect back, the plugin\'s sessions replay instead');
+    expect(r.stdout).to.match(/Binary logs replayed: \d+ transaction\(s\) by the target's replication applier/);
     expect(await checksums(target)).to.deep.equal(expected);
     // The source's GTIDs are kept: the target holds every one up to the one before the DROP.
     const dropN = Number(dropGtid.split(':')[1]);
@@ -212,12 +216,12 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
 
   it('schemaMap: row events and DDL under the new name, every table equal to the source before the DROP, no schema shop created', async function () {
     await freshTarget();
-    const r = load({ binlogs: folder, until: beforeDrop, schemaMap: { shop: 'shop_copy' }, outputFormat: 'text' });
+    const r = load({ binlogs: folder, until: beforeDrop, schemaMap: { shop: 'shop_copy' }, replayWith: 'sessions', outputFormat: 'text' });
     expect(r.error, r.out).to.equal(null);
     expect(r.out, r.out).to.match(/renamed: row events and statements of shop -> shop_copy applied under the new names \(2 statement\(s\) naming a schema rewritten\)/);
     expect(await checksums(target, 'shop_copy')).to.deep.equal(expected);
     expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = 'shop'"))).to.equal(0);
-    expect(r.out).to.include(`Binary logs replayed: ${Number(dropGtid.split(':')[1]) - 1 - dumpEnd} transaction(s)`);
+    expect(r.out).to.match(new RegExp(`Binary logs replayed: ${Number(dropGtid.split(':')[1]) - 1 - dumpEnd} transaction\\(s\\) over \\d+ session\\(s\\)`));
     // The target's own applier fed by the plugin (replayWith "applier"): the same rewritten events, the same tables.
     await freshTarget();
     const a = load({ binlogs: folder, until: beforeDrop, schemaMap: { shop: 'shop_copy' }, replayWith: 'applier', outputFormat: 'text' });
@@ -243,6 +247,10 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     // The update of ids 1-7 and the delete of id 3 found no row and were skipped; id 11's delete, the
     // inserts and the ALTER applied: the slice equals the source's rows from id 10 on, nothing below it.
     expect(r.out).to.match(/outside the slice \(outsideSlice: skip\): \d+ transaction\(s\) writing shop\.orders applied with rbr_exec_mode IDEMPOTENT/);
+    // replayWith "auto": the applier refuses IDEMPOTENT per transaction, so the sessions, the refusal's reason in the plan.
+    expect(r.out.replace(/\s+/g, ' ')).to.include('replayWith "auto" takes these, not the target\'s applier: outsideSlice "skip" applies ' +
+      'some transactions with rbr_exec_mode IDEMPOTENT, which a replication channel cannot do per transaction');
+    expect(r.out).to.match(/Binary logs replayed: \d+ transaction\(s\) over \d+ session\(s\)/);
     expect(await orderSlice(target)).to.deep.equal(sliceBeforeDrop);
     expect(Number(await target.value('SELECT COUNT(*) FROM shop.orders WHERE id < 10'))).to.equal(0);
     const whole = await checksums(target);
@@ -307,18 +315,22 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     await freshTarget();
   });
 
-  it('a source with a replica: the replay goes through the binary log to the replica, verified there (GTIDs, rows, shop.extra)', async function () {
+  it('a source with a replica: the replay (by default the target\'s applier) goes through the binary log to the replica, verified there (GTIDs, rows, shop.extra)', async function () {
     const set = await sharedReplicaSet();
     const primary = set.source;
     const replica = set.replicas[0];
     try {
       const r = cli(primary.uri, ['load', dump, `--binlogs=${folder}`, `--until=${beforeDrop}`], { configHome: home });
       expect(r.status, r.out).to.equal(0);
+      // replayWith left out ("auto"): the target's applier on a source; its replica gets it through the binary log (log_replica_updates).
+      expect(r.stdout).to.include('applied by: the target\'s replication applier');
+      expect(r.stdout).to.match(/Binary logs replayed: \d+ transaction\(s\) by the target's replication applier/);
       // The members table: the replica applied everything the target holds now (the replay included), rows equal.
       expect(r.stdout).to.match(new RegExp(`127\\.0\\.0\\.1:${replica.port}\\s+replica\\s+IO Yes, SQL Yes\\s+yes\\s+yes`));
       const held = String(await replica.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '');
       expect(held).to.include(`${uuid}:${dumpEnd + 1}-${Number(dropGtid.split(':')[1]) - 1}`);
       expect(await checksums(replica)).to.deep.equal(expected);
+      expect(Number(await primary.value('SELECT COUNT(*) FROM performance_schema.replication_connection_configuration'))).to.equal(0);
     } finally {
       await primary.query('DROP SCHEMA IF EXISTS shop');
       await set.waitApplied();

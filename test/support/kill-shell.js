@@ -5,7 +5,7 @@
 // point was never reached within `ms` (the process then ran to its end).
 const { spawnShell } = require('./shell');
 
-async function killShellWhen(args, opts, reached, ms = 90000) {
+async function killShellWhen(args, opts, reached, ms = 90000, signal = 'SIGKILL') {
   const child = spawnShell(args, opts);
   let out = '';
   child.stdout.on('data', (x) => { out += x; });
@@ -15,12 +15,12 @@ async function killShellWhen(args, opts, reached, ms = 90000) {
   const until = Date.now() + ms;
   while (Date.now() < until && atKill === null) {
     const got = await reached();
-    if (got) { child.kill('SIGKILL'); atKill = got; } else await new Promise((r) => setTimeout(r, 30));
+    if (got) { child.kill(signal); atKill = got; } else await new Promise((r) => setTimeout(r, 30));
   }
   const end = await exited;
   // The server rolls back what the killed sessions had not committed.
   await new Promise((r) => setTimeout(r, 500));
-  return { atKill, signal: end.signal, out };
+  return { atKill, signal: end.signal, code: end.code, out };
 }
 
 module.exports = { killShellWhen };

@@ -18,6 +18,8 @@ function setup(o) {
     [/^CHANGE REPLICATION SOURCE/, () => { channel = true; return { rows: [] }; }],
     [/^RESET REPLICA ALL/, () => { channel = false; return { rows: [] }; }],
     [/WAIT_FOR_EXECUTED_GTID_SET/, () => { held = o.after || held; return { rows: [{ w: o.finished ? 0 : 1 }] }; }],
+    [/^SELECT RECEIVED_TRANSACTION_SET/, { rows: [{ r: o.received || '' }] }],
+    [/LAST_APPLIED_TRANSACTION <> ''/, { rows: [{ n: o.busy || 0 }, { n: 0 }] }],
     [/replication_connection_status WHERE/, { rows: [o.io || { state: 'ON', code: 0, message: '' }] }],
     [/replication_applier_status_by_worker/, { rows: o.applier ? [o.applier] : [] }],
     [/@@GLOBAL.server_id AS sid, VERSION/, { rows: [{ sid: 2, v: '9.7.4-2', u: 'bbbbbbbb-0000-0000-0000-000000000001', w: 4 }] }],
@@ -67,8 +69,17 @@ describe('replayWith "applier": the target\'s applier fed by the plugin', functi
     const err = thrown(() => applyWithApplier(t.host, t.plan, { quietMs: 0 }));
     expect(err && err.code).to.equal('REPLAY_APPLIER_REFUSED');
     expect(err.message).to.include('could not connect back to the plugin at 127.0.0.1:40000').and.include('MySQL error 2003')
-      .and.include('leave replayWith out');
+      .and.include('use replayWith "sessions"').and.include('nothing was applied');
+    expect(err.data).to.include({ nothingApplied: true, applied: 0 });
+    expect(err.data.reason).to.include('MySQL error 2003');
     expect(t.sqls()).to.include("RESET REPLICA ALL FOR CHANNEL 'restore_replay'");
+    // Not proven untouched (replayWith "auto" must not fall back): the channel received a transaction, or gtid_executed moved.
+    const rx = setup({ connections: 0, io: { state: 'OFF', code: 2003, message: 'x' }, received: `${U}:3` });
+    expect(thrown(() => applyWithApplier(rx.host, rx.plan, { quietMs: 0 })).data.nothingApplied).to.equal(false);
+    const busy = setup({ connections: 0, io: { state: 'OFF', code: 2003, message: 'x' }, busy: 1 });
+    expect(thrown(() => applyWithApplier(busy.host, busy.plan, { quietMs: 0 })).data.nothingApplied).to.equal(false);
+    const moved = setup({ connections: 0, io: { state: 'OFF', code: 2003, message: 'x' }, after: `${U}:1-2,bbbbbbbb-0000-0000-0000-000000000001:1` });
+    expect(thrown(() => applyWithApplier(moved.host, moved.plan, { quietMs: 0 })).data.nothingApplied).to.equal(false);
   });
 
   it('an interrupted run\'s channel is removed before the replay reads gtid_executed', function () {

@@ -8,6 +8,21 @@ var times = require('../../binlog/binlog-times.js');
 var replayedTables = require('../../binlog/replay-tables.js').replayedTables;
 var replayRecordStep = require('./replay-record.js');
 
+// replayWith "applier" (or "auto" that chose it): the target's replication applier, fed by the plugin (its binary
+// log as log_replica_updates says). "auto" falls back to the sessions when the target could not connect back
+// and it is proven nothing was applied (the channel received nothing, gtid_executed unchanged); else the error stands.
+function replay(host, plan, unlogged) {
+  var sessions = function () { return applyReplay(host, plan, { workers: plan.sessionWorkers || plan.workers || 1, unlogged: unlogged }); };
+  if (!plan.applier) return { r: sessions(), engine: 'sessions' };
+  try {
+    return { r: applyWithApplier(host, plan, {}), engine: 'applier' };
+  } catch (e) {
+    if (!plan.applier.auto || e.code !== 'REPLAY_APPLIER_REFUSED' || !e.data || !e.data.nothingApplied) throw e;
+    host.out.warn('replayWith "auto": ' + e.data.reason + '; nothing was applied and the channel was removed, so the plugin\'s sessions replay instead.');
+    return { r: sessions(), engine: 'sessions', fallback: e.data.reason };
+  }
+}
+
 module.exports = {
   name: 'replay',
   reads: ['plan.replay', 'pre.objects.tables'], adds: ['report.replay'],
@@ -19,13 +34,14 @@ module.exports = {
     // The load's levers hold during the replay: it runs inside the tuned settings (the server steps before it,
     // the revert step after it, also on failure) and, where the load skips the binary log, so do its sessions.
     var unlogged = !!run.plan.loadDumpOptions.skipBinlog;
-    // replayWith "applier": the target's replication applier, fed by the plugin (its binary log as log_replica_updates says).
-    var r = plan.applier ? applyWithApplier(run.host, plan, {}) : applyReplay(run.host, plan, { workers: plan.workers || 1, unlogged: unlogged });
-    if (plan.applier) unlogged = false;
+    var done = replay(run.host, plan, unlogged);
+    var r = done.r;
+    if (done.engine === 'applier') unlogged = false;
     var last = r.last ? { gtid: r.last.gtid, time: r.last.time, timeText: times.timeTexts(run.host, plan.zone, [r.last.time])[0] } : null;
     run.report.replay = { applied: r.applied, onTarget: r.onTarget, last: last, zone: plan.zone.name, target: plan.target, stopNamed: plan.stopNamed || null,
-      engine: plan.applier ? 'applier' : 'sessions', workers: r.workers, bytes: r.bytes, retries: r.retries, statements: r.statements, cpuSeconds: r.cpuSeconds, unlogged: unlogged,
-      created: replayedTables(run.host, plan.created || [], run.pre.objects.tables), forward: plan.forward ? plan.forward.from || { gtid: null } : null };
+      engine: done.engine, fallback: done.fallback || null, workers: r.workers, bytes: r.bytes, retries: r.retries, statements: r.statements,
+      cpuSeconds: r.cpuSeconds, unlogged: unlogged, created: replayedTables(run.host, plan.created || [], run.pre.objects.tables),
+      forward: plan.forward ? plan.forward.from || { gtid: null } : null };
     replayRecordStep.run(run); // the record for a roll forward, at once (the last step writes it again)
   },
 };
