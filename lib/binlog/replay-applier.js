@@ -137,6 +137,14 @@ function removeChannel(host) {
   host.sql.run("RESET REPLICA ALL FOR CHANNEL '" + CHANNEL + "'");
 }
 
+// restore.revert(): the channel a killed or interrupted replay left (its user the plugin's), removed; true if it was there.
+function removeOwnChannel(host) {
+  var row = channelRow(host);
+  if (!row || row.user !== USER) return false;
+  removeChannel(host);
+  return true;
+}
+
 function channelErrors(host) {
   var io = host.sql.run('SELECT SERVICE_STATE AS state, LAST_ERROR_NUMBER AS code, LAST_ERROR_MESSAGE AS message ' +
     'FROM performance_schema.replication_connection_status WHERE CHANNEL_NAME = ?', [CHANNEL]).rows[0];
@@ -264,4 +272,4 @@ function bytesOf(todo, n) {
   return b;
 }
 
-module.exports = { planApplier: planApplier, tuneWorkers: tuneWorkers, applyWithApplier: applyWithApplier, CHANNEL: CHANNEL };
+module.exports = { planApplier: planApplier, tuneWorkers: tuneWorkers, applyWithApplier: applyWithApplier, removeOwnChannel: removeOwnChannel, CHANNEL: CHANNEL };

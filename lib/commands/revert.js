@@ -7,6 +7,15 @@ var revert = require('../server/revert.js');
 var restoreLock = require('../server/restore-lock.js');
 var requireConnection = require('../server/require-connection.js').requireConnection;
 var formatTable = require('../format/text-table.js').formatTable;
+var replayApplier = require('../binlog/replay-applier.js');
+
+// A replay by the target's applier that was killed or interrupted leaves its channel (stopped or retrying a
+// listener that is gone); the next load removes it too, but revert is what the refusal after a kill points to.
+function removeReplayChannel(host) {
+  if (!replayApplier.removeOwnChannel(host)) return false;
+  host.out.print('Replication channel \'' + replayApplier.CHANNEL + '\' left by an interrupted replay: stopped and removed.');
+  return true;
+}
 
 function revertMember(host) {
   requireConnection(host, 'restore.revert()', 'revert');
@@ -23,7 +32,8 @@ function revertMember(host) {
     if (redoLog.redoLogSupport(host).state === 'OFF') {
       host.out.warn('The InnoDB redo log is OFF, but not by a recorded restore. restore.enableRedoLog() enables it.');
     }
-    return { reverted: false, redoLog: null, restored: [], failed: [], stateFile: null };
+    var channel = removeReplayChannel(host);
+    return { reverted: channel, redoLog: null, restored: [], failed: [], stateFile: null, channelRemoved: channel };
   }
   var live = restoreState.liveOwner(host, state);
   if (live) {
@@ -34,6 +44,7 @@ function revertMember(host) {
   host.out.print('Putting back what the restore state file records:');
   restoreState.describeState(state).forEach(function (l) { host.out.print('  ' + l); });
   var result = revert.revertServer(host, state, null);
+  var channelRemoved = removeReplayChannel(host);
   if (result.redoLog === 'enabled') host.out.print('InnoDB redo log: enabled again.');
   if (result.redoLog === 'was-on') host.out.print('InnoDB redo log: was ON; nothing to do.');
   if (result.restored.length) {
@@ -51,7 +62,7 @@ function revertMember(host) {
   host.out.print(result.unknown.length ? 'Every recorded setting this server has is back as it was; the state file was removed.'
     : 'The server is back as it was; the state file was removed.');
   return { reverted: true, redoLog: result.redoLog, restored: result.restored, unknown: result.unknown, failed: [],
-    stateFile: null };
+    stateFile: null, channelRemoved: channelRemoved };
 }
 
 module.exports = { revertMember: revertMember };

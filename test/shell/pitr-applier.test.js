@@ -180,7 +180,7 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
     });
   });
 
-  it('Ctrl-C (SIGINT) in restore.load() during the applier\'s replay: the next load names what is left; restore.revert() and the same call end it, every table equal', async function () {
+  it('Ctrl-C (SIGINT) in restore.load() during the applier\'s replay: the next load names what is left; restore.revert() puts it back (the channel removed) and the same call ends it, every table equal', async function () {
     await freshTarget();
     const options = { binlogs: folder, stopBefore: dropGtid, replayWith: 'applier', preset: 'fastest', threads: 2 };
     const call = `restore.load(${JSON.stringify(dump)}, ${JSON.stringify(options)})`;
@@ -209,8 +209,11 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
     const refused = runJs(target.uri, call, { configHome: home });
     expect(refused.error && refused.error.message, refused.out).to.include('An earlier restore left changes on this server that were never put back')
       .and.include('replica_parallel_workers set to 2 by restore.load (original value 4)').and.include('Run restore.revert() first');
+    expect(await channels()).to.equal(1);
     const rv = runJs(target.uri, 'restore.revert()', { configHome: home });
     expect(rv.error, rv.out).to.equal(null);
+    expect(rv.out).to.include('Replication channel \'restore_replay\' left by an interrupted replay: stopped and removed.');
+    expect(await channels()).to.equal(0);
     expect(Number(await target.value('SELECT @@GLOBAL.replica_parallel_workers'))).to.equal(4);
     expect(String(await target.value("SELECT VARIABLE_VALUE FROM performance_schema.global_status WHERE VARIABLE_NAME = 'Innodb_redo_log_enabled'")))
       .to.equal('ON');

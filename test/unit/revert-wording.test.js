@@ -31,4 +31,26 @@ describe('restore.revert wording (lib/commands/revert.js)', function () {
     expect(host.printed).to.include('InnoDB redo log: enabled again.');
     expect(host.statements().filter((s) => /ALTER INSTANCE ENABLE INNODB REDO_LOG/.test(s)).length).to.equal(1);
   });
+
+  // After Ctrl-C in a replay by the target's applier (MySQL Shell ends the script; no finally runs), revert is what
+  // the next load points to: it removes the plugin's channel, never another one of that name.
+  function channelRow(user) {
+    return [[/replication_connection_configuration/, { rows: user ? [{ user: user, io: 'CONNECTING' }] : [] }]];
+  }
+
+  it('a channel restore_replay of the plugin\'s user: stopped and removed, and said so', function () {
+    const h = fakeHost({ status: { Innodb_redo_log_enabled: 'ON' }, sql: channelRow('mysqlsh_restore') });
+    const r = revertMember(h);
+    expect(h.statements().filter((s) => /REPLICA/.test(s))).to.deep.equal(["STOP REPLICA FOR CHANNEL 'restore_replay'",
+      "RESET REPLICA ALL FOR CHANNEL 'restore_replay'"]);
+    expect(h.printed).to.include('Replication channel \'restore_replay\' left by an interrupted replay: stopped and removed.');
+    expect(r.channelRemoved).to.equal(true);
+  });
+
+  it('a channel restore_replay of another user is left alone', function () {
+    const h = fakeHost({ status: { Innodb_redo_log_enabled: 'ON' }, sql: channelRow('repl') });
+    const r = revertMember(h);
+    expect(h.statements().filter((s) => /REPLICA/.test(s))).to.deep.equal([]);
+    expect(r.channelRemoved).to.equal(false);
+  });
 });
