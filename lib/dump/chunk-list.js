@@ -22,10 +22,11 @@ var LAST = 2;
 // chunkFileBytes only): `cells`, flags of chunk i at 2i, its bytes at 2i+1; a name found is always
 // the one chunk-names.js makes from its number. The chunks marked last: `last` (-1: none yet),
 // any more in `moreLasts`. All of a dump's collections exist at once (50,000 tables: two arrays
-// less each than with separate flags, bytes and lasts arrays).
+// less each than with separate flags, bytes and lasts arrays; cells made for 2 chunks, not grown
+// from nothing to an engine's first capacity).
 function newCollection() {
   // far: made for the first absurd entry (50,000 tables: one array less each).
-  return { whole: false, wholeBytes: null, cells: [], count: 0, entries: 0,
+  return { whole: false, wholeBytes: null, cells: new Array(4), count: 0, entries: 0,
     last: -1, moreLasts: null, max: -1, files: false, listing: false, target: null, far: null };
 }
 
