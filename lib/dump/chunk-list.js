@@ -18,12 +18,30 @@ var PLAIN = 1;
 var LAST = 2;
 
 // What the names of one source say about one table or partition. Chunk numbers are dense
-// (0..N), so plain arrays indexed by chunk number hold the flags and the recorded bytes (from
-// chunkFileBytes only); a name found is always the one chunk-names.js makes from its number.
+// (0..N), so one plain array indexed by chunk number holds the flags and the recorded bytes (from
+// chunkFileBytes only): `cells`, flags of chunk i at 2i, its bytes at 2i+1; a name found is always
+// the one chunk-names.js makes from its number. The chunks marked last: `last` (-1: none yet),
+// any more in `moreLasts`. All of a dump's collections exist at once (50,000 tables: two arrays
+// less each than with separate flags, bytes and lasts arrays; cells made for 2 chunks, not grown
+// from nothing to an engine's first capacity).
 function newCollection() {
   // far: made for the first absurd entry (50,000 tables: one array less each).
-  return { whole: false, wholeBytes: null, flags: [], bytes: [], count: 0, entries: 0,
-    lasts: [], max: -1, files: false, listing: false, target: null, far: null };
+  return { whole: false, wholeBytes: null, cells: new Array(4), count: 0, entries: 0,
+    last: -1, moreLasts: null, max: -1, files: false, listing: false, target: null, far: null };
+}
+
+function flagsOf(c, i) { return c.cells[2 * i] || 0; }
+function bytesOf(c, i) { return c.cells[2 * i + 1]; }
+
+// The chunk numbers marked last, in the order found.
+function lastsOf(c) {
+  if (c.last < 0) return [];
+  return c.moreLasts ? [c.last].concat(c.moreLasts) : [c.last];
+}
+
+function setLasts(c, list) {
+  c.last = list.length ? list[0] : -1;
+  c.moreLasts = list.length > 1 ? list.slice(1) : null;
 }
 
 function addName(collection, m, bytes) {
@@ -40,11 +58,14 @@ function addName(collection, m, bytes) {
   }
   collection.entries++;
   collection.target = m.target;
-  var bits = collection.flags[m.index] || 0;
+  var bits = flagsOf(collection, m.index);
   if (!bits) collection.count++;
-  if (m.last && !(bits & LAST)) collection.lasts.push(m.index);
-  collection.flags[m.index] = bits | (m.last ? LAST : PLAIN);
-  if (known) collection.bytes[m.index] = bytes;
+  if (m.last && !(bits & LAST)) {
+    if (collection.last < 0) collection.last = m.index;
+    else (collection.moreLasts = collection.moreLasts || []).push(m.index);
+  }
+  collection.cells[2 * m.index] = bits | (m.last ? LAST : PLAIN);
+  if (known) collection.cells[2 * m.index + 1] = bytes;
   if (m.index > collection.max) collection.max = m.index;
 }
 
@@ -109,7 +130,7 @@ function buildChunkLists(targets, sources) {
     // util.loadDump finds chunks in the directory listing, never in chunkFileBytes (9.1.0
     // modules/util/load/dump_reader.cc rescan_data): entries that name no last chunk leave the
     // table to its files, as for the loader.
-    if (!c.lasts.length && !c.whole) fromDone.delete(base);
+    if (c.last < 0 && !c.whole) fromDone.delete(base);
   });
   // Files and listing only matter for tables chunkFileBytes says nothing about (usually none).
   if (loadable.some(function (t) { return !fromDone.has(t.base); })) {
@@ -141,8 +162,8 @@ function buildChunkLists(targets, sources) {
 
 // Leaves chunk number i out of a collection (its caller fixes max and lasts).
 function forgetChunk(c, i) {
-  delete c.flags[i];
-  delete c.bytes[i];
+  delete c.cells[2 * i];
+  delete c.cells[2 * i + 1];
   c.count--;
 }
 
@@ -163,14 +184,14 @@ function dropAbsurd(c, problems) {
   if (c.max < n) return;
   var t = c.target;
   for (var i = n; i <= c.max; i++) {
-    if (!c.flags[i]) continue;
-    if (c.flags[i] & PLAIN) report(i, names.chunkFileName(t.base, t.ext, i, false));
-    if (c.flags[i] & LAST) report(i, names.chunkFileName(t.base, t.ext, i, true));
+    if (!flagsOf(c, i)) continue;
+    if (flagsOf(c, i) & PLAIN) report(i, names.chunkFileName(t.base, t.ext, i, false));
+    if (flagsOf(c, i) & LAST) report(i, names.chunkFileName(t.base, t.ext, i, true));
     forgetChunk(c, i);
   }
-  c.lasts = c.lasts.filter(function (x) { return x < n; });
+  setLasts(c, lastsOf(c).filter(function (x) { return x < n; }));
   c.max = -1;
-  for (var j = n - 1; j >= 0 && c.max < 0; j--) if (c.flags[j]) c.max = j;
+  for (var j = n - 1; j >= 0 && c.max < 0; j--) if (flagsOf(c, j)) c.max = j;
 }
 
 // Names from the directory or a listing may have gaps (a partial download holds only some
@@ -182,11 +203,12 @@ var MAX_GAP = 1000000;
 
 function dropFar(t, c, problems) {
   if (c.max < c.count + MAX_GAP) return; // fewer holes than MAX_GAP in all
-  var lastAt = highest(c.lasts);
-  var present = Object.keys(c.flags).map(Number).sort(function (a, b) { return a - b; });
+  var lastAt = highest(lastsOf(c));
+  var present = Object.keys(c.cells).map(Number).filter(function (k) { return k % 2 === 0 && c.cells[k]; })
+    .map(function (k) { return k / 2; }).sort(function (a, b) { return a - b; });
   while (present.length > 1) {
     var top = present[present.length - 1];
-    if (c.flags[top] !== PLAIN || top <= lastAt || top - present[present.length - 2] <= MAX_GAP) break;
+    if (flagsOf(c, top) !== PLAIN || top <= lastAt || top - present[present.length - 2] <= MAX_GAP) break;
     var stray = names.chunkFileName(t.base, t.ext, top, false);
     problems.push(makeProblem('chunks-conflict', displayTable(t.schema, t.table, t.partition) + ': the data file ' +
       stray + ' is numbered ' + (top - present[present.length - 2]) + ' past the next one found' +
@@ -215,17 +237,18 @@ function highest(list) {
 
 function wrongChunkFiles(t, c) {
   var wrong = [];
-  c.lasts.forEach(function (index) {
-    if (c.flags[index] & PLAIN) {
+  var lasts = lastsOf(c);
+  lasts.forEach(function (index) {
+    if (flagsOf(c, index) & PLAIN) {
       wrong.push('both ' + names.chunkFileName(t.base, t.ext, index, false) + ' and ' +
         names.chunkFileName(t.base, t.ext, index, true) + ' exist');
     }
   });
-  if (c.lasts.length > 1) {
-    wrong.push(c.lasts.length + ' chunks are marked last (@@' + c.lasts.slice(0, 3).join(', @@') + ')');
+  if (lasts.length > 1) {
+    wrong.push(lasts.length + ' chunks are marked last (@@' + lasts.slice(0, 3).join(', @@') + ')');
   }
-  if (c.lasts.length && c.max > highest(c.lasts)) {
-    wrong.push('chunk ' + c.max + ' exists beyond the last chunk @@' + highest(c.lasts));
+  if (lasts.length && c.max > highest(lasts)) {
+    wrong.push('chunk ' + c.max + ' exists beyond the last chunk @@' + highest(lasts));
   }
   return wrong.length > 3 ? wrong.slice(0, 3).concat(['…']) : wrong;
 }
@@ -247,14 +270,14 @@ function placeChunks(t, c, source, problems) {
     return false;
   }
   var conflicts = wrongChunkFiles(t, c);
-  var lastAt = highest(c.lasts);
+  var lastAt = highest(lastsOf(c));
   t.lastChunkKnown = lastAt >= 0 && !conflicts.length;
   var ct = chunkTable.newChunkTable(t.base, t.ext, Math.max(lastAt, c.max) + 1, lastAt, false);
   for (var i = 0; i < ct.length; i++) {
-    var bytes = c.bytes[i];
+    var bytes = bytesOf(c, i);
     if (typeof bytes === 'number') chunkTable.setDataBytes(ct, i, bytes);
     // With conflicting files, show the file that exists (an extra @@N keeps its last mark).
-    if (i !== lastAt && c.flags[i] === LAST) chunkTable.markLast(ct, i);
+    if (i !== lastAt && flagsOf(c, i) === LAST) chunkTable.markLast(ct, i);
   }
   t.chunks = ct;
   if (conflicts.length) {

@@ -35,22 +35,30 @@ function hashRange(text, start, end) {
 // @.done.json), filling out and returning true. The Shell writes chunk numbers without leading
 // zeros; the loader probes only those names.
 function makeNameMatcher(targets) {
-  var byHash = new Map(); // hash of a base name -> [target]
+  // hash of a base name -> the first target of that hash; -> [the others] when hashes collide
+  // (an array per target cost 50,000 tables some 5 MB while @.done.json was walked).
+  var byHash = new Map();
+  var moreByHash = new Map();
   var exts = [];
   targets.forEach(function (t) {
     var h = hashRange(t.base, 0, t.base.length);
-    if (!byHash.has(h)) byHash.set(h, []);
-    byHash.get(h).push(t);
+    if (!byHash.has(h)) byHash.set(h, t);
+    else if (!moreByHash.has(h)) moreByHash.set(h, [t]);
+    else moreByHash.get(h).push(t);
     if (exts.indexOf(t.ext) < 0) exts.push(t.ext);
   });
   var suffixes = exts.map(function (e) { return '.' + e; });
+  function isBase(t, text, start, end, ext) {
+    return t.ext === ext && t.base.length === end - start && text.startsWith(t.base, start);
+  }
   function findBase(text, start, end, ext) {
-    var list = byHash.get(hashRange(text, start, end));
-    if (!list) return null;
-    for (var i = 0; i < list.length; i++) {
-      var t = list[i];
-      if (t.ext === ext && t.base.length === end - start && text.startsWith(t.base, start)) return t;
-    }
+    var h = hashRange(text, start, end);
+    var first = byHash.get(h);
+    if (first === undefined) return null;
+    if (isBase(first, text, start, end, ext)) return first;
+    var more = moreByHash.get(h);
+    if (!more) return null;
+    for (var i = 0; i < more.length; i++) if (isBase(more[i], text, start, end, ext)) return more[i];
     return null;
   }
   function set(out, t, index, last, whole) {

@@ -104,7 +104,7 @@ function tableSettings(tj, what, source, typeProblem) {
 // parsed: null, or parsedDocuments() of a catalog of the same directory read earlier, tableDocuments}.
 // Returns {schemas, tables, targets, problems}: one target per table, or per partition.
 // schemas: [{schema, basename, json (null when its file is missing), includesDdl, tables, views,
-//   functions, procedures, events, bases: Map name -> base name of its tables and views}].
+//   functions, procedures, events, bases: {get(name)} -> base name of one of its tables or views}].
 function readCatalog(ctx) {
   var out = { schemas: [], tables: [], targets: [], problems: [] };
   function needFile(name, what) {
@@ -149,7 +149,21 @@ function readCatalog(ctx) {
     currentFile = '@.json';
     var sb = baseName(rootBases, schema, schema, 'schema ' + displayIdentifier(schema), '@.json', rootReader);
     var entry = { schema: schema, basename: sb, json: null, includesDdl: true, tables: [], views: [], functions: [],
-      procedures: [], events: [], bases: new Map() };
+      procedures: [], events: [], bases: null };
+    var viewBases = new Map();
+    var firstTable = out.tables.length;
+    // Made when first asked (a load under schemaMap, a partial load): its tables' base names are in
+    // their catalog entries (50,000 tables: a map less while the model is read).
+    var tableBases = null;
+    entry.bases = { get: function (name) {
+      if (tableBases === null) {
+        tableBases = new Map();
+        for (var i = firstTable; i < out.tables.length && out.tables[i].schema === schema; i++) {
+          tableBases.set(out.tables[i].table, out.tables[i].basename);
+        }
+      }
+      return tableBases.has(name) ? tableBases.get(name) : viewBases.get(name);
+    } };
     out.schemas.push(entry);
     if (!needFile(sb + '.json', 'schema metadata')) return;
     var sj = readJson(sb + '.json');
@@ -172,7 +186,7 @@ function readCatalog(ctx) {
     schemaPartFiles(sj).forEach(function (part) { needFile(sb + part, 'schema DDL'); });
     entry.views.forEach(function (view) {
       var vb = baseName(bases, view, sb + '@' + view, 'view ' + displayTable(schema, view), sb + '.json', sr);
-      entry.bases.set(view, vb);
+      viewBases.set(view, vb);
       needFile(vb + '.pre.sql', 'view placeholder DDL');
       needFile(vb + '.sql', 'view DDL');
     });
@@ -180,7 +194,6 @@ function readCatalog(ctx) {
       var what = 'table ' + displayTable(schema, table);
       currentFile = sb + '.json';
       var tb = baseName(bases, table, sb + '@' + table, what, sb + '.json', sr);
-      entry.bases.set(table, tb);
       currentFile = tb + '.json';
       readTable(settingsOf, out, needFile, { schema: schema, table: table, basename: tb, what: what, done: ctx.done });
     });
@@ -194,8 +207,12 @@ function readCatalog(ctx) {
 // required: the loader uses the list without checking it is there.
 function checkedList(reader, json, key, required) {
   var v = required ? reader.require(json, key, 'Array') : reader.get(json, key, 'Array');
+  var list = reader.entries(v, 'AnyString', key);
+  // A sorted copy finds a name given twice without a map of 50,000 names (usually there is none).
+  var sorted = list.slice().sort();
+  if (!sorted.some(function (x, i) { return i > 0 && x === sorted[i - 1]; })) return list;
   var seen = {};
-  return reader.entries(v, 'AnyString', key).filter(function (x) {
+  return list.filter(function (x) {
     if (Object.prototype.hasOwnProperty.call(seen, x)) return false;
     seen[x] = true;
     return true;
