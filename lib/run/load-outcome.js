@@ -136,7 +136,7 @@ function finishReport(run, reverted, failure) {
   try {
     report.redoLog.after = redoLog.redoLogSupport(host).state;
     report.tables = tableRowCounts(host, withReplayed(run.pre.objects.tables, report.replay || null),
-      { analyzed: run.analyzed, tableBytes: run.pre.tableBytes ? run.pre.tableBytes() : null });
+      { analyzed: run.analyzed, tableBytes: run.pre.tableBytes ? run.pre.tableBytes() : null, asLoaded: failure ? null : run.asLoaded });
   } catch (e) {
     host.out.warn('Could not read the rows loaded: ' + e.message);
   }

@@ -71,6 +71,11 @@ function rowsText(r) {
   return (r.exact ? '' : '~') + r.rows;
 }
 
+// Where each count comes from (lib/server/row-counts.js's source).
+var SOURCES = { loaded: 'as loaded', counted: 'counted', estimate: 'estimate' };
+var SOURCE_NOTE = '(as loaded: util.loadDump\'s own count, for a table it created that no later step changed; ' +
+  'counted: SELECT COUNT(*); ~ = InnoDB estimate)';
+
 // Up to this many tables, one line each; more: the largest, the ones not there, and the totals
 // (outputFormat json lists every table).
 var TABLE_LINES = 20;
@@ -86,17 +91,21 @@ function rowLines(tables) {
     shown = missing.concat(largest);
   }
   var lines = [capped ? 'Rows per table, the ' + shown.length + ' largest' + (shown.length > LARGEST ? ' and the missing' : '') +
-    ' of ' + tables.length + ' (~ = InnoDB estimate):' : 'Rows per table (~ = InnoDB estimate):'];
-  lines = lines.concat(indent(textTable.formatTable(['table', 'rows'], shown.map(function (t) {
-    return [displayTable(t.schema, t.table), rowsText(t)];
+    ' of ' + tables.length + ' ' + SOURCE_NOTE + ':' : 'Rows per table ' + SOURCE_NOTE + ':'];
+  lines = lines.concat(indent(textTable.formatTable(['table', 'rows', 'how'], shown.map(function (t) {
+    return [displayTable(t.schema, t.table), rowsText(t), SOURCES[t.source] || ''];
   }), { right: [1] })));
   if (!capped) return lines;
   var rest = tables.length - shown.length;
   var counted = tables.filter(function (t) { return t.rows !== null; });
   var sum = counted.reduce(function (n, t) { return n + t.rows; }, 0);
   var estimated = counted.some(function (t) { return !t.exact; });
+  var how = Object.keys(SOURCES).map(function (k) {
+    var n = counted.filter(function (t) { return t.source === k; }).length;
+    return n ? n + ' ' + SOURCES[k] : null;
+  }).filter(function (x) { return x; });
   return lines.concat(['  … and ' + rest + ' more table(s) (outputFormat json lists every table)',
-    'Rows in all: ' + (estimated ? '~' : '') + sum + ' in ' + counted.length + ' table(s)' +
+    'Rows in all: ' + (estimated ? '~' : '') + sum + ' in ' + counted.length + ' table(s)' + (how.length ? ' (' + how.join(', ') + ')' : '') +
       (counted.length < tables.length ? ', ' + (tables.length - counted.length) + ' table(s) not there' : '')]);
 }
 

@@ -83,7 +83,7 @@ function holdingRows(host, existing, tolerant) {
 function plannedKeys(host, snap, objects, dump, loadDdl) {
   var tables = objects.tables;
   var more = [];
-  if (loadDdl !== false) more = ddlForeignKeys(tables, tableDdl.dumpTableColumns(host, dump, tables));
+  if (loadDdl !== false) more = ddlForeignKeys(tables, snap.ddl || tableDdl.dumpTableColumns(host, dump, tables));
   (snap.relations || []).forEach(function (rel) {
     try {
       more = more.concat(relations.relationKeys([rel], tables, function () { return true; }));
@@ -268,10 +268,12 @@ function planOwnership(host, p) {
   var out = { owned: Object.keys(ownNow).map(function (k) { return ownNow[k]; }), lines: [], record: null };
   var ranges = record ? record.ranges : {};
   var refused = [];
+  var keyed = snap.orphans === 'delete' || snap.orphans === 'parents' || (snap.specs || []).length > 0;
+  var fks = keyed ? plannedKeys(host, snap, p.objects, p.dump, lo.loadDdl) : [];
+  var written = writes(snap, fks, p.objects, p.replay);
+  out.afterLoad = changedAfterLoad(snap, written, p.replay, existing, resumed);
   if (out.owned.length) {
-    var fks = (snap.orphans === 'delete' || snap.orphans === 'parents' || (snap.specs || []).length)
-      ? plannedKeys(host, snap, p.objects, p.dump, lo.loadDdl) : [];
-    writes(snap, fks, p.objects, p.replay).forEach(function (w) {
+    written.forEach(function (w) {
       if (ownNow[lower(w.schema, w.table)]) refused.push(w);
     });
     (snap.trims || []).forEach(function (t) {
@@ -321,6 +323,25 @@ function planOwnership(host, p) {
   return out;
 }
 
+// For the report's row counts (lib/run/loaded-rows.js): which loaded tables may hold other rows
+// than util.loadDump's own count of what it loaded. {all: why every table is counted, or null,
+// counted: {lower key: why}}: a table on the server before the load (not dropped), one a step after
+// util.loadDump writes (since's trim, orphans, masks by UPDATE); every table for a resumed load (the
+// earlier attempt's rows) and a replay (its transactions may also change tables by DDL).
+function changedAfterLoad(snap, written, replay, existing, resumed) {
+  var out = { all: resumed ? 'this load resumes an earlier attempt' : replay ? 'binary logs are replayed after the load' : null, counted: {} };
+  Object.keys(existing).forEach(function (k) { out.counted[k] = 'it was on the server before the load'; });
+  written.forEach(function (w) { out.counted[lower(w.schema, w.table)] = w.step + ' changes it after the load'; });
+  (snap.trims || []).forEach(function (t) { out.counted[lower(t.schema, t.table)] = 'since removes rows after the load'; });
+  return out;
+}
+
+// Whether the report may take util.loadDump's count of a loaded table's rows: null, or why not.
+function whyCounted(afterLoad, schema, table) {
+  if (!afterLoad) return 'no plan says what changes it';
+  return afterLoad.all || afterLoad.counted[lower(schema, table)] || null;
+}
+
 // Before util.loadDump: the first attempt's facts, for a resumed one (the plugin's own file).
 function writeRecord(host, ownership) {
   if (ownership && ownership.record) host.files.writeFiles([{ path: ownership.record.path, data: JSON.stringify(ownership.record.doc) }], { overwrite: true });
@@ -337,4 +358,4 @@ function rowFacts(ownership, tables, forward) {
 }
 
 module.exports = { planOwnership: planOwnership, writeRecord: writeRecord, trimLimit: trimLimit, recordPath: recordPath,
-  describeRange: describeRange, existingTables: existingTables, rowFacts: rowFacts };
+  describeRange: describeRange, existingTables: existingTables, rowFacts: rowFacts, whyCounted: whyCounted };

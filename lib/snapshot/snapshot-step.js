@@ -73,6 +73,8 @@ function planSnapshot(host, p) {
   var fromServer = ctx.loadOptions.loadDdl === false;
   var ddl = fromServer || (!specs.length && !rels.length && own.orphans !== 'delete') ? null
     : masksPlan && masksPlan.ddl ? masksPlan.ddl : tableDdl.dumpTableColumns(host, p.dump, objects.tables);
+  // Kept for lib/snapshot/row-ownership.js (the keys a later step follows): the texts are read once.
+  snap.ddl = ddl;
   if (own.orphans === 'delete') planDeferred(ctx, snap, objects.tables, ddl, rels);
   if (!specs.length && !rels.length) return snap;
   function columnsOf(schema, table, loaded) {

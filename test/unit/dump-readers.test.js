@@ -19,6 +19,7 @@ const OWN_FILES = {
   'lib/partial/load-view.js': 'the load view\'s own mark file',
   'lib/snapshot/row-ownership.js': 'its record of rows of their own, beside util.loadDump\'s progress file',
   'lib/binlog/replay-record.js': 'the replay\'s record for a roll forward (<config home>/restore/replays)',
+  'lib/run/loaded-rows.js': 'util.loadDump\'s progress file (never inside the dump: lib/run/progress-file-check.js)',
   'lib/binlog/binlog-folder.js': 'a folder of binary logs\' index file (binlog.index): not a dump\'s',
 };
 

@@ -26,8 +26,8 @@ describe('rows per table for the report (lib/server/row-counts.js)', function ()
   it('counts tables up to 256 MiB, estimates bigger ones', function () {
     const h = host();
     expect(tableRowCounts(h, t(['small', 'mid', 'huge', 'gone']))).to.deep.equal([
-      { schema: 's', table: 'small', rows: 100, exact: true }, { schema: 's', table: 'mid', rows: 2000000, exact: true },
-      { schema: 's', table: 'huge', rows: 9000000, exact: false }, { schema: 's', table: 'gone', rows: null, exact: false }]);
+      { schema: 's', table: 'small', rows: 100, exact: true, source: 'counted' }, { schema: 's', table: 'mid', rows: 2000000, exact: true, source: 'counted' },
+      { schema: 's', table: 'huge', rows: 9000000, exact: false, source: 'estimate' }, { schema: 's', table: 'gone', rows: null, exact: false, source: null }]);
     expect(counted(h)).to.deep.equal([['small', 'mid']]);
     expect(statsRead(h)).to.deep.equal([['small', 'mid', 'huge']]);
   });
@@ -35,8 +35,8 @@ describe('rows per table for the report (lib/server/row-counts.js)', function ()
   it('a table just analyzed: its fresh estimate above 32 MiB, no scan', function () {
     const h = host();
     expect(tableRowCounts(h, t(['small', 'mid', 'huge']), { analyzed: t(['small', 'mid']) })).to.deep.equal([
-      { schema: 's', table: 'small', rows: 100, exact: true }, { schema: 's', table: 'mid', rows: 1990000, exact: false },
-      { schema: 's', table: 'huge', rows: 9000000, exact: false }]);
+      { schema: 's', table: 'small', rows: 100, exact: true, source: 'counted' }, { schema: 's', table: 'mid', rows: 1990000, exact: false, source: 'estimate' },
+      { schema: 's', table: 'huge', rows: 9000000, exact: false, source: 'estimate' }]);
     expect(counted(h)).to.deep.equal([['small']]);
   });
 
@@ -45,9 +45,20 @@ describe('rows per table for the report (lib/server/row-counts.js)', function ()
     const recorded = { small: 900, mid: 120 * MiB };
     const tables = ['small', 'mid', 'huge'].map((n) => ({ schema: 's', dumpSchema: 'd', table: n }));
     expect(tableRowCounts(h, tables, { tableBytes: (s, n) => (s === 'd' && recorded[n] !== undefined ? recorded[n] : null) }))
-      .to.deep.equal([{ schema: 's', table: 'small', rows: 100, exact: true }, { schema: 's', table: 'mid', rows: 2000000, exact: true },
-        { schema: 's', table: 'huge', rows: 9000000, exact: false }]);
+      .to.deep.equal([{ schema: 's', table: 'small', rows: 100, exact: true, source: 'counted' }, { schema: 's', table: 'mid', rows: 2000000, exact: true, source: 'counted' },
+        { schema: 's', table: 'huge', rows: 9000000, exact: false, source: 'estimate' }]);
     expect(statsRead(h)).to.deep.equal([['huge']]);
     expect(counted(h)).to.deep.equal([['small', 'mid']]);
+  });
+
+  it('a table whose rows util.loadDump\'s count gives: taken as loaded, neither counted nor its statistics read', function () {
+    const h = host();
+    const asLoaded = (schema, table) => (schema === 's' && table === 'mid' ? 1234 : null);
+    expect(tableRowCounts(h, t(['small', 'mid', 'gone']), { asLoaded })).to.deep.equal([
+      { schema: 's', table: 'small', rows: 100, exact: true, source: 'counted' },
+      { schema: 's', table: 'mid', rows: 1234, exact: true, source: 'loaded' },
+      { schema: 's', table: 'gone', rows: null, exact: false, source: null }]);
+    expect(counted(h)).to.deep.equal([['small']]);
+    expect(statsRead(h)).to.deep.equal([['small']]);
   });
 });

@@ -3,6 +3,7 @@
 // their key from here to the snapshot step's release.
 var snapshotStep = require('../../snapshot/snapshot-step.js');
 var rowOwnership = require('../../snapshot/row-ownership.js');
+var loadedRows = require('../loaded-rows.js');
 
 module.exports = {
   name: 'util.loadDump',
@@ -16,6 +17,8 @@ module.exports = {
     // A first attempt records which tables held rows of their own, for a resumed one.
     rowOwnership.writeRecord(run.host, plan.snapshot.ownership);
     snapshotStep.holdMaskKey(run.host, plan.snapshot, true);
+    var was = loadedRows.before(run.host, plan);
     run.host.util.loadDump(plan.loadDir, plan.loadDumpOptions);
+    run.asLoaded = loadedRows.measure(run.host, plan, was);
   },
 };
