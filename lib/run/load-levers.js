@@ -15,10 +15,6 @@ var BIG_TABLE = 32 * MiB;
 // on the CPUs) rules the load: twice the preset's threads (1,000 tables of bench:tables' dump,
 // redo log off, 2 CPUs: the DDL took 4 s with 8 threads against 8-9 s with 4; 5 s with 16).
 var MANY_SMALL_TABLES = 1000;
-// Ten times as many: four times the preset's threads (bench:tables' 10,000 tables, fastest, 3 runs
-// interleaved, 2 CPUs shared: 71.8 s with 16 threads against 84.7 s with 8, medians; the DDL took
-// as long, the 10,000 one-chunk loads, each a LOAD DATA and its commit, overlapped more).
-var VERY_MANY_SMALL_TABLES = 10000;
 
 function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
 
@@ -105,11 +101,9 @@ function chooseLevers(host, p) {
   // load with the redo log on took longer with 8: DDL 57 s, 97 s in all against the defaults' 82 s).
   var given = Number(p.lo.threads);
   if (!deferredAll && p.lo.loadDdl !== false && small >= MANY_SMALL_TABLES && given > 0 && presetChose(p, 'threads')) {
-    var very = small >= VERY_MANY_SMALL_TABLES;
-    out.loadOptions.threads = (very ? 4 : 2) * given;
-    out.lines.push('Threads: ' + out.loadOptions.threads + ', ' + (very ? 'four times' : 'twice') + ' the preset\'s ' + given + ': ' + small +
-      ' tables smaller than ' + formatBytes(BIG_TABLE) + ' (at least ' + (very ? VERY_MANY_SMALL_TABLES : MANY_SMALL_TABLES) + '), each one CREATE TABLE ' +
-      (very ? 'and a small LOAD DATA, each waiting on the disk' : 'that waits on the disk') + ' more than on the CPUs');
+    out.loadOptions.threads = 2 * given;
+    out.lines.push('Threads: ' + out.loadOptions.threads + ', twice the preset\'s ' + given + ': ' + small + ' tables smaller than ' + formatBytes(BIG_TABLE) + ' (at least ' + MANY_SMALL_TABLES + '), each one CREATE TABLE ' +
+      'that waits on the disk more than on the CPUs');
   }
   if (analyze) {
     var a = analyzeChoice(host, sized, p.preset.name);

@@ -56,13 +56,6 @@ describe('restore.load levers chosen from the dump (lib/run/load-levers.js)', fu
     const fewer = small(999);
     expect(choose(host(fewer), Object.keys(fewer), { lo }).loadOptions).to.deep.equal({ deferTableIndexes: 'fulltext' });
     expect(choose(host(many), Object.keys(many), { lo, explicit: { threads: 4 } }).loadOptions).to.deep.equal({ deferTableIndexes: 'fulltext' });
-    // 10,000 or more: four times.
-    const most = small(10000);
-    const m = choose(host(most), Object.keys(most), { lo });
-    expect(m.loadOptions).to.deep.equal({ deferTableIndexes: 'fulltext', threads: 16 });
-    expect(m.lines[1]).to.equal('Threads: 16, four times the preset\'s 4: 10000 tables smaller than 32.0 MiB (at least 10000), each one ' +
-      'CREATE TABLE and a small LOAD DATA, each waiting on the disk more than on the CPUs');
-    expect(choose(host(small(9999)), Object.keys(small(9999)), { lo }).loadOptions.threads).to.equal(8);
     const heavy = Object.assign(small(1000), { big: 2000 * MiB });
     expect(choose(host(heavy), Object.keys(heavy), { lo }).loadOptions).to.deep.equal({});
     // dev: no threads of its own (util.loadDump's 4, the redo log on): as they are. Without DDL: none.
