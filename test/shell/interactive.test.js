@@ -46,7 +46,7 @@ describe('restore at the interactive prompt (real Shell in a terminal)', functio
     screen = waitForPrompt(term, 3);
     const load = answerTo(screen, 2);
     expect(load).to.match(/^restore\.load report for .*shop:$/m);
-    expect(load).to.match(/^ {2}shop\.orders +2000$/m);
+    expect(load).to.match(/^ {2}shop\.orders +2000 +as loaded$/m);
     expect(load).to.match(/^InnoDB redo log: before ON, after ON$/m);
     const tail = load.trimEnd().split('\n').slice(-2);
     expect(tail[0]).to.equal('Stubbed (not loaded): shop.orders 10 chunk(s).');

@@ -134,7 +134,7 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     const r = cli(target.uri, ['load', dump, `--binlogs=${folder}`, `--until=${beforeDrop}`, '--analyze=on'], { configHome: home });
     expect(r.status, r.out).to.equal(0);
     // shop.extra, created by the replay, is a table of the restore: its rows reported, analyzed.
-    expect(r.stdout).to.match(/\n\s+shop\.extra\s+2\n/).and.include('Analyze (on): 3 table(s)')
+    expect(r.stdout).to.match(/\n\s+shop\.extra\s+2\s+counted\n/).and.include('Analyze (on): 3 table(s)')
       .and.include('table(s) it created, counted above: shop.extra');
     expect(r.stdout).to.match(/Binary logs: \d+ file\(s\) in /);
     expect(r.stdout).to.match(/replay: \d+ transaction\(s\) after the dump, up to until /);
