@@ -212,7 +212,7 @@ const pluginReplay = (threads, preset, cfgHome = home, extra = []) => async (tar
   const phase = report.phases.find((p) => p.phase === 'replay');
   const rp = report.replay;
   const p = peak();
-  return { seconds: phase.seconds, peakMB: r.peakMB, serverMB: p.growthMB, status: 0, stderr: '',
+  return { seconds: phase.seconds, peakMB: r.peakMB, serverMB: p.growthMB, status: 0, stderr: '', engine: rp.engine,
     sides: `mysqlsh; not counted: the preflight's ${report.phases.find((p) => p.phase === 'preflight').seconds.toFixed(1)} s (the files ` +
       `read and checked), the load's ${report.phases.find((p) => p.phase === 'util.loadDump').seconds.toFixed(1)} s; ` +
       (rp.engine === 'applier' ? `${rp.applied} transactions applied by the target's applier (${rp.workers} workers), fed by the plugin; `
@@ -307,6 +307,9 @@ async function main() {
     // replayWith "applier": the target's own applier (replica_parallel_workers as the server has it: 4), fed by the plugin.
     { name: 'plugin via applier', how: 'restore load --binlogs --replayWith=applier (the target\'s applier, 4 workers)', plugin: true,
       run: pluginReplay(4, undefined, home, ['--replayWith=applier']) },
+    // What a user gets without choosing: replayWith "auto" (the verdict names the road it took).
+    { name: 'plugin, default', how: 'restore load --binlogs --threads=4 (replayWith "auto", the default)', plugin: true,
+      run: pluginReplay(4, undefined, home) },
     { name: 'plugin, 4, preset fastest', how: 'restore load --binlogs --threads=4 --preset=fastest --replayWith=sessions (its restore-time levers)',
       plugin: true, run: pluginReplay(4, 'fastest', home, SESSIONS) },
     ...compared.map((c) => ({ name: `plugin@${path.basename(c.dir)}, 4`, how: `restore load --binlogs --threads=4, the plugin of ${c.dir}`,
@@ -365,13 +368,14 @@ async function main() {
   // Issue 43's targets: at least 2x mysqlbinlog | mysql, within 1.2x of the server's own applier (same targets).
   const median = (name) => (results[name] && results[name].length ? stats(results[name].map((r) => r.seconds)).median : NaN);
   const applierTime = median('server applier, 4 workers');
-  for (const name of ['plugin, 4 sessions', 'plugin via applier']) {
+  for (const name of ['plugin, 4 sessions', 'plugin via applier', 'plugin, default']) {
     const m = median(name);
     if (Number.isNaN(m)) continue;
     const parts = [];
     if (!Number.isNaN(base) && variants[0].name === 'mysqlbinlog | mysql') parts.push(`${(base / m).toFixed(2)}x faster than mysqlbinlog | mysql (target 2x: ${base / m >= 2 ? 'PASS' : 'FAIL'})`);
     if (!Number.isNaN(applierTime)) parts.push(`${(m / applierTime).toFixed(2)}x the server applier's time (target 1.2x: ${m / applierTime <= 1.2 ? 'PASS' : 'FAIL'})`);
-    if (parts.length) process.stdout.write(`Verdict ${name}: ${parts.join('; ')}\n`);
+    const roads = [...new Set(results[name].map((r) => r.engine).filter(Boolean))];
+    if (parts.length) process.stdout.write(`Verdict ${name}${name === 'plugin, default' ? ` (auto took: ${roads.join(', ')})` : ''}: ${parts.join('; ')}\n`);
   }
   process.stdout.write('(worker peak: mysqlbinlog\'s plus mysql\'s peak RSS; for the applier the worker is the target mysqld ' +
     'itself (its peak RSS during the replay); target mysqld +MB: its peak RSS during the replay over its RSS before)\n');
