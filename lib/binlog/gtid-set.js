@@ -92,8 +92,13 @@ function setText(set) {
 }
 
 // The connected server's gtid_executed, parsed (tagged GTIDs too).
-function executed(host) {
-  return parseSet(String(host.sql.run('SELECT @@GLOBAL.gtid_executed AS g').rows[0].g || ''), 'The target\'s gtid_executed');
+// The target's gtid_executed as one text without the server's line breaks (comparable as it is), and parsed.
+function executedText(host) {
+  return String(host.sql.run('SELECT @@GLOBAL.gtid_executed AS g').rows[0].g || '').replace(/\s+/g, '');
 }
 
-module.exports = { parseSet: parseSet, executed: executed, addRange: addRange, splitGtid: splitGtid, hasGtid: hasGtid, minus: minus, setText: setText };
+function executed(host) {
+  return parseSet(executedText(host), 'The target\'s gtid_executed');
+}
+
+module.exports = { parseSet: parseSet, executed: executed, executedText: executedText, addRange: addRange, splitGtid: splitGtid, hasGtid: hasGtid, minus: minus, setText: setText };

@@ -167,13 +167,9 @@ function channelIdle(host) {
   return !busy.some(function (r) { return Number(r.n) > 0; });
 }
 
-function executedText(host) {
-  return String(host.sql.run('SELECT @@GLOBAL.gtid_executed AS g').rows[0].g || '').replace(/\s/g, '');
-}
-
 // The applied prefix: how many of todo the target holds, in order (commits keep the source's order).
 function appliedPrefix(host, todo) {
-  var held = gtids.parseSet(executedText(host), 'The target\'s gtid_executed');
+  var held = gtids.executed(host);
   var n = 0;
   while (n < todo.length && gtids.hasGtid(held, todo[n].gtid)) n++;
   return n;
@@ -182,7 +178,7 @@ function appliedPrefix(host, todo) {
 // plan: planReplay's with plan.applier (planApplier's); opts {quietMs}. Returns what applyReplay returns.
 function applyWithApplier(host, plan, opts) {
   removeChannel(host); // an interrupted run's: its applier finishes its transaction and stops first
-  var before = executedText(host);
+  var before = gtids.executedText(host);
   var held = gtids.parseSet(before, 'The target\'s gtid_executed');
   var todo = plan.transactions.filter(function (t) { return !gtids.hasGtid(held, t.gtid); });
   var out = { applied: 0, onTarget: plan.transactions.length - todo.length, workers: plan.applier.workers, bytes: 0, retries: 0,
@@ -233,7 +229,7 @@ function applyWithApplier(host, plan, opts) {
     var reason = 'the target could not connect back to the plugin at ' + plan.applier.address + ':' + feed.port +
       ' (its replication connection says: MySQL error ' + failure.code + ': ' + failure.message + ')';
     // Proven untouched: the channel received and applied nothing, and gtid_executed is as it was.
-    var untouched = !done && failure.idle && executedText(host) === before;
+    var untouched = !done && failure.idle && gtids.executedText(host) === before;
     throw new UserError('REPLAY_APPLIER_REFUSED', said(reason + '. Let the target reach this machine on that address (a firewall, a container ' +
       'network), or use replayWith "sessions". The channel was removed; ' + (untouched ? 'nothing was applied.' : done + ' transaction(s) were applied.')),
     { reason: reason, nothingApplied: untouched, applied: done });

@@ -36,7 +36,7 @@ function readRecord(host, serverUuid) {
 function writeRecord(host, doc) {
   var uuid = host.sql.serverInfo().uuid;
   var path = recordPath(host, uuid);
-  var text = String(host.sql.run('SELECT @@GLOBAL.gtid_executed AS g').rows[0].g || '').replace(/\s+/g, '');
+  var text = gtids.executedText(host);
   host.files.makeDirs(host.files.dirname(path));
   host.files.writeFiles([{ path: path, data: JSON.stringify({ format: FORMAT, server: uuid, key: doc.key, gtidExecuted: text, rows: doc.rows,
     last: doc.last || null, at: new Date().toISOString() }) }], { overwrite: true });

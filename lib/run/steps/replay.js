@@ -45,4 +45,3 @@ module.exports = {
     replayRecordStep.run(run); // the record for a roll forward, at once (the last step writes it again)
   },
 };
-
