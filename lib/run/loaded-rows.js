@@ -12,14 +12,14 @@
 //     util.loadDump ran; a change by another session only sends every table back to COUNT(*)).
 // Otherwise the table is counted (lib/server/row-counts.js).
 var rowChangeCounters = require('../server/row-counts.js').rowChangeCounters;
-var whyCounted = require('../snapshot/row-ownership.js').whyCounted;
+var rowOwnership = require('../snapshot/row-ownership.js');
 
 // util.loadDump's options that put its progress file in a bucket, not on this machine.
 var REMOTE = ['osBucketName', 's3BucketName', 'azureContainerName'];
 
 function progressPath(lo) {
-  if (typeof lo.progressFile !== 'string' || lo.progressFile === '') return null;
-  return REMOTE.some(function (k) { return lo[k]; }) ? null : lo.progressFile;
+  var file = rowOwnership.progressFileOf(lo);
+  return file && !REMOTE.some(function (k) { return lo[k]; }) ? file : null;
 }
 
 // The progress file's text → Map(JSON [schema, table] → rows) of the tables whose every begun
@@ -77,7 +77,7 @@ function measure(host, plan, was) {
   var afterLoad = plan.snapshot ? plan.snapshot.ownership.afterLoad : null;
   return function (schema, table) {
     var rows = loaded.get(JSON.stringify([schema, table]));
-    return rows === undefined || whyCounted(afterLoad, schema, table) ? null : rows;
+    return rows === undefined || rowOwnership.whyCounted(afterLoad, schema, table) ? null : rows;
   };
 }
 

@@ -14,7 +14,7 @@ var renameReplay = require('./replay-rename.js').renameReplay;
 var replayTables = require('../binlog/replay-tables.js');
 var planApplier = require('../binlog/replay-applier.js').planApplier;
 var replayRecord = require('../binlog/replay-record.js');
-var existingTables = require('../snapshot/row-ownership.js').existingTables;
+var rowOwnership = require('../snapshot/row-ownership.js');
 var canManageChannels = require('../server/privileges.js').canManageChannels;
 
 var TARGETS = ['until', 'stopBefore', 'stopAfter'];
@@ -191,10 +191,9 @@ function planReplayForward(host, plan, p) {
   var pos = sourcePosition(p.dump.rootJson);
   plan.recordKey = JSON.stringify({ dump: [pos.gtidExecuted, pos.binlogFile, pos.binlogPosition, sourceIdentity(p.dump.rootJson)],
     tables: p.objects.tables.map(function (t) { return t.schema + '.' + t.table; }).sort() });
-  var progress = typeof p.lo.progressFile === 'string' && p.lo.progressFile !== '' ? p.lo.progressFile : null;
   plan.forward = replayRecord.planForward(host, plan, { key: plan.recordKey, dropExisting: !!p.own.dropExisting,
-    resumed: !!progress && !p.lo.resetProgress && host.files.isFile(progress),
-    tablesThere: Object.keys(existingTables(host, p.objects.tables, [])).length > 0 });
+    resumed: rowOwnership.resumesProgress(host, p.lo),
+    tablesThere: Object.keys(rowOwnership.existingTables(host, p.objects.tables, [])).length > 0 });
   if (!plan.forward) return;
   var at = plan.lines.map(function (l) { return /^ {2}replay: /.test(l); }).indexOf(true);
   plan.lines.splice(at + 1, 0, plan.forward.line);

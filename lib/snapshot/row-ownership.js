@@ -245,8 +245,8 @@ function planOwnership(host, p) {
   var snap = p.snap;
   var lo = p.loadDumpOptions;
   var tables = p.objects.tables;
-  var progress = typeof lo.progressFile === 'string' && lo.progressFile !== '' ? lo.progressFile : null;
-  var resumed = !!progress && !lo.resetProgress && host.files.isFile(progress);
+  var progress = progressFileOf(lo);
+  var resumed = resumesProgress(host, lo);
   // A replay rolled forward (p.replay.forward, checked against the target's gtid_executed): the rows are the first
   // load's and its replay's, and that load's facts hold, as for a resumed one.
   var forward = p.replay && p.replay.forward ? p.replay.forward : null;
@@ -323,6 +323,17 @@ function planOwnership(host, p) {
   return out;
 }
 
+// util.loadDump's progress file (lo: its composed options), or null when none is kept.
+function progressFileOf(lo) {
+  return typeof lo.progressFile === 'string' && lo.progressFile !== '' ? lo.progressFile : null;
+}
+
+// Whether util.loadDump resumes an earlier attempt: its progress file is there and not reset.
+function resumesProgress(host, lo) {
+  var progress = progressFileOf(lo);
+  return !!progress && !lo.resetProgress && host.files.isFile(progress);
+}
+
 // For the report's row counts (lib/run/loaded-rows.js): which loaded tables may hold other rows
 // than util.loadDump's own count of what it loaded. {all: why every table is counted, or null,
 // counted: {lower key: why}}: a table on the server before the load (not dropped), one a step after
@@ -358,4 +369,5 @@ function rowFacts(ownership, tables, forward) {
 }
 
 module.exports = { planOwnership: planOwnership, writeRecord: writeRecord, trimLimit: trimLimit, recordPath: recordPath,
-  describeRange: describeRange, existingTables: existingTables, rowFacts: rowFacts, whyCounted: whyCounted };
+  describeRange: describeRange, existingTables: existingTables, rowFacts: rowFacts, whyCounted: whyCounted, progressFileOf: progressFileOf,
+  resumesProgress: resumesProgress };
