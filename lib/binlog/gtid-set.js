@@ -91,12 +91,12 @@ function setText(set) {
   return order.map(function (u) { return parts[u].join(':'); }).join(',');
 }
 
-// The connected server's gtid_executed, parsed (tagged GTIDs too).
-// The target's gtid_executed as one text without the server's line breaks (comparable as it is), and parsed.
+// The connected server's gtid_executed as one text without the server's line breaks (comparable as it is).
 function executedText(host) {
   return String(host.sql.run('SELECT @@GLOBAL.gtid_executed AS g').rows[0].g || '').replace(/\s+/g, '');
 }
 
+// The same, parsed (tagged GTIDs too).
 function executed(host) {
   return parseSet(executedText(host), 'The target\'s gtid_executed');
 }
