@@ -237,24 +237,25 @@ function openOtherSession(current, hostName, port, typed) {
 
 function sessionRunner(session) {
   return function run(sql, args) {
-    var result;
+    // Fetching rows fails too (a statement killed or interrupted by Ctrl-C while its rows are read):
+    // a failed statement either way, with the server's error, not a defect of the plugin.
     try {
-      result = args === undefined ? session().runSql(sql) : session().runSql(sql, args);
+      var result = args === undefined ? session().runSql(sql) : session().runSql(sql, args);
+      var columns = Array.from(result.getColumnNames());
+      var rows = [];
+      var row;
+      while ((row = result.fetchOne()) !== null) {
+        var o = {};
+        for (var i = 0; i < columns.length; i++) o[columns[i]] = row[i];
+        rows.push(o);
+      }
+      return { columns: columns, rows: rows, affected: result.getAffectedItemsCount(),
+        insertId: result.getAutoIncrementValue() };
     } catch (e) {
       if (e && e.isSqlError) throw e;
       var d = errorDetails(e);
-      throw new SqlError(d.code, d.message.replace(/^ClassicSession\.runSql: /, ''));
+      throw new SqlError(d.code, d.message.replace(/^(?:ClassicSession|ClassicResult)\.\w+: /, ''));
     }
-    var columns = Array.from(result.getColumnNames());
-    var rows = [];
-    var row;
-    while ((row = result.fetchOne()) !== null) {
-      var o = {};
-      for (var i = 0; i < columns.length; i++) o[columns[i]] = row[i];
-      rows.push(o);
-    }
-    return { columns: columns, rows: rows, affected: result.getAffectedItemsCount(),
-      insertId: result.getAutoIncrementValue() };
   };
 }
 
