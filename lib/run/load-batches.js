@@ -45,8 +45,15 @@ function whyOneCall(host, p) {
   if (filters.length) return filters.join(', ') + ' given';
   if (lo.ignoreExistingObjects || lo.dropExistingObjects || p.dropNative) return 'existing objects are dropped or ignored by util.loadDump';
   if (p.resumed) return null;
-  // util.loadDump checks for existing objects only in a call that does not resume, and for that call's objects.
-  if (lo.loadUsers) return 'loadUsers: util.loadDump checks the dump\'s accounts against the server only in its first call';
+  // util.loadDump checks for existing objects only in a call that does not resume, and for that call's
+  // objects: here for all of them, as it compares accounts ('user'@'host', case aside) and schemas.
+  var accounts = lo.loadUsers && Array.isArray(p.accounts) ? p.accounts.map(function (a) { return String(a).toLowerCase(); }) : [];
+  if (accounts.length) {
+    var there = host.sql.run('SELECT DISTINCT GRANTEE AS g FROM information_schema.USER_PRIVILEGES').rows.filter(function (r) {
+      return accounts.indexOf(String(r.g).toLowerCase()) >= 0;
+    });
+    if (there.length) return 'account ' + String(there[0].g) + ' exists: util.loadDump checks for existing accounts only in its first call';
+  }
   var schemas = [];
   p.objects.schemas.forEach(function (s) { if (schemas.indexOf(s.schema) < 0) schemas.push(s.schema); });
   if (!schemas.length) return null;
@@ -88,7 +95,7 @@ function callOptions(lo, slices) {
 }
 
 // In the preflight, after util.loadDump's options are composed. p: {objects (what the load creates),
-// lo (the composed options), planned, replay, topology, dropNative, resumed}. → {calls: [options of each
+// lo (the composed options), planned, replay, topology, dropNative, resumed, accounts (@.json's users, or null)}. → {calls: [options of each
 // util.loadDump call] or null (one call: lo), lines: the plan's}.
 function planBatches(host, p) {
   var tables = p.objects.tables;

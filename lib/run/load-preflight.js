@@ -211,7 +211,8 @@ function lockedPreflight(host, p) {
   snapshot.lines = snapshot.lines.concat(snapshot.ownership.lines);
   // Many tables: util.loadDump in calls of a slice each (lib/run/load-batches.js).
   var batches = replay && replay.forward ? { calls: null, lines: [] } : planBatches(host, { objects: objects, lo: final, planned: planned,
-    replay: replay, topology: topo, dropNative: dropNative, resumed: rowOwnership.resumesProgress(host, final) });
+    replay: replay, topology: topo, dropNative: dropNative, resumed: rowOwnership.resumesProgress(host, final),
+    accounts: dump.rootJson ? dump.rootJson.users : null });
   var plan = {
     dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: p.resolved.preset, loadDumpOptions: final,
     optionEcho: optionTable.optionEcho('load', p.resolved.all, p.resolved.explicit),

@@ -9,7 +9,8 @@ const names = (schema, n) => Array.from({ length: n }, (_, i) => ({ schema, dump
 const objects = (tables, views = []) => ({ tables, views, schemas: [...new Set(tables.map((t) => t.schema))].map((schema) => ({ schema })) });
 const LO = { progressFile: '/state/p.json', threads: 8, skipBinlog: true, resetProgress: true, updateGtidSet: 'off' };
 function plan(o, { lo = LO, existing = [], ...p } = {}) {
-  const host = fakeHost({ sql: [[/information_schema\.SCHEMATA/, (sql, args) => ({ rows: args.filter((s) => existing.includes(s)).map((s) => ({ s })) })]] });
+  const host = fakeHost({ sql: [[/information_schema\.SCHEMATA/, (sql, args) => ({ rows: args.filter((s) => existing.includes(s)).map((s) => ({ s })) })],
+    [/information_schema\.USER_PRIVILEGES/, { rows: [{ g: "'root'@'localhost'" }, { g: "'Ann'@'%'" }] }]] });
   return planBatches(host, Object.assign({ objects: o, lo, planned: null, replay: null, topology: { kind: 'standalone' }, dropNative: false,
     resumed: false }, p));
 }
@@ -60,7 +61,7 @@ describe('util.loadDump in calls of a slice each (lib/run/load-batches.js)', fun
     expect(one.lines[0]).to.match(/one call of 3,000 tables: 3,000 of them in schemas with views/);
   });
 
-  it('one call, with the reason in the plan: a load view, binlogs, a replicated server, loadUsers or a schema already there on a first attempt, object filters', function () {
+  it('one call, with the reason in the plan: a load view, binlogs, a replicated server, an account or a schema already there on a first attempt, object filters', function () {
     const o = objects(names('s', 2000));
     const why = (p) => plan(o, p).lines[0].replace(/^util\.loadDump in one call of 2,000 tables: /, '');
     expect(why({ planned: { viewed: true } })).to.match(/load view/);
@@ -68,7 +69,11 @@ describe('util.loadDump in calls of a slice each (lib/run/load-batches.js)', fun
     expect(plan(o, { planned: { local: true } }).calls).to.have.length(3);
     expect(why({ replay: {} })).to.match(/binlogs/);
     expect(why({ topology: { kind: 'source' } })).to.match(/source/);
-    expect(why({ lo: Object.assign({}, LO, { loadUsers: true }) })).to.match(/^loadUsers/);
+    const users = Object.assign({}, LO, { loadUsers: true });
+    expect(why({ lo: users, accounts: ["'bob'@'%'", "'ann'@'%'"] })).to.equal('account \'Ann\'@\'%\' exists: util.loadDump checks for existing ' +
+      'accounts only in its first call');
+    expect(plan(o, { lo: users, accounts: ["'bob'@'%'"] }).calls[2].loadUsers).to.equal(true);
+    expect(plan(o, { lo: users, accounts: null }).calls).to.have.length(3);
     expect(why({ existing: ['s'] })).to.equal('schema s exists: util.loadDump checks for existing objects only in its first call');
     expect(why({ lo: Object.assign({}, LO, { excludeTriggers: ['s.t0.x'] }) })).to.equal('excludeTriggers given');
     expect(why({ lo: Object.assign({}, LO, { progressFile: '' }) })).to.match(/no local progress file/);
