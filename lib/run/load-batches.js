@@ -47,7 +47,8 @@ function whyOneCall(host, p) {
   if (p.resumed) return null;
   // util.loadDump checks for existing objects only in a call that does not resume, and for that call's
   // objects: here for all of them, as it compares accounts ('user'@'host', case aside) and schemas.
-  var accounts = lo.loadUsers && Array.isArray(p.accounts) ? p.accounts.map(function (a) { return String(a).toLowerCase(); }) : [];
+  if (lo.loadUsers && !Array.isArray(p.accounts)) return 'loadUsers, and the dump\'s @.json lists no accounts to check against the server';
+  var accounts = lo.loadUsers ? p.accounts.map(function (a) { return String(a).toLowerCase(); }) : [];
   if (accounts.length) {
     var there = host.sql.run('SELECT DISTINCT GRANTEE AS g FROM information_schema.USER_PRIVILEGES').rows.filter(function (r) {
       return accounts.indexOf(String(r.g).toLowerCase()) >= 0;
