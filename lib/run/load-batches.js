@@ -122,4 +122,10 @@ function planBatches(host, p) {
     (free.length < tables.length ? ' (' + thousands(tables.length - free.length) + ' tables in schemas with views)' : '')] };
 }
 
-module.exports = { planBatches: planBatches, batchSize: batchSize, MIN_TABLES: MIN_TABLES, callOptions: callOptions };
+// The line printed before call i (0-based) of `calls`.
+function callLine(calls, i) {
+  return 'util.loadDump call ' + (i + 1) + ' of ' + calls.length + ': ' + (i < calls.length - 1
+    ? thousands(calls[i].includeTables.length) + ' tables' : 'the load\'s own options, the tables above left out');
+}
+
+module.exports = { planBatches: planBatches, batchSize: batchSize, MIN_TABLES: MIN_TABLES, callOptions: callOptions, callLine: callLine };

@@ -3,7 +3,7 @@
 // sliced, how, and what each call gets.
 const { expect } = require('chai');
 const { fakeHost } = require('../support/fake-host');
-const { planBatches, batchSize, MIN_TABLES } = require('../../lib/run/load-batches');
+const { planBatches, batchSize, MIN_TABLES, callLine } = require('../../lib/run/load-batches');
 
 const names = (schema, n) => Array.from({ length: n }, (_, i) => ({ schema, dumpSchema: schema, table: 't' + i }));
 const objects = (tables, views = []) => ({ tables, views, schemas: [...new Set(tables.map((t) => t.schema))].map((schema) => ({ schema })) });
@@ -37,6 +37,8 @@ describe('util.loadDump in calls of a slice each (lib/run/load-batches.js)', fun
     // Only the first call resets the progress; no slice call loads users or updates the GTID set.
     expect(r.calls.map((c) => c.resetProgress)).to.deep.equal([true, undefined, undefined, undefined, undefined]);
     expect(r.calls.slice(0, 4).every((c) => c.loadUsers === false && c.updateGtidSet === undefined && c.progressFile === LO.progressFile)).to.equal(true);
+    expect([callLine(r.calls, 1), callLine(r.calls, 4)]).to.deep.equal(['util.loadDump call 2 of 5: 2,000 tables',
+      'util.loadDump call 5 of 5: the load\'s own options, the tables above left out']);
     const last = r.calls[4];
     expect(last.excludeTables).to.have.length(8000);
     expect(last.includeTables).to.equal(undefined);

@@ -4,6 +4,7 @@
 var snapshotStep = require('../../snapshot/snapshot-step.js');
 var rowOwnership = require('../../snapshot/row-ownership.js');
 var loadedRows = require('../loaded-rows.js');
+var loadBatches = require('../load-batches.js');
 
 module.exports = {
   name: 'util.loadDump',
@@ -21,10 +22,7 @@ module.exports = {
     // Many tables: one call per slice, then the load's own options (lib/run/load-batches.js).
     var calls = plan.batches || [plan.loadDumpOptions];
     calls.forEach(function (options, i) {
-      if (calls.length > 1) {
-        run.host.out.print('util.loadDump call ' + (i + 1) + ' of ' + calls.length + ': ' + (i < calls.length - 1
-          ? options.includeTables.length + ' tables' : 'the load\'s own options, the tables above left out'));
-      }
+      if (calls.length > 1) run.host.out.print(loadBatches.callLine(calls, i));
       run.host.util.loadDump(plan.loadDir, options);
     });
     run.asLoaded = loadedRows.measure(run.host, plan, was, calls.length);
