@@ -24,7 +24,7 @@ function topologyText(topo) {
 function dryRunFacts(pre) {
   var plan = pre.plan;
   return { dryRun: true, dumpDir: plan.dir, preset: plan.preset.name, loadDumpOptions: withoutSecrets(plan.loadDumpOptions),
-    toDrop: plan.drops, settings: plan.tuning, redoLog: { now: plan.redo.state, action: plan.redo.action },
+    loadDumpCalls: plan.batches ? plan.batches.length : 1, toDrop: plan.drops, settings: plan.tuning, redoLog: { now: plan.redo.state, action: plan.redo.action },
     analyze: pre.own.analyze, advice: tuning.adviceLines(plan.advice), warnings: plan.warnings.concat(plan.blockers),
     topology: topologyText(plan.topology), members: members.surveyFacts(plan.topology),
     partial: pre.planned ? pre.planned.facts || null : null };
@@ -34,7 +34,7 @@ function dryRunFacts(pre) {
 function newReport(pre, phases) {
   var plan = pre.plan;
   return { dryRun: false, ok: false, error: null, dumpDir: plan.dir, title: plan.title, preset: plan.preset.name,
-    loadDumpOptions: withoutSecrets(plan.loadDumpOptions), phases: phases, tables: [], dropped: [], settings: [],
+    loadDumpOptions: withoutSecrets(plan.loadDumpOptions), loadDumpCalls: plan.batches ? plan.batches.length : 1, phases: phases, tables: [], dropped: [], settings: [],
     redoLog: { before: plan.redo.state, disabled: false, after: null }, analyze: null, replay: null, advice: tuning.adviceLines(plan.advice),
     stateFile: null, partial: pre.planned ? pre.planned.facts || null : null, partialLines: [], snapshot: null,
     topology: topologyText(plan.topology), members: null, rebuildSteps: plan.topology.rebuild ? road.rebuildSteps(plan.topology) : null };

@@ -54,6 +54,7 @@ var rowOwnership = require('../snapshot/row-ownership.js');
 var statementSize = require('../snapshot/statement-size.js');
 var planLoadReplay = require('./replay-preflight.js').planLoadReplay;
 var planReplayForward = require('./replay-preflight.js').planReplayForward;
+var planBatches = require('./load-batches.js').planBatches;
 var tuneWorkers = require('../binlog/replay-applier.js').tuneWorkers;
 var optionTable = require('../options/option-table.js');
 var secrets = require('../options/secrets.js');
@@ -208,6 +209,10 @@ function lockedPreflight(host, p) {
   snapshot.ownership = rowOwnership.planOwnership(host, { snap: snapshot, objects: objects, drops: drops, planned: planned, ctx: ctx,
     dump: dump, loadDumpOptions: final, replay: replay });
   snapshot.lines = snapshot.lines.concat(snapshot.ownership.lines);
+  // Many tables: util.loadDump in calls of a slice each (lib/run/load-batches.js).
+  var batches = replay && replay.forward ? { calls: null, lines: [] } : planBatches(host, { objects: objects, lo: final, planned: planned,
+    replay: replay, topology: topo, dropNative: dropNative, resumed: rowOwnership.resumesProgress(host, final),
+    accounts: dump.rootJson ? dump.rootJson.users : null });
   var plan = {
     dir: dir, loadDir: planned && planned.loadDir ? planned.loadDir : dir, preset: p.resolved.preset, loadDumpOptions: final,
     optionEcho: optionTable.optionEcho('load', p.resolved.all, p.resolved.explicit),
@@ -218,6 +223,7 @@ function lockedPreflight(host, p) {
     redo: redoPlan, tune: own.tune, tuning: tuned, sessionTuning: indexBuilds ? [indexBuilds] : [],
     analyze: own.analyze === 'off' ? 'off' : own.analyze + ' (' + (levers.analyzeTables ? levers.analyzeTables.length + ' of ' : '') +
       objects.tables.length + ' table(s))',
+    batches: batches.calls, batchLines: batches.lines,
     leverLines: levers.lines, threadsLever: levers.loadOptions.threads !== undefined,
     advice: own.tune ? tuning.restartAdvice(host, final, topo.feedsOthers) : [], partialLines: planned && planned.lines ? planned.lines : [],
     warnings: [], blockers: [], snapshot: snapshot, replay: replay,

@@ -34,6 +34,7 @@ function planLines(plan) {
   // A replay rolled forward does not run util.loadDump (its replay lines say why).
   lines.push(plan.replay && plan.replay.forward ? '  util.loadDump: not run (rolling forward a replay, below)'
     : '  util.loadDump options: ' + sortedJson(withoutSecrets(plan.loadDumpOptions)));
+  lines = lines.concat(indent(plan.batchLines || []));
   if (plan.preset.threadsWhy && plan.loadDumpOptions.threads !== undefined) {
     lines.push('  Threads: ' + (plan.threadsLever ? plan.loadDumpOptions.threads + ' (chosen from the dump\'s figures: levers below)'
       : plan.loadDumpOptions.threads === plan.preset.options.threads ? plan.preset.threadsWhy : plan.loadDumpOptions.threads + ' (given explicitly)'));

@@ -5,8 +5,9 @@
 //   the table did not hold rows before: this load created it (lib/snapshot/row-ownership.js: not on
 //     the server before the load, or dropped by it), and no step after util.loadDump changes it
 //     (the same module's whyCounted: since, orphans, masks by UPDATE, a replay, a resumed load);
-//   the progress file is local, and holds this run alone (util.loadDump separates a new attempt
-//     with a blank line), every chunk of the table it began is done, none by BULK LOAD;
+//   the progress file is local, and holds this run alone (util.loadDump begins each call that
+//     resumes the file with a blank line: a batched load's calls (lib/run/load-batches.js) are
+//     one attempt of as many parts), every chunk of the table it began is done once, none by BULK LOAD;
 //   no loaded row replaced another (LOAD DATA … REPLACE: the server's Innodb_rows_updated and
 //     Innodb_rows_deleted, which count that and any other change of a row, did not move while
 //     util.loadDump ran; a change by another session only sends every table back to COUNT(*)).
@@ -23,11 +24,11 @@ function progressPath(lo) {
 }
 
 // The progress file's text → Map(JSON [schema, table] → rows) of the tables whose every begun
-// chunk is done once, with a count; null when it holds more than one attempt.
-function loadedByTable(text) {
+// chunk is done once, with a count; null when it holds more than the `calls` (1) of this run.
+function loadedByTable(text, calls) {
   var lines = text.split('\n');
   while (lines.length && !lines[lines.length - 1].trim()) lines.pop();
-  if (lines.some(function (l) { return !l.trim(); })) return null;
+  if (lines.filter(function (l) { return !l.trim(); }).length !== (calls || 1) - 1) return null;
   var chunks = new Map(); // chunk key → {table, done, rows}
   var bad = new Map();
   lines.forEach(function (line) {
@@ -58,9 +59,9 @@ function before(host, plan) {
   return progressPath(plan.loadDumpOptions) ? rowChangeCounters(host) : null;
 }
 
-// After util.loadDump returned: a function (schema, table) → rows as loaded, or null (count it);
-// null when no table's rows can be taken from the progress file.
-function measure(host, plan, was) {
+// After util.loadDump returned (`calls` calls of it): a function (schema, table) → rows as loaded,
+// or null (count it); null when no table's rows can be taken from the progress file.
+function measure(host, plan, was, calls) {
   var file = progressPath(plan.loadDumpOptions);
   if (!file || !was) return null;
   var now = rowChangeCounters(host);
@@ -68,7 +69,7 @@ function measure(host, plan, was) {
   if (!host.files.isFile(file)) return null;
   var loaded;
   try {
-    loaded = loadedByTable(host.files.loadText(file));
+    loaded = loadedByTable(host.files.loadText(file), calls);
   } catch (e) {
     if (!e || !(e.isFileError || e.name === 'SyntaxError')) throw e;
     return null; // unreadable: every table counted

@@ -30,6 +30,13 @@ describe('rows as util.loadDump loaded them (lib/run/loaded-rows.js)', function 
     expect(loadedRows.loadedByTable(PROGRESS + '\n' + data('a', 0, true, 10) + '\n')).to.equal(null);
   });
 
+  it('a batched load (lib/run/load-batches.js): as many blank lines as its calls less one, no more', function () {
+    const batched = PROGRESS + '\n' + data('b', 0, false) + '\n' + data('b', 0, true, 4) + '\n\n' + data('c', 0, true, 1) + '\n';
+    expect(loadedRows.loadedByTable(batched, 3).get(JSON.stringify(['s', 'b']))).to.equal(4);
+    expect(loadedRows.loadedByTable(batched, 2)).to.equal(null);
+    expect(loadedRows.loadedByTable('\n' + batched, 3)).to.equal(null);
+  });
+
   it('a chunk done twice is not counted twice: the table is left out', function () {
     const m = loadedRows.loadedByTable(PROGRESS + data('a', 1, true, 5) + '\n');
     expect(m.has(JSON.stringify(['s', 'a']))).to.equal(false);

@@ -4,10 +4,11 @@
 var snapshotStep = require('../../snapshot/snapshot-step.js');
 var rowOwnership = require('../../snapshot/row-ownership.js');
 var loadedRows = require('../loaded-rows.js');
+var loadBatches = require('../load-batches.js');
 
 module.exports = {
   name: 'util.loadDump',
-  reads: ['plan.loadDir', 'plan.loadDumpOptions', 'plan.snapshot'], adds: ['the masks\' key held in this session', 'the record of rows of their own beside the progress file'],
+  reads: ['plan.loadDir', 'plan.loadDumpOptions', 'plan.batches', 'plan.snapshot'], adds: ['the masks\' key held in this session', 'the record of rows of their own beside the progress file'],
   reports: 'its phase (report.phases); util.loadDump prints its own progress',
   undo: 'none: the progress file stays, so the same command resumes it',
   // A replay rolled forward: the tables hold the dump already (lib/binlog/replay-record.js).
@@ -18,7 +19,12 @@ module.exports = {
     rowOwnership.writeRecord(run.host, plan.snapshot.ownership);
     snapshotStep.holdMaskKey(run.host, plan.snapshot, true);
     var was = loadedRows.before(run.host, plan);
-    run.host.util.loadDump(plan.loadDir, plan.loadDumpOptions);
-    run.asLoaded = loadedRows.measure(run.host, plan, was);
+    // Many tables: one call per slice, then the load's own options (lib/run/load-batches.js).
+    var calls = plan.batches || [plan.loadDumpOptions];
+    calls.forEach(function (options, i) {
+      if (calls.length > 1) run.host.out.print(loadBatches.callLine(calls, i));
+      run.host.util.loadDump(plan.loadDir, options);
+    });
+    run.asLoaded = loadedRows.measure(run.host, plan, was, calls.length);
   },
 };
