@@ -71,6 +71,19 @@ describe('partial plan (lib/partial/partial-plan.js)', function () {
       .to.deep.equal(['/d/shop@orders@2.tsv.zst', '/d/shop@orders@3.tsv.zst', '/d/shop@orders@3.tsv.zst.idx']);
   });
 
+  it('a rule or filter naming a table or partition the dump lacks is a blocker with the nearest name', function () {
+    const p = planFor({ latest: { 'shop.ordrs': 1, 'shop.events.p2026_13': 1, 'shop.customers.p1': 1, 'nowhere.*': 1 } });
+    expect(p.blockers).to.deep.equal([
+      'latest: `shop`.`ordrs` names no table of the dump: did you mean shop.orders?',
+      'latest: `shop`.`events`.`p2026_13` names no partition of shop.events: did you mean shop.events.p2026_03?',
+      'latest: `shop`.`customers`.`p1` names no partition of shop.customers, which is not partitioned.',
+    ]);
+    expect(p.warnings).to.include('latest: `nowhere`.* matches no table of the dump.');
+    expect(planFor({ includeTables: ['shop.orders', 'shop.custmers'] }).blockers).to.deep.equal([
+      'includeTables: shop.custmers names no table of the dump: did you mean shop.customers?']);
+    expect(planFor({ latest: { 'shop.orders': 1 }, includeTables: ['shop.orders'] }).blockers).to.deep.equal([]);
+  });
+
   it('refuseBlocked says what blocks the plan and that nothing changed', function () {
     expect(() => partialPlan.refuseBlocked({ blockers: ['a chunk is corrupt'] }, 'The load'))
       .to.throw(/The load cannot be planned:\n {2}a chunk is corrupt\nNothing was changed\./);
