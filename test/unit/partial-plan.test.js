@@ -84,6 +84,15 @@ describe('partial plan (lib/partial/partial-plan.js)', function () {
     expect(planFor({ latest: { 'shop.orders': 1 }, includeTables: ['shop.orders'] }).blockers).to.deep.equal([]);
   });
 
+  it('the printed plan counts tables, not partitions, and has a row per table or partition', function () {
+    const { printPlan } = require('../../lib/partial/plan-report.js');
+    const lines = (plan) => { const out = []; printPlan(null, plan, null, { print: (l) => out.push(l), warn: () => {} }); return out; };
+    const all = lines(planFor({ latest: { 'shop.*': 1 } }));
+    expect(all).to.include('Tables chosen:  6'); // shop.events: 4 partitions, one table
+    expect(all.filter((l) => /^shop\./.test(l))).to.have.length(9); // a row per table or partition
+    expect(lines(planFor({ includeTables: ['shop.orders', 'shop.events'], latest: { 'shop.orders': 1 } }))).to.include('Tables chosen:  2');
+  });
+
   it('refuseBlocked says what blocks the plan and that nothing changed', function () {
     expect(() => partialPlan.refuseBlocked({ blockers: ['a chunk is corrupt'] }, 'The load'))
       .to.throw(/The load cannot be planned:\n {2}a chunk is corrupt\nNothing was changed\./);
