@@ -190,8 +190,9 @@ function printReport(host, model, totals) {
   ]).forEach(line);
   line('');
   if (model.targets.length) {
-    textTable.formatTable(['Table', 'Chunks', 'Stubs', 'Missing', 'Corrupt', 'Data', 'Note'],
-      model.targets.slice().sort(byName).map(tableRow), { right: [1, 2, 3, 4, 5] }).forEach(line);
+    var sorted = model.targets.slice().sort(byName);
+    textTable.eachTableLine(['Table', 'Chunks', 'Stubs', 'Missing', 'Corrupt', 'Data', 'Note'], sorted.length,
+      function (k) { return tableRow(sorted[k]); }, { right: [1, 2, 3, 4, 5] }, line);
     line('');
   }
   if (model.targets.some(function (t) { return tableNote(t).indexOf('latest') >= 0; })) {

@@ -208,9 +208,7 @@ function readCatalog(ctx) {
 function checkedList(reader, json, key, required) {
   var v = required ? reader.require(json, key, 'Array') : reader.get(json, key, 'Array');
   var list = reader.entries(v, 'AnyString', key);
-  // A sorted copy finds a name given twice without a map of 50,000 names (usually there is none).
-  var sorted = list.slice().sort();
-  if (!sorted.some(function (x, i) { return i > 0 && x === sorted[i - 1]; })) return list;
+  if (!repeats(list)) return list;
   var seen = {};
   return list.filter(function (x) {
     if (Object.prototype.hasOwnProperty.call(seen, x)) return false;
@@ -219,8 +217,16 @@ function checkedList(reader, json, key, required) {
   });
 }
 
+// Whether a text is in the list twice: a sorted copy finds it without a map of 50,000 names
+// (usually there is none).
+function repeats(list) {
+  var sorted = list.slice().sort();
+  return sorted.some(function (x, i) { return i > 0 && x === sorted[i - 1]; });
+}
+
 // Two tables (or partitions) with one file base name would load each other's data.
 function sharedBaseNames(targets, damaged) {
+  if (!repeats(targets.map(function (t) { return t.base; }))) return;
   var byBase = {};
   targets.forEach(function (t) {
     var other = Object.prototype.hasOwnProperty.call(byBase, t.base) ? byBase[t.base] : null;

@@ -88,6 +88,12 @@ function addEntry(sizes, broken, name, size, isDir, error, special) {
   if (!isDir && (!error || size !== null)) sizes.set(name, size);
 }
 
+// name -> whether a listing made with `omit` (listFiles) may have left that name out.
+function omittedBy(omit) {
+  var re = omit === 'chunks' ? new RegExp(chunkNames.CHUNK_LIKE) : omit === 'idx' ? new RegExp(chunkNames.CHUNK_IDX_LIKE) : null;
+  return function (name) { return re !== null && re.test(name); };
+}
+
 // Adds to sizes (and broken) what the directory holds at these names.
 function addFiles(host, pathOf, names, sizes, broken) {
   if (!names.length) return;
@@ -171,18 +177,28 @@ function loaderTypeProblems(root, doneFile) {
 // Table_data_info::rescan_data, 9.1.0): the whole-table name first (then it looks no further),
 // and after chunks 0..N-1 the plain @N before @@N (then it never finds the last chunk); a table
 // whose metadata says includesData: false has its data files ignored. Two names per table or
-// partition are looked up, whatever the number of chunks.
-function nameProblems(host, pathOf, targets, sizes, broken) {
-  var names = [];
-  targets.forEach(function (t) {
-    if (t.ext === null) return;
-    names.push(chunkNames.wholeFileName(t.base, t.ext));
-    if (!t.includesData) names.push(chunkNames.chunkFileName(t.base, t.ext, 0, false), chunkNames.chunkFileName(t.base, t.ext, 0, true));
-    else if (t.chunking && t.lastChunkKnown && t.chunks.length) {
-      names.push(chunkNames.chunkFileName(t.base, t.ext, t.chunks.length - 1, false));
+// partition are asked, whatever the number of chunks; a name is looked up only when the listing
+// may have left it out (omitted(name)), a slice of targets at a time: 100,000 names and their
+// paths made at once lived long enough to be kept by mysqlsh's heap (50,000 tables).
+var LOOKUP_SLICE = 2000;
+
+function nameProblems(host, pathOf, targets, sizes, broken, omitted) {
+  function ask(names, n) { if (!sizes.has(n) && omitted(n)) names.push(n); }
+  for (var from = 0; from < targets.length; from += LOOKUP_SLICE) {
+    var names = [];
+    for (var i = from; i < targets.length && i < from + LOOKUP_SLICE; i++) {
+      var t = targets[i];
+      if (t.ext === null) continue;
+      ask(names, chunkNames.wholeFileName(t.base, t.ext));
+      if (!t.includesData) {
+        ask(names, chunkNames.chunkFileName(t.base, t.ext, 0, false));
+        ask(names, chunkNames.chunkFileName(t.base, t.ext, 0, true));
+      } else if (t.chunking && t.lastChunkKnown && t.chunks.length) {
+        ask(names, chunkNames.chunkFileName(t.base, t.ext, t.chunks.length - 1, false));
+      }
     }
-  });
-  addFiles(host, pathOf, names.filter(function (n) { return !sizes.has(n); }), sizes, broken);
+    addFiles(host, pathOf, names, sizes, broken);
+  }
   var out = [];
   targets.forEach(function (t) {
     if (t.ext === null) return;
@@ -218,6 +234,18 @@ function nameProblems(host, pathOf, targets, sizes, broken) {
 function unlistedTables(doneFile, catalog) {
   var recorded = doneFile && doneFile.json.tableDataBytes;
   if (!recorded || typeof recorded !== 'object' || Array.isArray(recorded)) return [];
+  var tablesOf = function (schema) {
+    var tables = Object.prototype.hasOwnProperty.call(recorded, schema) ? recorded[schema] : null;
+    return tables && typeof tables === 'object' && !Array.isArray(tables) ? tables : null;
+  };
+  // Usually every table recorded is listed: counted first, without a text made per table (50,000 tables).
+  var recordedCount = 0;
+  Object.keys(recorded).forEach(function (schema) { if (tablesOf(schema)) recordedCount += Object.keys(tablesOf(schema)).length; });
+  var listedCount = 0;
+  catalog.tables.forEach(function (t) {
+    if (tablesOf(t.schema) && Object.prototype.hasOwnProperty.call(tablesOf(t.schema), t.table)) listedCount++;
+  });
+  if (listedCount === recordedCount) return [];
   var listed = new Set(catalog.tables.map(function (t) { return JSON.stringify([t.schema, t.table]); }));
   var out = [];
   Object.keys(recorded).forEach(function (schema) {
@@ -308,7 +336,7 @@ function readDumpModel(host, dumpDir, options) {
 
   var fileNames = function () {
     // The rare table chunkFileBytes says nothing about is found by its files: list them all.
-    if (lean || byRuns) { lean = byRuns = false; sizes = listFiles(host, opened.dir, done, broken = [], null); }
+    if (lean || byRuns) { lean = byRuns = false; sizes = listFiles(host, opened.dir, done, broken = [], omit = null); }
     return Array.from(sizes.keys());
   };
   var listProblems = chunkList.buildChunkLists(catalog.targets,
@@ -328,7 +356,7 @@ function readDumpModel(host, dumpDir, options) {
     // leaves every chunk file out, it does not report leftovers).
     if (!surveyedFrom && survey.found < listed.omitted - listed.omittedIdx) {
       byRuns = false;
-      sizes = stateCtx.sizes = listFiles(host, opened.dir, done, broken = [], idxNeeded ? null : 'idx');
+      sizes = stateCtx.sizes = listFiles(host, opened.dir, done, broken = [], omit = idxNeeded ? null : 'idx');
     }
   }
   if (!byRuns) {
@@ -341,9 +369,9 @@ function readDumpModel(host, dumpDir, options) {
   problems = problems.concat(brokenProblems(broken));
   problems = problems.concat(formatProblems(format), loaderTypeProblems(root, doneFile));
   problems = problems.concat(catalog.problems, listProblems, chunkSurvey.stateProblems(catalog.targets));
-  problems = problems.concat(nameProblems(host, pathOf, catalog.targets, sizes, broken));
+  problems = problems.concat(nameProblems(host, pathOf, catalog.targets, sizes, broken, omittedBy(omit)));
   problems = problems.concat(unlistedTables(doneFile, catalog));
-  var unlisted = unlistedFiles(Array.from(sizes.keys()), catalog.schemas);
+  var unlisted = unlistedFiles(sizes, catalog.schemas);
   if (unlisted) problems.push(unlisted);
 
   var model = metadataPart(opened, root, format, complete, catalog);

@@ -10,17 +10,22 @@ function isDumpLevelFile(name) {
   return name.charAt(0) === '@' || /^load-progress\..*\.json$/.test(name);
 }
 
-// fileNames: the directory's files; schemas: [{basename}]. Returns a problem or null.
-function unlistedFiles(fileNames, schemas) {
+// files: the directory's files (a Map name -> size); schemas: [{basename}]. Returns a problem or null.
+function unlistedFiles(files, schemas) {
   var bases = new Set(schemas.map(function (s) { return s.basename; }));
-  var unlisted = fileNames.filter(function (name) {
-    if (isDumpLevelFile(name)) return false;
+  var unlisted = [];
+  files.forEach(function (size, name) {
+    if (isDumpLevelFile(name)) return;
     // `@` is percent-encoded inside names, so the text before the first one is a schema base name.
     var at = name.indexOf('@');
-    if (at > 0) return !bases.has(name.slice(0, at));
+    if (at > 0) {
+      if (!bases.has(name.slice(0, at))) unlisted.push(name);
+      return;
+    }
     // Schema files (<base>.json, <base>.sql, …): a schema base name may itself hold dots.
-    return !schemas.some(function (s) { return name.slice(0, s.basename.length + 1) === s.basename + '.'; });
-  }).sort();
+    if (!schemas.some(function (s) { return name.slice(0, s.basename.length + 1) === s.basename + '.'; })) unlisted.push(name);
+  });
+  unlisted.sort();
   if (!unlisted.length) return null;
   return makeProblem('unlisted-files', unlisted.length + (unlisted.length === 1 ? ' file belongs' : ' files belong') +
     ' to no schema listed in @.json: ' + unlisted.slice(0, SHOWN).join(', ') + (unlisted.length > SHOWN ? ', …' : '') +

@@ -6,20 +6,31 @@ function cellText(v) {
 
 // headers: ['name', ...]; rows: [[...], ...]; opts.right: indexes of right-aligned columns.
 function formatTable(headers, rows, opts) {
+  var out = [];
+  eachTableLine(headers, rows.length, function (k) { return rows[k]; }, opts, function (l) { out.push(l); });
+  return out;
+}
+
+// The same lines given one by one to emit(line), the rows made on demand by rowAt(k) (k < count),
+// twice (the widths, then the lines): a table of 50,000 rows never exists whole (its rows and
+// lines, kept until the last was made, raised mysqlsh's peak).
+function eachTableLine(headers, count, rowAt, opts, emit) {
   var right = (opts && opts.right) || [];
-  var all = [headers].concat(rows).map(function (r) { return r.map(cellText); });
-  var widths = headers.map(function (_, i) {
-    return all.reduce(function (w, r) { return Math.max(w, (r[i] || '').length); }, 0);
-  });
+  var widths = headers.map(function (h) { return cellText(h).length; });
+  for (var k = 0; k < count; k++) {
+    var r = rowAt(k);
+    for (var i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i], cellText(r[i]).length);
+  }
   function line(r) {
-    return r.map(function (c, i) {
+    return r.map(function (v, i) {
+      var c = cellText(v);
       var pad = new Array(widths[i] - c.length + 1).join(' ');
       return right.indexOf(i) >= 0 ? pad + c : c + pad;
     }).join('  ').replace(/\s+$/, '');
   }
-  var out = [line(all[0]), widths.map(function (w) { return new Array(w + 1).join('-'); }).join('  ')];
-  all.slice(1).forEach(function (r) { out.push(line(r)); });
-  return out;
+  emit(line(headers));
+  emit(widths.map(function (w) { return new Array(w + 1).join('-'); }).join('  '));
+  for (k = 0; k < count; k++) emit(line(rowAt(k)));
 }
 
 // "key: value" lines with the keys padded to one width.
@@ -39,4 +50,4 @@ function formatBytes(n) {
   return (i === 0 ? String(v) : v.toFixed(1)) + ' ' + units[i];
 }
 
-module.exports = { formatTable: formatTable, formatPairs: formatPairs, formatBytes: formatBytes };
+module.exports = { formatTable: formatTable, eachTableLine: eachTableLine, formatPairs: formatPairs, formatBytes: formatBytes };

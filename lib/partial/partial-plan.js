@@ -171,12 +171,21 @@ function stubCount(plan) {
 // A name without wildcards that names nothing in the dump is a typo, not a pattern that happened to
 // match nothing: a blocker naming the closest name. A wildcard that matches nothing is a warning.
 function unknownNames(model, sel, plan) {
-  var tables = [];
-  var seen = new Set();
-  model.targets.forEach(function (t) {
-    var key = t.schema + '.' + t.table;
-    if (!seen.has(key)) { seen.add(key); tables.push(key); }
-  });
+  // The dump's table names, made only when a rule or option may name a table it lacks (50,000
+  // tables: as many texts and a set that lived through the plan's start).
+  var tables = null;
+  var seen = null;
+  function known(key) {
+    if (seen === null) {
+      tables = [];
+      seen = new Set();
+      model.targets.forEach(function (t) {
+        var k = t.schema + '.' + t.table;
+        if (!seen.has(k)) { seen.add(k); tables.push(k); }
+      });
+    }
+    return seen.has(key);
+  }
   function nearest(name, candidates) {
     var c = closestName(name, candidates);
     return c === null ? ' (restore.inspect lists the tables).' : ': did you mean ' + c + '?';
@@ -187,18 +196,19 @@ function unknownNames(model, sel, plan) {
       return;
     }
     var table = r.schema + '.' + r.table;
-    if (r.partition !== null && seen.has(table)) {
+    if (r.partition !== null && known(table)) {
       var parts = model.targets.filter(function (t) { return t.schema === r.schema && t.table === r.table && t.partition !== null; })
         .map(function (t) { return table + '.' + t.partition; });
       plan.blockers.push('latest: ' + selection.describeRule(r) + ' names no partition of ' + displayTable(r.schema, r.table) +
         (parts.length ? nearest(table + '.' + r.partition, parts) : ', which is not partitioned.'));
       return;
     }
+    known(table);
     plan.blockers.push('latest: ' + selection.describeRule(r) + ' names no table of the dump' + nearest(table, tables));
   });
   ['includeTables', 'excludeTables'].forEach(function (option) {
     sel[option].forEach(function (t) {
-      if (seen.has(t.schema + '.' + t.table)) return;
+      if (known(t.schema + '.' + t.table)) return;
       plan.blockers.push(option + ': ' + displayTable(t.schema, t.table) + ' names no table of the dump' +
         nearest(t.schema + '.' + t.table, tables));
     });

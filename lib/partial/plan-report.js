@@ -37,12 +37,17 @@ function stubCount(plan) {
   return plan.inPlace ? plan.stubFiles : partialPlan.stubCount(plan);
 }
 
-function tableRows(plan) {
-  return plan.targets.filter(function (t) { return t.latest !== null || t.since || t.fetch.length || t.stubbed.length; })
-    .map(function (t) {
-      return [displayTable(t.schema, t.table, t.partition), t.since ? 'since' : t.latest === null ? 'all' : t.latest,
-        t.chosen.length, t.fetch.length, t.stubbed.length];
-    });
+// The rows of the first `max` tables shown, and how many there are: no row made for every one of 50,000 tables.
+function tableRows(plan, max) {
+  var rows = [];
+  var count = 0;
+  plan.targets.forEach(function (t) {
+    if (t.latest === null && !t.since && !t.fetch.length && !t.stubbed.length) return;
+    if (count++ >= max) return;
+    rows.push([displayTable(t.schema, t.table, t.partition), t.since ? 'since' : t.latest === null ? 'all' : t.latest,
+      t.chosen.length, t.fetch.length, t.stubbed.length]);
+  });
+  return { rows: rows, count: count };
 }
 
 // emit: where the lines go (host.out by default; restore.load collects them for its plan).
@@ -58,12 +63,12 @@ function printPlan(host, plan, extra, emit) {
     ['Files to fetch', String(plan.fetch.length) + (extra && extra.fetchListFile ? ' (listed in ' + extra.fetchListFile + ')' : '')],
     [plan.inPlace ? 'Files to stub' : 'Chunks stubbed', String(stubCount(plan))],
   ]).forEach(out.print);
-  var rows = tableRows(plan);
-  if (rows.length) {
+  var shown = tableRows(plan, MAX_ROWS);
+  if (shown.count) {
     out.print('');
-    text.formatTable(['table', 'latest', 'chosen', 'fetch', 'stubs'], rows.slice(0, MAX_ROWS), { right: [2, 3, 4] })
+    text.formatTable(['table', 'latest', 'chosen', 'fetch', 'stubs'], shown.rows, { right: [2, 3, 4] })
       .forEach(out.print);
-    if (rows.length > MAX_ROWS) out.print('… and ' + (rows.length - MAX_ROWS) + ' more tables (all in outputFormat "json" or "none")');
+    if (shown.count > MAX_ROWS) out.print('… and ' + (shown.count - MAX_ROWS) + ' more tables (all in outputFormat "json" or "none")');
   }
   if (plan.since.length) {
     out.print('');

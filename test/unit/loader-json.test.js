@@ -87,4 +87,19 @@ describe('metadata members as util.loadDump reads them (lib/dump/loader-json.js)
     expect(model.loadable, model.problems.map((p) => p.message).join('\n')).to.equal(true);
     expect(model.targets.find((t) => t.table === 'orders').chunks.length).to.equal(12);
   });
+
+  it('finds the same names when the listing leaves chunk files out (inspect, plan and stub; a load view)', function () {
+    const lean = [{ chunksInFiles: false }, { chunksInFiles: false, surveyedFrom: () => 0 }, { surveyedFrom: (t) => t.chunks.length - 1 }];
+    lean.forEach((options) => {
+      let host = sampleHost();
+      host.fs.put('/d/shop@orders@11.tsv.zst', 'copy of the last chunk');
+      expect(readDumpModel(host, '/d', options).problems.map((p) => p.code)).to.include('chunks-conflict');
+      host = sampleHost();
+      host.fs.put('/d/shop@orders.tsv.zst', 'a whole-table file');
+      expect(readDumpModel(host, '/d', options).problems.map((p) => p.code)).to.include('whole-and-chunked');
+      host = sampleHost();
+      editJson(host, '/d/shop@orders.json', (j) => { j.includesData = false; });
+      expect(readDumpModel(host, '/d', options).problems.map((p) => p.code)).to.deep.equal(['data-not-loaded']);
+    });
+  });
 });

@@ -71,6 +71,28 @@ describe('partial plan (lib/partial/partial-plan.js)', function () {
       .to.deep.equal(['/d/shop@orders@2.tsv.zst', '/d/shop@orders@3.tsv.zst', '/d/shop@orders@3.tsv.zst.idx']);
   });
 
+  it('a rule or filter naming a table or partition the dump lacks is a blocker with the nearest name', function () {
+    const p = planFor({ latest: { 'shop.ordrs': 1, 'shop.events.p2026_13': 1, 'shop.customers.p1': 1, 'nowhere.*': 1 } });
+    expect(p.blockers).to.deep.equal([
+      'latest: `shop`.`ordrs` names no table of the dump: did you mean shop.orders?',
+      'latest: `shop`.`events`.`p2026_13` names no partition of shop.events: did you mean shop.events.p2026_03?',
+      'latest: `shop`.`customers`.`p1` names no partition of shop.customers, which is not partitioned.',
+    ]);
+    expect(p.warnings).to.include('latest: `nowhere`.* matches no table of the dump.');
+    expect(planFor({ includeTables: ['shop.orders', 'shop.custmers'] }).blockers).to.deep.equal([
+      'includeTables: shop.custmers names no table of the dump: did you mean shop.customers?']);
+    expect(planFor({ latest: { 'shop.orders': 1 }, includeTables: ['shop.orders'] }).blockers).to.deep.equal([]);
+  });
+
+  it('the printed plan counts tables, not partitions, and has a row per table or partition', function () {
+    const { printPlan } = require('../../lib/partial/plan-report.js');
+    const lines = (plan) => { const out = []; printPlan(null, plan, null, { print: (l) => out.push(l), warn: () => {} }); return out; };
+    const all = lines(planFor({ latest: { 'shop.*': 1 } }));
+    expect(all).to.include('Tables chosen:  6'); // shop.events: 4 partitions, one table
+    expect(all.filter((l) => /^shop\./.test(l))).to.have.length(9); // a row per table or partition
+    expect(lines(planFor({ includeTables: ['shop.orders', 'shop.events'], latest: { 'shop.orders': 1 } }))).to.include('Tables chosen:  2');
+  });
+
   it('refuseBlocked says what blocks the plan and that nothing changed', function () {
     expect(() => partialPlan.refuseBlocked({ blockers: ['a chunk is corrupt'] }, 'The load'))
       .to.throw(/The load cannot be planned:\n {2}a chunk is corrupt\nNothing was changed\./);
