@@ -9,7 +9,8 @@ const fs = require('fs');
 const path = require('path');
 const { expect } = require('chai');
 const { needs } = require('../support/real');
-const { cli, tempDir, spawnShell, mysqlsh } = require('../support/shell');
+const { cli, tempDir, mysqlsh } = require('../support/shell');
+const { killMidLoad } = require('../support/kill-load');
 const { suiteServer } = require('../support/root-hooks');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
 const { serverFingerprint } = require('../support/fingerprint');
@@ -118,21 +119,7 @@ describe('restore load of many tables in util.loadDump calls of a slice each (re
     // The preset safe (no server change to put back), killed once its second call runs LOAD DATA; the same
     // command resumes: the done call is a cheap resume.
     const args = ['--load-users'];
-    const child = spawnShell([server.uri, '--', 'restore', 'load', dump, ...args]);
-    let out = '';
-    child.stdout.on('data', (x) => { out += x; });
-    child.stderr.on('data', (x) => { out += x; });
-    const exited = new Promise((res) => child.once('exit', (code, signal) => res({ code, signal })));
-    const until = Date.now() + 90000;
-    let seen = false;
-    while (!seen && Date.now() < until) {
-      if (out.includes('util.loadDump call 2 of 3') && (await server.query("SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE '%LOAD DATA%' " +
-        'AND ID <> CONNECTION_ID()')).length) seen = true;
-      else await new Promise((res) => setTimeout(res, 50));
-    }
-    child.kill('SIGKILL');
-    expect((await exited).signal, out).to.equal('SIGKILL');
-    expect(seen, out).to.equal(true);
+    const out = await killMidLoad(server, dump, args, { after: 'util.loadDump call 2 of 3', within: 90000 });
     expect(out).to.not.include('call 3 of 3');
     const again = cli(server.uri, ['load', dump, ...args]);
     expect(again.status, again.out).to.equal(0);

@@ -4,16 +4,18 @@
 const { expect } = require('chai');
 const { spawnShell } = require('./shell');
 
-// Starts `restore load` in a background mysqlsh and SIGKILLs it once the server runs its LOAD DATA.
+// Starts `restore load` in a background mysqlsh and SIGKILLs it once the server runs its LOAD DATA
+// (opts.after: once mysqlsh has printed that text too, e.g. a later util.loadDump call's line).
 async function killMidLoad(server, dir, args, opts = {}) {
   const child = spawnShell([server.uri, '--', 'restore', 'load', dir, ...args], opts);
   let out = '';
   child.stdout.on('data', (d) => { out += d; });
   child.stderr.on('data', (d) => { out += d; });
   const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
-  const until = Date.now() + 60000;
+  const until = Date.now() + (opts.within || 60000);
   let seen = false;
   while (!seen && Date.now() < until) {
+    if (opts.after && !out.includes(opts.after)) { await new Promise((r) => setTimeout(r, 50)); continue; }
     const rows = await server.query("SELECT ID, INFO FROM information_schema.PROCESSLIST WHERE INFO IS NOT NULL");
     // util.loadDump prefixes its statements with a comment: /* mysqlsh loadDump(), thread 2, … */ LOAD DATA …
     if (rows.some((x) => /LOAD DATA/i.test(x.INFO))) seen = true;
