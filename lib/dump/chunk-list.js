@@ -141,10 +141,10 @@ function buildChunkLists(targets, sources) {
   }
 
   targets.forEach(function (t) {
-    t.chunks = chunkTable.emptyChunkTable();
     t.lastChunkKnown = t.ext !== null;
     t.chunkSource = null;
-    if (t.ext === null || !t.includesData) return;
+    // (A table with data gets its chunk table from placeChunks: none made here to be dropped.)
+    if (t.ext === null || !t.includesData) { t.chunks = chunkTable.emptyChunkTable(); return; }
     var c = fromDone.get(t.base);
     var source = 'chunkFileBytes';
     if (!c) {

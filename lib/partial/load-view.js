@@ -25,6 +25,9 @@ var COMPLETE = '.restore-view-complete';
 var PROGRESS_FILE = 'load-progress.json';
 var WRITTEN = { '@.done.json': true, '@.checksums.json': true };
 var BATCH = 5000;
+// Links are made this many at a time (the chosen chunks looked up as many): a batch's names and
+// links then die young (5,000 at a time lived long enough to reach V8's old generation).
+var LINK_BATCH = 1000;
 
 function viewsRoot(host) {
   var f = host.files;
@@ -96,10 +99,24 @@ function placeState(host, place) {
 }
 
 // Whether the view links the dump's file `name`: not a file the view writes itself, nor a stubbed
-// chunk or its .idx. stubbed: partialPlan.stubbedNames(plan).
+// chunk or its .idx. stubbed: stubbedNames(plan). Only a name like a chunk's is asked about.
+var PROGRESS_NAME = /^load-progress/;
+var CHUNK_ISH = /@[0-9]+\./;
+var IDX = /\.idx$/;
 function isLinked(name, stubbed) {
-  if (WRITTEN[name] || /^load-progress/.test(name)) return false;
-  return !stubbed(name, 0, /\.idx$/.test(name) ? name.length - 4 : name.length);
+  if (WRITTEN[name] || PROGRESS_NAME.test(name)) return false;
+  if (!CHUNK_ISH.test(name)) return true;
+  return !stubbed(name, 0, IDX.test(name) ? name.length - 4 : name.length);
+}
+
+// partialPlan.stubbedNames(plan), made when first asked: its name matcher holds every table
+// (50,000 tables: two maps of 50,000 entries), and metadata files need none.
+function stubbedNames(plan) {
+  var test = null;
+  return function (text, start, end) {
+    if (test === null) test = partialPlan.stubbedNames(plan);
+    return test(text, start, end);
+  };
 }
 
 // Format 1.0.0 records no chunk sizes: its loader reads them from .idx files, so stubs get one too.
@@ -127,7 +144,7 @@ function eachChosenFile(host, model, plan, fn) {
       var file = chunkTable.fileOf(ct, i);
       if (!model.files.has(file)) names.push(file);
       if (!model.files.has(file + '.idx')) names.push(file + '.idx');
-      if (names.length >= BATCH) flush();
+      if (names.length >= LINK_BATCH) flush();
     }
   });
   flush();
@@ -135,7 +152,7 @@ function eachChosenFile(host, model, plan, fn) {
 
 // Counts for the plan, before anything is made: {links, stubs}.
 function viewCounts(host, model, plan) {
-  var stubbed = partialPlan.stubbedNames(plan);
+  var stubbed = stubbedNames(plan);
   var links = 0;
   model.files.forEach(function (size, name) { if (isLinked(name, stubbed)) links++; });
   eachChosenFile(host, model, plan, function (names) { links += names.length; });
@@ -152,7 +169,7 @@ function buildView(host, model, plan, place, mark, rewrite) {
   var state = placeState(host, place);
   if (state === 'reuse') return null;
   if (state === 'stale') f.viewRemove(place.dir);
-  var stubbed = partialPlan.stubbedNames(plan);
+  var stubbed = stubbedNames(plan);
   var pathOf = pathMaker(host, model.dir);
   var stubIdx = needsIdxStubs(model);
   var made = { links: 0, stubs: 0, written: [] };
@@ -191,7 +208,7 @@ function buildView(host, model, plan, place, mark, rewrite) {
     if (own.has(name) || !isLinked(name, stubbed)) return;
     links.push({ name: name, link: pathOf(name) });
     made.links++;
-    if (links.length >= BATCH) flushLinks();
+    if (links.length >= LINK_BATCH) flushLinks();
   });
   flushLinks();
   eachChosenFile(host, model, plan, function (names) {
