@@ -93,24 +93,26 @@ function planPartial(model, sel, how) {
     var ct = t.chunks;
     var since = selection.sinceOf(sel, t.schema, t.table, t.partition);
     var range = chosenRange(t, n, since);
-    // Every table has an entry (50,000 tables: 50,000 entries live as long as the plan): chosen
-    // made to its size, the other lists shared empty ones until a first item (push: add()).
+    // Every table has an entry (50,000 tables: 50,000 entries live as long as the plan): the chosen
+    // files' names are made when asked (chosenFiles), the lists are shared empty ones until a first
+    // item (add()).
     var entry = { schema: t.schema, table: t.table, partition: t.partition, latest: n, since: since, compression: t.compression,
-      target: t, from: range.from, to: range.to, chosen: range.to - range.from <= 64 ? new Array(range.to - range.from) : [],
-      stubbed: NONE, write: NONE, fetch: NONE };
+      target: t, from: range.from, to: range.to, stubbed: NONE, write: NONE, fetch: NONE };
     plan.bytesTotal += chunkTable.sumDataBytes(ct, 0, ct.length);
     if (chunkTable.someUnknown(ct, 0, ct.length)) plan.bytesUnknown = true;
     for (var i = range.from; i < range.to; i++) {
-      var file = chunkTable.fileOf(ct, i);
       var state = chunkTable.stateOf(ct, i);
       // util.loadDump reads every file present, chosen or not: a corrupt one fails the load or,
       // cut short, loads fewer rows without a word.
       refuseBad(plan, t, i, name, '.');
-      entry.chosen[i - range.from] = file;
       var bytes = chunkTable.dataBytesOf(ct, i);
       if (bytes !== null) plan.bytesChosen += bytes;
       // A stub standing where a chosen chunk belongs must be replaced by the real file.
-      if (state === 'missing' || state === 'stub') { add(entry, 'fetch', file); plan.fetch.push(file); }
+      if (state === 'missing' || state === 'stub') {
+        var file = chunkTable.fileOf(ct, i);
+        add(entry, 'fetch', file);
+        plan.fetch.push(file);
+      }
     }
     for (i = 0; i < ct.length; i++) {
       if (i === range.from) i = range.to;
@@ -140,6 +142,13 @@ function planPartial(model, sel, how) {
     plan.warnings.push('The selection chooses no table of the dump: nothing would be loaded.');
   }
   return plan;
+}
+
+// The names of the data files a plan entry chooses, in chunk order.
+function chosenFiles(e) {
+  var out = [];
+  for (var i = e.from; i < e.to; i++) out.push(chunkTable.fileOf(e.target.chunks, i));
+  return out;
 }
 
 // A chunk util.loadDump would read that cannot load (unreadable, corrupt) is a blocker.
@@ -224,5 +233,5 @@ function refuseBlocked(plan, what) {
   }
 }
 
-module.exports = { planPartial: planPartial, refuseBlocked: refuseBlocked, chosenOnly: chosenOnly,
+module.exports = { chosenFiles: chosenFiles, planPartial: planPartial, refuseBlocked: refuseBlocked, chosenOnly: chosenOnly,
   stubbedNames: stubbedNames, stubCount: stubCount };

@@ -37,12 +37,18 @@ function stubCount(plan) {
   return plan.inPlace ? plan.stubFiles : partialPlan.stubCount(plan);
 }
 
-function tableRows(plan) {
-  return plan.targets.filter(function (t) { return t.latest !== null || t.since || t.fetch.length || t.stubbed.length; })
-    .map(function (t) {
-      return [displayTable(t.schema, t.table, t.partition), t.since ? 'since' : t.latest === null ? 'all' : t.latest,
-        t.chosen.length, t.fetch.length, t.stubbed.length];
-    });
+// The first `most` rows of the plan's table, and how many rows it has (50,000 tables: 40 rows made).
+function tableRows(plan, most) {
+  var rows = [];
+  var count = 0;
+  plan.targets.forEach(function (t) {
+    if (!(t.latest !== null || t.since || t.fetch.length || t.stubbed.length)) return;
+    count++;
+    if (rows.length >= most) return;
+    rows.push([displayTable(t.schema, t.table, t.partition), t.since ? 'since' : t.latest === null ? 'all' : t.latest,
+      t.to - t.from, t.fetch.length, t.stubbed.length]);
+  });
+  return { rows: rows, count: count };
 }
 
 // emit: where the lines go (host.out by default; restore.load collects them for its plan).
@@ -58,12 +64,12 @@ function printPlan(host, plan, extra, emit) {
     ['Files to fetch', String(plan.fetch.length) + (extra && extra.fetchListFile ? ' (listed in ' + extra.fetchListFile + ')' : '')],
     [plan.inPlace ? 'Files to stub' : 'Chunks stubbed', String(stubCount(plan))],
   ]).forEach(out.print);
-  var rows = tableRows(plan);
-  if (rows.length) {
+  var rows = tableRows(plan, MAX_ROWS);
+  if (rows.count) {
     out.print('');
-    text.formatTable(['table', 'latest', 'chosen', 'fetch', 'stubs'], rows.slice(0, MAX_ROWS), { right: [2, 3, 4] })
+    text.formatTable(['table', 'latest', 'chosen', 'fetch', 'stubs'], rows.rows, { right: [2, 3, 4] })
       .forEach(out.print);
-    if (rows.length > MAX_ROWS) out.print('… and ' + (rows.length - MAX_ROWS) + ' more tables (all in outputFormat "json" or "none")');
+    if (rows.count > MAX_ROWS) out.print('… and ' + (rows.count - MAX_ROWS) + ' more tables (all in outputFormat "json" or "none")');
   }
   if (plan.since.length) {
     out.print('');
@@ -90,7 +96,7 @@ function facts(plan) {
     tables: lazyList(plan.targets.length, function (i) {
       var t = plan.targets[i];
       // Stubbed chunks by number ("0-97"): a dump may have a million of them.
-      var o = { schema: t.schema, table: t.table, latest: t.latest, chosen: t.chosen.slice(), fetch: t.fetch.slice(),
+      var o = { schema: t.schema, table: t.table, latest: t.latest, chosen: partialPlan.chosenFiles(t), fetch: t.fetch.slice(),
         stubbed: t.stubbed.length, stubbedChunks: describeRanges(t.stubbed) };
       if (t.partition !== null) o.partition = t.partition;
       return o;

@@ -201,7 +201,7 @@ function fetchChosen(ctx, planned) {
   var src = ctx.source;
   var p = planned.plan;
   var chosen = [];
-  p.targets.forEach(function (t) { t.chosen.forEach(function (n) { chosen.push(n); }); });
+  p.targets.forEach(function (t) { partialPlan.chosenFiles(t).forEach(function (n) { chosen.push(n); }); });
   // From rsync the sizes come with the fetch's dry run; a bucket's listing has them.
   var sizes = bucket.isBucket(src.source) ? src.listing.sizesOf(chosen) : null;
   var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, chosen, sizes, ctx.options.rsh);
