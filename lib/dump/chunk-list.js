@@ -100,40 +100,20 @@ function buildChunkLists(targets, sources) {
   var matcher = names.makeNameMatcher(loadable);
   // Keyed by file base name, never by target object: GraalJS wraps objects from another file's
   // context anew on each access, so object keys miss.
-  var fromDone = new Map();
   var fromFiles = new Map();
   var m = {}; // one match at a time (chunk-names.js matchAt): no object per name
-  // The name is text[start, end) (a listed name whole, or a chunkFileBytes key in @.done.json).
+  // The name is text[start, end) (a listed name whole).
   function collect(into, text, start, end, flag, bytes) {
     if (!matcher.matchAt(text, start, end, m)) return;
     var c = into.get(m.target.base);
     if (!c) { c = newCollection(); into.set(m.target.base, c); }
-    // A recorded name numbered past any real dump: an absurd entry (dropAbsurd), not a reason to stop.
-    if (into === fromDone && !m.whole && m.index >= MAX_CHUNKS) {
-      c.entries++;
-      c.target = m.target;
-      (c.far = c.far || []).push([m.index, text.slice(start, end)]);
-      return;
-    }
     addName(c, m, bytes);
     if (flag) c[flag] = true;
   }
-  if (sources.chunkList) {
-    eachChunkEntry(sources.chunkList, function (text, start, end, decoded, bytes) {
-      if (decoded === null) collect(fromDone, text, start, end, null, bytes);
-      else collect(fromDone, decoded, 0, decoded.length, null, bytes);
-    });
-  }
   var problems = [];
-  fromDone.forEach(function (c, base) {
-    dropAbsurd(c, problems);
-    // util.loadDump finds chunks in the directory listing, never in chunkFileBytes (9.1.0
-    // modules/util/load/dump_reader.cc rescan_data): entries that name no last chunk leave the
-    // table to its files, as for the loader.
-    if (c.last < 0 && !c.whole) fromDone.delete(base);
-  });
+  var fromDone = sources.chunkList ? doneCollections(sources.chunkList, matcher, problems) : null;
   // Files and listing only matter for tables chunkFileBytes says nothing about (usually none).
-  if (loadable.some(function (t) { return !fromDone.has(t.base); })) {
+  if (loadable.some(function (t) { return !fromDone || !fromDone.has(t.base); })) {
     var fileNames = typeof sources.fileNames === 'function' ? sources.fileNames() : sources.fileNames;
     fileNames.forEach(function (n) { var d = dataNameOf(n); collect(fromFiles, d, 0, d.length, 'files'); });
     var listingNames = typeof sources.listingNames === 'function' ? sources.listingNames() : sources.listingNames;
@@ -141,11 +121,11 @@ function buildChunkLists(targets, sources) {
   }
 
   targets.forEach(function (t) {
-    t.chunks = chunkTable.emptyChunkTable();
     t.lastChunkKnown = t.ext !== null;
     t.chunkSource = null;
-    if (t.ext === null || !t.includesData) return;
-    var c = fromDone.get(t.base);
+    // (A table with data gets its chunk table from placeChunks: none made here to be dropped.)
+    if (t.ext === null || !t.includesData) { t.chunks = chunkTable.emptyChunkTable(); return; }
+    var c = fromDone ? fromDone.take(t.base) : null;
     var source = 'chunkFileBytes';
     if (!c) {
       c = fromFiles.get(t.base) || newCollection();
@@ -153,11 +133,98 @@ function buildChunkLists(targets, sources) {
     }
     if (source !== 'chunkFileBytes') dropFar(t, c, problems);
     var conflicting = placeChunks(t, c, source, problems);
-    fromDone.delete(t.base); // its chunks are made: the collection can go
     fromFiles.delete(t.base);
     if (!t.lastChunkKnown && !conflicting) problems.push(unknownLastChunk(t, sources));
   });
   return problems;
+}
+
+// What chunkFileBytes says of each base name, as {has(base), take(base) -> its collection, once}.
+// The entries are kept as columns while @.done.json is walked (a base's number, chunk number,
+// marks, bytes: some 20 bytes each), and a base's collection is made when its chunks are placed:
+// 50,000 collections alive at once while the walk ran were garbage in V8's old generation after it.
+// Entries numbered absurdly far are reported here (dropAbsurd), in the order of the bases' first
+// entries, as when every collection was made during the walk.
+var WHOLE = 4;
+var KNOWN = 8;
+function doneCollections(done, matcher, problems) {
+  var m = {};
+  var bases = new Map(); // base name -> its number, in the order first named
+  var list = [];
+  var cols = { n: 0, base: new Int32Array(1024), index: new Float64Array(1024), marks: new Uint8Array(1024), bytes: new Float64Array(1024) };
+  var far = null; // entry number -> name, for the entries numbered past MAX_CHUNKS
+  function grow() {
+    var size = cols.base.length * 2;
+    ['base', 'index', 'marks', 'bytes'].forEach(function (k) {
+      var a = new cols[k].constructor(size);
+      a.set(cols[k]);
+      cols[k] = a;
+    });
+  }
+  function record(text, start, end, bytes) {
+    if (!matcher.matchAt(text, start, end, m)) return;
+    var b = bases.get(m.target.base);
+    if (b === undefined) { b = list.length; bases.set(m.target.base, b); list.push(m.target); }
+    if (cols.n === cols.base.length) grow();
+    var k = cols.n++;
+    cols.base[k] = b;
+    cols.index[k] = m.index;
+    cols.marks[k] = (m.last ? LAST : 0) | (m.whole ? WHOLE : 0) | (typeof bytes === 'number' ? KNOWN : 0);
+    cols.bytes[k] = typeof bytes === 'number' ? bytes : 0;
+    if (!m.whole && m.index >= MAX_CHUNKS) (far = far || new Map()).set(k, text.slice(start, end));
+  }
+  eachChunkEntry(done, function (text, start, end, decoded, bytes) {
+    if (decoded === null) record(text, start, end, bytes);
+    else record(decoded, 0, decoded.length, bytes);
+  });
+  // Each base's entries, in the order found: entry numbers grouped by base (a counting sort).
+  var first = new Int32Array(list.length + 1);
+  for (var k = 0; k < cols.n; k++) first[cols.base[k] + 1]++;
+  for (var b = 0; b < list.length; b++) first[b + 1] += first[b];
+  var order = new Int32Array(cols.n);
+  var next = first.slice(0, list.length);
+  for (k = 0; k < cols.n; k++) order[next[cols.base[k]]++] = k;
+  var one = { target: null, index: 0, last: false, whole: false };
+  function collectionOf(b) {
+    var c = newCollection();
+    for (var j = first[b]; j < first[b + 1]; j++) {
+      var e = order[j];
+      one.target = list[b];
+      one.index = cols.index[e];
+      one.last = (cols.marks[e] & LAST) !== 0;
+      one.whole = (cols.marks[e] & WHOLE) !== 0;
+      // A recorded name numbered past any real dump: an absurd entry (dropAbsurd), not a reason to stop.
+      if (!one.whole && one.index >= MAX_CHUNKS) {
+        c.entries++;
+        c.target = one.target;
+        (c.far = c.far || []).push([one.index, far.get(e)]);
+        continue;
+      }
+      addName(c, one, cols.marks[e] & KNOWN ? cols.bytes[e] : null);
+    }
+    return c;
+  }
+  var usable = new Uint8Array(list.length);
+  var kept = new Map(); // base number -> its collection, where dropAbsurd changed it (rare)
+  for (b = 0; b < list.length; b++) {
+    var c = collectionOf(b);
+    var odd = c.far !== null || c.max >= c.entries;
+    dropAbsurd(c, problems);
+    // util.loadDump finds chunks in the directory listing, never in chunkFileBytes (9.1.0
+    // modules/util/load/dump_reader.cc rescan_data): entries that name no last chunk leave the
+    // table to its files, as for the loader.
+    usable[b] = c.last < 0 && !c.whole ? 0 : 1;
+    if (odd && usable[b]) kept.set(b, c);
+  }
+  return {
+    has: function (base) { var n = bases.get(base); return n !== undefined && usable[n] === 1; },
+    take: function (base) {
+      var n = bases.get(base);
+      if (n === undefined || usable[n] !== 1) return null;
+      usable[n] = 2; // taken: a second target of the same base name gets none
+      return kept.has(n) ? kept.get(n) : collectionOf(n);
+    },
+  };
 }
 
 // Leaves chunk number i out of a collection (its caller fixes max and lasts).

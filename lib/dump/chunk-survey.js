@@ -105,15 +105,24 @@ function finishStates(host, targets, ctx) {
   return verified;
 }
 
-// Targets with equal counts share one frozen object (50,000 tables of 2 present chunks: one, not
-// 50,000 of some 64 bytes each); nothing changes them once every state is known.
+// Each target's counts, once every state is known, from its chunks' states; targets with equal
+// counts share one frozen object (50,000 tables of 2 present chunks: one, not 50,000 of some 64
+// bytes each, nor one each while the survey runs).
 function shareCounts(targets) {
   var shared = new Map();
+  var n = { present: 0, empty: 0, stub: 0, missing: 0, corrupt: 0, unchecked: 0 };
   targets.forEach(function (t) {
-    var c = t.counts;
-    if (!c) return;
-    var key = [c.present, c.empty, c.stub, c.missing, c.corrupt, c.unchecked].join(',');
-    if (!shared.has(key)) shared.set(key, Object.freeze(c));
+    var ct = t.chunks;
+    n.present = n.empty = n.stub = n.missing = n.corrupt = n.unchecked = 0;
+    for (var i = 0; i < ct.length; i++) {
+      var state = chunkTable.stateOf(ct, i);
+      if (state !== null) n[state]++;
+    }
+    var key = n.present + ',' + n.empty + ',' + n.stub + ',' + n.missing + ',' + n.corrupt + ',' + n.unchecked;
+    if (!shared.has(key)) {
+      shared.set(key, Object.freeze({ present: n.present, empty: n.empty, stub: n.stub, missing: n.missing, corrupt: n.corrupt,
+        unchecked: n.unchecked }));
+    }
     t.counts = shared.get(key);
   });
 }
@@ -216,8 +225,6 @@ function markCorrupt(t, i, problem) {
   if (state === 'present' || state === 'empty') {
     t.usableDataBytes = bytes === null || t.usableDataBytes === null ? null : t.usableDataBytes - bytes;
   }
-  t.counts[state]--;
-  t.counts.corrupt++;
   chunkTable.setState(ct, i, 'corrupt');
 }
 
@@ -434,7 +441,6 @@ function contentKey(bytes, start, end) {
 // Sizes known only from the table's record, the table's totals, and the chunks not surveyed.
 function beginCounts(t, tableBytes, from) {
   var ct = t.chunks;
-  t.counts = { present: 0, empty: 0, stub: 0, missing: 0, corrupt: 0, unchecked: 0 };
   t.fileBytes = 0;
   t.dataBytes = 0;
   t.usableDataBytes = 0;
@@ -448,7 +454,6 @@ function beginCounts(t, tableBytes, from) {
     t.dataBytes = addKnown(t.dataBytes, chunkTable.dataBytesOf(ct, i));
   }
   for (i = 0; i < Math.min(from, ct.length); i++) chunkTable.setState(ct, i, 'unchecked');
-  t.counts.unchecked = Math.min(from, ct.length);
   if (tableBytes !== null) t.dataBytes = tableBytes; // what the dumper recorded for the whole table
 }
 
@@ -459,7 +464,6 @@ function classify(t, i, head) {
   var bytes = chunkTable.dataBytesOf(ct, i);
   var state = chunkState.chunkState(size, head === undefined ? null : head, t.compression, bytes);
   chunkTable.setState(ct, i, state);
-  t.counts[state]++;
   t.fileBytes += size || 0;
   if (state === 'present' || state === 'empty') t.usableDataBytes = addKnown(t.usableDataBytes, bytes);
 }

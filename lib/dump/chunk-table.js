@@ -28,6 +28,12 @@ var TYPES = [Float64Array, Float64Array, Float64Array, Uint8Array, Uint8Array];
 
 function unset(c) { return c >= STATE ? 0 : NaN; }
 
+// Cells are made as a slice of this array of numbers: made empty and then filled, an array is
+// made twice (its first store of a number makes a new one), and V8 makes these in its old
+// generation (most live as long as the model), where the first one stays as garbage.
+var UNSET_CELLS = [];
+for (var u = 0; u < SMALL * FACTS; u++) UNSET_CELLS.push(NaN);
+
 function resetFacts(ct, from) {
   if (ct.cells) {
     for (var c = from; c < FACTS; c++) ct.cells.fill(unset(c), c * ct.length, (c + 1) * ct.length);
@@ -56,8 +62,8 @@ function put(ct, c, i, v) {
 // whole: the table was dumped as one file (<base>.<ext>), its only chunk 0.
 function newChunkTable(base, ext, count, lastIndex, whole) {
   var ct = { base: base, ext: ext, length: count, lastIndex: lastIndex, whole: !!whole, extraLast: null,
-    surveyed: false, cells: count <= SMALL ? new Array(count * FACTS) : null, big: count <= SMALL ? null : [null, null, null, null, null],
-    problems: null };
+    surveyed: false, cells: count <= SMALL ? UNSET_CELLS.slice(0, count * FACTS) : null,
+    big: count <= SMALL ? null : [null, null, null, null, null], problems: null };
   resetFacts(ct, DATA);
   return ct;
 }

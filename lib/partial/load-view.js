@@ -18,12 +18,16 @@ var partialPlan = require('./partial-plan.js');
 var chunkTable = require('../dump/chunk-table.js');
 var doneFile = require('../dump/done-file.js');
 var dumpText = require('../dump/dump-texts.js').dumpText;
+var toBytes = require('../core/bytes.js').toBytes;
 
 var MARK = '.restore-view.json';
 var COMPLETE = '.restore-view-complete';
 var PROGRESS_FILE = 'load-progress.json';
 var WRITTEN = { '@.done.json': true, '@.checksums.json': true };
 var BATCH = 5000;
+// Links are made this many at a time (the chosen chunks looked up as many): a batch's names and
+// links then die young (5,000 at a time lived long enough to reach V8's old generation).
+var LINK_BATCH = 1000;
 
 function viewsRoot(host) {
   var f = host.files;
@@ -95,20 +99,63 @@ function placeState(host, place) {
 }
 
 // Whether the view links the dump's file `name`: not a file the view writes itself, nor a stubbed
-// chunk or its .idx. stubbed: partialPlan.stubbedNames(plan).
+// chunk or its .idx. stubbed: stubbedNames(plan). Only a name like a chunk's is asked about.
+var PROGRESS_NAME = /^load-progress/;
+var CHUNK_ISH = /@[0-9]+\./;
+var IDX = /\.idx$/;
 function isLinked(name, stubbed) {
-  if (WRITTEN[name] || /^load-progress/.test(name)) return false;
-  return !stubbed(name, 0, /\.idx$/.test(name) ? name.length - 4 : name.length);
+  if (WRITTEN[name] || PROGRESS_NAME.test(name)) return false;
+  if (!CHUNK_ISH.test(name)) return true;
+  return !stubbed(name, 0, IDX.test(name) ? name.length - 4 : name.length);
+}
+
+// partialPlan.stubbedNames(plan), made when first asked: its name matcher holds every table
+// (50,000 tables: two maps of 50,000 entries), and metadata files need none.
+function stubbedNames(plan) {
+  var test = null;
+  return function (text, start, end) {
+    if (test === null) test = partialPlan.stubbedNames(plan);
+    return test(text, start, end);
+  };
 }
 
 // Format 1.0.0 records no chunk sizes: its loader reads them from .idx files, so stubs get one too.
 function needsIdxStubs(model) { return !model.done || !model.done.chunks; }
 
+// The chosen chunks' files and .idx files that the dump holds and `files` does not name (a partial
+// import reads the model without chunk names: chunk-survey.js surveys them as runs), looked up a
+// batch at a time: fn(names) per batch. Names live one batch long: 100,000 chunk names made and
+// kept at once, then linked, cost mysqlsh some 50 MB of peak at 50,000 tables.
+function eachChosenFile(host, model, plan, fn) {
+  var names = [];
+  function flush() {
+    if (!names.length) return;
+    var got = host.files.statRuns(model.dir, names.map(function (n) { return [n]; }));
+    var sizes = new Float64Array(names.length);
+    new Uint8Array(sizes.buffer).set(toBytes(got.sizes, 'file sizes'));
+    // What a listing keeps: a file (NaN: none, a directory, or a dangling link).
+    var there = names.filter(function (n, k) { return sizes[k] === sizes[k]; });
+    names = [];
+    if (there.length) fn(there);
+  }
+  plan.targets.forEach(function (e) {
+    var ct = e.target.chunks;
+    for (var i = e.from; i < e.to; i++) {
+      var file = chunkTable.fileOf(ct, i);
+      if (!model.files.has(file)) names.push(file);
+      if (!model.files.has(file + '.idx')) names.push(file + '.idx');
+      if (names.length >= LINK_BATCH) flush();
+    }
+  });
+  flush();
+}
+
 // Counts for the plan, before anything is made: {links, stubs}.
-function viewCounts(model, plan) {
-  var stubbed = partialPlan.stubbedNames(plan);
+function viewCounts(host, model, plan) {
+  var stubbed = stubbedNames(plan);
   var links = 0;
   model.files.forEach(function (size, name) { if (isLinked(name, stubbed)) links++; });
+  eachChosenFile(host, model, plan, function (names) { links += names.length; });
   return { links: links, stubs: partialPlan.stubCount(plan) * (needsIdxStubs(model) ? 2 : 1) };
 }
 
@@ -122,13 +169,15 @@ function buildView(host, model, plan, place, mark, rewrite) {
   var state = placeState(host, place);
   if (state === 'reuse') return null;
   if (state === 'stale') f.viewRemove(place.dir);
-  var stubbed = partialPlan.stubbedNames(plan);
+  var stubbed = stubbedNames(plan);
   var pathOf = pathMaker(host, model.dir);
   var stubIdx = needsIdxStubs(model);
   var made = { links: 0, stubs: 0, written: [] };
   var own = new Set(rewrite ? rewrite.files.map(function (x) { return x.name; }) : []);
   var rename = rewrite ? rewrite.rename : null;
-  var total = model.files.size + partialPlan.stubCount(plan) * (stubIdx ? 2 : 1);
+  // (An upper bound: the chosen chunks' names and .idx files, when `files` does not name them.)
+  var total = model.files.size + partialPlan.stubCount(plan) * (stubIdx ? 2 : 1) +
+    plan.targets.reduce(function (n, e) { return n + 2 * (e.to - e.from); }, 0);
   var progress = startProgress(host, 'Building the load view', total, { unit: 'entries' });
   var count = 0;
   function advance(n) {
@@ -159,9 +208,14 @@ function buildView(host, model, plan, place, mark, rewrite) {
     if (own.has(name) || !isLinked(name, stubbed)) return;
     links.push({ name: name, link: pathOf(name) });
     made.links++;
-    if (links.length >= BATCH) flushLinks();
+    if (links.length >= LINK_BATCH) flushLinks();
   });
   flushLinks();
+  eachChosenFile(host, model, plan, function (names) {
+    f.viewAdd(place.dir, names.map(function (name) { return { name: name, link: pathOf(name) }; }));
+    made.links += names.length;
+    advance(names.length);
+  });
   var byCompression = new Map();
   plan.targets.forEach(function (e) {
     if (!byCompression.has(e.compression)) byCompression.set(e.compression, []);

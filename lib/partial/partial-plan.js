@@ -10,6 +10,13 @@ var chunkTable = require('../dump/chunk-table.js');
 var makeNameMatcher = require('../dump/chunk-names.js').makeNameMatcher;
 
 var HOLDS_DATA = { present: true, corrupt: true };
+// A plan entry's stubbed, write and fetch until a first item: most tables have none.
+var NONE = Object.freeze([]);
+
+function add(entry, list, item) {
+  if (entry[list] === NONE) entry[list] = [];
+  entry[list].push(item);
+}
 
 function hasUsableKey(t) {
   return !(Array.isArray(t.primaryIndex) && t.primaryIndex.length === 0);
@@ -86,33 +93,38 @@ function planPartial(model, sel, how) {
     var ct = t.chunks;
     var since = selection.sinceOf(sel, t.schema, t.table, t.partition);
     var range = chosenRange(t, n, since);
+    // Every table has an entry (50,000 tables: 50,000 entries live as long as the plan): the chosen
+    // files' names are made when asked (chosenFiles), the lists are shared empty ones until a first
+    // item (add()).
     var entry = { schema: t.schema, table: t.table, partition: t.partition, latest: n, since: since, compression: t.compression,
-      target: t, from: range.from, to: range.to, chosen: [], stubbed: [], write: [], fetch: [] };
+      target: t, from: range.from, to: range.to, stubbed: NONE, write: NONE, fetch: NONE };
     plan.bytesTotal += chunkTable.sumDataBytes(ct, 0, ct.length);
     if (chunkTable.someUnknown(ct, 0, ct.length)) plan.bytesUnknown = true;
     for (var i = range.from; i < range.to; i++) {
-      var file = chunkTable.fileOf(ct, i);
       var state = chunkTable.stateOf(ct, i);
       // util.loadDump reads every file present, chosen or not: a corrupt one fails the load or,
       // cut short, loads fewer rows without a word.
       refuseBad(plan, t, i, name, '.');
-      entry.chosen.push(file);
       var bytes = chunkTable.dataBytesOf(ct, i);
       if (bytes !== null) plan.bytesChosen += bytes;
       // A stub standing where a chosen chunk belongs must be replaced by the real file.
-      if (state === 'missing' || state === 'stub') { entry.fetch.push(file); plan.fetch.push(file); }
+      if (state === 'missing' || state === 'stub') {
+        var file = chunkTable.fileOf(ct, i);
+        add(entry, 'fetch', file);
+        plan.fetch.push(file);
+      }
     }
     for (i = 0; i < ct.length; i++) {
       if (i === range.from) i = range.to;
       if (i >= ct.length) break;
       // A load view stubs every chunk not chosen, whatever the dump holds there.
-      if (!inPlace) { entry.stubbed.push(i); continue; }
+      if (!inPlace) { add(entry, 'stubbed', i); continue; }
       // In place, a file present stays and is loaded.
       state = chunkTable.stateOf(ct, i);
       refuseBad(plan, t, i, name, ', or delete it so that a stub takes its place.');
-      if (state === 'missing' || state === 'stub') entry.stubbed.push(i);
+      if (state === 'missing' || state === 'stub') add(entry, 'stubbed', i);
       if (state === 'missing') {
-        entry.write.push(i);
+        add(entry, 'write', i);
         plan.stubFiles++;
         if (plan.firstStub === null) plan.firstStub = chunkTable.fileOf(ct, i);
       } else if (HOLDS_DATA[state] || state === 'unchecked') {
@@ -132,9 +144,17 @@ function planPartial(model, sel, how) {
   return plan;
 }
 
+// The names of the data files a plan entry chooses, in chunk order.
+function chosenFiles(e) {
+  var out = [];
+  for (var i = e.from; i < e.to; i++) out.push(chunkTable.fileOf(e.target.chunks, i));
+  return out;
+}
+
 // A chunk util.loadDump would read that cannot load (unreadable, corrupt) is a blocker.
 function refuseBad(plan, t, i, name, fix) {
   var ct = t.chunks;
+  if (chunkTable.stateOf(ct, i) !== 'corrupt' && !chunkTable.isUnreadable(ct, i) && !chunkTable.isNotRegular(ct, i)) return;
   var file = chunkTable.fileOf(ct, i);
   var problem = chunkTable.problemOf(ct, i);
   if (chunkTable.isNotRegular(ct, i)) {
@@ -223,5 +243,5 @@ function refuseBlocked(plan, what) {
   }
 }
 
-module.exports = { planPartial: planPartial, refuseBlocked: refuseBlocked, chosenOnly: chosenOnly,
+module.exports = { chosenFiles: chosenFiles, planPartial: planPartial, refuseBlocked: refuseBlocked, chosenOnly: chosenOnly,
   stubbedNames: stubbedNames, stubCount: stubCount };

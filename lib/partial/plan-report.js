@@ -37,15 +37,16 @@ function stubCount(plan) {
   return plan.inPlace ? plan.stubFiles : partialPlan.stubCount(plan);
 }
 
-// The rows of the first `max` tables shown, and how many there are: no row made for every one of 50,000 tables.
-function tableRows(plan, max) {
+// The first `most` rows of the plan's table, and how many rows it has (50,000 tables: 40 rows made).
+function tableRows(plan, most) {
   var rows = [];
   var count = 0;
   plan.targets.forEach(function (t) {
-    if (t.latest === null && !t.since && !t.fetch.length && !t.stubbed.length) return;
-    if (count++ >= max) return;
+    if (!(t.latest !== null || t.since || t.fetch.length || t.stubbed.length)) return;
+    count++;
+    if (rows.length >= most) return;
     rows.push([displayTable(t.schema, t.table, t.partition), t.since ? 'since' : t.latest === null ? 'all' : t.latest,
-      t.chosen.length, t.fetch.length, t.stubbed.length]);
+      t.to - t.from, t.fetch.length, t.stubbed.length]);
   });
   return { rows: rows, count: count };
 }
@@ -63,12 +64,12 @@ function printPlan(host, plan, extra, emit) {
     ['Files to fetch', String(plan.fetch.length) + (extra && extra.fetchListFile ? ' (listed in ' + extra.fetchListFile + ')' : '')],
     [plan.inPlace ? 'Files to stub' : 'Chunks stubbed', String(stubCount(plan))],
   ]).forEach(out.print);
-  var shown = tableRows(plan, MAX_ROWS);
-  if (shown.count) {
+  var rows = tableRows(plan, MAX_ROWS);
+  if (rows.count) {
     out.print('');
-    text.formatTable(['table', 'latest', 'chosen', 'fetch', 'stubs'], shown.rows, { right: [2, 3, 4] })
+    text.formatTable(['table', 'latest', 'chosen', 'fetch', 'stubs'], rows.rows, { right: [2, 3, 4] })
       .forEach(out.print);
-    if (shown.count > MAX_ROWS) out.print('… and ' + (shown.count - MAX_ROWS) + ' more tables (all in outputFormat "json" or "none")');
+    if (rows.count > MAX_ROWS) out.print('… and ' + (rows.count - MAX_ROWS) + ' more tables (all in outputFormat "json" or "none")');
   }
   if (plan.since.length) {
     out.print('');
@@ -95,7 +96,7 @@ function facts(plan) {
     tables: lazyList(plan.targets.length, function (i) {
       var t = plan.targets[i];
       // Stubbed chunks by number ("0-97"): a dump may have a million of them.
-      var o = { schema: t.schema, table: t.table, latest: t.latest, chosen: t.chosen.slice(), fetch: t.fetch.slice(),
+      var o = { schema: t.schema, table: t.table, latest: t.latest, chosen: partialPlan.chosenFiles(t), fetch: t.fetch.slice(),
         stubbed: t.stubbed.length, stubbedChunks: describeRanges(t.stubbed) };
       if (t.partition !== null) o.partition = t.partition;
       return o;

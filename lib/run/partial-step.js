@@ -43,6 +43,8 @@ function planAgainst(ctx, sel, partial, earlier) {
     function (surveyedFrom, before, last) {
       return readDumpModel(ctx.host, ctx.dumpDir, { listing: ctx.options.listing, verify: last && ctx.own.verify,
         listingNames: src ? src.listing.names : null, surveyedFrom: surveyedFrom,
+        // A partial import's load view looks its chosen chunks up itself (load-view.js): no chunk names in files.
+        chunksInFiles: partial ? false : undefined,
         metadataFrom: before || earlier || null,
         // Table JSONs kept as parsed for what rewrites them (lib/rename/, masks): else each is let go once read.
         tableDocuments: !!(ctx.options.schemaMap || ctx.own.mask) });
@@ -175,7 +177,7 @@ function plan(ctx) {
     lines.push('Load view: ' + place.dir + ' (made by an earlier load of the same dump and selection that did not ' +
       'finish: util.loadDump resumes from its progress file' + (lo.resetProgress ? '; dropExisting starts it afresh' : '') + ')');
   } else {
-    var n = loadView.viewCounts(r.model, p);
+    var n = loadView.viewCounts(ctx.host, r.model, p);
     lines.push('Load view: ' + place.dir + ' (to be made: links to the dump\'s ' + n.links + ' metadata and chosen ' +
       'data files, ' + n.stubs + ' empty stub(s)' + (base.viewFiles ? ', ' + base.viewFiles.length + ' rewritten file(s)' : '') +
       '; nothing is written into the dump)');
@@ -199,7 +201,7 @@ function fetchChosen(ctx, planned) {
   var src = ctx.source;
   var p = planned.plan;
   var chosen = [];
-  p.targets.forEach(function (t) { t.chosen.forEach(function (n) { chosen.push(n); }); });
+  p.targets.forEach(function (t) { partialPlan.chosenFiles(t).forEach(function (n) { chosen.push(n); }); });
   // From rsync the sizes come with the fetch's dry run; a bucket's listing has them.
   var sizes = bucket.isBucket(src.source) ? src.listing.sizesOf(chosen) : null;
   var got = dumpCache.fetchFiles(ctx.host, src.source, ctx.dumpDir, chosen, sizes, ctx.options.rsh);
