@@ -166,7 +166,7 @@ async function main() {
     // Summed over the summaries: a load of many tables is several util.loadDump calls (lib/run/load-batches.js).
     const summed = (text, head) => Array.from(text.matchAll(new RegExp(head + span, 'g'))).reduce((n, m) => n + secondsOf(m), 0) || NaN;
     const said = (head) => fmt(f.map((t) => summed(t.stdout + t.stderr, head)), 0);
-    const calls = f.map((t) => (t.stdout.match(/^Total duration: /mg) || []).length);
+    const calls = f.map((t) => ((t.stdout + t.stderr).match(/Total duration: /g) || []).length);
     const phases = f.map((t) => phasesOf(t.stdout));
     const inPhases = f.map((t, k) => Object.values(phases[k]).reduce((a, b) => a + b, 0));
     process.stdout.write(`fastest by phase (median s): ${Object.keys(phases[0]).map((n) => `${n} ${fmt(phases.map((p) => p[n] || 0), 2)}`)
