@@ -10,6 +10,7 @@ var renamedFiles = require('./renamed-files.js').renamedFiles;
 var checkDefiners = require('./definer-check.js').checkDefiners;
 var selection = require('../partial/selection.js');
 var displayIdentifier = require('../format/display-name.js').displayIdentifier;
+var existingSchemas = require('../server/server-tables.js').existingSchemas;
 
 var MAX_LISTED = 20;
 
@@ -19,13 +20,6 @@ function foldsNames(host) {
   } catch (e) {
     return false;
   }
-}
-
-// Schemas that exist on the server, of these names.
-function existingSchemas(host, names) {
-  if (!names.length) return [];
-  return host.sql.run('SELECT SCHEMA_NAME AS s FROM information_schema.SCHEMATA WHERE SCHEMA_NAME IN (' +
-    names.map(function () { return '?'; }).join(', ') + ')', names).rows.map(function (r) { return String(r.s); });
 }
 
 // "procedure billing.f" -> "procedure billing.f (loaded as billing_copy.f)" when billing is renamed.

@@ -14,6 +14,8 @@
 var splitName = require('../dump/object-names.js').splitName;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
 var rowOwnership = require('../snapshot/row-ownership.js');
+var existingSchemas = require('../server/server-tables.js').existingSchemas;
+var groupDigits = require('../format/progress.js').groupDigits;
 
 // Fewer tables: the scheduler's scans cost less than a call's fixed overhead.
 var MIN_TABLES = 1500;
@@ -26,8 +28,6 @@ var REMOTE = ['osBucketName', 's3BucketName', 'azureContainerName'];
 function batchSize(n) { return Math.max(1, Math.round(20 * Math.sqrt(n))); }
 
 function key(schema, table) { return JSON.stringify([schema, table]); }
-
-function thousands(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
 
 // Why a load of many tables runs in one call (null: it may be sliced). p as planBatches's.
 function whyOneCall(host, p) {
@@ -57,10 +57,8 @@ function whyOneCall(host, p) {
   }
   var schemas = [];
   p.objects.schemas.forEach(function (s) { if (schemas.indexOf(s.schema) < 0) schemas.push(s.schema); });
-  if (!schemas.length) return null;
-  var found = host.sql.run('SELECT SCHEMA_NAME AS s FROM information_schema.SCHEMATA WHERE SCHEMA_NAME IN (' +
-    schemas.map(function () { return '?'; }).join(', ') + ')', schemas).rows;
-  if (found.length) return 'schema ' + String(found[0].s) + ' exists: util.loadDump checks for existing objects only in its first call';
+  var found = existingSchemas(host, schemas);
+  if (found.length) return 'schema ' + found[0] + ' exists: util.loadDump checks for existing objects only in its first call';
   return null;
 }
 
@@ -102,30 +100,30 @@ function planBatches(host, p) {
   var tables = p.objects.tables;
   if (tables.length < MIN_TABLES) return { calls: null, lines: [] };
   var why = whyOneCall(host, p);
-  if (why) return { calls: null, lines: ['util.loadDump in one call of ' + thousands(tables.length) + ' tables: ' + why] };
+  if (why) return { calls: null, lines: ['util.loadDump in one call of ' + groupDigits(tables.length) + ' tables: ' + why] };
   var withViews = {};
   p.objects.views.forEach(function (v) { withViews[v.schema] = true; });
   var free = tables.filter(function (t) { return !withViews[t.schema]; });
   var size = batchSize(tables.length);
   var count = Math.ceil(free.length / size);
   if (count < 2) {
-    return { calls: null, lines: ['util.loadDump in one call of ' + thousands(tables.length) + ' tables: ' + thousands(tables.length - free.length) +
+    return { calls: null, lines: ['util.loadDump in one call of ' + groupDigits(tables.length) + ' tables: ' + groupDigits(tables.length - free.length) +
       ' of them in schemas with views, which go whole into one call'] };
   }
   var per = Math.ceil(free.length / count);
   var slices = [];
   for (var i = 0; i + per < free.length; i += per) slices.push(free.slice(i, i + per));
   var last = tables.length - slices.length * per;
-  return { calls: callOptions(p.lo, slices), lines: ['util.loadDump in ' + (slices.length + 1) + ' calls of ≤' + thousands(Math.max(per, last)) +
-    ' tables (the Shell\'s scheduler is quadratic in tables: ' + thousands(tables.length) + ' tables, calls of about 20·sqrt(tables) ' +
-    'each); one progress file, the last call with the load\'s own filters for the other ' + thousands(last) + ' tables, views, users' +
-    (free.length < tables.length ? ' (' + thousands(tables.length - free.length) + ' tables in schemas with views)' : '')] };
+  return { calls: callOptions(p.lo, slices), lines: ['util.loadDump in ' + (slices.length + 1) + ' calls of ≤' + groupDigits(Math.max(per, last)) +
+    ' tables (the Shell\'s scheduler is quadratic in tables: ' + groupDigits(tables.length) + ' tables, calls of about 20·sqrt(tables) ' +
+    'each); one progress file, the last call with the load\'s own filters for the other ' + groupDigits(last) + ' tables, views, users' +
+    (free.length < tables.length ? ' (' + groupDigits(tables.length - free.length) + ' tables in schemas with views)' : '')] };
 }
 
 // The line printed before call i (0-based) of `calls`.
 function callLine(calls, i) {
   return 'util.loadDump call ' + (i + 1) + ' of ' + calls.length + ': ' + (i < calls.length - 1
-    ? thousands(calls[i].includeTables.length) + ' tables' : 'the load\'s own options, the tables above left out');
+    ? groupDigits(calls[i].includeTables.length) + ' tables' : 'the load\'s own options, the tables above left out');
 }
 
 module.exports = { planBatches: planBatches, batchSize: batchSize, MIN_TABLES: MIN_TABLES, callOptions: callOptions, callLine: callLine };

@@ -13,6 +13,13 @@ function tableNameKey(host) {
   return function (name) { return fold ? String(name).toLowerCase() : String(name); };
 }
 
+// Schemas that exist on the server, of these names.
+function existingSchemas(host, names) {
+  if (!names.length) return [];
+  return host.sql.run('SELECT SCHEMA_NAME AS s FROM information_schema.SCHEMATA WHERE SCHEMA_NAME IN (' +
+    names.map(function () { return '?'; }).join(', ') + ')', names).rows.map(function (r) { return String(r.s); });
+}
+
 // (schema, table) -> the server's name of that base table, or null: names only, one query per
 // schema, no table opened (TABLE_ROWS and DATA_LENGTH open every table without fresh statistics:
 // 15 s for 10,000 tables just loaded, on a shared machine).
@@ -47,5 +54,5 @@ function tableStats(host, schema, names) {
   return out;
 }
 
-module.exports = { isSystemSchema: isSystemSchema, tableNameKey: tableNameKey, baseTableNames: baseTableNames,
+module.exports = { isSystemSchema: isSystemSchema, existingSchemas: existingSchemas, tableNameKey: tableNameKey, baseTableNames: baseTableNames,
   tableStats: tableStats };
