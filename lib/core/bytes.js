@@ -16,6 +16,14 @@ function toBytes(value, what) {
   return new Uint8Array(value);
 }
 
+// count numbers of a typed array Type (Float64Array, Int32Array) from their bytes as a host
+// handed them over (the companion's sizes and lengths): copied, so that they are aligned.
+function toNumbers(value, Type, count, what) {
+  var out = new Type(count);
+  new Uint8Array(out.buffer).set(toBytes(value, what));
+  return out;
+}
+
 // An ArrayBuffer holding exactly these bytes (what crosses into Python as bytes).
 function toArrayBuffer(value) {
   if (value.buffer && typeof value.byteOffset === 'number') {
@@ -24,4 +32,4 @@ function toArrayBuffer(value) {
   return value;
 }
 
-module.exports = { isBinary: isBinary, toBytes: toBytes, toArrayBuffer: toArrayBuffer };
+module.exports = { isBinary: isBinary, toBytes: toBytes, toNumbers: toNumbers, toArrayBuffer: toArrayBuffer };

@@ -8,6 +8,7 @@ var makeProblem = require('./dump-problems.js').makeProblem;
 var displayTable = require('../format/display-name.js').displayTable;
 var frames = require('./zstd-frames.js');
 var toBytes = require('../core/bytes.js').toBytes;
+var toNumbers = require('../core/bytes.js').toNumbers;
 var startProgress = require('../format/progress.js').startProgress;
 var verifyData = require('./data-verify.js').verifyData;
 var chunkTable = require('./chunk-table.js');
@@ -165,10 +166,8 @@ function surveyChunkFiles(host, targets, ctx, broken) {
   for (var b = nextBatch(); b.count; b = nextBatch()) {
     var count = b.count;
     var got = host.files.surveyRuns(ctx.dir, b.runs, CHECK_WINDOW);
-    var sizes = new Float64Array(count);
-    new Uint8Array(sizes.buffer).set(toBytes(got.sizes, 'file sizes'));
-    var lengths = new Int32Array(count);
-    new Uint8Array(lengths.buffer).set(toBytes(got.lengths, 'file lengths'));
+    var sizes = toNumbers(got.sizes, Float64Array, count, 'file sizes');
+    var lengths = toNumbers(got.lengths, Int32Array, count, 'file lengths');
     var data = toBytes(got.data, 'file content');
     var errors = new Map(got.errors.map(function (e) { return [e[0], e]; }));
     var offset = 0;
@@ -401,8 +400,7 @@ function compareGroups(host, t, groups, ctx) {
   });
   var got = host.files.readRuns(ctx.dir, runs, COPY_WINDOW);
   var data = toBytes(got.data, 'file content');
-  var lengths = new Int32Array(count);
-  new Uint8Array(lengths.buffer).set(toBytes(got.lengths, 'file lengths'));
+  var lengths = toNumbers(got.lengths, Int32Array, count, 'file lengths');
   var at = 0;
   var offset = 0;
   groups.forEach(function (g) {

@@ -18,7 +18,7 @@ var partialPlan = require('./partial-plan.js');
 var chunkTable = require('../dump/chunk-table.js');
 var doneFile = require('../dump/done-file.js');
 var dumpText = require('../dump/dump-texts.js').dumpText;
-var toBytes = require('../core/bytes.js').toBytes;
+var toNumbers = require('../core/bytes.js').toNumbers;
 
 var MARK = '.restore-view.json';
 var COMPLETE = '.restore-view-complete';
@@ -131,8 +131,7 @@ function eachChosenFile(host, model, plan, fn) {
   function flush() {
     if (!names.length) return;
     var got = host.files.statRuns(model.dir, names.map(function (n) { return [n]; }));
-    var sizes = new Float64Array(names.length);
-    new Uint8Array(sizes.buffer).set(toBytes(got.sizes, 'file sizes'));
+    var sizes = toNumbers(got.sizes, Float64Array, names.length, 'file sizes');
     // What a listing keeps: a file (NaN: none, a directory, or a dangling link).
     var there = names.filter(function (n, k) { return sizes[k] === sizes[k]; });
     names = [];

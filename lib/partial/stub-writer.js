@@ -6,7 +6,7 @@
 var BATCH = 5000;
 var startProgress = require('../format/progress.js').startProgress;
 var chunkTable = require('../dump/chunk-table.js');
-var toBytes = require('../core/bytes.js').toBytes;
+var toNumbers = require('../core/bytes.js').toNumbers;
 
 // The Shell's own empty chunk: the 9-byte zstd frame (contract §2).
 var EMPTY_ZSTD = [0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x00, 0x01, 0x00, 0x00];
@@ -69,8 +69,7 @@ function missingOf(host, dir, runs) {
   var missing = [];
   chunkTable.eachBatch(runs, BATCH, function (batch, count) {
     var got = host.files.statRuns(dir, batch);
-    var sizes = new Float64Array(count);
-    new Uint8Array(sizes.buffer).set(toBytes(got.sizes, 'file sizes'));
+    var sizes = toNumbers(got.sizes, Float64Array, count, 'file sizes');
     var there = new Set(got.dirs.concat(got.errors.map(function (e) { return e[0]; })));
     var k = 0;
     batch.forEach(function (r) {
