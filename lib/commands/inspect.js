@@ -2,6 +2,7 @@
 // would load it. Prints a compact report (one line per table or partition) and returns the
 // same facts as a dictionary.
 var readDumpModel = require('../dump/dump-model.js').readDumpModel;
+var settle = require('../core/memory.js').settle;
 var isBlocking = require('../dump/dump-problems.js').isBlocking;
 var adviceFor = require('../dump/dump-problems.js').adviceFor;
 var textTable = require('../format/text-table.js');
@@ -233,6 +234,7 @@ function inspectDump(host, dumpDir, options) {
   // let go before the report (50,000 tables: 11 MB).
   model.done = null;
   var totals = totalsOf(model);
+  settle(host, model.targets.length);
   printReport(host, model, totals);
   // The facts list every chunk: made only when asked for (lib/format/output.js).
   return function () { return inspectFacts(model, totals); };

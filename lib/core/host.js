@@ -116,7 +116,8 @@
 //   out: { print(line), warn(line), progress(line) }
 //   shell: { version: 'X.Y.Z', longVersion, engine: 'V8'|'GraalJS', interactive: bool, cpuCount() -> int,
 //            configHome: string (the Shell's own config home, absolute; the state directory is its restore/),
-//            getenv(name), prompt(question, defaultValue) -> string, promptPassword(question) -> string }
+//            getenv(name), prompt(question, defaultValue) -> string, promptPassword(question) -> string,
+//            collectGarbage() (optional): the JS engine collects now (lib/core/memory.js says when) }
 // }
 
 const REQUIRED = {

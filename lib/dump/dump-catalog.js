@@ -151,19 +151,7 @@ function readCatalog(ctx) {
     var entry = { schema: schema, basename: sb, json: null, includesDdl: true, tables: [], views: [], functions: [],
       procedures: [], events: [], bases: null };
     var viewBases = new Map();
-    var firstTable = out.tables.length;
-    // Made when first asked (a load under schemaMap, a partial load): its tables' base names are in
-    // their catalog entries (50,000 tables: a map less while the model is read).
-    var tableBases = null;
-    entry.bases = { get: function (name) {
-      if (tableBases === null) {
-        tableBases = new Map();
-        for (var i = firstTable; i < out.tables.length && out.tables[i].schema === schema; i++) {
-          tableBases.set(out.tables[i].table, out.tables[i].basename);
-        }
-      }
-      return tableBases.has(name) ? tableBases.get(name) : viewBases.get(name);
-    } };
+    entry.bases = baseFinder(out.tables, out.tables.length, schema, viewBases);
     out.schemas.push(entry);
     if (!needFile(sb + '.json', 'schema metadata')) return;
     var sj = readJson(sb + '.json');
@@ -200,6 +188,21 @@ function readCatalog(ctx) {
   });
   sharedBaseNames(out.targets, damaged);
   return out;
+}
+
+// A schema's {get(name)} -> the base name of one of its tables (from their catalog entries, from
+// `first` on) or views. The table map is made when first asked (a load under schemaMap, a partial
+// load): 50,000 tables, a map less while the model is read. Made out here so that it keeps only
+// these, not readCatalog's context (@.done.json as read and the listing: 20 MB at 100,000 tables).
+function baseFinder(tables, first, schema, viewBases) {
+  var tableBases = null;
+  return { get: function (name) {
+    if (tableBases === null) {
+      tableBases = new Map();
+      for (var i = first; i < tables.length && tables[i].schema === schema; i++) tableBases.set(tables[i].table, tables[i].basename);
+    }
+    return tableBases.has(name) ? tableBases.get(name) : viewBases.get(name);
+  } };
 }
 
 // A list of names as util.loadDump reads it: an Array (absent: none), each entry cast to text

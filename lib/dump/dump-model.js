@@ -14,6 +14,7 @@ var chunkSurvey = require('./chunk-survey.js');
 var problemsOf = require('./dump-problems.js');
 var unlistedFiles = require('./unlisted-files.js').unlistedFiles;
 var eachEntry = require('../core/listing.js').eachEntry;
+var settle = require('../core/memory.js').settle;
 var chunkNames = require('./chunk-names.js');
 var readDoneFile = require('./done-file.js').readDoneFile;
 var doneTypeProblems = require('./done-file.js').doneTypeProblems;
@@ -329,8 +330,10 @@ function readDumpModel(host, dumpDir, options) {
   var omit = lean || byRuns ? 'chunks' : done.chunkList && !idxNeeded ? 'idx' : null;
   var listed = {};
   var sizes = listFiles(host, opened.dir, done, broken, omit, listed);
+  settle(host, sizes.size + (listed.omitted || 0));
   var catalog = catalogOf(host, opened, root, done, { sizes: sizes, broken: broken, chunksOmitted: omit === 'chunks' },
     earlier ? parsedDocuments(earlier) : null, options && options.tableDocuments);
+  settle(host, catalog.targets.length);
   var listingNames = options && options.listing ? readListing(host, options.listing)
     : (options && options.listingNames) || null;
 
@@ -341,6 +344,7 @@ function readDumpModel(host, dumpDir, options) {
   };
   var listProblems = chunkList.buildChunkLists(catalog.targets,
     { chunkList: done.chunkList, fileNames: fileNames, listingNames: listingNames });
+  settle(host, catalog.targets.length);
   if (lean) surveyedFiles(host, pathOf, catalog.targets, surveyedFrom, sizes, broken);
   var stateCtx = { sizes: sizes, dir: opened.dir, pathOf: pathOf,
     tableBytes: function (t) { return t.partition === null ? t.info.dataBytes : null; },
@@ -364,6 +368,7 @@ function readDumpModel(host, dumpDir, options) {
     stateCtx.notRegular = new Set(broken.filter(function (e) { return e.special; }).map(function (e) { return e.name; }));
     verified = chunkSurvey.assignStates(host, catalog.targets, stateCtx);
   }
+  settle(host, catalog.targets.length);
   var problems = [];
   if (!complete) problems.push(incompleteProblem());
   problems = problems.concat(brokenProblems(broken));

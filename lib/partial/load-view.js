@@ -19,6 +19,7 @@ var chunkTable = require('../dump/chunk-table.js');
 var doneFile = require('../dump/done-file.js');
 var dumpText = require('../dump/dump-texts.js').dumpText;
 var toNumbers = require('../core/bytes.js').toNumbers;
+var settle = require('../core/memory.js').settle;
 
 var MARK = '.restore-view.json';
 var COMPLETE = '.restore-view-complete';
@@ -155,6 +156,7 @@ function viewCounts(host, model, plan) {
   var links = 0;
   model.files.forEach(function (size, name) { if (isLinked(name, stubbed)) links++; });
   eachChosenFile(host, model, plan, function (names) { links += names.length; });
+  settle(host, links);
   return { links: links, stubs: partialPlan.stubCount(plan) * (needsIdxStubs(model) ? 2 : 1) };
 }
 
@@ -210,11 +212,13 @@ function buildView(host, model, plan, place, mark, rewrite) {
     if (links.length >= LINK_BATCH) flushLinks();
   });
   flushLinks();
+  settle(host, made.links);
   eachChosenFile(host, model, plan, function (names) {
     f.viewAdd(place.dir, names.map(function (name) { return { name: name, link: pathOf(name) }; }));
     made.links += names.length;
     advance(names.length);
   });
+  settle(host, made.links);
   var byCompression = new Map();
   plan.targets.forEach(function (e) {
     if (!byCompression.has(e.compression)) byCompression.set(e.compression, []);

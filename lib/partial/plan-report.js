@@ -1,6 +1,7 @@
 // A partial plan read from a dump, and its lines and facts: what restore.plan, restore.stub
 // (lib/commands/) and the partial-import step of restore.load show.
 var readDumpModel = require('../dump/dump-model.js').readDumpModel;
+var settle = require('../core/memory.js').settle;
 var selection = require('./selection.js');
 var partialPlan = require('./partial-plan.js');
 var text = require('../format/text-table.js');
@@ -30,6 +31,7 @@ function modelAndPlan(host, dumpDir, options, how) {
   // text, tableDataBytes, tableRows): let go before the plan (50,000 tables: 11 MB).
   model.done = null;
   var plan = partialPlan.planPartial(model, sel, { inPlace: inPlace });
+  settle(host, model.targets.length);
   return { sel: sel, model: model, plan: plan };
 }
 

@@ -7,6 +7,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var atLeast = require('../options/shell-version.js').atLeast;
 var readDumpModel = require('../dump/dump-model.js').readDumpModel;
+var settle = require('../core/memory.js').settle;
 var selection = require('../partial/selection.js');
 var partialCommands = require('../partial/plan-report.js');
 var partialPlan = require('../partial/partial-plan.js');
@@ -50,6 +51,7 @@ function planAgainst(ctx, sel, partial, earlier) {
         tableDocuments: !!(ctx.options.schemaMap || ctx.own.mask) });
     }, function (s) { return partial ? partialPlan.chosenOnly(s) : null; });
   var p = partialPlan.planPartial(r.model, r.sel, { inPlace: !partial });
+  settle(ctx.host, r.model.targets.length);
   partialPlan.refuseBlocked(p, partial ? 'The partial import' : 'The load');
   return { model: r.model, plan: p, sel: r.sel };
 }

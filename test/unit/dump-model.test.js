@@ -204,3 +204,37 @@ describe('dump model (lib/dump/dump-model.js)', function () {
     expect(() => readDumpModel(host, '/x', {})).to.throw(/@\.json/);
   });
 });
+
+describe('collections asked between the phases of a big read (lib/core/memory.js)', function () {
+  // A dump of n one-chunk tables in one schema, in memory; the host counts collectGarbage calls.
+  function manyTables(n) {
+    const tables = Array.from({ length: n }, (_, i) => 't' + i);
+    const files = {
+      '/d/@.json': JSON.stringify({ version: '2.0.1', schemas: ['s'], basenames: { s: 's' } }),
+      '/d/@.sql': '', '/d/@.post.sql': '', '/d/s.sql': '',
+      '/d/s.json': JSON.stringify({ tables, basenames: Object.fromEntries(tables.map((t) => [t, 's@' + t])) }),
+      '/d/@.done.json': JSON.stringify({ dataBytes: n, chunkFileBytes: Object.fromEntries(tables.map((t) => ['s@' + t + '@@0.tsv', 1])),
+        tableDataBytes: { s: Object.fromEntries(tables.map((t) => [t, 1])) } }),
+    };
+    tables.forEach((t) => {
+      files['/d/s@' + t + '.json'] = JSON.stringify({ options: { columns: ['id'] }, extension: 'tsv', chunking: true, primaryIndex: ['id'] });
+      files['/d/s@' + t + '.sql'] = '';
+      files['/d/s@' + t + '@@0.tsv'] = '1\n';
+    });
+    let calls = 0;
+    const host = fakeHost({ files, shell: { collectGarbage: () => { calls++; } } });
+    return { host, calls: () => calls };
+  }
+
+  it('asks the host to collect on a dump of many tables, and not on a small one', function () {
+    this.timeout(20000);
+    const big = manyTables(6000);
+    const model = readDumpModel(big.host, '/d', { chunksInFiles: false });
+    expect(model.targets).to.have.length(6000);
+    expect(model.loadable).to.equal(true);
+    expect(big.calls()).to.equal(4); // after the listing, the catalog, the chunk lists and the survey
+    const small = manyTables(50);
+    readDumpModel(small.host, '/d', { chunksInFiles: false });
+    expect(small.calls()).to.equal(0);
+  });
+});
