@@ -100,7 +100,7 @@ function runWithOutput(host, options, fn) {
     // them): what made them (the dump's model) is let go and collected first.
     var value = materialized(facts);
     made = facts = null;
-    settle(host, value.tables && value.tables.length ? value.tables.length : 0);
+    settle(host, value && value.tables && value.tables.length ? value.tables.length : 0);
     return value;
   }
   printJson(facts, host.out.print);
