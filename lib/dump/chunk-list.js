@@ -111,6 +111,8 @@ function buildChunkLists(targets, sources) {
     if (flag) c[flag] = true;
   }
   var problems = [];
+  // The chunks' facts of all tables in one store (chunk-table.js): room for one chunk each to start.
+  var store = chunkTable.newStore(loadable.length);
   var fromDone = sources.chunkList ? doneCollections(sources.chunkList, matcher, problems) : null;
   // Files and listing only matter for tables chunkFileBytes says nothing about (usually none).
   if (loadable.some(function (t) { return !fromDone || !fromDone.has(t.base); })) {
@@ -132,7 +134,7 @@ function buildChunkLists(targets, sources) {
       source = c.files && c.listing ? 'files+listing' : c.files ? 'files' : c.listing ? 'listing' : null;
     }
     if (source !== 'chunkFileBytes') dropFar(t, c, problems);
-    var conflicting = placeChunks(t, c, source, problems);
+    var conflicting = placeChunks(t, c, source, problems, store);
     fromFiles.delete(t.base);
     if (!t.lastChunkKnown && !conflicting) problems.push(unknownLastChunk(t, sources));
   });
@@ -322,12 +324,12 @@ function wrongChunkFiles(t, c) {
 
 // Makes t.chunks (a chunk table) from a collection; returns true when it reported conflicting
 // chunk files.
-function placeChunks(t, c, source, problems) {
+function placeChunks(t, c, source, problems, store) {
   var whole = names.wholeFileName(t.base, t.ext);
   t.chunkSource = source;
   // Whole-table file: the loader takes it as chunk 0 and last, and looks no further.
   if (c.whole || !t.chunking) {
-    t.chunks = chunkTable.newChunkTable(t.base, t.ext, 1, 0, true);
+    t.chunks = chunkTable.newChunkTable(t.base, t.ext, 1, 0, true, store);
     chunkTable.setDataBytes(t.chunks, 0, c.wholeBytes);
     if (!c.whole) t.chunkSource = 'metadata';
     if (c.whole && c.count && t.chunking) {
@@ -339,7 +341,7 @@ function placeChunks(t, c, source, problems) {
   var conflicts = wrongChunkFiles(t, c);
   var lastAt = highest(lastsOf(c));
   t.lastChunkKnown = lastAt >= 0 && !conflicts.length;
-  var ct = chunkTable.newChunkTable(t.base, t.ext, Math.max(lastAt, c.max) + 1, lastAt, false);
+  var ct = chunkTable.newChunkTable(t.base, t.ext, Math.max(lastAt, c.max) + 1, lastAt, false, store);
   for (var i = 0; i < ct.length; i++) {
     var bytes = bytesOf(c, i);
     if (typeof bytes === 'number') chunkTable.setDataBytes(ct, i, bytes);
