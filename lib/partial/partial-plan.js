@@ -25,7 +25,7 @@ function PlanEntry(target, latest, since, from, to) {
   this.to = to;
   this.lists = null;
 }
-['schema', 'table', 'partition', 'compression'].forEach(function (k) {
+['schema', 'table', 'partition', 'compression', 'base', 'ext'].forEach(function (k) {
   Object.defineProperty(PlanEntry.prototype, k, { get: function () { return this.target[k]; }, enumerable: true });
 });
 ['stubbed', 'write', 'fetch'].forEach(function (k) {
@@ -188,14 +188,16 @@ function refuseBad(plan, t, i, name, fix) {
 // For a load view, where every chunk not chosen is stubbed: (text, start, end) -> whether the
 // name text[start, end) is the data file of a stubbed chunk; a whole string: (name, 0, name.length).
 // Matched in place (chunk-names.js), not looked up in a set of 100,000 names.
+// With every chunk of every table chosen, nothing is stubbed: no matcher is made (100,000 tables: a
+// map of as many entries). The matcher finds the plan entries themselves (their base and ext are
+// their target's).
 function stubbedNames(plan) {
-  var byBase = new Map(); // by base name: objects from another file's context make poor keys (GraalJS)
-  plan.targets.forEach(function (e) { byBase.set(e.target.base, e); });
-  var matcher = makeNameMatcher(plan.targets.map(function (e) { return e.target; }));
+  if (!plan.targets.some(function (e) { return e.from > 0 || e.to < e.target.chunks.length; })) return function () { return false; };
+  var matcher = makeNameMatcher(plan.targets);
   var m = {};
   return function (text, start, end) {
     if (!matcher.matchAt(text, start, end, m) || m.whole) return false;
-    var e = byBase.get(m.target.base);
+    var e = m.target;
     var ct = e.target.chunks;
     return (m.index < e.from || m.index >= e.to) && m.index < ct.length && chunkTable.isLast(ct, m.index) === m.last;
   };
