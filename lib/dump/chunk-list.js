@@ -111,35 +111,40 @@ function buildChunkLists(targets, sources) {
     if (flag) c[flag] = true;
   }
   var problems = [];
-  var fromDone = sources.chunkList ? doneCollections(sources.chunkList, matcher, problems) : null;
+  // The chunks' facts of all tables in one store (chunk-table.js): room for one chunk each to start.
+  var store = chunkTable.newStore(loadable.length);
+  var fromDone = sources.chunkList ? doneCollections(sources.chunkList, matcher, loadable.length, problems) : null;
   // Files and listing only matter for tables chunkFileBytes says nothing about (usually none).
-  if (loadable.some(function (t) { return !fromDone || !fromDone.has(t.base); })) {
+  if (loadable.some(function (t, k) { return !fromDone || !fromDone.has(matcher.firstOf(k)); })) {
     var fileNames = typeof sources.fileNames === 'function' ? sources.fileNames() : sources.fileNames;
     fileNames.forEach(function (n) { var d = dataNameOf(n); collect(fromFiles, d, 0, d.length, 'files'); });
     var listingNames = typeof sources.listingNames === 'function' ? sources.listingNames() : sources.listingNames;
     (listingNames || []).forEach(function (n) { var d = dataNameOf(n); collect(fromFiles, d, 0, d.length, 'listing'); });
   }
 
+  var k = -1; // t's position in loadable
   targets.forEach(function (t) {
     t.lastChunkKnown = t.ext !== null;
     t.chunkSource = null;
     // (A table with data gets its chunk table from placeChunks: none made here to be dropped.)
     if (t.ext === null || !t.includesData) { t.chunks = chunkTable.emptyChunkTable(); return; }
-    var c = fromDone ? fromDone.take(t.base) : null;
+    k++;
+    var c = fromDone ? fromDone.take(matcher.firstOf(k)) : null;
     var source = 'chunkFileBytes';
     if (!c) {
       c = fromFiles.get(t.base) || newCollection();
       source = c.files && c.listing ? 'files+listing' : c.files ? 'files' : c.listing ? 'listing' : null;
     }
     if (source !== 'chunkFileBytes') dropFar(t, c, problems);
-    var conflicting = placeChunks(t, c, source, problems);
+    var conflicting = placeChunks(t, c, source, problems, store);
     fromFiles.delete(t.base);
     if (!t.lastChunkKnown && !conflicting) problems.push(unknownLastChunk(t, sources));
   });
   return problems;
 }
 
-// What chunkFileBytes says of each base name, as {has(base), take(base) -> its collection, once}.
+// What chunkFileBytes says of each base name (by the position k of its first target among the
+// matcher's `count` targets: matcher.firstOf), as {has(k), take(k) -> its collection, once}.
 // The entries are kept as columns while @.done.json is walked (a base's number, chunk number,
 // marks, bytes: some 20 bytes each), and a base's collection is made when its chunks are placed:
 // 50,000 collections alive at once while the walk ran were garbage in V8's old generation after it.
@@ -147,9 +152,11 @@ function buildChunkLists(targets, sources) {
 // entries, as when every collection was made during the walk.
 var WHOLE = 4;
 var KNOWN = 8;
-function doneCollections(done, matcher, problems) {
+function doneCollections(done, matcher, count, problems) {
   var m = {};
-  var bases = new Map(); // base name -> its number, in the order first named
+  // Target position -> its base's number, in the order first named (-1: none); not a map by name
+  // (100,000 tables: 4 MB while the chunk lists are made).
+  var bases = new Int32Array(count).fill(-1);
   var list = [];
   var cols = { n: 0, base: new Int32Array(1024), index: new Float64Array(1024), marks: new Uint8Array(1024), bytes: new Float64Array(1024) };
   var far = null; // entry number -> name, for the entries numbered past MAX_CHUNKS
@@ -163,8 +170,8 @@ function doneCollections(done, matcher, problems) {
   }
   function record(text, start, end, bytes) {
     if (!matcher.matchAt(text, start, end, m)) return;
-    var b = bases.get(m.target.base);
-    if (b === undefined) { b = list.length; bases.set(m.target.base, b); list.push(m.target); }
+    var b = bases[m.at];
+    if (b < 0) { b = list.length; bases[m.at] = b; list.push(m.target); }
     if (cols.n === cols.base.length) grow();
     var k = cols.n++;
     cols.base[k] = b;
@@ -217,10 +224,10 @@ function doneCollections(done, matcher, problems) {
     if (odd && usable[b]) kept.set(b, c);
   }
   return {
-    has: function (base) { var n = bases.get(base); return n !== undefined && usable[n] === 1; },
-    take: function (base) {
-      var n = bases.get(base);
-      if (n === undefined || usable[n] !== 1) return null;
+    has: function (k) { var n = bases[k]; return n >= 0 && usable[n] === 1; },
+    take: function (k) {
+      var n = bases[k];
+      if (n < 0 || usable[n] !== 1) return null;
       usable[n] = 2; // taken: a second target of the same base name gets none
       return kept.has(n) ? kept.get(n) : collectionOf(n);
     },
@@ -322,12 +329,12 @@ function wrongChunkFiles(t, c) {
 
 // Makes t.chunks (a chunk table) from a collection; returns true when it reported conflicting
 // chunk files.
-function placeChunks(t, c, source, problems) {
+function placeChunks(t, c, source, problems, store) {
   var whole = names.wholeFileName(t.base, t.ext);
   t.chunkSource = source;
   // Whole-table file: the loader takes it as chunk 0 and last, and looks no further.
   if (c.whole || !t.chunking) {
-    t.chunks = chunkTable.newChunkTable(t.base, t.ext, 1, 0, true);
+    t.chunks = chunkTable.newChunkTable(t.base, t.ext, 1, 0, true, store);
     chunkTable.setDataBytes(t.chunks, 0, c.wholeBytes);
     if (!c.whole) t.chunkSource = 'metadata';
     if (c.whole && c.count && t.chunking) {
@@ -339,7 +346,7 @@ function placeChunks(t, c, source, problems) {
   var conflicts = wrongChunkFiles(t, c);
   var lastAt = highest(lastsOf(c));
   t.lastChunkKnown = lastAt >= 0 && !conflicts.length;
-  var ct = chunkTable.newChunkTable(t.base, t.ext, Math.max(lastAt, c.max) + 1, lastAt, false);
+  var ct = chunkTable.newChunkTable(t.base, t.ext, Math.max(lastAt, c.max) + 1, lastAt, false, store);
   for (var i = 0; i < ct.length; i++) {
     var bytes = bytesOf(c, i);
     if (typeof bytes === 'number') chunkTable.setDataBytes(ct, i, bytes);

@@ -13,11 +13,11 @@ var COPY = 2;
 var NOT_REGULAR = 4; // unreadable because not a regular file: util.loadDump does not see it
 var WANTS_HEAD = 8; // its first bytes are to be read (chunk-survey.js): a mark, not a list of a million
 
-// The per-chunk facts: a table of a few chunks keeps them all in one plain array, `cells`, fact
-// after fact (an array costs some 64 bytes of its own, a typed array some 250: 50,000 tables of 2
-// chunks each with a column per fact spent 18 MB on them); a bigger table has one typed array per
-// fact, made when a first value is set. Unset: NaN for sizes and keys, 0 for states and flags.
-var SMALL = 64;
+// The per-chunk facts of every chunk table of a dump model live in one store, a typed array per
+// fact, chunk i of a table at position ct.at + i: an array per table cost some 100 bytes of its own
+// (100,000 tables: 10 MB), a typed array per table and fact some 250. Unset: NaN for sizes and
+// keys, 0 for states and flags. The rare facts (an extra chunk marked last, a problem's text) are
+// kept by position in the store's maps.
 var DATA = 0;
 var FILE = 1;
 var HEAD = 2;
@@ -28,43 +28,42 @@ var TYPES = [Float64Array, Float64Array, Float64Array, Uint8Array, Uint8Array];
 
 function unset(c) { return c >= STATE ? 0 : NaN; }
 
-// Cells are made as a slice of this array of numbers: made empty and then filled, an array is
-// made twice (its first store of a number makes a new one), and V8 makes these in its old
-// generation (most live as long as the model), where the first one stays as garbage.
-var UNSET_CELLS = [];
-for (var u = 0; u < SMALL * FACTS; u++) UNSET_CELLS.push(NaN);
+// A store for about `chunks` chunks (it grows when more are placed).
+function newStore(chunks) {
+  var store = { size: 0, used: 0, cols: [], marks: null, problems: null };
+  grow(store, Math.max(0, chunks || 0));
+  return store;
+}
+
+function grow(store, size) {
+  for (var c = 0; c < FACTS; c++) {
+    var a = new TYPES[c](size);
+    if (store.size) a.set(store.cols[c]);
+    if (c < STATE) a.fill(NaN, store.size);
+    store.cols[c] = a;
+  }
+  store.size = size;
+}
+
+// Tables without chunks share one store with no room.
+var NO_CHUNKS = newStore(0);
 
 function resetFacts(ct, from) {
-  if (ct.cells) {
-    for (var c = from; c < FACTS; c++) ct.cells.fill(unset(c), c * ct.length, (c + 1) * ct.length);
-  } else {
-    for (var k = from; k < FACTS; k++) ct.big[k] = null;
-  }
+  for (var c = from; c < FACTS; c++) ct.store.cols[c].fill(unset(c), ct.at, ct.at + ct.length);
 }
 
-function get(ct, c, i) {
-  if (ct.cells) return ct.cells[c * ct.length + i];
-  var a = ct.big[c];
-  return a ? a[i] : unset(c);
-}
+function get(ct, c, i) { return ct.store.cols[c][ct.at + i]; }
 
-function put(ct, c, i, v) {
-  if (ct.cells) { ct.cells[c * ct.length + i] = v; return; }
-  if (!ct.big[c]) {
-    if (v === unset(c) || (v !== v && c < STATE)) return;
-    ct.big[c] = new TYPES[c](ct.length);
-    ct.big[c].fill(unset(c));
-  }
-  ct.big[c][i] = v;
-}
+function put(ct, c, i, v) { ct.store.cols[c][ct.at + i] = v; }
 
 // count chunks, numbered 0..count-1; lastIndex: the chunk marked last (@@N), -1 when none is;
-// whole: the table was dumped as one file (<base>.<ext>), its only chunk 0.
-function newChunkTable(base, ext, count, lastIndex, whole) {
-  var ct = { base: base, ext: ext, length: count, lastIndex: lastIndex, whole: !!whole, extraLast: null,
-    surveyed: false, cells: count <= SMALL ? UNSET_CELLS.slice(0, count * FACTS) : null,
-    big: count <= SMALL ? null : [null, null, null, null, null], problems: null };
-  resetFacts(ct, DATA);
+// whole: the table was dumped as one file (<base>.<ext>), its only chunk 0; store: from newStore,
+// shared by the tables of a model (none: a store of this table's own).
+function newChunkTable(base, ext, count, lastIndex, whole, store) {
+  var s = count === 0 ? NO_CHUNKS : store || newStore(count);
+  if (s.used + count > s.size) grow(s, Math.max(s.used + count, 2 * s.size));
+  var ct = { base: base, ext: ext, length: count, lastIndex: lastIndex, whole: !!whole, surveyed: false, at: s.used, store: s };
+  s.used += count;
   return ct;
 }
 
@@ -72,12 +71,12 @@ function emptyChunkTable() { return newChunkTable('', '', 0, -1, false); }
 
 // Marks chunk i last as well (conflicting files: only its @@ file exists).
 function markLast(ct, i) {
-  if (!ct.extraLast) ct.extraLast = new Set();
-  ct.extraLast.add(i);
+  if (!ct.store.marks) ct.store.marks = new Set();
+  ct.store.marks.add(ct.at + i);
 }
 
 function isLast(ct, i) {
-  return ct.whole || i === ct.lastIndex || (ct.extraLast !== null && ct.extraLast.has(i));
+  return ct.whole || i === ct.lastIndex || (ct.store.marks !== null && ct.store.marks.has(ct.at + i));
 }
 
 function fileOf(ct, i) {
@@ -95,7 +94,8 @@ function setDataBytes(ct, i, bytes) { put(ct, DATA, i, bytes === null || bytes =
 function startSurvey(ct) {
   resetFacts(ct, FILE);
   ct.surveyed = true;
-  ct.problems = null; // made when a first problem is set
+  var p = ct.store.problems;
+  for (var i = 0; p && i < ct.length; i++) p.delete(ct.at + i);
 }
 
 // A number standing for a file's first bytes (chunk-survey.js), or null when they were not read.
@@ -130,10 +130,13 @@ function isCopy(ct, i, on) { return flag(ct, i, COPY, on); }
 function isNotRegular(ct, i, on) { return flag(ct, i, NOT_REGULAR, on); }
 function wantsHead(ct, i, on) { return flag(ct, i, WANTS_HEAD, on); }
 
-function problemOf(ct, i) { return ct.problems && ct.problems.has(i) ? ct.problems.get(i) : null; }
+function problemOf(ct, i) {
+  var p = ct.store.problems;
+  return p && p.has(ct.at + i) ? p.get(ct.at + i) : null;
+}
 function setProblem(ct, i, text) {
-  if (!ct.problems) ct.problems = new Map();
-  ct.problems.set(i, text);
+  if (!ct.store.problems) ct.store.problems = new Map(); // made when a first problem is set
+  ct.store.problems.set(ct.at + i, text);
 }
 
 // Indexes of the chunks in state s, in order.
@@ -255,7 +258,7 @@ function describeRanges(indexes, limit) {
   return ranges.join(', ');
 }
 
-module.exports = { newChunkTable: newChunkTable, emptyChunkTable: emptyChunkTable, markLast: markLast, isLast: isLast,
+module.exports = { newStore: newStore, newChunkTable: newChunkTable, emptyChunkTable: emptyChunkTable, markLast: markLast, isLast: isLast,
   fileOf: fileOf, dataBytesOf: dataBytesOf, setDataBytes: setDataBytes, startSurvey: startSurvey, fileBytesOf: fileBytesOf,
   setFileBytes: setFileBytes, headKeyOf: headKeyOf, setHeadKey: setHeadKey, stateOf: stateOf, setState: setState, isUnreadable: isUnreadable, isNotRegular: isNotRegular, isCopy: isCopy, wantsHead: wantsHead,
   problemOf: problemOf, setProblem: setProblem, indexesIn: indexesIn, chunkAt: chunkAt, sumDataBytes: sumDataBytes,

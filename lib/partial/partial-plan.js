@@ -13,9 +13,29 @@ var HOLDS_DATA = { present: true, corrupt: true };
 // A plan entry's stubbed, write and fetch until a first item: most tables have none.
 var NONE = Object.freeze([]);
 
+// A plan entry: every table has one, alive as long as the plan (100,000 tables: 100,000 entries), so
+// it keeps only what is its own: schema, table, partition and compression are the target's, and the
+// lists stubbed (chunk numbers), write (in place: the missing ones, which get a stub file) and
+// fetch (file names) one object made at a first item.
+function PlanEntry(target, latest, since, from, to) {
+  this.target = target;
+  this.latest = latest;
+  this.since = since;
+  this.from = from;
+  this.to = to;
+  this.lists = null;
+}
+['schema', 'table', 'partition', 'compression', 'base', 'ext'].forEach(function (k) {
+  Object.defineProperty(PlanEntry.prototype, k, { get: function () { return this.target[k]; }, enumerable: true });
+});
+['stubbed', 'write', 'fetch'].forEach(function (k) {
+  Object.defineProperty(PlanEntry.prototype, k, { get: function () { return this.lists ? this.lists[k] : NONE; }, enumerable: true });
+});
+
 function add(entry, list, item) {
-  if (entry[list] === NONE) entry[list] = [];
-  entry[list].push(item);
+  if (!entry.lists) entry.lists = { stubbed: NONE, write: NONE, fetch: NONE };
+  if (entry.lists[list] === NONE) entry.lists[list] = [];
+  entry.lists[list].push(item);
 }
 
 function hasUsableKey(t) {
@@ -93,11 +113,8 @@ function planPartial(model, sel, how) {
     var ct = t.chunks;
     var since = selection.sinceOf(sel, t.schema, t.table, t.partition);
     var range = chosenRange(t, n, since);
-    // Every table has an entry (50,000 tables: 50,000 entries live as long as the plan): the chosen
-    // files' names are made when asked (chosenFiles), the lists are shared empty ones until a first
-    // item (add()).
-    var entry = { schema: t.schema, table: t.table, partition: t.partition, latest: n, since: since, compression: t.compression,
-      target: t, from: range.from, to: range.to, stubbed: NONE, write: NONE, fetch: NONE };
+    // The chosen files' names are made when asked (chosenFiles).
+    var entry = new PlanEntry(t, n, since, range.from, range.to);
     plan.bytesTotal += chunkTable.sumDataBytes(ct, 0, ct.length);
     if (chunkTable.someUnknown(ct, 0, ct.length)) plan.bytesUnknown = true;
     for (var i = range.from; i < range.to; i++) {
@@ -171,14 +188,16 @@ function refuseBad(plan, t, i, name, fix) {
 // For a load view, where every chunk not chosen is stubbed: (text, start, end) -> whether the
 // name text[start, end) is the data file of a stubbed chunk; a whole string: (name, 0, name.length).
 // Matched in place (chunk-names.js), not looked up in a set of 100,000 names.
+// With every chunk of every table chosen, nothing is stubbed: no matcher is made (100,000 tables: a
+// map of as many entries). The matcher finds the plan entries themselves (their base and ext are
+// their target's).
 function stubbedNames(plan) {
-  var byBase = new Map(); // by base name: objects from another file's context make poor keys (GraalJS)
-  plan.targets.forEach(function (e) { byBase.set(e.target.base, e); });
-  var matcher = makeNameMatcher(plan.targets.map(function (e) { return e.target; }));
+  if (!plan.targets.some(function (e) { return e.from > 0 || e.to < e.target.chunks.length; })) return function () { return false; };
+  var matcher = makeNameMatcher(plan.targets);
   var m = {};
   return function (text, start, end) {
     if (!matcher.matchAt(text, start, end, m) || m.whole) return false;
-    var e = byBase.get(m.target.base);
+    var e = m.target;
     var ct = e.target.chunks;
     return (m.index < e.from || m.index >= e.to) && m.index < ct.length && chunkTable.isLast(ct, m.index) === m.last;
   };

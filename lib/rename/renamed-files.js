@@ -38,7 +38,9 @@ function renamedFiles(host, model, spec, sel) {
   var root = model.rootJson;
   var entries = model.schemas;
   var schemas = entries.map(function (e) { return e.schema; });
-  var findTable = tableFinder(model.tables);
+  // Made when first asked (a load without schemaMap asks none; 100,000 tables: a map of as many keys).
+  var finder = null;
+  var findTable = function (schema, table) { return (finder = finder || tableFinder(model.tables))(schema, table); };
   var rename = spec.rename;
   var renamed = spec.pairs.map(function (p) { return p.from; });
 
@@ -52,20 +54,29 @@ function renamedFiles(host, model, spec, sel) {
     out.files.push({ name: name, data: text });
   }
 
-  // The objects of each schema, for "`shop`.`x` names an object of shop" (certain renames).
-  var objects = {};
-  entries.forEach(function (e) {
-    var names = new Set();
-    [e.tables, e.views, e.functions, e.procedures, e.events].forEach(function (l) {
-      l.forEach(function (n) { names.add(rawObjectName(n, model.format)); });
-    });
-    objects[e.schema] = names;
-  });
-  var known = function (schema, name) { return !!objects[schema] && objects[schema].has(name); };
+  // The objects of each schema, for "`shop`.`x` names an object of shop" (certain renames), made
+  // when first asked.
+  var objects = null;
+  var known = function (schema, name) {
+    if (objects === null) {
+      objects = {};
+      entries.forEach(function (e) {
+        var names = new Set();
+        [e.tables, e.views, e.functions, e.procedures, e.events].forEach(function (l) {
+          l.forEach(function (n) { names.add(rawObjectName(n, model.format)); });
+        });
+        objects[e.schema] = names;
+      });
+    }
+    return !!objects[schema] && objects[schema].has(name);
+  };
 
+  // object: what the file defines, for warnings ("table `s`.`t`"), or [what, schema, name] (made
+  // only for a file the dump has: most tables have no triggers file).
   function rewriteFile(name, schema, bodies, object) {
     var text = dumpText(host, model, name);
     if (text === null) return;
+    if (Array.isArray(object)) object = object[0] + displayTable(object[1], object[2]);
     var r = rewriteSql(text, { rename: rename, renamed: renamed, known: known, definers: spec.definers, bodies: bodies,
       schema: schema, object: object });
     r.warnings.forEach(function (w) { out.warnings.push(w); });
@@ -98,7 +109,7 @@ function renamedFiles(host, model, spec, sel) {
     e.tables.forEach(function (t) {
       if (!selection.isTableChosen(sel, s, t)) return;
       var tb = e.bases.get(t);
-      var info = findTable(s, t);
+      var info = to !== null ? findTable(s, t) : null;
       // The model keeps table documents for a load under schemaMap; any other caller's is read again.
       var tableText = to !== null && info && info.settings !== null && info.json === null ? dumpText(host, model, tb + '.json') : null;
       if (to !== null && info && (info.json !== null || tableText !== null)) {
@@ -106,14 +117,14 @@ function renamedFiles(host, model, spec, sel) {
         if (tj.options && typeof tj.options === 'object') tj.options.schema = to;
         write(tb + '.json', '', JSON.stringify(tj, null, 4));
       }
-      if (renaming) rewriteFile(tb + '.sql', s, false, 'table ' + displayTable(s, t));
-      rewriteFile(tb + '.triggers.sql', s, true, 'triggers of ' + displayTable(s, t));
+      if (renaming) rewriteFile(tb + '.sql', s, false, ['table ', s, t]);
+      rewriteFile(tb + '.triggers.sql', s, true, ['triggers of ', s, t]);
     });
     e.views.forEach(function (v) {
       if (!selection.isTableChosen(sel, s, v)) return;
       var vb = e.bases.get(v);
-      if (renaming) rewriteFile(vb + '.pre.sql', s, false, 'view ' + displayTable(s, v));
-      rewriteFile(vb + '.sql', s, true, 'view ' + displayTable(s, v));
+      if (renaming) rewriteFile(vb + '.pre.sql', s, false, ['view ', s, v]);
+      rewriteFile(vb + '.sql', s, true, ['view ', s, v]);
     });
   });
 
