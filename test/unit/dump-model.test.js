@@ -184,7 +184,7 @@ describe('dump model (lib/dump/dump-model.js)', function () {
   it('read again with metadataFrom (a remote dump once its chunks are fetched): no metadata file is read again, the data files are', function () {
     const host = sampleHost();
     host.files.remove(['/d/shop@orders@3.tsv.zst']);
-    const first = readDumpModel(host, '/d');
+    const first = readDumpModel(host, '/d', { schemaDocuments: true });
     expect(states(target(first, 'orders'))[3]).to.equal('missing');
     host.fs.put('/d/shop@orders@3.tsv.zst', require('fs').readFileSync(require('path').join(__dirname, '..', '..',
       'sample-dumps', 'shop', 'shop@orders@3.tsv.zst')));
