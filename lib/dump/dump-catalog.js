@@ -259,8 +259,8 @@ function schemaPartFiles(sj) {
 var NONE = Object.freeze([]);
 
 // A table's catalog entry: {schema, table, basename, rows, dataBytes, settings (null: its JSON is
-// missing), typeFacts, json}; metadataFile and partitions are answered from these, not kept
-// (100,000 tables: 6 MB less).
+// missing), typeFacts, json}; metadataFile and partitions are answered from these, not kept, and
+// typeFacts and json, rarely set, are null from the prototype until set (100,000 tables: 7 MB less).
 function TableInfo(t) {
   this.schema = t.schema;
   this.table = t.table;
@@ -268,9 +268,9 @@ function TableInfo(t) {
   this.rows = t.done.tableRows(t.schema, t.table);
   this.dataBytes = t.done.tableDataBytes(t.schema, t.table);
   this.settings = null;
-  this.typeFacts = null;
-  this.json = null;
 }
+TableInfo.prototype.typeFacts = null;
+TableInfo.prototype.json = null;
 Object.defineProperties(TableInfo.prototype, {
   metadataFile: { get: function () { return this.basename + '.json'; } },
   partitions: { get: function () { return this.settings === null ? NONE : this.settings.partitions; } },
@@ -287,8 +287,8 @@ function readTable(settingsOf, out, needFile, t) {
   var read = settingsOf(metadataFile, t.what);
   var s = read.settings;
   info.settings = s;
-  info.typeFacts = read.typeFacts; // what tableSettings reported, for a catalog read again
-  info.json = read.json; // the parsed document, with ctx.tableDocuments only
+  if (read.typeFacts !== null) info.typeFacts = read.typeFacts; // what tableSettings reported, for a catalog read again
+  if (read.json !== null) info.json = read.json; // the parsed document, with ctx.tableDocuments only
   if (s.includesDdl) {
     needFile(t.basename + '.sql', 'table DDL');
     if (s.triggers.length) needFile(t.basename + '.triggers.sql', 'trigger DDL');
