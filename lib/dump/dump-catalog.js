@@ -12,6 +12,8 @@ var loaderCompression = require('./loader-json.js').loaderCompression;
 var displayTable = require('../format/display-name.js').displayTable;
 var displayIdentifier = require('../format/display-name.js').displayIdentifier;
 
+var NONE = Object.freeze([]); // the one empty list of names or partitions
+
 function stringList(v) {
   return Array.isArray(v) ? v.filter(function (x) { return typeof x === 'string'; }) : [];
 }
@@ -150,10 +152,10 @@ function readCatalog(ctx) {
   schemas.forEach(function (schema) {
     currentFile = '@.json';
     var sb = baseName(rootBases, schema, schema, 'schema ' + displayIdentifier(schema), '@.json', rootReader);
-    var entry = { schema: schema, basename: sb, found: false, json: null, includesDdl: true, tables: [], views: [], functions: [],
-      procedures: [], events: [], bases: null };
-    var viewBases = new Map();
-    entry.bases = baseFinder(out.tables, out.tables.length, schema, viewBases);
+    var entry = { schema: schema, basename: sb, found: false, json: null, includesDdl: true, tables: NONE, views: NONE,
+      functions: NONE, procedures: NONE, events: NONE, bases: null };
+    var first = out.tables.length;
+    entry.bases = new BaseFinder(out.tables, first, schema, null);
     out.schemas.push(entry);
     if (!needFile(sb + '.json', 'schema metadata')) return;
     var sj = readJson(sb + '.json');
@@ -174,6 +176,9 @@ function readCatalog(ctx) {
     entry.procedures = checkedList(sr, sj, 'procedures');
     entry.events = checkedList(sr, sj, 'events');
     var bases = entry.tables.length || entry.views.length ? sr.require(sj, 'basenames', 'Map') : sr.get(sj, 'basenames', 'Map');
+    // A map of view base names only for a schema with views (a schema per tenant: 50,000 maps less).
+    var viewBases = entry.views.length ? new Map() : null;
+    if (viewBases !== null) entry.bases = new BaseFinder(out.tables, first, schema, viewBases);
     if (entry.includesDdl) needFile(sb + '.sql', 'schema DDL');
     schemaPartFiles(sj).forEach(function (part) { needFile(sb + part, 'schema DDL'); });
     entry.views.forEach(function (view) {
@@ -195,26 +200,34 @@ function readCatalog(ctx) {
 }
 
 // A schema's {get(name)} -> the base name of one of its tables (from their catalog entries, from
-// `first` on) or views. The table map is made when first asked (a load under schemaMap, a partial
-// load): 50,000 tables, a map less while the model is read. Made out here so that it keeps only
-// these, not readCatalog's context (@.done.json as read and the listing: 20 MB at 100,000 tables).
-function baseFinder(tables, first, schema, viewBases) {
-  var tableBases = null;
-  return { get: function (name) {
-    if (tableBases === null) {
-      tableBases = new Map();
-      for (var i = first; i < tables.length && tables[i].schema === schema; i++) tableBases.set(tables[i].table, tables[i].basename);
-    }
-    return tableBases.has(name) ? tableBases.get(name) : viewBases.get(name);
-  } };
+// `first` on) or views (viewBases: null without views). The table map is made when first asked (a
+// load under schemaMap, a partial load): 50,000 tables, a map less while the model is read. An object
+// of its own, not a closure, so that it keeps only these, not readCatalog's context (@.done.json as
+// read and the listing: 20 MB at 100,000 tables), and a schema per tenant costs no closure each.
+function BaseFinder(tables, first, schema, viewBases) {
+  this.tables = tables;
+  this.first = first;
+  this.schema = schema;
+  this.viewBases = viewBases;
+  this.tableBases = null;
 }
+BaseFinder.prototype.get = function (name) {
+  if (this.tableBases === null) {
+    var tables = this.tables;
+    this.tableBases = new Map();
+    for (var i = this.first; i < tables.length && tables[i].schema === this.schema; i++) this.tableBases.set(tables[i].table, tables[i].basename);
+  }
+  return this.tableBases.has(name) ? this.tableBases.get(name) : this.viewBases !== null ? this.viewBases.get(name) : undefined;
+};
 
 // A list of names as util.loadDump reads it: an Array (absent: none), each entry cast to text
 // (Value::as_string); a name given twice is one object (the loader keeps them in a map).
-// required: the loader uses the list without checking it is there.
+// required: the loader uses the list without checking it is there. An empty list is the one
+// frozen NONE (a schema per tenant: four empty lists per schema otherwise).
 function checkedList(reader, json, key, required) {
   var v = required ? reader.require(json, key, 'Array') : reader.get(json, key, 'Array');
   var list = reader.entries(v, 'AnyString', key);
+  if (!list.length) return NONE;
   if (!repeats(list)) return list;
   var seen = {};
   return list.filter(function (x) {
@@ -255,8 +268,6 @@ function schemaPartFiles(sj) {
   if (stringList(sj.libraries).length) parts.push('.libraries.sql');
   return parts;
 }
-
-var NONE = Object.freeze([]);
 
 // A table's catalog entry: {schema, table, basename, rows, dataBytes, settings (null: its JSON is
 // missing), typeFacts, json}; metadataFile and partitions are answered from these, not kept, and
