@@ -12,6 +12,8 @@ var loaderCompression = require('./loader-json.js').loaderCompression;
 var displayTable = require('../format/display-name.js').displayTable;
 var displayIdentifier = require('../format/display-name.js').displayIdentifier;
 
+var NONE = Object.freeze([]); // the one empty list of names or partitions
+
 function stringList(v) {
   return Array.isArray(v) ? v.filter(function (x) { return typeof x === 'string'; }) : [];
 }
@@ -95,15 +97,17 @@ function tableSettings(tj, what, source, typeProblem) {
   };
 }
 
-// Reads every schema and table JSON the root metadata leads to, each once; a schema's parsed
-// document stays with its entry (json: a load view rewrites it for schemaMap), a table's is read
-// for its settings and let go unless ctx.tableDocuments (50,000 tables: 20 MB; a load that rewrites
-// table JSONs, under schemaMap or with masks, keeps them). Tables of one shape share one settings
-// object (a schema-per-tenant estate).
+// Reads every schema and table JSON the root metadata leads to, each once; each parsed document is
+// read for what it says and let go unless ctx.tableDocuments (50,000 tables: 20 MB; a load that
+// rewrites them, under schemaMap or with masks, keeps them as entry.json and info.json). Tables of
+// one shape share one settings object (a schema-per-tenant estate). ctx.schemaDocuments keeps the
+// schema JSONs alone (a catalog read again with ctx.parsed then reads no schema JSON again).
 // ctx: {host, pathOf(name), exists(name) (from the directory listing), root (@.json), done (doneFacts),
-// parsed: null, or parsedDocuments() of a catalog of the same directory read earlier, tableDocuments}.
+// parsed: null, or parsedDocuments() of a catalog of the same directory read earlier, tableDocuments,
+// schemaDocuments}.
 // Returns {schemas, tables, targets, problems}: one target per table, or per partition.
-// schemas: [{schema, basename, json (null when its file is missing), includesDdl, tables, views,
+// schemas: [{schema, basename, found (its JSON is there and was read), json (as parsed, with
+//   ctx.tableDocuments only; else null), includesDdl, tables, views,
 //   functions, procedures, events, bases: {get(name)} -> base name of one of its tables or views}].
 function readCatalog(ctx) {
   var out = { schemas: [], tables: [], targets: [], problems: [] };
@@ -148,14 +152,16 @@ function readCatalog(ctx) {
   schemas.forEach(function (schema) {
     currentFile = '@.json';
     var sb = baseName(rootBases, schema, schema, 'schema ' + displayIdentifier(schema), '@.json', rootReader);
-    var entry = { schema: schema, basename: sb, json: null, includesDdl: true, tables: [], views: [], functions: [],
-      procedures: [], events: [], bases: null };
-    var viewBases = new Map();
-    entry.bases = baseFinder(out.tables, out.tables.length, schema, viewBases);
+    var entry = { schema: schema, basename: sb, found: false, json: null, includesDdl: true, tables: NONE, views: NONE,
+      functions: NONE, procedures: NONE, events: NONE, bases: null };
+    var first = out.tables.length;
+    entry.bases = new BaseFinder(out.tables, first, schema, null);
     out.schemas.push(entry);
     if (!needFile(sb + '.json', 'schema metadata')) return;
     var sj = readJson(sb + '.json');
-    entry.json = sj;
+    entry.found = true;
+    // Kept only for a read that keeps documents (its basenames map alone: 6 MB at 100,000 tables).
+    entry.json = ctx.tableDocuments || ctx.schemaDocuments ? sj : null;
     // <schema>.json as Schema_info::update_metadata reads it: includesDdl / includesViewsDdl /
     // includesData Bool, the object lists Arrays of names, "basenames" a Map (used unchecked
     // when there are tables or views).
@@ -170,6 +176,9 @@ function readCatalog(ctx) {
     entry.procedures = checkedList(sr, sj, 'procedures');
     entry.events = checkedList(sr, sj, 'events');
     var bases = entry.tables.length || entry.views.length ? sr.require(sj, 'basenames', 'Map') : sr.get(sj, 'basenames', 'Map');
+    // A map of view base names only for a schema with views (a schema per tenant: 50,000 maps less).
+    var viewBases = entry.views.length ? new Map() : null;
+    if (viewBases !== null) entry.bases = new BaseFinder(out.tables, first, schema, viewBases);
     if (entry.includesDdl) needFile(sb + '.sql', 'schema DDL');
     schemaPartFiles(sj).forEach(function (part) { needFile(sb + part, 'schema DDL'); });
     entry.views.forEach(function (view) {
@@ -191,26 +200,34 @@ function readCatalog(ctx) {
 }
 
 // A schema's {get(name)} -> the base name of one of its tables (from their catalog entries, from
-// `first` on) or views. The table map is made when first asked (a load under schemaMap, a partial
-// load): 50,000 tables, a map less while the model is read. Made out here so that it keeps only
-// these, not readCatalog's context (@.done.json as read and the listing: 20 MB at 100,000 tables).
-function baseFinder(tables, first, schema, viewBases) {
-  var tableBases = null;
-  return { get: function (name) {
-    if (tableBases === null) {
-      tableBases = new Map();
-      for (var i = first; i < tables.length && tables[i].schema === schema; i++) tableBases.set(tables[i].table, tables[i].basename);
-    }
-    return tableBases.has(name) ? tableBases.get(name) : viewBases.get(name);
-  } };
+// `first` on) or views (viewBases: null without views). The table map is made when first asked (a
+// load under schemaMap, a partial load): 50,000 tables, a map less while the model is read. An object
+// of its own, not a closure, so that it keeps only these, not readCatalog's context (@.done.json as
+// read and the listing: 20 MB at 100,000 tables), and a schema per tenant costs no closure each.
+function BaseFinder(tables, first, schema, viewBases) {
+  this.tables = tables;
+  this.first = first;
+  this.schema = schema;
+  this.viewBases = viewBases;
+  this.tableBases = null;
 }
+BaseFinder.prototype.get = function (name) {
+  if (this.tableBases === null) {
+    var tables = this.tables;
+    this.tableBases = new Map();
+    for (var i = this.first; i < tables.length && tables[i].schema === this.schema; i++) this.tableBases.set(tables[i].table, tables[i].basename);
+  }
+  return this.tableBases.has(name) ? this.tableBases.get(name) : this.viewBases !== null ? this.viewBases.get(name) : undefined;
+};
 
 // A list of names as util.loadDump reads it: an Array (absent: none), each entry cast to text
 // (Value::as_string); a name given twice is one object (the loader keeps them in a map).
-// required: the loader uses the list without checking it is there.
+// required: the loader uses the list without checking it is there. An empty list is the one
+// frozen NONE (a schema per tenant: four empty lists per schema otherwise).
 function checkedList(reader, json, key, required) {
   var v = required ? reader.require(json, key, 'Array') : reader.get(json, key, 'Array');
   var list = reader.entries(v, 'AnyString', key);
+  if (!list.length) return NONE;
   if (!repeats(list)) return list;
   var seen = {};
   return list.filter(function (x) {
@@ -252,58 +269,88 @@ function schemaPartFiles(sj) {
   return parts;
 }
 
-var NONE = Object.freeze([]);
+// A table's catalog entry: {schema, table, basename, rows, dataBytes, settings (null: its JSON is
+// missing), typeFacts, json}; metadataFile and partitions are answered from these, not kept, and
+// typeFacts and json, rarely set, are null from the prototype until set (100,000 tables: 7 MB less).
+function TableInfo(t) {
+  this.schema = t.schema;
+  this.table = t.table;
+  this.basename = t.basename;
+  this.rows = t.done.tableRows(t.schema, t.table);
+  this.dataBytes = t.done.tableDataBytes(t.schema, t.table);
+  this.settings = null;
+}
+TableInfo.prototype.typeFacts = null;
+TableInfo.prototype.json = null;
+Object.defineProperties(TableInfo.prototype, {
+  metadataFile: { get: function () { return this.basename + '.json'; } },
+  partitions: { get: function () { return this.settings === null ? NONE : this.settings.partitions; } },
+});
 
 function readTable(settingsOf, out, needFile, t) {
-  var info = { schema: t.schema, table: t.table, basename: t.basename, metadataFile: t.basename + '.json',
-    rows: t.done.tableRows(t.schema, t.table), dataBytes: t.done.tableDataBytes(t.schema, t.table),
-    settings: null, partitions: NONE, typeFacts: null, json: null };
+  var info = new TableInfo(t);
   out.tables.push(info);
-  if (!needFile(info.metadataFile, 'table metadata')) {
-    out.targets.push(makeTarget(info, null, t.basename));
+  var metadataFile = info.metadataFile;
+  if (!needFile(metadataFile, 'table metadata')) {
+    out.targets.push(new TableTarget(info));
     return;
   }
-  var read = settingsOf(info.metadataFile, t.what);
+  var read = settingsOf(metadataFile, t.what);
   var s = read.settings;
   info.settings = s;
-  info.typeFacts = read.typeFacts; // what tableSettings reported, for a catalog read again
-  info.json = read.json; // the parsed document, with ctx.tableDocuments only
-  info.partitions = s.partitions;
+  if (read.typeFacts !== null) info.typeFacts = read.typeFacts; // what tableSettings reported, for a catalog read again
+  if (read.json !== null) info.json = read.json; // the parsed document, with ctx.tableDocuments only
   if (s.includesDdl) {
     needFile(t.basename + '.sql', 'table DDL');
     if (s.triggers.length) needFile(t.basename + '.triggers.sql', 'trigger DDL');
   }
   if (!s.partitions.length) {
-    out.targets.push(makeTarget(info, null, t.basename));
+    out.targets.push(new TableTarget(info));
     return;
   }
   s.partitions.forEach(function (p) {
     var pb = baseName(s.partitionBasenames, p, t.basename + '@' + p, 'partition ' + displayIdentifier(p) + ' of ' +
-      t.what, info.metadataFile);
-    out.targets.push(makeTarget(info, p, pb));
+      t.what, metadataFile);
+    out.targets.push(new PartitionTarget(info, p, pb));
   });
 }
 
-// A target is what util.loadDump loads as one unit: a table, or one partition of it.
-function makeTarget(info, partition, base) {
-  var s = info.settings;
-  return {
-    schema: info.schema,
-    table: info.table,
-    partition: partition,
-    base: base,
-    ext: s ? s.extension : null,
-    compression: s ? s.compression : null,
-    chunking: s ? s.chunking : null,
-    primaryIndex: s ? s.primaryIndex : null,
-    includesData: s ? s.includesData : null,
-    info: info,
-    // Set by chunk-list.js and chunk-survey.js; declared here so that every target has one layout
-    // (members added later cost a property array of their own per target).
-    chunks: null, lastChunkKnown: null, chunkSource: null, counts: null, fileBytes: null, dataBytes: null,
-    usableDataBytes: null,
-  };
+// A target is what util.loadDump loads as one unit: a table (TableTarget), or one partition of it
+// (PartitionTarget). Its schema, table and data settings (ext, compression, chunking, primaryIndex,
+// includesData: null when the table JSON is missing) are answered from its info, not copied into
+// each target (100,000 tables: 7 MB less); a table's partition is null and its base the table's.
+// The members set later by chunk-list.js and chunk-survey.js are declared here so that every target
+// has one layout (members added later cost a property array of their own per target).
+function TableTarget(info) {
+  this.info = info;
+  this.chunks = null; this.lastChunkKnown = null; this.chunkSource = null; this.counts = null; this.fileBytes = null;
+  this.dataBytes = null; this.usableDataBytes = null;
 }
+function PartitionTarget(info, partition, base) {
+  this.partition = partition;
+  this.base = base;
+  this.info = info;
+  this.chunks = null; this.lastChunkKnown = null; this.chunkSource = null; this.counts = null; this.fileBytes = null;
+  this.dataBytes = null; this.usableDataBytes = null;
+}
+function setting(name) {
+  return { get: function () { var s = this.info.settings; return s === null ? null : s[name]; } };
+}
+[TableTarget.prototype, PartitionTarget.prototype].forEach(function (proto) {
+  Object.defineProperties(proto, {
+    schema: { get: function () { return this.info.schema; } },
+    table: { get: function () { return this.info.table; } },
+    ext: setting('extension'),
+    compression: setting('compression'),
+    chunking: setting('chunking'),
+    primaryIndex: setting('primaryIndex'),
+    includesData: setting('includesData'),
+  });
+});
+Object.defineProperties(TableTarget.prototype, {
+  partition: { get: function () { return null; } },
+  base: { get: function () { return this.info.basename; } },
+});
 
 // tables (a catalog's) -> function (schema, table) -> the table's entry or null: one Map for every lookup.
 function tableFinder(tables) {

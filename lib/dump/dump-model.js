@@ -267,9 +267,10 @@ function unlistedTables(doneFile, catalog) {
 // size) and broken as listFiles made them; chunksOmitted: the listing left chunk files out, so a
 // metadata file whose name looks like a chunk's is looked up on its own. parsed: documents
 // already read (readCatalog's ctx.parsed), or null.
-function catalogOf(host, opened, root, done, listed, parsed, tableDocuments) {
+function catalogOf(host, opened, root, done, listed, parsed, options) {
   var chunkLike = new RegExp(chunkNames.CHUNK_LIKE);
-  return readCatalog({ host: host, pathOf: opened.pathOf, root: root, done: done, parsed: parsed, tableDocuments: !!tableDocuments,
+  return readCatalog({ host: host, pathOf: opened.pathOf, root: root, done: done, parsed: parsed,
+    tableDocuments: !!(options && options.tableDocuments), schemaDocuments: !!(options && options.schemaDocuments),
     exists: function (name) {
       if (!listed.sizes.has(name) && listed.chunksOmitted && chunkLike.test(name)) {
         addFiles(host, opened.pathOf, [name], listed.sizes, listed.broken);
@@ -303,7 +304,8 @@ function metadataPart(opened, root, format, complete, catalog) {
 // [name] or () -> [name], asked only when @.done.json does not name a table's data files), verify: true to decompress every present data file,
 // surveyedFrom: target -> the first chunk number to read, to read only the newest chunks (see chunk-survey.js),
 // idxFiles: list the chunks' .idx files although chunkFileBytes records the sizes,
-// tableDocuments: keep every table JSON as parsed (info.json; a load that rewrites them: schemaMap, masks),
+// tableDocuments: keep every schema and table JSON as parsed (entry.json, info.json; a load that rewrites
+// them: schemaMap, masks), schemaDocuments: keep the schema JSONs (a model read again with metadataFrom),
 // metadataFrom: a model of the same directory read earlier in this command, whose metadata has not
 // changed since (a remote dump's cache, read again once chosen data files are fetched): its
 // parsed @.json, @.done.json and schema and table JSONs are taken as they are, not read again}.
@@ -332,7 +334,7 @@ function readDumpModel(host, dumpDir, options) {
   var sizes = listFiles(host, opened.dir, done, broken, omit, listed);
   settle(host, sizes.size + (listed.omitted || 0));
   var catalog = catalogOf(host, opened, root, done, { sizes: sizes, broken: broken, chunksOmitted: omit === 'chunks' },
-    earlier ? parsedDocuments(earlier) : null, options && options.tableDocuments);
+    earlier ? parsedDocuments(earlier) : null, options);
   settle(host, catalog.targets.length);
   var listingNames = options && options.listing ? readListing(host, options.listing)
     : (options && options.listingNames) || null;

@@ -78,7 +78,7 @@ function loadObjects(dump, options, details, rename) {
   dump.schemas.forEach(function (entry) {
     var dumpSchema = entry.schema;
     if (!schemaChosen(sel, dumpSchema)) return;
-    if (entry.json === null) throw missingMetadata(dump, entry.basename + '.json', 'schema metadata');
+    if (!entry.found) throw missingMetadata(dump, entry.basename + '.json', 'schema metadata');
     var renamed = rename ? rename(dumpSchema) : null;
     var schema = renamed !== null && renamed !== undefined ? renamed
       : typeof o.schema === 'string' && o.schema !== '' ? o.schema : dumpSchema;

@@ -100,8 +100,10 @@ function renamedFiles(host, model, spec, sel) {
     if (!selection.isSchemaChosen(sel, s)) return;
     var to = rename(s);
     var sb = e.basename;
-    if (to !== null && e.json !== null) {
-      var nj = copyJson(e.json);
+    // The model keeps schema documents for a load under schemaMap; any other caller's is read again.
+    var schemaText = to !== null && e.found && e.json === null ? dumpText(host, model, sb + '.json') : null;
+    if (to !== null && (e.json !== null || schemaText !== null)) {
+      var nj = e.json !== null ? copyJson(e.json) : JSON.parse(schemaText);
       nj.schema = to;
       write(sb + '.json', '', JSON.stringify(nj, null, 4));
     }

@@ -48,7 +48,9 @@ function planAgainst(ctx, sel, partial, earlier) {
         chunksInFiles: partial ? false : undefined,
         metadataFrom: before || earlier || null,
         // Table JSONs kept as parsed for what rewrites them (lib/rename/, masks): else each is let go once read.
-        tableDocuments: !!(ctx.options.schemaMap || ctx.own.mask) });
+        tableDocuments: !!(ctx.options.schemaMap || ctx.own.mask),
+        // Schema JSONs kept when the model is read again (since's boundaries, a remote dump once fetched).
+        schemaDocuments: !!src || !last });
     }, function (s) { return partial ? partialPlan.chosenOnly(s) : null; });
   var p = partialPlan.planPartial(r.model, r.sel, { inPlace: !partial });
   settle(ctx.host, r.model.targets.length);

@@ -184,7 +184,7 @@ describe('dump model (lib/dump/dump-model.js)', function () {
   it('read again with metadataFrom (a remote dump once its chunks are fetched): no metadata file is read again, the data files are', function () {
     const host = sampleHost();
     host.files.remove(['/d/shop@orders@3.tsv.zst']);
-    const first = readDumpModel(host, '/d');
+    const first = readDumpModel(host, '/d', { schemaDocuments: true });
     expect(states(target(first, 'orders'))[3]).to.equal('missing');
     host.fs.put('/d/shop@orders@3.tsv.zst', require('fs').readFileSync(require('path').join(__dirname, '..', '..',
       'sample-dumps', 'shop', 'shop@orders@3.tsv.zst')));
@@ -236,5 +236,35 @@ describe('collections asked between the phases of a big read (lib/core/memory.js
     const small = manyTables(50);
     readDumpModel(small.host, '/d', { chunksInFiles: false });
     expect(small.calls()).to.equal(0);
+  });
+});
+
+describe('documents the model lets go (lib/dump/dump-catalog.js)', function () {
+  const { renamedFiles } = require('../../lib/rename/renamed-files.js');
+  const { parseSelection } = require('../../lib/partial/selection.js');
+  const spec = { pairs: [{ from: 'shop', to: 'shop2' }], rename: (s) => (s === 'shop' ? 'shop2' : null), definers: { mode: 'keep' } };
+  const rewritten = (model) => renamedFiles(sampleHost(), model, spec, parseSelection({})).files
+    .filter((f) => f.name.endsWith('.json')).map((f) => [f.name, JSON.parse(f.data)]);
+
+  it('keeps a schema JSON only when asked; schemaMap rewrites the same files from a model that let them go', function () {
+    const lean = readDumpModel(sampleHost(), '/d');
+    expect(lean.schemas[0].json, 'not kept').to.equal(null);
+    expect(lean.schemas[0].found).to.equal(true);
+    const kept = readDumpModel(sampleHost(), '/d', { tableDocuments: true });
+    expect(kept.schemas[0].json.schema).to.equal('shop');
+    const files = rewritten(lean);
+    expect(files.find((f) => f[0] === 'shop.json')[1].schema).to.equal('shop2');
+    expect(files).to.deep.equal(rewritten(kept));
+  });
+
+  it('targets answer their table\'s names and settings, and a partition its own base name', function () {
+    const model = readDumpModel(sampleHost(), '/d');
+    const t = model.targets.find((x) => x.table === 'orders');
+    expect([t.schema, t.partition, t.base, t.ext, t.compression, t.chunking, t.includesData, t.primaryIndex])
+      .to.deep.equal(['shop', null, t.info.basename, 'tsv.zst', 'zstd', true, true, ['id']]);
+    expect(t.info.metadataFile).to.equal(t.info.basename + '.json');
+    const p = model.targets.filter((x) => x.partition !== null);
+    expect(p.length, 'the sample has a partitioned table').to.be.above(1);
+    p.forEach((x) => expect(x.base).to.equal(x.info.basename + '@' + x.partition));
   });
 });
