@@ -14,6 +14,7 @@ var chunkSurvey = require('./chunk-survey.js');
 var problemsOf = require('./dump-problems.js');
 var unlistedFiles = require('./unlisted-files.js').unlistedFiles;
 var eachEntry = require('../core/listing.js').eachEntry;
+var fileSet = require('../core/listing.js').fileSet;
 var settle = require('../core/memory.js').settle;
 var chunkNames = require('./chunk-names.js');
 var readDoneFile = require('./done-file.js').readDoneFile;
@@ -67,8 +68,7 @@ function checkDumpDir(host, dumpDir) {
 // counts (when given) gets {omitted, omittedIdx}: how many names the listing left out, and how
 // many of them are .idx files.
 function listFiles(host, dir, done, broken, omit, counts) {
-  var sizes = new Map();
-  var opts = { noSizeFor: done.chunkList ? ['.sql', '.idx'] : ['.sql'] };
+  var opts = { noSizeFor: done.chunkList ? ['.sql', '.idx'] : ['.sql'], joined: true };
   if (omit === 'chunks') opts.omitMatching = chunkNames.CHUNK_LIKE;
   if (omit === 'idx') opts.omitMatching = chunkNames.CHUNK_IDX_LIKE;
   if (omit) opts.countEnding = '.idx';
@@ -79,7 +79,12 @@ function listFiles(host, dir, done, broken, omit, counts) {
     throw new UserError('DUMP_UNREADABLE', 'Cannot list the dump directory ' + dir + ': ' + ((e && e.message) || e) + '.',
       { path: dir });
   }
-  eachEntry(entries, function (name, size, isDir, error, special) { addEntry(sizes, broken, name, size, isDir, error, special); });
+  // As addEntry decides, without a string made per name (lib/core/listing.js fileSet).
+  var sizes = fileSet(entries, function (i, isDir, error, size) { return !isDir && (!error || size !== null); });
+  entries.errors.slice().sort(function (a, b) { return a[0] - b[0]; }).forEach(function (e) {
+    broken.push({ name: sizes.nameAt(e[0]), size: sizes.sizeAt(e[0]), isDir: entries.dirs.indexOf(e[0]) >= 0, error: e[1],
+      special: e[2] || null });
+  });
   if (counts) { counts.omitted = entries.omitted || 0; counts.omittedIdx = entries.omittedEnding || 0; }
   return sizes;
 }
@@ -349,7 +354,7 @@ function readDumpModel(host, dumpDir, options) {
   var fileNames = function () {
     // The rare table chunkFileBytes says nothing about is found by its files: list them all.
     if (lean || byRuns) { lean = byRuns = false; sizes = listFiles(host, opened.dir, done, broken = [], omit = null); }
-    return Array.from(sizes.keys());
+    return sizes.keys();
   };
   var listProblems = chunkList.buildChunkLists(catalog.targets,
     { chunkList: done.chunkList, fileNames: fileNames, listingNames: listingNames });

@@ -82,6 +82,13 @@ function makeFiles(restore) {
       if (opts && opts.noSizeFor) o.noSizeFor = opts.noSizeFor;
       if (opts && opts.omitMatching) o.omitMatching = opts.omitMatching;
       if (opts && opts.countEnding) o.countEnding = opts.countEnding;
+      if (opts && opts.joined) {
+        o.joined = true;
+        var got = companion(restore, 'list')(dir, o);
+        var rest = JSON.parse(got[2]);
+        return { namesText: got[0], sizeBytes: got[1], dirs: rest.dirs, errors: rest.errors, omitted: rest.omitted,
+          omittedEnding: rest.omittedEnding };
+      }
       var c = JSON.parse(companion(restore, 'list')(dir, o));
       return { names: c.names, sizes: c.sizes, dirs: c.dirs, errors: c.errors, omitted: c.omitted,
         omittedEnding: c.omittedEnding };
