@@ -90,6 +90,15 @@ out = {"plain": json.loads(plain), "names": j[0], "sizes": [None if s != s else 
     expect(got.sizes).to.deep.equal(want.sizes);
     expect(got.rest).to.deep.equal({ dirs: want.dirs, errors: want.errors, omitted: 1, omittedEnding: 1 });
     expect(want.errors).to.have.length(1);
+    // A name that is not UTF-8 cannot cross as text: the JSON answer then, as without joined.
+    const odd = python(`import os
+open(os.path.join(os.fsencode(${JSON.stringify(dir)}), b"odd\\xff.json"), "w").close()
+opts = {"noSizeFor": [".sql"]}
+j = calls["list"](${JSON.stringify(dir)}, dict(opts, joined=True))[0]
+out = [j, calls["list"](${JSON.stringify(dir)}, opts)[0]]`, home);
+    expect(odd[0]).to.be.a('string');
+    expect(JSON.parse(odd[0])).to.deep.equal(JSON.parse(odd[1]));
+    expect(JSON.parse(odd[0]).names).to.include('odd\udcff.json');
   });
 
   it('a bucket\'s refusal is an answer of code "bucket", before any request', function () {

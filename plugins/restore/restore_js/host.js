@@ -75,6 +75,10 @@ function contentIndex(contents) {
   };
 }
 
+function listColumns(c) {
+  return { names: c.names, sizes: c.sizes, dirs: c.dirs, errors: c.errors, omitted: c.omitted, omittedEnding: c.omittedEnding };
+}
+
 function makeFiles(restore) {
   return {
     list: function (dir, opts) {
@@ -85,13 +89,12 @@ function makeFiles(restore) {
       if (opts && opts.joined) {
         o.joined = true;
         var got = companion(restore, 'list')(dir, o);
+        if (typeof got === 'string') return listColumns(JSON.parse(got)); // a name that is not UTF-8
         var rest = JSON.parse(got[2]);
         return { namesText: got[0], sizeBytes: got[1], dirs: rest.dirs, errors: rest.errors, omitted: rest.omitted,
           omittedEnding: rest.omittedEnding };
       }
-      var c = JSON.parse(companion(restore, 'list')(dir, o));
-      return { names: c.names, sizes: c.sizes, dirs: c.dirs, errors: c.errors, omitted: c.omitted,
-        omittedEnding: c.omittedEnding };
+      return listColumns(JSON.parse(companion(restore, 'list')(dir, o)));
     },
     stat: function (paths) {
       var c = JSON.parse(companion(restore, 'stat')(JSON.stringify(paths)));

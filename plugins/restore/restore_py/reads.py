@@ -86,8 +86,16 @@ def list_dir(path, options=None):
     rest = {"dirs": dirs, "errors": errors, "omitted": omitted, "omittedEnding": omitted_ending}
     if joined:
         parts.append("/".join(names))
-        names = None
-        return ["/".join(p for p in parts if p), sizes.tobytes(), _json.dumps(rest)]
+        text = "/".join(p for p in parts if p)
+        parts = names = None
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            # A name that is not UTF-8 (kept as surrogates) cannot cross as text: the JSON answer then.
+            names = text.split("/") if count else []
+            sizes = [None if s != s else int(s) for s in sizes]
+        else:
+            return [text, sizes.tobytes(), _json.dumps(rest)]
     rest.update(names=names, sizes=sizes)
     return _json.dumps(rest)
 
