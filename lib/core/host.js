@@ -12,7 +12,10 @@
 //                                  name endings whose size is not needed (size null); opts.omitMatching:
 //                                  a regular expression (source text): names it finds are left out and
 //                                  only counted ({omitted: n, omittedEnding: how many of them end in
-//                                  opts.countEnding}). lib/core/listing.js reads it.
+//                                  opts.countEnding}). opts.joined: a host may answer {namesText: the
+//                                  names joined by "/" (no file name holds one), sizeBytes: a native
+//                                  float64 per name (NaN: null), dirs, errors, ...} instead (a big
+//                                  dump's names then never become a string each). lib/core/listing.js reads it.
 //     stat(paths)               -> {sizes, dirs, errors}: the same columns as list, for these files only
 //                                  (a missing file: size null, no error)
 //     statRuns(dir, runs)       -> {sizes: ArrayBuffer, dirs, errors}: stat for the files of dir named by

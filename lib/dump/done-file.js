@@ -5,6 +5,9 @@
 // (stubbed chunks recorded as 0 bytes). A file larger than WHOLE_BYTES (a million chunks make
 // 34 MB) is never one string: its entries are walked in pieces read from the file, as bytes (one
 // character per byte), and positions are byte offsets in the file.
+// tableDataBytes and tableRows (an entry per table) are held apart too, as the place of their text:
+// parsed when asked (tableFigures), by the catalog and a load view, and let go after each use
+// (100,000 tables: 6 MB each as objects, for as long as the model lives).
 var readText = require('./dump-metadata.js').readText;
 var invalidJson = require('./dump-metadata.js').invalidJson;
 var checkObject = require('./dump-metadata.js').checkObject;
@@ -232,14 +235,14 @@ function readDoneFile(host, path, opts) {
   var whole = opts && opts.wholeBytes !== undefined ? opts.wholeBytes : WHOLE_BYTES;
   var size = host.files.stat([path]).sizes[0];
   var inPieces = typeof size === 'number' && size > whole ? readInPieces(host, path, size, (opts && opts.pieceBytes) || PIECE_BYTES) : null;
-  return inPieces || readWhole(host, path);
+  return inPieces || readWhole(host, path, size);
 }
 
 // The document in pieces: where chunkFileBytes' object begins is found in the bytes, its entries
 // are walked to where it ends, and the rest is parsed. null when the document is not laid out so
 // (no chunkFileBytes object, or the name found is not the top-level member): read whole then.
 function readInPieces(host, path, size, piece) {
-  var done = { json: null, text: null, chunks: null, path: path, size: size, piece: piece, read: byteReader(host, path) };
+  var done = { json: null, text: null, chunks: null, path: path, size: size, piece: piece, read: byteReader(host, path), figures: {} };
   var KEY = /"chunkFileBytes"\s*:\s*\{/g;
   var start = -1;
   for (var at = 0, keep = ''; at < size && start < 0; at += piece) {
@@ -261,9 +264,18 @@ function readInPieces(host, path, size, piece) {
     // The member found must be the document's own chunkFileBytes, at that place.
     var r = walker(restText);
     var found = -1;
-    r.members(function (key, v, vs) { if (key === 'chunkFileBytes') found = vs; });
+    var figures = {};
+    r.members(function (key, v, vs, ve) {
+      if (key === 'chunkFileBytes') found = vs;
+      if (FIGURES.indexOf(key) >= 0) figures[key] = restText.charCodeAt(vs) === 123 ? { start: vs, end: ve } : null;
+    });
     r.end();
-    if (found !== head.length) restText = null;
+    if (found !== head.length) { restText = null; return; }
+    // Held apart when positions in the rest are the file's bytes less chunkFileBytes' (ASCII).
+    if (restText.length !== size - (done.chunks.end - start) + 2) return;
+    var inFile = function (p) { return p < start ? p : p - (start + 2) + done.chunks.end; };
+    restText = withoutSpans(restText, figureSpans(figures));
+    FIGURES.forEach(function (k) { if (figures[k]) done.figures[k] = { start: inFile(figures[k].start), end: inFile(figures[k].end) }; });
   });
   if (restText === null) return null;
   done.json = parsedDocument(path, restText);
@@ -282,24 +294,73 @@ function parsedDocument(path, text) {
   return json;
 }
 
-function readWhole(host, path) {
+function readWhole(host, path, size) {
   var text = readText(host, path);
   var span = null;
-  var done = { json: null, text: text, chunks: null, path: path, oddEntry: null };
+  var figures = {};
+  // size, read and piece: to read it again in pieces once the text is let go (releaseText).
+  var done = { json: null, text: text, chunks: null, path: path, oddEntry: null, figures: figures, size: size,
+    read: byteReader(host, path), piece: PIECE_BYTES };
   wrap(path, function () {
     var w = walker(text);
     w.members(function (key, v, start, end) {
       if (key === 'chunkFileBytes') span = text.charCodeAt(start) === 123 ? { start: start, end: end } : null;
+      if (FIGURES.indexOf(key) >= 0) figures[key] = text.charCodeAt(start) === 123 ? { start: start, end: end } : null;
     });
     w.end();
     // JSON.parse checks the rest; the entries are checked here, once (they are walked again later),
     // their types too (doneTypeProblems).
     if (span) { w.at(span.start); w.members(oddEntryCheck(done, w, false), true); }
   });
-  done.json = parsedDocument(path, span ? text.slice(0, span.start) + '{}' + text.slice(span.end) : text);
+  done.json = parsedDocument(path, withoutSpans(text, [span].concat(figureSpans(figures))));
   done.chunks = span;
   return done;
 }
+
+// The members held apart as the place of their text (an object's only: {start, end}, positions as
+// chunkFileBytes' are given); in done.json they are {}.
+var FIGURES = ['tableDataBytes', 'tableRows'];
+
+function figureSpans(figures) {
+  return FIGURES.map(function (k) { return figures[k] || null; });
+}
+
+// text with each span (null: none) made {}: what JSON.parse is given.
+function withoutSpans(text, spans) {
+  var cut = spans.filter(function (s) { return s !== null; }).sort(function (a, b) { return a.start - b.start; });
+  if (!cut.length) return text;
+  var parts = [];
+  var at = 0;
+  cut.forEach(function (s) { parts.push(text.slice(at, s.start), '{}'); at = s.end; });
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
+// {tableDataBytes, tableRows} as JSON.parse gives them (undefined when absent), parsed afresh from
+// the document's text at each call: whoever needs them lets them go after use.
+function tableFigures(done) {
+  var out = {};
+  FIGURES.forEach(function (k) {
+    var at = done.figures ? done.figures[k] : null;
+    if (!at) { if (Object.prototype.hasOwnProperty.call(done.json, k)) out[k] = done.json[k]; return; }
+    try {
+      out[k] = JSON.parse(textOf(done, at.start, at.end));
+    } catch (e) {
+      throw invalidJson(done.path, k + ': ' + e.message);
+    }
+  });
+  return out;
+}
+
+// Lets the text of a document read whole go when its positions are the file's bytes (ASCII text, as
+// MySQL Shell writes it): what is walked again (a load view's rewrite, tableFigures) is then read
+// from the file in pieces. A big dump's chunk lists, made from the text, no longer need it
+// (100,000 tables: 7 MB). minBytes (tests): a smaller text is kept (default a megabyte).
+function releaseText(done, minBytes) {
+  var least = minBytes === undefined ? RELEASE_BYTES : minBytes;
+  if (done.text !== null && done.read && done.text.length === done.size && done.size >= least) done.text = null;
+}
+var RELEASE_BYTES = 1048576;
 
 // Calls fn(text, start, end, decoded, bytes) for every chunkFileBytes entry, whose name is
 // text[start, end) (decoded: the name when it holds a JSON escape, else null), without making a
@@ -317,11 +378,12 @@ function eachChunkEntry(done, fn) {
 // schema -> Map of table -> unsigned integer, chunkFileBytes a Map of file -> unsigned integer,
 // issues a Map whose hasInvalidViewReferences is a Bool. report(fact) gets each member it would
 // stop on (the first wrong entry of a map only).
-function doneTypeProblems(done, report) {
+// figures: tableFigures(done) when the caller has them.
+function doneTypeProblems(done, report, figures) {
   var r = memberReader('@.done.json', report);
   var json = done.json;
   r.get(json, 'dataBytes', 'UInteger');
-  var tables = r.get(json, 'tableDataBytes', 'Map');
+  var tables = r.get(figures || tableFigures(done), 'tableDataBytes', 'Map');
   r.entries(tables, 'Map', 'tableDataBytes').some(function (e) {
     // The first entry the loader would not read, reported as r.entries would (no list of every
     // table's [name, bytes] made: 50,000 of them).
@@ -408,7 +470,9 @@ function rewriteDone(done, zeroed, replaced, sink) {
   keys.forEach(function (key, k) {
     sink.text((k ? ',' : '') + JSON.stringify(key) + ':');
     if (key !== 'chunkFileBytes' || !done.chunks) {
-      sink.text(JSON.stringify(Object.prototype.hasOwnProperty.call(replaced, key) ? replaced[key] : done.json[key]));
+      var value = Object.prototype.hasOwnProperty.call(replaced, key) ? replaced[key]
+        : FIGURES.indexOf(key) >= 0 ? tableFigures(done)[key] : done.json[key];
+      sink.text(JSON.stringify(value));
       return;
     }
     var from = done.chunks.start;
@@ -451,4 +515,5 @@ function textSink(done, emit, piece) {
 }
 
 module.exports = { readDoneFile: readDoneFile, doneTypeProblems: doneTypeProblems, eachChunkEntry: eachChunkEntry, rewriteDone: rewriteDone,
+  tableFigures: tableFigures, releaseText: releaseText,
   textSink: textSink, zeroSizes: zeroSizes, offsetsAreBytes: offsetsAreBytes, ZERO_SIZES: ZERO_SIZES };

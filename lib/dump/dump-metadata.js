@@ -93,13 +93,13 @@ function nestedNumber(map) {
 }
 
 // The parts of `@.done.json` inspect uses. done: from done-file.js readDoneFile, or null
-// (unfinished dump).
-function doneFacts(done) {
+// (unfinished dump); figures: its tableFigures, or null (then no table has figures).
+function doneFacts(done, figures) {
   var json = done ? done.json : null;
   return {
     dataBytes: json && typeof json.dataBytes === 'number' ? json.dataBytes : null,
-    tableDataBytes: nestedNumber(json && json.tableDataBytes),
-    tableRows: nestedNumber(json && json.tableRows),
+    tableDataBytes: nestedNumber(figures && figures.tableDataBytes),
+    tableRows: nestedNumber(figures && figures.tableRows),
     // chunkFileBytes exists from format 1.0.1 (Shell 8.0.22): then it lists every data file written.
     chunkList: done && done.chunks ? done : null,
   };

@@ -14,10 +14,13 @@ var chunkSurvey = require('./chunk-survey.js');
 var problemsOf = require('./dump-problems.js');
 var unlistedFiles = require('./unlisted-files.js').unlistedFiles;
 var eachEntry = require('../core/listing.js').eachEntry;
+var fileSet = require('../core/listing.js').fileSet;
 var settle = require('../core/memory.js').settle;
 var chunkNames = require('./chunk-names.js');
 var readDoneFile = require('./done-file.js').readDoneFile;
 var doneTypeProblems = require('./done-file.js').doneTypeProblems;
+var tableFigures = require('./done-file.js').tableFigures;
+var releaseText = require('./done-file.js').releaseText;
 var chunkTable = require('./chunk-table.js');
 var isComplete = require('./dump-complete.js').isComplete;
 var displayTable = require('../format/display-name.js').displayTable;
@@ -65,8 +68,7 @@ function checkDumpDir(host, dumpDir) {
 // counts (when given) gets {omitted, omittedIdx}: how many names the listing left out, and how
 // many of them are .idx files.
 function listFiles(host, dir, done, broken, omit, counts) {
-  var sizes = new Map();
-  var opts = { noSizeFor: done.chunkList ? ['.sql', '.idx'] : ['.sql'] };
+  var opts = { noSizeFor: done.chunkList ? ['.sql', '.idx'] : ['.sql'], joined: true };
   if (omit === 'chunks') opts.omitMatching = chunkNames.CHUNK_LIKE;
   if (omit === 'idx') opts.omitMatching = chunkNames.CHUNK_IDX_LIKE;
   if (omit) opts.countEnding = '.idx';
@@ -77,7 +79,12 @@ function listFiles(host, dir, done, broken, omit, counts) {
     throw new UserError('DUMP_UNREADABLE', 'Cannot list the dump directory ' + dir + ': ' + ((e && e.message) || e) + '.',
       { path: dir });
   }
-  eachEntry(entries, function (name, size, isDir, error, special) { addEntry(sizes, broken, name, size, isDir, error, special); });
+  // As addEntry decides, without a string made per name (lib/core/listing.js fileSet).
+  var sizes = fileSet(entries, function (i, isDir, error, size) { return !isDir && (!error || size !== null); });
+  entries.errors.slice().sort(function (a, b) { return a[0] - b[0]; }).forEach(function (e) {
+    broken.push({ name: sizes.nameAt(e[0]), size: sizes.sizeAt(e[0]), isDir: entries.dirs.indexOf(e[0]) >= 0, error: e[1],
+      special: e[2] || null });
+  });
   if (counts) { counts.omitted = entries.omitted || 0; counts.omittedIdx = entries.omittedEnding || 0; }
   return sizes;
 }
@@ -166,11 +173,12 @@ function formatProblems(format) {
   return format.newerThanKnown ? [newerFormatProblem(format.format)] : [];
 }
 
-// The members of @.json and @.done.json util.loadDump would stop on (loader-json.js).
-function loaderTypeProblems(root, doneFile) {
+// The members of @.json and @.done.json util.loadDump would stop on (loader-json.js). figures: the
+// done file's tableFigures.
+function loaderTypeProblems(root, doneFile, figures) {
   var out = [];
   metadata.rootTypeProblems(root, function (fact) { out.push(problemsOf.makeProblem('metadata-type', fact, '@.json')); });
-  if (doneFile) doneTypeProblems(doneFile, function (fact) { out.push(problemsOf.makeProblem('metadata-type', fact, '@.done.json')); });
+  if (doneFile) doneTypeProblems(doneFile, function (fact) { out.push(problemsOf.makeProblem('metadata-type', fact, '@.done.json')); }, figures);
   return out;
 }
 
@@ -231,9 +239,9 @@ function nameProblems(host, pathOf, targets, sizes, broken, omitted) {
 
 // Tables whose data @.done.json records (tableDataBytes: the dumper writes an entry for every table
 // it dumped) but which no schema metadata lists: util.loadDump never looks for them
-// (dump_reader.cc: the tables come from <schema>.json "tables" only).
-function unlistedTables(doneFile, catalog) {
-  var recorded = doneFile && doneFile.json.tableDataBytes;
+// (dump_reader.cc: the tables come from <schema>.json "tables" only). figures: tableFigures, or null.
+function unlistedTables(figures, catalog) {
+  var recorded = figures && figures.tableDataBytes;
   if (!recorded || typeof recorded !== 'object' || Array.isArray(recorded)) return [];
   var tablesOf = function (schema) {
     var tables = Object.prototype.hasOwnProperty.call(recorded, schema) ? recorded[schema] : null;
@@ -318,7 +326,7 @@ function readDumpModel(host, dumpDir, options) {
   // @.done.json is written last: without it the dump is unfinished (a reported problem, not an error).
   var complete = earlier ? earlier.complete : isComplete(host, pathOf);
   var doneFile = earlier ? earlier.done : complete ? readDoneFile(host, pathOf('@.done.json')) : null;
-  var done = metadata.doneFacts(doneFile);
+  var done = metadata.doneFacts(doneFile, null);
   var broken = [];
   var surveyedFrom = options && options.surveyedFrom ? options.surveyedFrom : null;
   // restore.stub (idxFiles) writes the .idx files a chunk lacks: it must see them.
@@ -333,8 +341,14 @@ function readDumpModel(host, dumpDir, options) {
   var listed = {};
   var sizes = listFiles(host, opened.dir, done, broken, omit, listed);
   settle(host, sizes.size + (listed.omitted || 0));
-  var catalog = catalogOf(host, opened, root, done, { sizes: sizes, broken: broken, chunksOmitted: omit === 'chunks' },
-    earlier ? parsedDocuments(earlier) : null, options);
+  // Each table's figures (tableDataBytes, tableRows) are parsed for the catalog and the checks that
+  // read them, then let go: a table entry keeps its own (a load view parses them again).
+  var figures = doneFile ? tableFigures(doneFile) : null;
+  var typeProblems = loaderTypeProblems(root, doneFile, figures);
+  var catalog = catalogOf(host, opened, root, metadata.doneFacts(doneFile, figures), { sizes: sizes, broken: broken,
+    chunksOmitted: omit === 'chunks' }, earlier ? parsedDocuments(earlier) : null, options);
+  var tablesUnlisted = unlistedTables(figures, catalog);
+  figures = null;
   settle(host, catalog.targets.length);
   var listingNames = options && options.listing ? readListing(host, options.listing)
     : (options && options.listingNames) || null;
@@ -342,10 +356,12 @@ function readDumpModel(host, dumpDir, options) {
   var fileNames = function () {
     // The rare table chunkFileBytes says nothing about is found by its files: list them all.
     if (lean || byRuns) { lean = byRuns = false; sizes = listFiles(host, opened.dir, done, broken = [], omit = null); }
-    return Array.from(sizes.keys());
+    return sizes.keys();
   };
   var listProblems = chunkList.buildChunkLists(catalog.targets,
     { chunkList: done.chunkList, fileNames: fileNames, listingNames: listingNames });
+  // The chunk lists were the last walk of the text: what a load view walks again is read from the file.
+  if (doneFile) releaseText(doneFile);
   settle(host, catalog.targets.length);
   if (lean) surveyedFiles(host, pathOf, catalog.targets, surveyedFrom, sizes, broken);
   var stateCtx = { sizes: sizes, dir: opened.dir, pathOf: pathOf,
@@ -374,10 +390,10 @@ function readDumpModel(host, dumpDir, options) {
   var problems = [];
   if (!complete) problems.push(incompleteProblem());
   problems = problems.concat(brokenProblems(broken));
-  problems = problems.concat(formatProblems(format), loaderTypeProblems(root, doneFile));
+  problems = problems.concat(formatProblems(format), typeProblems);
   problems = problems.concat(catalog.problems, listProblems, chunkSurvey.stateProblems(catalog.targets));
   problems = problems.concat(nameProblems(host, pathOf, catalog.targets, sizes, broken, omittedBy(omit)));
-  problems = problems.concat(unlistedTables(doneFile, catalog));
+  problems = problems.concat(tablesUnlisted);
   var unlisted = unlistedFiles(sizes, catalog.schemas);
   if (unlisted) problems.push(unlisted);
 
@@ -411,7 +427,7 @@ function readDumpMetadata(host, dumpDir) {
   var sizes = listFiles(host, opened.dir, done, broken, 'chunks');
   var catalog = catalogOf(host, opened, root, done, { sizes: sizes, broken: broken, chunksOmitted: true }, null);
   var model = metadataPart(opened, root, format, isComplete(host, pathOf), catalog);
-  model.problems = brokenProblems(broken).concat(formatProblems(format), loaderTypeProblems(root, null), catalog.problems);
+  model.problems = brokenProblems(broken).concat(formatProblems(format), loaderTypeProblems(root, null, null), catalog.problems);
   model.files = sizes;
   return model;
 }
@@ -420,10 +436,12 @@ function readDumpMetadata(host, dumpDir) {
 // them): (schema, table) -> bytes or null; null when the dump has no @.done.json. doneFile: the one
 // readDumpModel read already (model.done), else it is read here.
 function recordedTableBytes(host, dumpDir, doneFile) {
-  if (doneFile) return metadata.doneFacts(doneFile).tableDataBytes;
-  var pathOf = checkDumpDir(host, dumpDir).pathOf;
-  if (!isComplete(host, pathOf)) return null;
-  return metadata.doneFacts(readDoneFile(host, pathOf('@.done.json'))).tableDataBytes;
+  if (!doneFile) {
+    var pathOf = checkDumpDir(host, dumpDir).pathOf;
+    if (!isComplete(host, pathOf)) return null;
+    doneFile = readDoneFile(host, pathOf('@.done.json'));
+  }
+  return metadata.doneFacts(doneFile, tableFigures(doneFile)).tableDataBytes;
 }
 
 module.exports = { readDumpModel: readDumpModel, readDumpMetadata: readDumpMetadata, recordedTableBytes: recordedTableBytes };

@@ -7,6 +7,7 @@
 //                     partial import instead of failing on every stubbed chunk.
 var chunkTable = require('../dump/chunk-table.js');
 var rewriteDone = require('../dump/done-file.js').rewriteDone;
+var tableFigures = require('../dump/done-file.js').tableFigures;
 
 // plan: the partial plan (every chunk not chosen is stubbed); stubbed: name -> whether the view
 // stubs that data file (partialPlan.stubbedNames). The view's @.done.json goes to sink piece by
@@ -14,6 +15,7 @@ var rewriteDone = require('../dump/done-file.js').rewriteDone;
 // name or null (schemaMap; lib/rename/), for the schema keys of tableDataBytes and tableRows.
 function viewDone(model, plan, stubbed, sink, rename) {
   var done = model.done.json;
+  var figures = tableFigures(model.done);
   var removed = {}; // schema -> table -> bytes removed
   plan.targets.forEach(function (e) {
     var ct = e.target.chunks;
@@ -25,9 +27,10 @@ function viewDone(model, plan, stubbed, sink, rename) {
   var before = typeof done.dataBytes === 'number' ? done.dataBytes : null;
   var after = before === null ? null : Math.max(0, before - sumAll(removed));
   var replaced = {
-    tableDataBytes: renamedKeys(scaled(done.tableDataBytes, removed, done.tableDataBytes, 'tableDataBytes'), rename),
-    tableRows: renamedKeys(scaled(done.tableRows, removed, done.tableDataBytes, 'tableRows'), rename),
+    tableDataBytes: renamedKeys(scaled(figures.tableDataBytes, removed, figures.tableDataBytes, 'tableDataBytes'), rename),
+    tableRows: renamedKeys(scaled(figures.tableRows, removed, figures.tableDataBytes, 'tableRows'), rename),
   };
+  figures = null;
   if (after !== null) replaced.dataBytes = after;
   // The dump's own text with the stubbed entries' sizes made 0: chunkFileBytes may hold a million
   // entries, never parsed into an object.

@@ -69,6 +69,38 @@ describe('the Python companion, by job', function () {
     expect(got.defect[1].message).to.match(/^JSONDecodeError: .* \(\w+\.py, line \d+\)$/);
   });
 
+  it('a listing joined (one text, float64 sizes) holds the same columns as the JSON answer', function () {
+    const dir = path.join(home, 'listed');
+    fs.mkdirSync(path.join(dir, 'sub'), { recursive: true });
+    for (const [name, data] of [['s@t.json', '{}'], ['s@t.sql', 'x'], ['s@t@0.tsv.zst', 'abc'], ['\u00e9t\u00e9.json', '[]']]) {
+      fs.writeFileSync(path.join(dir, name), data);
+    }
+    fs.symlinkSync(path.join(dir, 'gone'), path.join(dir, 'dangling'));
+    for (let i = 0; i < 5000; i++) fs.writeFileSync(path.join(dir, `m${i}.json`), '');
+    const got = python(`import array
+opts = {"noSizeFor": [".sql"], "omitMatching": "@[0-9]+\\\\.", "countEnding": ".zst"}
+plain = calls["list"](${JSON.stringify(dir)}, opts)[0]
+j = calls["list"](${JSON.stringify(dir)}, dict(opts, joined=True))[0]
+sizes = array.array("d")
+sizes.frombytes(j[1])
+out = {"plain": json.loads(plain), "names": j[0], "sizes": [None if s != s else s for s in sizes], "rest": json.loads(j[2])}`, home);
+    const want = got.plain;
+    expect(want.names).to.have.length(5005);
+    expect(got.names.split('/')).to.deep.equal(want.names);
+    expect(got.sizes).to.deep.equal(want.sizes);
+    expect(got.rest).to.deep.equal({ dirs: want.dirs, errors: want.errors, omitted: 1, omittedEnding: 1 });
+    expect(want.errors).to.have.length(1);
+    // A name that is not UTF-8 cannot cross as text: the JSON answer then, as without joined.
+    const odd = python(`import os
+open(os.path.join(os.fsencode(${JSON.stringify(dir)}), b"odd\\xff.json"), "w").close()
+opts = {"noSizeFor": [".sql"]}
+j = calls["list"](${JSON.stringify(dir)}, dict(opts, joined=True))[0]
+out = [j, calls["list"](${JSON.stringify(dir)}, opts)[0]]`, home);
+    expect(odd[0]).to.be.a('string');
+    expect(JSON.parse(odd[0])).to.deep.equal(JSON.parse(odd[1]));
+    expect(JSON.parse(odd[0]).names).to.include('odd\udcff.json');
+  });
+
   it('a bucket\'s refusal is an answer of code "bucket", before any request', function () {
     const outside = path.join(home, 'not-a-cache');
     fs.mkdirSync(outside, { recursive: true });

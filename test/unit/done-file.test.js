@@ -4,7 +4,7 @@
 // names taken one by one, on text a dumper writes and on text it does not; read whole, and in
 // pieces (as a file larger than done-file.js WHOLE_BYTES is: never one string).
 const { expect } = require('chai');
-const { readDoneFile, doneTypeProblems, eachChunkEntry, rewriteDone, textSink, zeroSizes } = require('../../lib/dump/done-file.js');
+const { readDoneFile, doneTypeProblems, eachChunkEntry, rewriteDone, textSink, zeroSizes, tableFigures, releaseText } = require('../../lib/dump/done-file.js');
 const { makeNameMatcher } = require('../../lib/dump/chunk-names.js');
 
 // A host with the file's text; MODE.opts: how readDoneFile reads it (whole, or in pieces of a few bytes).
@@ -14,7 +14,12 @@ const hostWith = (text) => {
   return { files: { loadText: () => text, stat: () => ({ sizes: [bytes.length], dirs: [], errors: [] }),
     readRanges: (list) => list.map((r) => bytes.subarray(r.offset, r.offset + r.length)) } };
 };
-const read = (text) => readDoneFile(hostWith(text), '/d/@.done.json', MODE.opts);
+// MODE.release: the text let go once read (releaseText), as after a big dump's chunk lists: walked again from the file.
+const read = (text) => {
+  const done = readDoneFile(hostWith(text), '/d/@.done.json', MODE.opts);
+  if (MODE.release) releaseText(done, 0);
+  return done;
+};
 // The text [a, b) as the positions chunkFileBytes' walk gives are taken: bytes when read in pieces.
 const span = (text, a, b) => (MODE.opts ? Buffer.from(text, 'utf8').subarray(a, b).toString('utf8') : text.slice(a, b));
 
@@ -38,15 +43,20 @@ function entries(done) {
   return out;
 }
 
-for (const [mode, opts] of [['read whole', undefined], ['read in pieces', { wholeBytes: 0, pieceBytes: 7 }]]) describe(`@.done.json walked in place (done-file.js), ${mode}`, function () {
-  before(function () { MODE.opts = opts; });
-  after(function () { MODE.opts = undefined; });
-  for (const [what, text] of [['compact', JSON.stringify(DONE)], ['indented', JSON.stringify(DONE, null, 4)]]) {
+for (const [mode, opts, release] of [['read whole', undefined, false], ['read in pieces', { wholeBytes: 0, pieceBytes: 7 }, false],
+  ['read whole, then let go', undefined, true]]) describe(`@.done.json walked in place (done-file.js), ${mode}`, function () {
+  before(function () { MODE.opts = opts; MODE.release = release; });
+  after(function () { MODE.opts = undefined; MODE.release = false; });
+  const ascii = (t) => t.replace(/[\u0080-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  for (const [what, text] of [['compact', JSON.stringify(DONE)], ['indented', JSON.stringify(DONE, null, 4)],
+    ['ASCII (escaped)', ascii(JSON.stringify(DONE, null, 1))]]) {
     it(`${what} text: the entries, the rest of the document and a rewrite agree with JSON.parse`, function () {
       const done = read(text);
-      expect(done.text === null, 'never one string').to.equal(!!MODE.opts);
+      // Let go only when its positions are the file's bytes (ASCII).
+      expect(done.text === null, 'never one string').to.equal(!!MODE.opts || (MODE.release && !/[^\x00-\x7f]/.test(text)));
       expect(done.json.chunkFileBytes).to.deep.equal({});
-      expect(done.json.tableRows).to.deep.equal(DONE.tableRows);
+      // The per-table figures held apart, parsed when asked.
+      expect(tableFigures(done)).to.deep.equal({ tableDataBytes: DONE.tableDataBytes, tableRows: DONE.tableRows });
       expect(entries(done)).to.deep.equal(Object.entries(DONE.chunkFileBytes).map(([k, v]) => [k, typeof v === 'number' ? v : null]));
       // As text (any dump), and as edits of the dump's own text (what the companion applies).
       const zeroed = (t, s, e, decoded) => (decoded === null ? t.slice(s, e) : decoded).indexOf('@@') < 0;
@@ -86,6 +96,11 @@ for (const [mode, opts] of [['read whole', undefined], ['read in pieces', { whol
       '{"chunkFileBytes": {"a\u0001": 1}}', '{"end": "x"} trailing', '[1]']) {
       expect(() => read(bad), bad).to.throw(/\/d\/@\.done\.json (is not valid JSON|does not hold a JSON object)/);
     }
+  });
+
+  it('damaged per-table figures are refused when first parsed, naming the file', function () {
+    const done = read('{"dataBytes": 1, "tableRows": {"s": {"t": 1,}}, "chunkFileBytes": {}}');
+    expect(() => tableFigures(done)).to.throw(/\/d\/@\.done\.json is not valid JSON \(tableRows: /);
   });
 
   it('a chunkFileBytes nested deeper than the top level is not taken for the document\'s', function () {

@@ -75,6 +75,10 @@ function contentIndex(contents) {
   };
 }
 
+function listColumns(c) {
+  return { names: c.names, sizes: c.sizes, dirs: c.dirs, errors: c.errors, omitted: c.omitted, omittedEnding: c.omittedEnding };
+}
+
 function makeFiles(restore) {
   return {
     list: function (dir, opts) {
@@ -82,9 +86,15 @@ function makeFiles(restore) {
       if (opts && opts.noSizeFor) o.noSizeFor = opts.noSizeFor;
       if (opts && opts.omitMatching) o.omitMatching = opts.omitMatching;
       if (opts && opts.countEnding) o.countEnding = opts.countEnding;
-      var c = JSON.parse(companion(restore, 'list')(dir, o));
-      return { names: c.names, sizes: c.sizes, dirs: c.dirs, errors: c.errors, omitted: c.omitted,
-        omittedEnding: c.omittedEnding };
+      if (opts && opts.joined) {
+        o.joined = true;
+        var got = companion(restore, 'list')(dir, o);
+        if (typeof got === 'string') return listColumns(JSON.parse(got)); // a name that is not UTF-8
+        var rest = JSON.parse(got[2]);
+        return { namesText: got[0], sizeBytes: got[1], dirs: rest.dirs, errors: rest.errors, omitted: rest.omitted,
+          omittedEnding: rest.omittedEnding };
+      }
+      return listColumns(JSON.parse(companion(restore, 'list')(dir, o)));
     },
     stat: function (paths) {
       var c = JSON.parse(companion(restore, 'stat')(JSON.stringify(paths)));

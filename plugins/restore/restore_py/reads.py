@@ -2,6 +2,7 @@
 # reads what it is given). Answers come in columns, not an entry per file (a big dump has hundreds
 # of thousands): names, sizes, dirs [index, ...] and errors [[index, why, special], ...], where
 # special names what a non-regular entry is ("a named pipe"), else None.
+import array as _array
 import json as _json
 import os as _os
 import re as _re
@@ -40,11 +41,17 @@ def list_dir(path, options=None):
     # noSizeFor (size None). Names omitMatching finds are left out, only counted (omitted, and
     # omittedEnding: how many of them end in options.countEnding). A dangling symlink or an
     # unreadable entry has an error (an unreadable file keeps its size).
+    # options.joined: the answer is [the names as one text joined by "/" (no file name holds one),
+    # the sizes as one native float64 per name (NaN: None), JSON text {dirs, errors, omitted,
+    # omittedEnding}]: 200,000 names as a list and its JSON text took Python 30 MB, and JavaScript a
+    # string per name; joined a batch at a time, a few MB.
     options = options or {}
     no_size = tuple(options.get("noSizeFor") or ())
     omit = _re.compile(options["omitMatching"]).search if options.get("omitMatching") else None
     ending = options.get("countEnding") or None
-    names, sizes, dirs, errors = [], [], [], []
+    joined = bool(options.get("joined"))
+    names, sizes, dirs, errors = [], ([] if not joined else _array.array("d")), [], []
+    parts, count, nan = [], 0, float("nan")
     omitted = omitted_ending = 0
     try:
         with _os.scandir(path) as entries:
@@ -53,26 +60,44 @@ def list_dir(path, options=None):
                     omitted += 1
                     omitted_ending += 1 if ending and e.name.endswith(ending) else 0
                     continue
-                at = len(names)
+                at = count
+                count += 1
                 names.append(e.name)
-                sizes.append(None)
+                if joined and len(names) >= 4096:
+                    parts.append("/".join(names))
+                    names = []
+                size = None
                 try:
                     if e.is_dir():
-                        sizes[at] = 0
+                        size = 0
                         dirs.append(at)
-                        continue
-                    st = e.stat()
-                    sizes[at] = None if no_size and e.name.endswith(no_size) else st.st_size
-                    error = _entry_error(at, st, e.path)
-                    if error:
-                        errors.append(error)
+                    else:
+                        st = e.stat()
+                        size = None if no_size and e.name.endswith(no_size) else st.st_size
+                        error = _entry_error(at, st, e.path)
+                        if error:
+                            errors.append(error)
                 except OSError as err:
-                    sizes[at] = None
+                    size = None
                     errors.append([at, why(err), None])
+                sizes.append(size if not joined else nan if size is None else float(size))
     except OSError as err:
         raise os_refusal("list-failed", path, "cannot list the directory", err)
-    return _json.dumps({"names": names, "sizes": sizes, "dirs": dirs, "errors": errors, "omitted": omitted,
-                        "omittedEnding": omitted_ending})
+    rest = {"dirs": dirs, "errors": errors, "omitted": omitted, "omittedEnding": omitted_ending}
+    if joined:
+        parts.append("/".join(names))
+        text = "/".join(p for p in parts if p)
+        parts = names = None
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            # A name that is not UTF-8 (kept as surrogates) cannot cross as text: the JSON answer then.
+            names = text.split("/") if count else []
+            sizes = [None if s != s else int(s) for s in sizes]
+        else:
+            return [text, sizes.tobytes(), _json.dumps(rest)]
+    rest.update(names=names, sizes=sizes)
+    return _json.dumps(rest)
 
 
 def stat_one(path, dir_fd=None):

@@ -50,7 +50,9 @@ FUNCTIONS = [
         _p("options", "dictionary", "Listing options.", required=False, options=[
             _p("noSizeFor", "array", "File name endings whose size is not needed (null instead)."),
             _p("omitMatching", "string", "A regular expression: names it finds are left out, only counted."),
-            _p("countEnding", "string", "Of the names left out, how many have this ending (omittedEnding).")])]),
+            _p("countEnding", "string", "Of the names left out, how many have this ending (omittedEnding)."),
+            _p("joined", "bool", "Answer [names joined by '/', float64 sizes (NaN: null), JSON text {dirs, errors, omitted, "
+               "omittedEnding}] instead.")])]),
     ("stat", reads.stat, "Sizes of given files as JSON text: {sizes, dirs, errors} (columns, as list).", [
         _p("pathsJson", "string", "JSON text [path, ...].")]),
     ("statRuns", runs.stat_runs, "Sizes of files named as runs: [float64 sizes, JSON text {dirs, errors}].", _RUNS),
