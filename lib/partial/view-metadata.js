@@ -15,7 +15,6 @@ var tableFigures = require('../dump/done-file.js').tableFigures;
 // name or null (schemaMap; lib/rename/), for the schema keys of tableDataBytes and tableRows.
 function viewDone(model, plan, stubbed, sink, rename) {
   var done = model.done.json;
-  var figures = tableFigures(model.done);
   var removed = {}; // schema -> table -> bytes removed
   plan.targets.forEach(function (e) {
     var ct = e.target.chunks;
@@ -26,7 +25,10 @@ function viewDone(model, plan, stubbed, sink, rename) {
   });
   var before = typeof done.dataBytes === 'number' ? done.dataBytes : null;
   var after = before === null ? null : Math.max(0, before - sumAll(removed));
-  var replaced = {
+  var replaced = {};
+  // Nothing stubbed and no schema renamed: the figures stay as the dump has them, not parsed.
+  var figures = Object.keys(removed).length || rename ? tableFigures(model.done) : null;
+  if (figures) replaced = {
     tableDataBytes: renamedKeys(scaled(figures.tableDataBytes, removed, figures.tableDataBytes, 'tableDataBytes'), rename),
     tableRows: renamedKeys(scaled(figures.tableRows, removed, figures.tableDataBytes, 'tableRows'), rename),
   };
