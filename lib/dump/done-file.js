@@ -477,8 +477,8 @@ function rewriteDone(done, zeroed, replaced, sink) {
       return;
     }
     if (key !== 'chunkFileBytes' || !done.chunks) {
-      var value = own ? replaced[key] : FIGURES.indexOf(key) >= 0 ? tableFigures(done)[key] : done.json[key];
-      sink.text(JSON.stringify(value));
+      // (A figure not held apart is in done.json as the dump has it.)
+      sink.text(JSON.stringify(own ? replaced[key] : done.json[key]));
       return;
     }
     var from = done.chunks.start;

@@ -154,8 +154,7 @@ function readCatalog(ctx) {
     var sb = baseName(rootBases, schema, schema, 'schema ' + displayIdentifier(schema), '@.json', rootReader);
     var entry = { schema: schema, basename: sb, found: false, json: null, includesDdl: true, tables: NONE, views: NONE,
       functions: NONE, procedures: NONE, events: NONE, bases: null };
-    var first = out.tables.length;
-    entry.bases = new BaseFinder(out.tables, first, schema, null);
+    entry.bases = new BaseFinder(out.tables, out.tables.length, schema, null);
     out.schemas.push(entry);
     if (!needFile(sb + '.json', 'schema metadata')) return;
     var sj = readJson(sb + '.json');
@@ -178,7 +177,7 @@ function readCatalog(ctx) {
     var bases = entry.tables.length || entry.views.length ? sr.require(sj, 'basenames', 'Map') : sr.get(sj, 'basenames', 'Map');
     // A map of view base names only for a schema with views (a schema per tenant: 50,000 maps less).
     var viewBases = entry.views.length ? new Map() : null;
-    if (viewBases !== null) entry.bases = new BaseFinder(out.tables, first, schema, viewBases);
+    entry.bases.viewBases = viewBases;
     if (entry.includesDdl) needFile(sb + '.sql', 'schema DDL');
     schemaPartFiles(sj).forEach(function (part) { needFile(sb + part, 'schema DDL'); });
     entry.views.forEach(function (view) {
@@ -327,11 +326,9 @@ function TableTarget(info) {
   this.dataBytes = null; this.usableDataBytes = null;
 }
 function PartitionTarget(info, partition, base) {
+  TableTarget.call(this, info);
   this.partition = partition;
   this.base = base;
-  this.info = info;
-  this.chunks = null; this.lastChunkKnown = null; this.chunkSource = null; this.counts = null; this.fileBytes = null;
-  this.dataBytes = null; this.usableDataBytes = null;
 }
 function setting(name) {
   return { get: function () { var s = this.info.settings; return s === null ? null : s[name]; } };

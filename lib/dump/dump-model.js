@@ -79,11 +79,10 @@ function listFiles(host, dir, done, broken, omit, counts) {
     throw new UserError('DUMP_UNREADABLE', 'Cannot list the dump directory ' + dir + ': ' + ((e && e.message) || e) + '.',
       { path: dir });
   }
-  // As addEntry decides, without a string made per name (lib/core/listing.js fileSet).
-  var sizes = fileSet(entries, function (i, isDir, error, size) { return !isDir && (!error || size !== null); });
+  // Without a string made per name (lib/core/listing.js fileSet).
+  var sizes = fileSet(entries, function (i, isDir, error, size) { return isListed(isDir, error, size); });
   entries.errors.slice().sort(function (a, b) { return a[0] - b[0]; }).forEach(function (e) {
-    broken.push({ name: sizes.nameAt(e[0]), size: sizes.sizeAt(e[0]), isDir: entries.dirs.indexOf(e[0]) >= 0, error: e[1],
-      special: e[2] || null });
+    broken.push(brokenEntry(sizes.nameAt(e[0]), sizes.sizeAt(e[0]), entries.dirs.indexOf(e[0]) >= 0, e[1], e[2]));
   });
   if (counts) { counts.omitted = entries.omitted || 0; counts.omittedIdx = entries.omittedEnding || 0; }
   return sizes;
@@ -91,9 +90,16 @@ function listFiles(host, dir, done, broken, omit, counts) {
 
 // special: what a non-regular entry is ("a named pipe"), as the host says, else null.
 function addEntry(sizes, broken, name, size, isDir, error, special) {
-  if (error) broken.push({ name: name, size: size, isDir: isDir, error: error, special: special || null });
-  // An unreadable file is there (not missing: nothing may be written in its place).
-  if (!isDir && (!error || size !== null)) sizes.set(name, size);
+  if (error) broken.push(brokenEntry(name, size, isDir, error, special));
+  if (isListed(isDir, error, size)) sizes.set(name, size);
+}
+
+// Whether an entry is one of the files: an unreadable file is there (not missing: nothing may be
+// written in its place).
+function isListed(isDir, error, size) { return !isDir && (!error || size !== null); }
+
+function brokenEntry(name, size, isDir, error, special) {
+  return { name: name, size: size, isDir: isDir, error: error, special: special || null };
 }
 
 // name -> whether a listing made with `omit` (listFiles) may have left that name out.

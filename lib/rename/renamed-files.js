@@ -73,6 +73,14 @@ function renamedFiles(host, model, spec, sel) {
 
   // object: what the file defines, for warnings ("table `s`.`t`"), or [what, schema, name] (made
   // only for a file the dump has: most tables have no triggers file).
+  // A copy of a schema or table document the model kept (a load under schemaMap keeps them), else
+  // the dump's file read again (read: the model read it); null when there is none.
+  function ownDocument(kept, read, name) {
+    if (kept !== null) return copyJson(kept);
+    var text = read ? dumpText(host, model, name) : null;
+    return text === null ? null : JSON.parse(text);
+  }
+
   function rewriteFile(name, schema, bodies, object) {
     var text = dumpText(host, model, name);
     if (text === null) return;
@@ -100,10 +108,8 @@ function renamedFiles(host, model, spec, sel) {
     if (!selection.isSchemaChosen(sel, s)) return;
     var to = rename(s);
     var sb = e.basename;
-    // The model keeps schema documents for a load under schemaMap; any other caller's is read again.
-    var schemaText = to !== null && e.found && e.json === null ? dumpText(host, model, sb + '.json') : null;
-    if (to !== null && (e.json !== null || schemaText !== null)) {
-      var nj = e.json !== null ? copyJson(e.json) : JSON.parse(schemaText);
+    var nj = to !== null ? ownDocument(e.json, e.found, sb + '.json') : null;
+    if (nj !== null) {
       nj.schema = to;
       write(sb + '.json', '', JSON.stringify(nj, null, 4));
     }
@@ -112,10 +118,8 @@ function renamedFiles(host, model, spec, sel) {
       if (!selection.isTableChosen(sel, s, t)) return;
       var tb = e.bases.get(t);
       var info = to !== null ? findTable(s, t) : null;
-      // The model keeps table documents for a load under schemaMap; any other caller's is read again.
-      var tableText = to !== null && info && info.settings !== null && info.json === null ? dumpText(host, model, tb + '.json') : null;
-      if (to !== null && info && (info.json !== null || tableText !== null)) {
-        var tj = info.json !== null ? copyJson(info.json) : JSON.parse(tableText);
+      var tj = info ? ownDocument(info.json, info.settings !== null, tb + '.json') : null;
+      if (tj !== null) {
         if (tj.options && typeof tj.options === 'object') tj.options.schema = to;
         write(tb + '.json', '', JSON.stringify(tj, null, 4));
       }
