@@ -32,6 +32,15 @@ var OUTPUT_FORMAT_DETAILS = 'outputFormat: "text" (the default) prints the repor
   'the command line: --output-format=json); "none" prints nothing and returns the facts as a dictionary, for ' +
   'scripts: var r = restore.<member>(..., {outputFormat: "none"}).';
 
+// For the members whose facts have an entry per table (inspect, plan, view, stub).
+function factsAtScaleDetails(member) {
+  return 'With tens of thousands of tables the dictionary of outputFormat "none" is big: the Shell holds every ' +
+    'member of every table in its own values, a few KB a table. A script over such an estate reads the JSON ' +
+    'document instead (the same facts, as plain JavaScript objects), written once from the command line: ' +
+    'mysqlsh -- restore ' + member + ' ./dump' + (member === 'inspect' ? '' : ' --latest=...') +
+    ' --output-format=json > facts.json, then in the script: var r = JSON.parse(os.loadTextFile("facts.json")).';
+}
+
 function chooseFormat(options) {
   var f = options && options.outputFormat;
   if (f === undefined || f === null || f === '') return 'text';
@@ -175,6 +184,7 @@ module.exports = {
   outputFormatOption: outputFormatOption,
   outputOnlyParameters: outputOnlyParameters,
   OUTPUT_FORMAT_DETAILS: OUTPUT_FORMAT_DETAILS,
+  factsAtScaleDetails: factsAtScaleDetails,
   FORMATS: FORMATS,
   OUTPUT_FORMAT_BRIEF: OUTPUT_FORMAT_BRIEF,
 };

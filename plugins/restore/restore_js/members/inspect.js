@@ -38,6 +38,7 @@ module.exports = {
       'Tables without a primary or unique index are chunked in the server\'s scan order: for them the ' +
       'highest-numbered chunks are not the newest rows, and the report says that "latest" means nothing there.',
       output.OUTPUT_FORMAT_DETAILS,
+      output.factsAtScaleDetails('inspect'),
       'Example: restore.inspect("./dump"), restore.inspect("./dump", {verify: true}), or from the command line: ' +
       'mysqlsh -- restore inspect ./dump --listing=dump-listing.txt',
     ],

@@ -18,6 +18,7 @@ module.exports = {
       'chosen and fetch file names, stubbed: how many, and stubbedChunks: their numbers as ranges, e.g. "0-97"), ' +
       'bytesChosen, bytesTotal and warnings.',
       output.OUTPUT_FORMAT_DETAILS,
+      output.factsAtScaleDetails('plan'),
       'Example: restore.plan("./dump", {latest: {"shop.orders": 2}}), or from the command line: mysqlsh -- ' +
       'restore plan ./dump --latest=shop.orders:2 --fetch-list-file=fetch.txt',
     ],

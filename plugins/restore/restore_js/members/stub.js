@@ -20,6 +20,7 @@ module.exports = {
       'names skipped because they existed).',
       selectionHelp.SELECTION_DETAILS,
       output.OUTPUT_FORMAT_DETAILS,
+      output.factsAtScaleDetails('stub'),
       'Example: restore.stub("./dump", {latest: {"shop.orders": 2}}), or from the command line: mysqlsh -- ' +
       'restore stub ./dump --latest=shop.orders:2',
     ],

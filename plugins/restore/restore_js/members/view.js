@@ -15,6 +15,7 @@ module.exports = {
       selectionHelp.SOURCE_DETAILS,
       'The facts: the plan (as restore.plan\'s), view {dir, links, stubs, written, checksums} and progressFile.',
       output.OUTPUT_FORMAT_DETAILS,
+      output.factsAtScaleDetails('view'),
       'Example: restore.view("/mnt/backups/2026-11-24", {latest: {"shop.orders": 2}}), or from the command line: ' +
       'mysqlsh -- restore view backup@backuphost:/backups --newest --latest=shop.*:2 --view-dir=./shop-view',
     ],
