@@ -5,7 +5,9 @@
 // masked columns): since's trim limited to the loaded chunks' keys (the own rows byte-identical
 // afterwards), and every post-load step that would write them (since on a range holding own rows,
 // orphans "delete", orphans "parents", a mask by UPDATE) refused first, the server unchanged. Then
-// empty pre-created tables (no rows of their own: every step goes on) and a resumed load.
+// empty pre-created tables (no rows of their own: every step goes on) and a resumed load. A second
+// dump (a table named with capitals, a trigger writing a table outside the load): a trigger a step would
+// fire refused first; two tables whose names differ only in case told apart (lower_case_table_names 0).
 const fs = require('fs');
 const path = require('path');
 const { expect } = require('chai');
@@ -14,6 +16,8 @@ const { snapshotFixture, q } = require('../support/snapshot-fixture');
 
 const SRC = 'own_src';
 const POINT = '2026-01-20 00:00:00';
+const TRG = 'own_trg_src';
+const EXT = 'own_trg_ext';
 
 function ddl(s) {
   return `
@@ -31,6 +35,15 @@ INSERT INTO ${SRC}.orders (customer_id, ordered_at, note) WITH RECURSIVE s(n) AS
   SELECT 1 + (n * 7) % 3000, TIMESTAMP('2026-01-01') + INTERVAL n * 5 MINUTE, CONCAT('order ', n, ' ', REPEAT('x', 60)) FROM s;
 ANALYZE TABLE ${SRC}.customers, ${SRC}.orders;`;
 
+// Events (capitals), 6,000 rows in several chunks; its AFTER DELETE trigger counts in a table outside the load.
+const EVENTS = `(id INT PRIMARY KEY, at DATETIME NOT NULL, note VARCHAR(80))`;
+const TRG_SEED = `CREATE SCHEMA ${TRG}; CREATE TABLE ${TRG}.Events ${EVENTS};
+SET SESSION cte_max_recursion_depth = 100000;
+INSERT INTO ${TRG}.Events WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 6000)
+  SELECT n, TIMESTAMP('2026-01-01') + INTERVAL n MINUTE, REPEAT('e', 60) FROM s;
+CREATE TRIGGER ${TRG}.events_ad AFTER DELETE ON ${TRG}.Events FOR EACH ROW UPDATE ${EXT}.tally SET n = n + 1;
+ANALYZE TABLE ${TRG}.Events;`;
+
 // The target's own rows: customers above the dump's keys (their own emails and names), orders below
 // them (older than the point: what a whole-table trim deletes), one of them an orphan.
 function ownRows(s) {
@@ -44,7 +57,7 @@ SET SESSION foreign_key_checks = 1;`;
 
 describe('row ownership: rows a load did not write are never changed (real Shell, real MySQL)', function () {
   this.timeout(600000);
-  const fx = snapshotFixture([{ schema: SRC, seed: SEED }]);
+  const fx = snapshotFixture([{ schema: SRC, seed: SEED }, { schema: TRG, seed: TRG_SEED }]);
   let server;
   let dump;
   before(function () { server = fx.server; dump = fx.dumps[SRC]; });
@@ -57,7 +70,7 @@ describe('row ownership: rows a load did not write are never changed (real Shell
 
   // A fingerprint of rows: count and an order-free CRC of every column.
   async function print(s, table, where) {
-    const cols = table === 'orders' ? 'id, customer_id, ordered_at, note, ISNULL(note)' : 'id, email, name';
+    const cols = { orders: 'id, customer_id, ordered_at, note, ISNULL(note)', customers: 'id, email, name', Events: 'id, at, note, ISNULL(note)' }[table];
     const r = await server.query(`SELECT COUNT(*) AS n, COALESCE(BIT_XOR(CRC32(CONCAT_WS('|', ${cols}))), 0) AS x ` +
       `FROM ${q(s)}.${table} WHERE ${where}`);
     return `${r[0].n}:${r[0].x}`;
@@ -197,5 +210,37 @@ describe('row ownership: rows a load did not write are never changed (real Shell
     expect(again.out).to.not.include('rows of its own');
     expect(await whole(s)).to.deep.equal(loaded);
     expect(fs.existsSync(records[0])).to.equal(false);
+  });
+  it('a trigger a step would fire that writes rows is refused first; without it the load goes on', async function () {
+    const s = fx.target('own_trg');
+    fx.target(EXT);
+    await server.query(`DROP SCHEMA IF EXISTS ${EXT}; CREATE SCHEMA ${EXT}; CREATE TABLE ${EXT}.tally (id INT PRIMARY KEY, n INT NOT NULL);
+      INSERT INTO ${EXT}.tally VALUES (1, 0)`);
+    const args = ['load', fx.dumps[TRG], `--schema=${s}`, `--since=${TRG}.Events.id:4500`];
+    const m = refused(cli(server.uri, [...args, '--output-format=json']), 'TRIGGER_WRITES');
+    expect(m).to.include(`after util.loadDump since deletes rows of ${s}.Events, and its trigger events_ad (AFTER DELETE, from the dump) runs ` +
+      'for each of those rows and writes rows itself (UPDATE in its body): rows this load did not write would change. Nothing was changed. ' +
+      `Load without that trigger (excludeTriggers: ["${TRG}.Events.events_ad"])`);
+    expect(Number(await server.value(`SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '${s}'`))).to.equal(0);
+    const ok = cli(server.uri, [...args, `--exclude-triggers=${TRG}.Events.events_ad`]);
+    expect(ok.status, ok.out).to.equal(0);
+    expect(ok.out).to.match(/since: [1-9]\d* row\(s\) of own_trg\.Events before 4500 removed/);
+    expect(Number(await server.value(`SELECT n FROM ${EXT}.tally`))).to.equal(0);
+    expect(await print(s, 'Events', '1')).to.equal(await print(TRG, 'Events', 'id >= 4500'));
+  });
+
+  it('two tables whose names differ only in case: the rows of one are not taken for the other\'s', async function () {
+    if (Number(await server.value('SELECT @@lower_case_table_names')) !== 0) this.skip();
+    const s = fx.target('own_case');
+    await server.query(`DROP SCHEMA IF EXISTS ${s}; CREATE SCHEMA ${s}; CREATE TABLE ${s}.Events ${EVENTS}; CREATE TABLE ${s}.events ${EVENTS};
+      INSERT INTO ${s}.Events VALUES (-2, '2025-06-01 00:00:00', 'own'), (-1, '2025-06-02 00:00:00', NULL)`);
+    const ownBefore = await print(s, 'Events', 'id < 0');
+    const r = cli(server.uri, ['load', fx.dumps[TRG], `--schema=${s}`, '--ignore-existing-objects', `--since=${TRG}.Events.id:4500`,
+      `--exclude-triggers=${TRG}.Events.events_ad`]);
+    expect(r.status, r.out).to.equal(0);
+    expect(r.out).to.match(new RegExp(`since: ${s}\\.Events holds rows of its own: the rows before the point are removed only at or after id \\d+`));
+    expect(await print(s, 'Events', 'id < 0')).to.equal(ownBefore);
+    expect(await print(s, 'Events', 'id > 0')).to.equal(await print(TRG, 'Events', 'id >= 4500'));
+    expect(Number(await server.value(`SELECT COUNT(*) FROM ${s}.events`))).to.equal(0);
   });
 });
