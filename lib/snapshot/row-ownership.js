@@ -302,18 +302,26 @@ function firedTriggers(host, p, written, existing, key) {
 var VERBS = { DELETE: 'deletes rows of', INSERT: 'adds rows to', UPDATE: 'updates the rows of' };
 
 function triggerRefusal(fired) {
-  var dumped = fired.filter(function (f) { return f.dumpName; }).map(function (f) {
-    return displayTable(f.dumpName[0], f.dumpName[1]) + '.' + displayIdentifier(f.trigger);
-  });
+  var names = [];
   var options = [];
-  fired.forEach(function (f) { if (options.indexOf(f.option) < 0) options.push(f.option); });
-  return new UserError('TRIGGER_WRITES', 'Refusing to load: ' + fired.map(function (f) {
-    return 'after util.loadDump ' + f.option + ' ' + f.verb + ' ' + displayTable(f.schema, f.table) + ', and its trigger ' +
+  fired.forEach(function (f) {
+    var n = f.dumpName ? displayTable(f.dumpName[0], f.dumpName[1]) + '.' + displayIdentifier(f.trigger) : null;
+    if (n && names.indexOf(n) < 0) names.push(n);
+    if (options.indexOf(f.option) < 0) options.push(f.option);
+  });
+  var ways = [];
+  if (names.length) {
+    ways.push('load without ' + (names.length > 1 ? 'those triggers' : 'that trigger') + ' (excludeTriggers: ' + JSON.stringify(names) +
+      ') and create ' + (names.length > 1 ? 'them' : 'it') + ' afterwards');
+  }
+  if (fired.some(function (f) { return !f.dumpName; })) ways.push('drop the server\'s trigger before the load and create it afterwards');
+  ways.push('leave out ' + options.join(', '));
+  var out = ways.join(', or ');
+  return new UserError('TRIGGER_WRITES', 'Refusing to load: ' + fired.map(function (f, i) {
+    return (i ? 'After' : 'after') + ' util.loadDump ' + f.option + ' ' + f.verb + ' ' + displayTable(f.schema, f.table) + ', and its trigger ' +
       displayIdentifier(f.trigger) + ' (' + f.timing + ' ' + f.event + (f.dumpName ? ', from the dump' : ', on the server') + ') runs for ' +
       'each of those rows and writes rows itself (' + f.word + ' in its body): rows this load did not write would change';
-  }).join('. ') + '. Nothing was changed. ' + (dumped.length ? 'Load without ' + (dumped.length > 1 ? 'those triggers' : 'that trigger') +
-    ' (excludeTriggers: ' + JSON.stringify(dumped.filter(function (x, i) { return dumped.indexOf(x) === i; })) + ') and create it ' +
-    'afterwards, or leave out ' : 'Drop the trigger before the load and create it afterwards, or leave out ') + options.join(', ') + '.',
+  }).join('. ') + '. Nothing was changed. ' + out.charAt(0).toUpperCase() + out.slice(1) + '.',
   { triggers: fired.map(function (f) { return { schema: f.schema, table: f.table, trigger: f.trigger, option: f.option }; }) });
 }
 

@@ -222,6 +222,16 @@ describe('row ownership: rows a load did not write are never changed (real Shell
       'for each of those rows and writes rows itself (UPDATE in its body): rows this load did not write would change. Nothing was changed. ' +
       `Load without that trigger (excludeTriggers: ["${TRG}.Events.events_ad"])`);
     expect(Number(await server.value(`SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '${s}'`))).to.equal(0);
+    // The server's own trigger on a table the load keeps (ignoreExistingObjects) counts alike.
+    const kept = fx.target('own_trg_kept');
+    await server.query(`DROP SCHEMA IF EXISTS ${kept}; CREATE SCHEMA ${kept}; CREATE TABLE ${kept}.Events ${EVENTS};
+      CREATE TRIGGER ${kept}.kept_bd BEFORE DELETE ON ${kept}.Events FOR EACH ROW BEGIN INSERT INTO ${EXT}.tally VALUES (OLD.id, 0); END`);
+    const m2 = refused(cli(server.uri, ['load', fx.dumps[TRG], `--schema=${kept}`, '--ignore-existing-objects', `--since=${TRG}.Events.id:4500`,
+      `--exclude-triggers=${TRG}.Events.events_ad`, '--output-format=json']), 'TRIGGER_WRITES');
+    expect(m2).to.include(`its trigger kept_bd (BEFORE DELETE, on the server) runs for each of those rows and writes rows itself (INSERT in its ` +
+      'body)');
+    expect(m2).to.include('Drop the server\'s trigger before the load and create it afterwards, or leave out since.');
+    expect(Number(await server.value(`SELECT COUNT(*) FROM ${kept}.Events`))).to.equal(0);
     const ok = cli(server.uri, [...args, `--exclude-triggers=${TRG}.Events.events_ad`]);
     expect(ok.status, ok.out).to.equal(0);
     expect(ok.out).to.match(/since: [1-9]\d* row\(s\) of own_trg\.Events before 4500 removed/);
@@ -229,11 +239,12 @@ describe('row ownership: rows a load did not write are never changed (real Shell
     expect(await print(s, 'Events', '1')).to.equal(await print(TRG, 'Events', 'id >= 4500'));
   });
 
-  it('two tables whose names differ only in case: the rows of one are not taken for the other\'s', async function () {
+  it('two tables whose names differ only in case: the rows of one are not taken for the other\'s (a trigger writing no row goes on)', async function () {
     if (Number(await server.value('SELECT @@lower_case_table_names')) !== 0) this.skip();
     const s = fx.target('own_case');
     await server.query(`DROP SCHEMA IF EXISTS ${s}; CREATE SCHEMA ${s}; CREATE TABLE ${s}.Events ${EVENTS}; CREATE TABLE ${s}.events ${EVENTS};
-      INSERT INTO ${s}.Events VALUES (-2, '2025-06-01 00:00:00', 'own'), (-1, '2025-06-02 00:00:00', NULL)`);
+      INSERT INTO ${s}.Events VALUES (-2, '2025-06-01 00:00:00', 'own'), (-1, '2025-06-02 00:00:00', NULL);
+      CREATE TRIGGER ${s}.quiet_bd BEFORE DELETE ON ${s}.Events FOR EACH ROW SET @own_case_deleted = OLD.id`);
     const ownBefore = await print(s, 'Events', 'id < 0');
     const r = cli(server.uri, ['load', fx.dumps[TRG], `--schema=${s}`, '--ignore-existing-objects', `--since=${TRG}.Events.id:4500`,
       `--exclude-triggers=${TRG}.Events.events_ad`]);
