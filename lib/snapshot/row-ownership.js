@@ -260,11 +260,13 @@ function writingWord(body) {
 // step deletes, adds or updates, and what it writes is no row this load wrote. The table's triggers
 // are the server's (a table the load keeps) and the dump's that the load creates (includeTriggers /
 // excludeTriggers). → [{option, verb, schema, table, trigger, timing, event, word, dumpName: [schema, table] or null}].
-function firedTriggers(host, p, written, existing, key) {
+function firedTriggers(host, p, written, existing, fold) {
+  var key = keyer(fold);
   var steps = written.filter(function (w) { return w.event; }).concat((p.snap.trims || []).map(function (t) {
     return { option: 'since', schema: t.schema, table: t.table, event: 'DELETE' };
   }));
   var cache = {};
+  var dumped = steps.length ? tableDdl.dumpTableTriggers(host, p.dump) : null;
   function triggersOf(schema, table) {
     var k = key(schema, table);
     if (cache[k]) return cache[k];
@@ -278,8 +280,9 @@ function firedTriggers(host, p, written, existing, key) {
     }
     var t = loadedTable(p.objects.tables, schema, table);
     if (t && t.ddl !== false && p.loadDumpOptions.loadDdl !== false) {
-      tableDdl.dumpTableTriggers(host, p.dump, t).forEach(function (d) {
-        var kept = list.some(function (x) { return x.name.toLowerCase() === d.name.toLowerCase(); });
+      dumped(t).forEach(function (d) {
+        // A trigger of that name on the server stays (ignoreExistingObjects): the server's counts.
+        var kept = list.some(function (x) { return fold ? x.name.toLowerCase() === d.name.toLowerCase() : x.name === d.name; });
         if (!kept && (!p.triggerChosen || p.triggerChosen([t.dumpSchema, t.table, d.name]))) list.push(Object.assign({ dumpName: [t.dumpSchema, t.table] }, d));
       });
     }
@@ -393,7 +396,7 @@ function planOwnership(host, p) {
     });
   }
   if (refused.length) throw refusal(refused, unknown ? progress : null);
-  var fired = firedTriggers(host, p, written, existing, key);
+  var fired = firedTriggers(host, p, written, existing, fold);
   if (fired.length) throw triggerRefusal(fired);
   if (unknown && out.owned.length && snap.active) {
     // Nothing above writes them, but the facts of a resume without a record are unknown: said.
