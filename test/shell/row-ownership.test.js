@@ -254,4 +254,26 @@ describe('row ownership: rows a load did not write are never changed (real Shell
     expect(await print(s, 'Events', 'id > 0')).to.equal(await print(TRG, 'Events', 'id >= 4500'));
     expect(Number(await server.value(`SELECT COUNT(*) FROM ${s}.events`))).to.equal(0);
   });
+  it('a load into tables holding rows of their own that fails after util.loadDump, resumed with the same command: since\'s ' +
+    'trim stays within the range the first attempt measured', async function () {
+    const s = 'own_resume_since';
+    await makeTarget(s, true);
+    // A trigger writing no row, refusing every DELETE: the first attempt fails at since's trim, after util.loadDump.
+    await server.query(`CREATE TRIGGER ${s}.no_delete BEFORE DELETE ON ${s}.orders FOR EACH ROW SIGNAL SQLSTATE '45000' ` +
+      "SET MESSAGE_TEXT = 'no delete now'");
+    const ownBefore = await own(s);
+    const home = installPlugin();
+    const args = ['load', dump, `--schema=${s}`, '--ignore-existing-objects', `--since=${SRC}.orders.ordered_at:${POINT}`, '--since-scan'];
+    const first = cli(server.uri, args, { configHome: home });
+    expect(first.status, first.out).to.equal(1);
+    expect(first.out).to.include('no delete now');
+    expect(first.out).to.match(/Load view kept: .* run the same restore\.load again to resume/);
+    expect(await own(s)).to.deep.equal(ownBefore);
+    await server.query(`DROP TRIGGER ${s}.no_delete`);
+    const again = cli(server.uri, args, { configHome: home });
+    expect(again.status, again.out).to.equal(0);
+    expect(again.out).to.match(new RegExp(`since: \\d+ row\\(s\\) of ${s}\\.orders before ${POINT} removed among the loaded chunks' keys only`));
+    expect(await own(s)).to.deep.equal(ownBefore);
+    expect(await print(s, 'orders', 'id > 0')).to.equal(await print(SRC, 'orders', `ordered_at >= '${POINT}'`));
+  });
 });
