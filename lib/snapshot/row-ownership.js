@@ -14,6 +14,9 @@
 //   replay         refused for the tables its transactions (those the target does not hold yet) change
 // util.loadDump itself loads with LOAD DATA … REPLACE (MySQL Shell 9.1): a row of its own with a
 // loaded row's primary or unique key is replaced by that row; the plan says so.
+// Whatever the table holds: a trigger a step fires (DELETE for the trim and orphans, INSERT for parents,
+// UPDATE for masks) whose body writes rows is refused (TRIGGER_WRITES). Tables are matched as the server
+// names them (lower_case_table_names).
 //
 // A resumed load (its progress file there): the tables the earlier attempt filled hold its rows,
 // not rows of their own. The first attempt records what it measured beside the progress file
