@@ -5,7 +5,8 @@
 // masked columns): since's trim limited to the loaded chunks' keys (the own rows byte-identical
 // afterwards), and every post-load step that would write them (since on a range holding own rows,
 // orphans "delete", orphans "parents", a mask by UPDATE) refused first, the server unchanged. Then
-// empty pre-created tables (no rows of their own: every step goes on) and a resumed load. A second
+// empty pre-created tables (no rows of their own: every step goes on), a resumed load, and one through
+// a load view that failed in since's trim, resumed by the same command (the view kept). A second
 // dump (a table named with capitals, a trigger writing a table outside the load): a trigger a step would
 // fire refused first; two tables whose names differ only in case told apart (lower_case_table_names 0).
 const fs = require('fs');
