@@ -130,4 +130,7 @@ function histogramBuckets(h, file) {
   return n;
 }
 
-module.exports = { loadObjects: loadObjects, rawObjectName: rawObjectName };
+// options: the util.loadDump options of the call → ([dumpSchema, table, trigger]) → whether the load creates that trigger.
+function triggerFilter(options) { return objectFilter(options || {}, 'Triggers', 2, 3); }
+
+module.exports = { loadObjects: loadObjects, rawObjectName: rawObjectName, triggerFilter: triggerFilter };

@@ -47,7 +47,7 @@ function newReport(pre, phases) {
 function settle(run, reverted, failure) {
   var host = run.host, report = run.report;
   var changed = report.settings.some(function (s) { return s.applied; }) || report.redoLog.disabled;
-  finishReport(run, reverted, failure ? failure.error : null);
+  finishReport(run, reverted, failure ? failure.error : null, failure ? failure.phase : null);
   loadReport.reportLines(report).forEach(host.out.print);
   var left = reverted ? revert.leftoverLines(reverted) : [];
   if (failure) {
@@ -121,7 +121,7 @@ function droppedNote(host, pre, plan, report, phase) {
 
 // Rows, redo log after, settings put back, the step's lines: never lets a report problem hide
 // the load's own outcome.
-function finishReport(run, reverted, failure) {
+function finishReport(run, reverted, failure, failedPhase) {
   var host = run.host, report = run.report, partial = run.partial;
   // Only what was applied, with the values the server read back (a setting never applied is not listed).
   var now = {};
@@ -142,7 +142,7 @@ function finishReport(run, reverted, failure) {
   }
   if (partial && run.planned && partial.report) {
     var loaded = report.phases.some(function (p) { return p.phase === 'util.loadDump' && p.status === 'ok'; });
-    var extra = partial.report(run.pre.ctx, run.planned, { error: failure, tables: report.tables, loaded: loaded,
+    var extra = partial.report(run.pre.ctx, run.planned, { error: failure, failedPhase: failedPhase || null, tables: report.tables, loaded: loaded,
       snapshot: report.snapshot });
     report.partialLines = (extra && extra.lines) || [];
   }

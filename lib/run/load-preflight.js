@@ -29,6 +29,7 @@ var optionsValue = require('./load-options-value.js');
 var loaderOptions = require('./loader-options.js').loaderOptions;
 var chooseLevers = require('./load-levers.js').chooseLevers;
 var loadObjects = require('../partial/load-objects.js').loadObjects;
+var triggerFilter = require('../partial/load-objects.js').triggerFilter;
 var dropExisting = require('../server/drop-existing.js');
 var planRedo = require('../server/redo-plan.js').planRedo;
 var tuning = require('../server/tuning.js');
@@ -207,7 +208,7 @@ function lockedPreflight(host, p) {
   if (replay) planReplayForward(host, replay, { objects: objects, lo: final, own: own, dump: dump });
   // Which rows the load does not own, and what each post-load step may touch (refused here, before any change).
   snapshot.ownership = rowOwnership.planOwnership(host, { snap: snapshot, objects: objects, drops: drops, planned: planned, ctx: ctx,
-    dump: dump, loadDumpOptions: final, replay: replay });
+    dump: dump, loadDumpOptions: final, replay: replay, triggerChosen: triggerFilter(lo) });
   snapshot.lines = snapshot.lines.concat(snapshot.ownership.lines);
   // Many tables: util.loadDump in calls of a slice each (lib/run/load-batches.js).
   var batches = replay && replay.forward ? { calls: null, lines: [] } : planBatches(host, { objects: objects, lo: final, planned: planned,

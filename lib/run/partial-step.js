@@ -259,7 +259,7 @@ function deletedAfter(snap) {
 }
 
 // Replaces mysqlsh's bare "No data loaded." with the reason, says what was stubbed, and removes
-// the view once util.loadDump finished (kept after a failure: the same command resumes from it).
+// the view once the load finished (kept after a failure up to the snapshot step: the same command resumes from it).
 function report(ctx, planned, outcome) {
   var lines = [];
   // What could not be renamed with certainty, again at the end: the plan may have scrolled away.
@@ -292,7 +292,11 @@ function report(ctx, planned, outcome) {
   }
   var view = planned.place;
   if (planned.viewed && view && ctx.host.files.isDir(view.dir)) {
-    if (outcome.loaded) {
+    // Kept, as a full load keeps its progress file (lib/run/steps/progress-file.js), also when a step between util.loadDump
+    // and that file's removal failed: the file and the record of the rows the tables held before (lib/snapshot/row-ownership.js)
+    // let the same command resume and finish the steps after util.loadDump.
+    var unfinished = !!outcome.error && (outcome.failedPhase === 'replay' || outcome.failedPhase === 'snapshot');
+    if (outcome.loaded && !unfinished) {
       try {
         ctx.host.files.viewRemove(view.dir);
         lines.push('Load view removed: ' + view.dir + '.');

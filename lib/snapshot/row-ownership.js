@@ -14,6 +14,9 @@
 //   replay         refused for the tables its transactions (those the target does not hold yet) change
 // util.loadDump itself loads with LOAD DATA … REPLACE (MySQL Shell 9.1): a row of its own with a
 // loaded row's primary or unique key is replaced by that row; the plan says so.
+// Whatever the table holds: a trigger a step fires (DELETE for the trim and orphans, INSERT for parents,
+// UPDATE for masks) whose body writes rows is refused (TRIGGER_WRITES). Tables are matched as the server
+// names them (lower_case_table_names).
 //
 // A resumed load (its progress file there): the tables the earlier attempt filled hold its rows,
 // not rows of their own. The first attempt records what it measured beside the progress file
@@ -24,6 +27,7 @@ var UserError = require('../core/user-error.js').UserError;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
 var displayTable = require('../format/display-name.js').displayTable;
+var displayIdentifier = require('../format/display-name.js').displayIdentifier;
 var loadedTable = require('../options/loaded-table.js').loadedTable;
 var relations = require('../options/relations.js');
 var firstRow = require('../dump/chunk-heads.js').firstRow;
@@ -33,6 +37,7 @@ var masking = require('./masking.js');
 var ddlForeignKeys = require('./deferred-indexes.js').ddlForeignKeys;
 var loadedForeignKeys = require('./foreign-keys.js').loadedForeignKeys;
 var tableKey = require('./foreign-keys.js').tableKey;
+var tableNameKey = require('../server/server-tables.js').tableNameKey;
 
 var RECORD_FORMAT = 1;
 var INT_TYPES = { tinyint: true, smallint: true, mediumint: true, int: true, integer: true, bigint: true };
@@ -40,28 +45,34 @@ var TIME_TYPES = { date: true, datetime: true };
 
 function lower(schema, table) { return tableKey(String(schema).toLowerCase(), String(table).toLowerCase()); }
 
+// A table's key on this server (fold: lower_case_table_names is 1 or 2, lib/server/server-tables.js): with 0,
+// `Orders` and `orders` are two tables, and the rows of one must not be taken for the other's.
+function keyer(fold) { return fold ? lower : function (schema, table) { return tableKey(String(schema), String(table)); }; }
+function foldsNames(host) { return tableNameKey(host)('A') === 'a'; }
+
 // The record of a first attempt, beside util.loadDump's progress file.
 function recordPath(progressFile) { return progressFile + '.own-rows.json'; }
 
-// The loaded tables on the server now, not dropped by the load: {lower key: {schema, table} as the server names it}.
+// The loaded tables on the server now, not dropped by the load: {key (keyer): {schema, table} as the server names it}.
 function existingTables(host, tables, drops) {
+  var key = keyer(foldsNames(host));
   var schemas = [];
   tables.forEach(function (t) { if (schemas.indexOf(t.schema) < 0) schemas.push(t.schema); });
   if (!schemas.length) return {};
   var dropped = {};
-  (drops || []).forEach(function (d) { if (d.kind === 'TABLE') dropped[lower(d.schema, d.name)] = true; });
+  (drops || []).forEach(function (d) { if (d.kind === 'TABLE') dropped[key(d.schema, d.name)] = true; });
   var loaded = {};
-  tables.forEach(function (t) { loaded[lower(t.schema, t.table)] = true; });
+  tables.forEach(function (t) { loaded[key(t.schema, t.table)] = true; });
   var out = {};
   host.sql.run("SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_TYPE = 'BASE TABLE' AND " +
     'TABLE_SCHEMA IN (' + schemas.map(function () { return '?'; }).join(', ') + ')', schemas).rows.forEach(function (r) {
-    var k = lower(r.s, r.t);
+    var k = key(r.s, r.t);
     if (loaded[k] && !dropped[k]) out[k] = { schema: String(r.s), table: String(r.t) };
   });
   return out;
 }
 
-// The loaded tables holding at least one row now ({lower key: {schema, table}}), of those in `existing`.
+// The loaded tables holding at least one row now ({key: {schema, table}}), of those in `existing`.
 // tolerant: a table the account may not read counts as holding rows (unread: true; no step of this load
 // writes it, and a resumed one takes it as such), else the error stands.
 function holdingRows(host, existing, tolerant) {
@@ -96,9 +107,12 @@ function plannedKeys(host, snap, objects, dump, loadDdl) {
 
 // What each post-load step would write: [{step, option, schema, table, why}]. replay: the replay's
 // plan (lib/run/replay-preflight.js: its writes, the loaded tables its transactions not on the target yet change) or null.
+// event: the statement it runs there (DELETE, INSERT, UPDATE; null: the replay's, the source's own).
 function writes(snap, fks, objects, replay) {
   var out = [];
-  function add(step, option, schema, table, why) { out.push({ step: step, option: option, schema: schema, table: table, why: why }); }
+  function add(step, option, schema, table, why, event) {
+    out.push({ step: step, option: option, schema: schema, table: table, why: why, event: event || null });
+  }
   ((replay && replay.writes) || []).forEach(function (w) {
     add('replay', 'binlogs', w.schema, w.table, 'the source\'s transactions after the dump, from ' + w.gtid + ', change its rows by key, ' +
       'and a row of its own with the key of a source row would be changed');
@@ -107,10 +121,10 @@ function writes(snap, fks, objects, replay) {
     var option = 'orphans: "' + snap.orphans + '"';
     fks.forEach(function (fk) {
       add('orphans', option, fk.schema, fk.table, 'its rows whose ' + fk.columns.join(', ') + ' references no row of ' +
-        displayTable(fk.refSchema, fk.refTable) + ' are deleted');
+        displayTable(fk.refSchema, fk.refTable) + ' are deleted', 'DELETE');
       if (snap.orphans === 'parents' && fk.refLoaded) {
         add('orphans', option, fk.refSchema, fk.refTable, 'rows missing from it are added from the dump\'s chunks, and one may ' +
-          'collide with a row of its own');
+          'collide with a row of its own', 'INSERT');
       }
     });
   }
@@ -128,7 +142,7 @@ function writes(snap, fks, objects, replay) {
         if (member === id && during[id]) return;
         var p = JSON.parse(member);
         add('mask', 'mask ' + spec.name, p[0], p[1], 'its column ' + p[2] + ' is masked by an UPDATE of every row' +
-          (member === id ? '' : ' (linked to ' + spec.name + ' by a foreign key)'));
+          (member === id ? '' : ' (linked to ' + spec.name + ' by a foreign key)'), 'UPDATE');
       });
     });
   }
@@ -236,9 +250,91 @@ function refusal(rows, resumedWithout) {
     'dropExisting: true (the loaded tables are dropped and loaded anew), or leave out ' + options.join(', ') + '.', { tables: facts });
 }
 
+// A trigger body that may write rows: the statement word found (INSERT, UPDATE, DELETE, REPLACE, CALL;
+// strings, comments and quoted names left out; the functions INSERT() and REPLACE() are no statement), or
+// null. A stored function the body calls is not looked into.
+function writingWord(body) {
+  var bare = String(body).replace(/'(?:[^'\\]|\\[\s\S]|'')*'|"(?:[^"\\]|\\[\s\S]|"")*"|`(?:[^`]|``)*`|\/\*[\s\S]*?\*\/|(?:--\s|#)[^\n]*/g, ' ');
+  var m = /\b(INSERT|UPDATE|DELETE|REPLACE|CALL)\b(?!\s*\()/i.exec(bare);
+  return m ? m[1].toUpperCase() : null;
+}
+
+// The triggers a step after util.loadDump fires that may write rows: a trigger runs for every row the
+// step deletes, adds or updates, and what it writes is no row this load wrote. The table's triggers
+// are the server's (a table the load keeps) and the dump's that the load creates (includeTriggers /
+// excludeTriggers). → [{option, verb, schema, table, trigger, timing, event, word, dumpName: [schema, table] or null}].
+function firedTriggers(host, p, written, existing, fold) {
+  var key = keyer(fold);
+  var steps = written.filter(function (w) { return w.event; }).concat((p.snap.trims || []).map(function (t) {
+    return { option: 'since', schema: t.schema, table: t.table, event: 'DELETE' };
+  }));
+  var cache = {};
+  var dumped = steps.length ? tableDdl.dumpTableTriggers(host, p.dump) : null;
+  function triggersOf(schema, table) {
+    var k = key(schema, table);
+    if (cache[k]) return cache[k];
+    var list = [];
+    var srv = existing[k];
+    if (srv) {
+      host.sql.run('SELECT TRIGGER_NAME AS name, ACTION_TIMING AS timing, EVENT_MANIPULATION AS event, ACTION_STATEMENT AS body ' +
+        'FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ?', [srv.schema, srv.table]).rows.forEach(function (r) {
+        list.push({ name: String(r.name), timing: String(r.timing), event: String(r.event), body: String(r.body), dumpName: null });
+      });
+    }
+    var t = loadedTable(p.objects.tables, schema, table);
+    if (t && t.ddl !== false && p.loadDumpOptions.loadDdl !== false) {
+      dumped(t).forEach(function (d) {
+        // A trigger of that name on the server stays (ignoreExistingObjects): the server's counts.
+        var kept = list.some(function (x) { return fold ? x.name.toLowerCase() === d.name.toLowerCase() : x.name === d.name; });
+        if (!kept && (!p.triggerChosen || p.triggerChosen([t.dumpSchema, t.table, d.name]))) list.push(Object.assign({ dumpName: [t.dumpSchema, t.table] }, d));
+      });
+    }
+    cache[k] = list;
+    return list;
+  }
+  var out = [];
+  steps.forEach(function (w) {
+    triggersOf(w.schema, w.table).forEach(function (tr) {
+      var word = tr.event === w.event ? writingWord(tr.body) : null;
+      var said = out.some(function (x) { return x.option === w.option && x.trigger === tr.name && key(x.schema, x.table) === key(w.schema, w.table); });
+      if (!word || said) return;
+      out.push({ option: w.option, verb: VERBS[w.event], schema: w.schema, table: w.table, trigger: tr.name, timing: tr.timing, event: tr.event,
+        word: word, dumpName: tr.dumpName });
+    });
+  });
+  return out;
+}
+
+var VERBS = { DELETE: 'deletes rows of', INSERT: 'adds rows to', UPDATE: 'updates the rows of' };
+
+function triggerRefusal(fired) {
+  var names = [];
+  var options = [];
+  fired.forEach(function (f) {
+    var n = f.dumpName ? displayTable(f.dumpName[0], f.dumpName[1]) + '.' + displayIdentifier(f.trigger) : null;
+    if (n && names.indexOf(n) < 0) names.push(n);
+    if (options.indexOf(f.option) < 0) options.push(f.option);
+  });
+  var ways = [];
+  if (names.length) {
+    ways.push('load without ' + (names.length > 1 ? 'those triggers' : 'that trigger') + ' (excludeTriggers: ' + JSON.stringify(names) +
+      ') and create ' + (names.length > 1 ? 'them' : 'it') + ' afterwards');
+  }
+  if (fired.some(function (f) { return !f.dumpName; })) ways.push('drop the server\'s trigger before the load and create it afterwards');
+  ways.push('leave out ' + options.join(', '));
+  var out = ways.join(', or ');
+  return new UserError('TRIGGER_WRITES', 'Refusing to load: ' + fired.map(function (f, i) {
+    return (i ? 'After' : 'after') + ' util.loadDump ' + f.option + ' ' + f.verb + ' ' + displayTable(f.schema, f.table) + ', and its trigger ' +
+      displayIdentifier(f.trigger) + ' (' + f.timing + ' ' + f.event + (f.dumpName ? ', from the dump' : ', on the server') + ') runs for ' +
+      'each of those rows and writes rows itself (' + f.word + ' in its body): rows this load did not write would change';
+  }).join('. ') + '. Nothing was changed. ' + out.charAt(0).toUpperCase() + out.slice(1) + '.',
+  { triggers: fired.map(function (f) { return { schema: f.schema, table: f.table, trigger: f.trigger, option: f.option }; }) });
+}
+
 // In the preflight, after the snapshot step's plan and util.loadDump's options. p: {snap: the
 // snapshot step's plan (its trims get their `range` here), objects, drops (lib/server/drop-existing.js),
-// planned (the partial step's plan or null), ctx, dump (the dump model), loadDumpOptions (composed), replay (its plan or null)}.
+// planned (the partial step's plan or null), ctx, dump (the dump model), loadDumpOptions (composed), replay (its plan or null),
+// triggerChosen (lib/partial/load-objects.js triggerFilter: the dump's triggers the load creates)}.
 // Returns {owned: [{schema, table}], lines: [plan lines], record: what the load step writes before
 // util.loadDump ({path, doc}) or null}; throws OWN_ROWS for a step that would change rows of its own.
 function planOwnership(host, p) {
@@ -251,6 +347,8 @@ function planOwnership(host, p) {
   // load's and its replay's, and that load's facts hold, as for a resumed one.
   var forward = p.replay && p.replay.forward ? p.replay.forward : null;
   var record = resumed ? readRecord(host, recordPath(progress)) : forward ? { examined: forward.rows.examined, own: forward.rows.own, ranges: {} } : null;
+  var fold = foldsNames(host);
+  var key = keyer(fold);
   var existing = existingTables(host, tables, p.drops);
   var examined = record ? record.examined : [];
   var ownNow = {};
@@ -265,19 +363,19 @@ function planOwnership(host, p) {
   Object.keys(existing).forEach(function (k) { if (recorded[k]) ownNow[k] = existing[k]; });
   // A resume without a record: rows there may be the earlier attempt's; they count as the table's own.
   var unknown = resumed && !record;
-  var out = { owned: Object.keys(ownNow).map(function (k) { return ownNow[k]; }), lines: [], record: null };
+  var out = { owned: Object.keys(ownNow).map(function (k) { return ownNow[k]; }), lines: [], record: null, fold: fold };
   var ranges = record ? record.ranges : {};
   var refused = [];
   var keyed = snap.orphans === 'delete' || snap.orphans === 'parents' || (snap.specs || []).length > 0;
   var fks = keyed ? plannedKeys(host, snap, p.objects, p.dump, lo.loadDdl) : [];
   var written = writes(snap, fks, p.objects, p.replay);
-  out.afterLoad = changedAfterLoad(snap, written, p.replay, existing, resumed);
+  out.afterLoad = changedAfterLoad(snap, written, p.replay, existing, resumed, fold);
   if (out.owned.length) {
     written.forEach(function (w) {
-      if (ownNow[lower(w.schema, w.table)]) refused.push(w);
+      if (ownNow[key(w.schema, w.table)]) refused.push(w);
     });
     (snap.trims || []).forEach(function (t) {
-      var k = lower(t.schema, t.table);
+      var k = key(t.schema, t.table);
       if (!ownNow[k]) return;
       var loaded = loadedTable(tables, t.schema, t.table);
       var r;
@@ -301,6 +399,8 @@ function planOwnership(host, p) {
     });
   }
   if (refused.length) throw refusal(refused, unknown ? progress : null);
+  var fired = firedTriggers(host, p, written, existing, fold);
+  if (fired.length) throw triggerRefusal(fired);
   if (unknown && out.owned.length && snap.active) {
     // Nothing above writes them, but the facts of a resume without a record are unknown: said.
     out.lines.push('Rows of their own: this load resumes an earlier attempt that recorded none; rows in ' + out.owned.map(function (t) {
@@ -316,7 +416,7 @@ function planOwnership(host, p) {
   }
   if (progress && !resumed) {
     out.record = { path: recordPath(progress), doc: { format: RECORD_FORMAT, examined: tables.map(function (t) {
-      return lower(t.schema, t.table);
+      return key(t.schema, t.table);
     }),
       own: Object.keys(ownNow), ranges: ranges } };
   }
@@ -336,21 +436,23 @@ function resumesProgress(host, lo) {
 
 // For the report's row counts (lib/run/loaded-rows.js): which loaded tables may hold other rows
 // than util.loadDump's own count of what it loaded. {all: why every table is counted, or null,
-// counted: {lower key: why}}: a table on the server before the load (not dropped), one a step after
+// counted: {key (keyer): why}}: a table on the server before the load (not dropped), one a step after
 // util.loadDump writes (since's trim, orphans, masks by UPDATE); every table for a resumed load (the
 // earlier attempt's rows) and a replay (its transactions may also change tables by DDL).
-function changedAfterLoad(snap, written, replay, existing, resumed) {
-  var out = { all: resumed ? 'this load resumes an earlier attempt' : replay ? 'binary logs are replayed after the load' : null, counted: {} };
+function changedAfterLoad(snap, written, replay, existing, resumed, fold) {
+  var key = keyer(fold);
+  var out = { all: resumed ? 'this load resumes an earlier attempt' : replay ? 'binary logs are replayed after the load' : null, counted: {},
+    fold: fold };
   Object.keys(existing).forEach(function (k) { out.counted[k] = 'it was on the server before the load'; });
-  written.forEach(function (w) { out.counted[lower(w.schema, w.table)] = w.step + ' changes it after the load'; });
-  (snap.trims || []).forEach(function (t) { out.counted[lower(t.schema, t.table)] = 'since removes rows after the load'; });
+  written.forEach(function (w) { out.counted[key(w.schema, w.table)] = w.step + ' changes it after the load'; });
+  (snap.trims || []).forEach(function (t) { out.counted[key(t.schema, t.table)] = 'since removes rows after the load'; });
   return out;
 }
 
 // Whether the report may take util.loadDump's count of a loaded table's rows: null, or why not.
 function whyCounted(afterLoad, schema, table) {
   if (!afterLoad) return 'no plan says what changes it';
-  return afterLoad.all || afterLoad.counted[lower(schema, table)] || null;
+  return afterLoad.all || afterLoad.counted[keyer(afterLoad.fold)(schema, table)] || null;
 }
 
 // Before util.loadDump: the first attempt's facts, for a resumed one (the plugin's own file).
@@ -365,7 +467,8 @@ function trimLimit(t) { return t.range ? rangeWhere(t.range) : null; }
 // and those that held rows of their own, as planOwnership measured them (a roll forward: as the first load did).
 function rowFacts(ownership, tables, forward) {
   if (forward) return forward.rows;
-  return { examined: tables.map(function (t) { return lower(t.schema, t.table); }), own: ownership.owned.map(function (t) { return lower(t.schema, t.table); }) };
+  var key = keyer(ownership.fold);
+  return { examined: tables.map(function (t) { return key(t.schema, t.table); }), own: ownership.owned.map(function (t) { return key(t.schema, t.table); }) };
 }
 
 module.exports = { planOwnership: planOwnership, writeRecord: writeRecord, trimLimit: trimLimit, recordPath: recordPath,

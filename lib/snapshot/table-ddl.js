@@ -108,7 +108,28 @@ function eachDumpForeignKey(tables, ddl, fn) {
   });
 }
 
+// → function (t: a loaded table) → the triggers of its table in the dump (its <table base>.triggers.sql,
+// SHOW CREATE TRIGGER texts in version comments): [{name, timing, event, body}] ([] without the file).
+var TRIGGER_NAME = '(?:' + QUOTED + '|[\\w$]+)';
+var TRIGGER_HEAD = new RegExp('\\bTRIGGER\\s+(?:' + TRIGGER_NAME + '\\s*\\.\\s*)?(' + TRIGGER_NAME + ')\\s+(BEFORE|AFTER)\\s+' +
+  '(INSERT|UPDATE|DELETE)\\s+ON\\s+\\S+\\s+FOR\\s+EACH\\s+ROW\\s+(?:(?:FOLLOWS|PRECEDES)\\s+' + TRIGGER_NAME + '\\s+)?([\\s\\S]*?)\\s*\\*\\/\\s*;;', 'gi');
+
+function dumpTableTriggers(host, dump) {
+  var find = tableFinder(dump.tables);
+  return function (t) {
+    var d = find(t.dumpSchema, t.table);
+    var text = d ? dumpText(host, dump, d.basename + '.triggers.sql') : null;
+    var out = [];
+    var m;
+    TRIGGER_HEAD.lastIndex = 0;
+    while (text !== null && (m = TRIGGER_HEAD.exec(text)) !== null) {
+      out.push({ name: m[1].charAt(0) === '`' ? unquote(m[1]) : m[1], timing: m[2].toUpperCase(), event: m[3].toUpperCase(), body: m[4] });
+    }
+    return out;
+  };
+}
+
 function isStringType(type) { return STRING_TYPES.indexOf(type) >= 0; }
 
 module.exports = { parseCreateTable: parseCreateTable, dumpTableColumns: dumpTableColumns, dumpTableJsons: dumpTableJsons, eachDumpForeignKey: eachDumpForeignKey,
-  serverTableColumns: serverTableColumns, isStringType: isStringType };
+  serverTableColumns: serverTableColumns, isStringType: isStringType, dumpTableTriggers: dumpTableTriggers };

@@ -5,7 +5,10 @@
 // masked columns): since's trim limited to the loaded chunks' keys (the own rows byte-identical
 // afterwards), and every post-load step that would write them (since on a range holding own rows,
 // orphans "delete", orphans "parents", a mask by UPDATE) refused first, the server unchanged. Then
-// empty pre-created tables (no rows of their own: every step goes on) and a resumed load.
+// empty pre-created tables (no rows of their own: every step goes on), a resumed load, and one through
+// a load view that failed in since's trim, resumed by the same command (the view kept). A second
+// dump (a table named with capitals, a trigger writing a table outside the load): a trigger a step would
+// fire refused first; two tables whose names differ only in case told apart (lower_case_table_names 0).
 const fs = require('fs');
 const path = require('path');
 const { expect } = require('chai');
@@ -14,6 +17,8 @@ const { snapshotFixture, q } = require('../support/snapshot-fixture');
 
 const SRC = 'own_src';
 const POINT = '2026-01-20 00:00:00';
+const TRG = 'own_trg_src';
+const EXT = 'own_trg_ext';
 
 function ddl(s) {
   return `
@@ -31,6 +36,15 @@ INSERT INTO ${SRC}.orders (customer_id, ordered_at, note) WITH RECURSIVE s(n) AS
   SELECT 1 + (n * 7) % 3000, TIMESTAMP('2026-01-01') + INTERVAL n * 5 MINUTE, CONCAT('order ', n, ' ', REPEAT('x', 60)) FROM s;
 ANALYZE TABLE ${SRC}.customers, ${SRC}.orders;`;
 
+// Events (capitals), 6,000 rows in several chunks; its AFTER DELETE trigger counts in a table outside the load.
+const EVENTS = `(id INT PRIMARY KEY, at DATETIME NOT NULL, note VARCHAR(80))`;
+const TRG_SEED = `CREATE SCHEMA ${TRG}; CREATE TABLE ${TRG}.Events ${EVENTS};
+SET SESSION cte_max_recursion_depth = 100000;
+INSERT INTO ${TRG}.Events WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 6000)
+  SELECT n, TIMESTAMP('2026-01-01') + INTERVAL n MINUTE, REPEAT('e', 60) FROM s;
+CREATE TRIGGER ${TRG}.events_ad AFTER DELETE ON ${TRG}.Events FOR EACH ROW UPDATE ${EXT}.tally SET n = n + 1;
+ANALYZE TABLE ${TRG}.Events;`;
+
 // The target's own rows: customers above the dump's keys (their own emails and names), orders below
 // them (older than the point: what a whole-table trim deletes), one of them an orphan.
 function ownRows(s) {
@@ -44,7 +58,7 @@ SET SESSION foreign_key_checks = 1;`;
 
 describe('row ownership: rows a load did not write are never changed (real Shell, real MySQL)', function () {
   this.timeout(600000);
-  const fx = snapshotFixture([{ schema: SRC, seed: SEED }]);
+  const fx = snapshotFixture([{ schema: SRC, seed: SEED }, { schema: TRG, seed: TRG_SEED }]);
   let server;
   let dump;
   before(function () { server = fx.server; dump = fx.dumps[SRC]; });
@@ -57,7 +71,7 @@ describe('row ownership: rows a load did not write are never changed (real Shell
 
   // A fingerprint of rows: count and an order-free CRC of every column.
   async function print(s, table, where) {
-    const cols = table === 'orders' ? 'id, customer_id, ordered_at, note, ISNULL(note)' : 'id, email, name';
+    const cols = { orders: 'id, customer_id, ordered_at, note, ISNULL(note)', customers: 'id, email, name', Events: 'id, at, note, ISNULL(note)' }[table];
     const r = await server.query(`SELECT COUNT(*) AS n, COALESCE(BIT_XOR(CRC32(CONCAT_WS('|', ${cols}))), 0) AS x ` +
       `FROM ${q(s)}.${table} WHERE ${where}`);
     return `${r[0].n}:${r[0].x}`;
@@ -197,5 +211,70 @@ describe('row ownership: rows a load did not write are never changed (real Shell
     expect(again.out).to.not.include('rows of its own');
     expect(await whole(s)).to.deep.equal(loaded);
     expect(fs.existsSync(records[0])).to.equal(false);
+  });
+  it('a trigger a step would fire that writes rows is refused first; without it the load goes on', async function () {
+    const s = fx.target('own_trg');
+    fx.target(EXT);
+    await server.query(`DROP SCHEMA IF EXISTS ${EXT}; CREATE SCHEMA ${EXT}; CREATE TABLE ${EXT}.tally (id INT PRIMARY KEY, n INT NOT NULL);
+      INSERT INTO ${EXT}.tally VALUES (1, 0)`);
+    const args = ['load', fx.dumps[TRG], `--schema=${s}`, `--since=${TRG}.Events.id:4500`];
+    const m = refused(cli(server.uri, [...args, '--output-format=json']), 'TRIGGER_WRITES');
+    expect(m).to.include(`after util.loadDump since deletes rows of ${s}.Events, and its trigger events_ad (AFTER DELETE, from the dump) runs ` +
+      'for each of those rows and writes rows itself (UPDATE in its body): rows this load did not write would change. Nothing was changed. ' +
+      `Load without that trigger (excludeTriggers: ["${TRG}.Events.events_ad"])`);
+    expect(Number(await server.value(`SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '${s}'`))).to.equal(0);
+    // The server's own trigger on a table the load keeps (ignoreExistingObjects) counts alike.
+    const kept = fx.target('own_trg_kept');
+    await server.query(`DROP SCHEMA IF EXISTS ${kept}; CREATE SCHEMA ${kept}; CREATE TABLE ${kept}.Events ${EVENTS};
+      CREATE TRIGGER ${kept}.kept_bd BEFORE DELETE ON ${kept}.Events FOR EACH ROW BEGIN INSERT INTO ${EXT}.tally VALUES (OLD.id, 0); END`);
+    const m2 = refused(cli(server.uri, ['load', fx.dumps[TRG], `--schema=${kept}`, '--ignore-existing-objects', `--since=${TRG}.Events.id:4500`,
+      `--exclude-triggers=${TRG}.Events.events_ad`, '--output-format=json']), 'TRIGGER_WRITES');
+    expect(m2).to.include(`its trigger kept_bd (BEFORE DELETE, on the server) runs for each of those rows and writes rows itself (INSERT in its ` +
+      'body)');
+    expect(m2).to.include('Drop the server\'s trigger before the load and create it afterwards, or leave out since.');
+    expect(Number(await server.value(`SELECT COUNT(*) FROM ${kept}.Events`))).to.equal(0);
+    const ok = cli(server.uri, [...args, `--exclude-triggers=${TRG}.Events.events_ad`]);
+    expect(ok.status, ok.out).to.equal(0);
+    expect(ok.out).to.match(/since: [1-9]\d* row\(s\) of own_trg\.Events before 4500 removed/);
+    expect(Number(await server.value(`SELECT n FROM ${EXT}.tally`))).to.equal(0);
+    expect(await print(s, 'Events', '1')).to.equal(await print(TRG, 'Events', 'id >= 4500'));
+  });
+
+  it('two tables whose names differ only in case: the rows of one are not taken for the other\'s (a trigger writing no row goes on)', async function () {
+    if (Number(await server.value('SELECT @@lower_case_table_names')) !== 0) this.skip();
+    const s = fx.target('own_case');
+    await server.query(`DROP SCHEMA IF EXISTS ${s}; CREATE SCHEMA ${s}; CREATE TABLE ${s}.Events ${EVENTS}; CREATE TABLE ${s}.events ${EVENTS};
+      INSERT INTO ${s}.Events VALUES (-2, '2025-06-01 00:00:00', 'own'), (-1, '2025-06-02 00:00:00', NULL);
+      CREATE TRIGGER ${s}.quiet_bd BEFORE DELETE ON ${s}.Events FOR EACH ROW SET @own_case_deleted = OLD.id`);
+    const ownBefore = await print(s, 'Events', 'id < 0');
+    const r = cli(server.uri, ['load', fx.dumps[TRG], `--schema=${s}`, '--ignore-existing-objects', `--since=${TRG}.Events.id:4500`,
+      `--exclude-triggers=${TRG}.Events.events_ad`]);
+    expect(r.status, r.out).to.equal(0);
+    expect(r.out).to.match(new RegExp(`since: ${s}\\.Events holds rows of its own: the rows before the point are removed only at or after id \\d+`));
+    expect(await print(s, 'Events', 'id < 0')).to.equal(ownBefore);
+    expect(await print(s, 'Events', 'id > 0')).to.equal(await print(TRG, 'Events', 'id >= 4500'));
+    expect(Number(await server.value(`SELECT COUNT(*) FROM ${s}.events`))).to.equal(0);
+  });
+  it('a load into tables holding rows of their own that fails after util.loadDump, resumed with the same command: since\'s ' +
+    'trim stays within the range the first attempt measured', async function () {
+    const s = 'own_resume_since';
+    await makeTarget(s, true);
+    // A trigger writing no row, refusing every DELETE: the first attempt fails at since's trim, after util.loadDump.
+    await server.query(`CREATE TRIGGER ${s}.no_delete BEFORE DELETE ON ${s}.orders FOR EACH ROW SIGNAL SQLSTATE '45000' ` +
+      "SET MESSAGE_TEXT = 'no delete now'");
+    const ownBefore = await own(s);
+    const home = installPlugin();
+    const args = ['load', dump, `--schema=${s}`, '--ignore-existing-objects', `--since=${SRC}.orders.ordered_at:${POINT}`, '--since-scan'];
+    const first = cli(server.uri, args, { configHome: home });
+    expect(first.status, first.out).to.equal(1);
+    expect(first.out).to.include('no delete now');
+    expect(first.out).to.match(/Load view kept: .* run the same restore\.load again to resume/);
+    expect(await own(s)).to.deep.equal(ownBefore);
+    await server.query(`DROP TRIGGER ${s}.no_delete`);
+    const again = cli(server.uri, args, { configHome: home });
+    expect(again.status, again.out).to.equal(0);
+    expect(again.out).to.match(new RegExp(`since: \\d+ row\\(s\\) of ${s}\\.orders before ${POINT} removed among the loaded chunks' keys only`));
+    expect(await own(s)).to.deep.equal(ownBefore);
+    expect(await print(s, 'orders', 'id > 0')).to.equal(await print(SRC, 'orders', `ordered_at >= '${POINT}'`));
   });
 });
