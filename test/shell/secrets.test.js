@@ -168,6 +168,13 @@ describe('secrets: no channel shows the masks\' key or a credential (real Shell,
       said.push(dumped.out + JSON.stringify(dumped.error));
       expect(dumped.out).to.include(`util.dumpSchemas(["${SRC}"], "https://127.0.0.1:1/p/(set, not shown)/n/ns/b/bk/o/out/", `);
       expect(fs.existsSync(calls), 'rsync or ssh started for these addresses').to.equal(false);
+      // What the plugin made (the binlogs' cache here; views, state, progress files alike) is as private as a dump the Shell writes.
+      const open = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+        const p = path.join(dir, e.name);
+        const mine = (fs.lstatSync(p).mode & 0o007) ? [`${p} ${(fs.lstatSync(p).mode & 0o777).toString(8)}`] : [];
+        return e.isDirectory() ? mine.concat(open(p)) : e.isSymbolicLink() ? [] : mine;
+      });
+      expect(open(path.join(home, 'restore')), 'readable by every local user').to.deep.equal([]);
       const files = walk(home).filter((f) => !f.startsWith(bin));
       // The hash as a binary log may spell it: its runs of letters and digits, its bytes in hex.
       const hex = Buffer.from(hash.slice(7), 'latin1').toString('hex');
