@@ -4,6 +4,9 @@
 // never in a statement the server records (lib/snapshot/mask-key.js).
 //
 // binlogs: a live server's URI may carry its password (user:password@host:port): shown without it (shown()).
+// Addresses (address, scrub): a password in one, an Object Storage pre-authenticated request's token; one that is
+// no live server's is refused before rsync or ssh gets it (lib/remote/remote-source.js checkAddress).
+// Statements quoted from a binary log or a dump (statement): passwords and account hashes (IDENTIFIED … AS '<hash>').
 // OPTIONS: restore.load's maskKey; util.loadDump's and util.dump*'s credentials (the Azure SAS
 // token; a lakehouse source or target, whose pre-authenticated request URL is a credential).
 // READ_BY_THE_COMPANION: the keys the plugin's own bucket reads take from the environment, the AWS
