@@ -32,7 +32,7 @@ function isSecret(name) { return OPTIONS.indexOf(name) >= 0; }
 // up to the last @ (a password may hold @ and /), a host after it. With a scheme (mysql://, rsync://) or a port
 // at the end (binlogs' live server) it is one whatever it holds, except a port and a path (rsync://bk:873/a@b) or
 // a scheme's // (rsync://bk@host:873/mod);
-// else not when it reads as a backup host's path (bk:/srv/a@b, bk:./x@y, bk:~/x@y).
+// else not when it reads as a backup host's path (bk:/srv/a@b, bk:./x@y, bk:~/x@y) or a Windows one (C:\x@y).
 var USERINFO = /^((?:[A-Za-z][A-Za-z0-9+.-]*:\/\/)?)([^:@/\s]*):(.*)@((?:\[[^\]@]*\]|[^:@/\s[\]]+)(:\d*)?(?:\/[^@]*)?)$/;
 // An Object Storage pre-authenticated request URL (https://…/p/<token>/n/…): the token is the credential.
 var PAR = /^(https?:\/\/[^/]*\/p\/)([^/]+)/i;
@@ -42,7 +42,7 @@ function addressSecrets(text) {
   if (typeof text !== 'string') return [];
   var out = [];
   var m = USERINFO.exec(text);
-  if (m && m[3] !== '' && !/^(\d+\/|\/\/)/.test(m[3]) && (m[1] || m[5] || !/^[/.~]/.test(m[3]))) out.push({ at: m[1].length + m[2].length + 1, text: m[3] });
+  if (m && m[3] !== '' && !/^(\d+\/|\/\/)/.test(m[3]) && (m[1] || m[5] || !/^[/.~\\]/.test(m[3]))) out.push({ at: m[1].length + m[2].length + 1, text: m[3] });
   var p = PAR.exec(text);
   if (p) out.push({ at: p[1].length, text: p[2] });
   return out;

@@ -82,7 +82,7 @@ describe('secrets: one registry, asked by every printer (lib/options/secrets.js)
       'https://objectstorage.example.com/p/PARtok/n/ns/b/bk/o/d/': `https://objectstorage.example.com/p/${H}/n/ns/b/bk/o/d/`,
       // Not a password: a port and a path, a backup host's path holding @, no password, a local path.
       'rsync://bk:873/logs/a@b': null, 'rsync://bk@127.0.0.1:873/mod/dump': null, 'mysql://root@db1:3306': null, 'bk:/srv/a@b': null, 'bk:./x@y': null, 'root@127.0.0.1:3307': null, 'u:@h:3306': null,
-      '/data/x@y:z': null, 'backup@bk:/srv/binlogs': null,
+      '/data/x@y:z': null, 'C:\\dumps\\x@y': null, 'backup@bk:/srv/binlogs': null,
     };
     for (const [text, hidden] of Object.entries(cases)) {
       expect(secrets.address(text), text).to.equal(hidden === null ? text : hidden);
