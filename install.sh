@@ -12,6 +12,8 @@ elif [ -n "${HOME:-}" ]; then config_home="$HOME/.mysqlsh"
 else config_home=.
 fi
 target="$config_home/plugins/restore"
+# A config home made here is private, as the Shell makes it (0700): mysqlsh.log and the plugin's state live there.
+if [ ! -d "$config_home" ]; then mkdir -p "$(dirname "$config_home")" && (umask 077 && mkdir "$config_home"); fi
 mkdir -p "$config_home/plugins"
 if [ -e "$target" ] || [ -L "$target" ]; then
   rm -rf "$target"

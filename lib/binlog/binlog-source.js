@@ -16,10 +16,12 @@ var formatBytes = require('../format/text-table.js').formatBytes;
 var folderOf = require('./binlog-folder.js');
 var headReader = require('../remote/head-reader.js').headReader;
 var gtids = require('./gtid-set.js');
+var secrets = require('../options/secrets.js');
 
 // "user[:password]@host:port" or "mysql://user[:password]@host[:port]": a live server. A colon followed
 // only by digits names a port, never a folder on a backup host (write host:./3306 for that).
-var SERVER = /^(mysql:\/\/)?(?:([^:@/]*)(?::([^@/]*))?@)?(\[[^\]]+\]|[^:@/\s]+)(?::(\d+))?\/?$/;
+// The password runs to the last @ (it may hold @ and /).
+var SERVER = /^(mysql:\/\/)?(?:([^:@/]*)(?::(.*))?@)?(\[[^\]]+\]|[^:@/\s]+)(?::(\d+))?\/?$/;
 
 function decoded(text) {
   try {
@@ -48,6 +50,11 @@ function parseWhere(where, o, preview) {
     return bucket.bucketSource(parts.slice(1).join('/'), s3);
   }
   if (preview && o.s3BucketName !== undefined && o.s3BucketName !== null) return bucket.bucketSource(t, bucket.bucketOptions(o));
+  if (secrets.hasSecret(t) && !/^https?:\/\//i.test(t)) {
+    throw new UserError('REMOTE_ADDRESS_INVALID', 'binlogs: ' + JSON.stringify(secrets.address(t)) + ' holds a password (not shown) and is ' +
+      'no live server\'s address: write user:password@host:port (with the port) or mysql://user:password@host. A backup host ' +
+      '(ssh, rsync) takes no password in the address.');
+  }
   return parseSource(t) || { kind: 'local' };
 }
 

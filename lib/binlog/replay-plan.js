@@ -6,6 +6,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var folderOf = require('./binlog-folder.js');
 var binlogSource = require('./binlog-source.js');
+var secrets = require('../options/secrets.js');
 var times = require('./binlog-times.js');
 var gtids = require('./gtid-set.js');
 var statements = require('./statements.js');
@@ -348,7 +349,7 @@ function keepForLoad(t, opts) {
   });
   if (unknown) {
     throw new UserError('BINLOG_UNSUPPORTED', said('transaction ' + t.gtid + ' (' + t.file + ':' + t.start + ') is a statement whose tables the replay ' +
-      'cannot tell (' + JSON.stringify(t.statements[0].text.slice(0, 100)) + '), and the load is filtered: load without the filters, or stop before it.'));
+      'cannot tell (' + JSON.stringify(secrets.statement(t.statements[0].text).slice(0, 100)) + '), and the load is filtered: load without the filters, or stop before it.'));
   }
   var verdicts = names.map(function (n) {
     var dot = n.indexOf('.');

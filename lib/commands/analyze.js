@@ -4,6 +4,7 @@ var UserError = require('../core/user-error.js').UserError;
 var selection = require('../partial/selection.js');
 var loadObjects = require('../partial/load-objects.js').loadObjects;
 var readDumpMetadata = require('../dump/dump-model.js').readDumpMetadata;
+var checkAddress = require('../remote/remote-source.js').checkAddress;
 var requireConnection = require('../server/require-connection.js').requireConnection;
 var analyzeTables = require('../server/analyze.js').analyzeTables;
 var onTheServer = require('../server/server-tables.js');
@@ -34,6 +35,7 @@ function analyzeMember(host, options) {
   }
   var tables;
   if (o.dumpDir) {
+    checkAddress(o.dumpDir); // a URL or an address with a password: refused, never shown
     tables = loadObjects(readDumpMetadata(host, o.dumpDir), o, mode === 'histogram').tables;
   } else {
     if (mode === 'histogram') {

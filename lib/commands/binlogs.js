@@ -9,6 +9,7 @@ var folderOf = require('../binlog/binlog-folder.js');
 var binlogSource = require('../binlog/binlog-source.js');
 var times = require('../binlog/binlog-times.js');
 var statements = require('../binlog/statements.js');
+var secrets = require('../options/secrets.js');
 
 var KIND_TEXT = { 'drop-table': 'DROP TABLE', 'drop-database': 'DROP DATABASE', truncate: 'TRUNCATE',
   'alter-drop': 'ALTER TABLE … DROP', 'many-deletes': 'DELETE of many rows', 'many-updates': 'UPDATE of many rows' };
@@ -38,7 +39,7 @@ function dangerousEvents(trxs, manyRows, patterns) {
       var chosen = c.kind === 'drop-database' ? statements.schemaChosen(c.schema, patterns)
         : c.tables.some(function (n) { return statements.tableChosen(n, patterns); });
       if (!chosen) return;
-      out.push(Object.assign({ kind: c.kind, tables: c.tables, schema: c.schema, statement: s.text.slice(0, 300), rows: null }, base));
+      out.push(Object.assign({ kind: c.kind, tables: c.tables, schema: c.schema, statement: secrets.statement(s.text).slice(0, 300), rows: null }, base));
     });
     Object.keys(t.tables).forEach(function (name) {
       var c = t.tables[name];

@@ -4,8 +4,9 @@
 var UserError = require('../core/user-error.js').UserError;
 var checkLimits = require('../options/number-limits.js').checkLimits;
 var dumpOptions = require('../options/dump-options.js');
-var withoutSecrets = require('../options/secrets.js').withoutSecrets;
-var loggedByTheShell = require('../options/secrets.js').loggedByTheShell;
+var secrets = require('../options/secrets.js');
+var withoutSecrets = secrets.withoutSecrets;
+var loggedByTheShell = secrets.loggedByTheShell;
 var resolvePreset = require('../options/presets.js').resolvePreset;
 var requireConnection = require('../server/require-connection.js').requireConnection;
 
@@ -38,7 +39,9 @@ function target(o) {
 function dumpRun(host, outputDir, options) {
   var o = options || {};
   if (typeof outputDir !== 'string' || outputDir === '') throw new UserError('ARGUMENT_MISSING', 'restore.dump needs an output directory.');
-  requireConnection(host, 'restore.dump()', 'dump ' + outputDir);
+  // An output URL's token (a pre-authenticated request) is a credential: shown, returned and said without it.
+  var shownDir = secrets.address(outputDir);
+  requireConnection(host, 'restore.dump()', 'dump ' + shownDir);
   var t = target(o);
   var preset = o.preset !== undefined ? resolvePreset(host, o.preset, 'dump') : null;
   var fnName = dumpOptions.FUNCTIONS[t.fn];
@@ -60,16 +63,16 @@ function dumpRun(host, outputDir, options) {
   var args = t.args.concat([outputDir, effective]);
   host.out.print('Dump with ' + fnName + (preset ? ' (preset ' + preset.name + ')' : '') + ':');
   // The call as made, its secrets (an Azure SAS token) said to be set, not shown.
-  host.out.print('  ' + fnName + '(' + t.args.concat([outputDir, withoutSecrets(effective)]).map(function (a) { return JSON.stringify(a); }).join(', ') + ')');
+  host.out.print('  ' + fnName + '(' + t.args.concat([shownDir, withoutSecrets(effective)]).map(function (a) { return JSON.stringify(a); }).join(', ') + ')');
   if (leftOut.length) host.out.print('  (preset options not taken by ' + fnName + ', left out: ' + leftOut.join(', ') + ')');
   var call = { i: host.util.dumpInstance, s: host.util.dumpSchemas, t: host.util.dumpTables }[t.fn];
   try {
     call.apply(null, args);
   } catch (e) {
-    throw new UserError('DUMP_FAILED', fnName + ' failed: ' + e.message);
+    throw new UserError('DUMP_FAILED', fnName + ' failed: ' + secrets.scrub(String(e.message), outputDir));
   }
-  host.out.print('Dump written to ' + outputDir + '. Check it with restore.inspect(' + JSON.stringify(outputDir) + ').');
-  return { function: fnName, outputDir: outputDir, preset: preset ? preset.name : null, options: withoutSecrets(effective),
+  host.out.print('Dump written to ' + shownDir + '. Check it with restore.inspect(' + JSON.stringify(shownDir) + ').');
+  return { function: fnName, outputDir: shownDir, preset: preset ? preset.name : null, options: withoutSecrets(effective),
     schemas: t.fn === 's' ? t.args[0] : null, schema: t.fn === 't' ? t.args[0] : null, tables: t.fn === 't' ? t.args[1] : null };
 }
 

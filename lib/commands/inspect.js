@@ -9,6 +9,7 @@ var textTable = require('../format/text-table.js');
 var displayTable = require('../format/display-name.js').displayTable;
 var chunkTable = require('../dump/chunk-table.js');
 var openDumpSource = require('../remote/dump-source.js').openDumpSource;
+var checkAddress = require('../remote/remote-source.js').checkAddress;
 var fetchFiles = require('../remote/dump-cache.js').fetchFiles;
 var formatBytes = textTable.formatBytes;
 var lazyList = require('../format/output.js').lazyList;
@@ -228,6 +229,7 @@ function fromBucket(host, dumpDir, o) {
 function inspectDump(host, dumpDir, options) {
   var o = options || {};
   if (o.s3BucketName !== undefined) dumpDir = fromBucket(host, dumpDir, o);
+  else checkAddress(dumpDir); // a URL or an address with a password: refused, never shown
   // The report needs no chunk file's name in the model's listing: chunks are looked up as runs.
   var model = readDumpModel(host, dumpDir, { listing: o.listing, verify: o.verify, chunksInFiles: false });
   // @.done.json as read (its text, tableDataBytes, tableRows) is for writing a load view's copy:

@@ -107,7 +107,7 @@ function fetchMetadata(host, source, dir, rsh) {
     throw new UserError('NOT_A_DUMP', source.url + ' is not a MySQL Shell dump: it has no @.json (the file util.dumpInstance, ' +
       'util.dumpSchemas and util.dumpTables write first).');
   }
-  rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-rt', '--chmod=u+rw', '--exclude=load-progress*', '--include=*.json',
+  rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-rt', '--chmod=u+rw,o-rwx', '--exclude=load-progress*', '--include=*.json',
     '--include=*.sql', '--exclude=*', source.url + '/', dir + '/']), 'fetching the metadata of ' + source.url);
   host.out.print('Fetched the metadata of ' + source.url + ' into ' + dir + ' (' + ((Date.now() - started) / 1000).toFixed(1) + ' s)');
   return remoteListing(host, source, dir, rsh);
@@ -124,7 +124,7 @@ function fetchState(host, source, dir, names, sizes, rsh) {
   var got = new Map();
   var changed = new Set();
   if (asked.length) {
-    var r = rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-n', '-t', '--chmod=u+rw', '-ii', '--out-format=%i %l %n',
+    var r = rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-n', '-t', '--chmod=u+rw,o-rwx', '-ii', '--out-format=%i %l %n',
       '--ignore-missing-args', '--files-from=-', source.url + '/', dir + '/']), 'fetching data files of ' + source.url, namesInput(asked));
     String(r.stdout).split('\n').forEach(function (l) {
       var m = /^([.>])f.{9} (\d+) (.+)$/.exec(l);
@@ -141,7 +141,7 @@ function fetchState(host, source, dir, names, sizes, rsh) {
 // as "vanished" when it sends them (listings and dry runs are not affected).
 function rsyncBatch(host, source, dir, batch, rsh) {
   var m = source.kind === 'daemon' ? /^(rsync:\/\/[^/]+\/[^/]+)(?:\/(.*))?$/.exec(source.url) : null;
-  var r = rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-t', '--chmod=u+rw', '--out-format=%n', '--ignore-missing-args',
+  var r = rsync.run(host, source, rsync.baseArgs(source, rsh).concat(['-t', '--chmod=u+rw,o-rwx', '--out-format=%n', '--ignore-missing-args',
     '--files-from=-', (m ? m[1] : source.url) + '/', dir + '/']), 'fetching data files of ' + source.url,
   namesInput(batch, m && m[2] ? m[2] + '/' : ''));
   return String(r.stdout).split('\n').filter(function (l) { return l.trim() !== '' && !/\/$/.test(l); }).length;

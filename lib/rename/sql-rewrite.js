@@ -10,6 +10,7 @@
 var tokens = require('./sql-tokens.js');
 var displayTable = require('../format/display-name.js').displayTable;
 var quoteIdentifier = require('../core/sql-identifiers.js').quoteIdentifier;
+var secrets = require('../options/secrets.js');
 
 var KINDS = { VIEW: 1, TRIGGER: 1, EVENT: 1, PROCEDURE: 1, FUNCTION: 1, TABLE: 1, DATABASE: 1, SCHEMA: 1 };
 var HEADER_STOPS = { AS: 1, SELECT: 1, BEGIN: 1, ON: 1, DO: 1, RETURN: 1, RETURNS: 1 };
@@ -42,6 +43,7 @@ function rewriteSql(text, opts) {
   var edits = [];
   var warnings = [];
   var definers = [];
+  var shownText = null; // the text as it may be shown, made when a string is to be quoted
   var mentions = opts.bodies ? mentionTest(opts.renamed || []) : null;
   var object = opts.object || null;
   var defMode = opts.definers ? opts.definers.mode : 'keep';
@@ -141,7 +143,11 @@ function rewriteSql(text, opts) {
     var t = sig[i];
     if (t.type === 'string') {
       if (mentions && mentions(val(t))) {
-        warn('a renamed schema is named inside the string ' + short(text.slice(t.start, t.end)) + ': not rewritten ' +
+        // A literal that may be a password or an account's hash is not quoted.
+        var literal = text.slice(t.start, t.end);
+        shownText = shownText === null ? secrets.statement(text) : shownText;
+        warn('a renamed schema is named inside the string ' + (shownText.indexOf(literal) >= 0 ? short(literal) : '(not shown: it may hold a ' +
+          'password)') + ': not rewritten ' +
           '(data, or SQL run dynamically?)');
       }
       continue;

@@ -11,6 +11,7 @@ var UserError = require('../core/user-error.js').UserError;
 var rewriteSql = require('../rename/sql-rewrite.js').rewriteSql;
 var rawObjectName = require('../partial/load-objects.js').rawObjectName;
 var createdTables = require('../binlog/replay-tables.js').createdTables;
+var secrets = require('../options/secrets.js');
 
 // {dump schema: loaded name} of the loaded schemas whose name changes, or null.
 function schemaMapOf(objects) {
@@ -51,7 +52,7 @@ function renameReplay(plan, objects, dump) {
       var r = rewriteSql(s.text, { rename: rename, renamed: renamed, known: known, bodies: true, schema: s.schema, definers: null });
       if (r.warnings.length) {
         throw new UserError('BINLOG_UNSUPPORTED', 'restore.load with binlogs: transaction ' + t.gtid + ' (' + t.file + ':' + s.position +
-          ') runs ' + JSON.stringify(short(s.text)) + ', which cannot be rewritten for the schema map with certainty (' + r.warnings[0].message +
+          ') runs ' + JSON.stringify(short(secrets.statement(s.text))) + ', which cannot be rewritten for the schema map with certainty (' + r.warnings[0].message +
           '): applied as it stands it would change the schema of the source\'s name on this server. Stop before it (stopBefore: "' + t.gtid +
           '"), or load without schemaMap. Nothing was changed.', { gtid: t.gtid });
       }

@@ -125,6 +125,72 @@ describe('secrets: no channel shows the masks\' key or a credential (real Shell,
     return { status, stdout, stderr, out: stdout + stderr };
   }
 
+  // First: the transactions after the fixture's dump are then this test's own (the replay plan quotes the first it cannot place).
+  it('addresses with a password or a token, and the account statements of binary logs, are never shown, given to a program or written', async function () {
+    const RPL = 'p@ss/Rpl-Secret-61'; // @ and /: a live server's password up to the last @
+    const PW = ['Rpl-Secret-61', 'Daemon-Secret-62', 'Ssh-Secret-63', 'NoPort-Secret-64', 'PARtoken-Secret-65'];
+    const par = (tail) => `https://127.0.0.1:1/p/PARtoken-Secret-65/n/ns/b/bk/o/${tail}/`;
+    // rsync and ssh as the plugin would start them: each call's arguments recorded (any local user reads them in /proc).
+    const bin = fs.mkdtempSync(path.join(home, 'bin-'));
+    const calls = path.join(bin, 'calls.log');
+    for (const p of ['rsync', 'ssh']) fs.writeFileSync(path.join(bin, p), `#!/bin/sh\necho "${p} $*" >> ${calls}\nexit 255\n`, { mode: 0o755 });
+    const bundle = path.dirname(server.client.trim().split(/\s+/)[0]); // mysqlbinlog
+    const env = { PATH: `${bin}:${bundle}:${process.env.PATH}` };
+    await server.query(`CREATE USER 'sec_rpl'@'127.0.0.1' IDENTIFIED BY '${RPL.replace(/'/g, "''")}'`);
+    try {
+      await server.query("GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO 'sec_rpl'@'127.0.0.1'");
+      const hash = String(await server.value("SELECT authentication_string FROM mysql.user WHERE user = 'sec_rpl'"));
+      const refusal = (uri, args, code) => {
+        const r = cli(uri, [...args, '--output-format=json'], { configHome: home, env });
+        expect(r.status, r.out).to.equal(1);
+        const e = JSON.parse(r.stdout).error;
+        expect(e.code, r.out).to.equal(code);
+        return r.out;
+      };
+      const said = [
+        // A live server whose password holds @ and /, read by mysqlbinlog: its CREATE USER (a hash) stops the plan, quoted without it.
+        refusal(server.uri, ['load', dump, `--schema=${target('sec_e')}`, `--binlogs=sec_rpl:${RPL}@127.0.0.1:${server.port}`, '--dry-run'],
+          'BINLOG_UNSUPPORTED'),
+        refusal(null, ['binlogs', `mysql://sec_rpl:${RPL}@127.0.0.1:1`], 'BINLOG_SOURCE_UNREACHABLE'),
+        refusal(null, ['binlogs', 'sec_rpl:NoPort-Secret-64@127.0.0.1'], 'REMOTE_ADDRESS_INVALID'),
+        refusal(null, ['plan', 'rsync://bk:Daemon-Secret-62@127.0.0.1:1/mod/dump', '--latest=sec_src.orders:1'], 'REMOTE_ADDRESS_INVALID'),
+        refusal(null, ['plan', 'bk:Ssh-Secret-63@127.0.0.1:/dumps/x', '--latest=sec_src.orders:1'], 'REMOTE_ADDRESS_INVALID'),
+        refusal(null, ['plan', par('nightly'), '--latest=sec_src.orders:1'], 'REMOTE_ADDRESS_INVALID'),
+        refusal(null, ['inspect', par('nightly')], 'REMOTE_ADDRESS_INVALID'),
+      ];
+      expect(said[0]).to.match(/CREATE USER 'sec_rpl'@'127\.0\.0\.1' IDENTIFIED WITH '\(set, not shown\)' AS '\(set, not shown\)'/);
+      expect(said[1]).to.include('sec_rpl@127.0.0.1:1');
+      expect(said[3]).to.include('rsync://bk:(set, not shown)@127.0.0.1:1/mod/dump').and.include('RSYNC_PASSWORD');
+      expect(said[5]).to.include('/p/(set, not shown)/');
+      // restore.dump to a pre-authenticated request URL: its printed call and what it says and returns, without the token.
+      const dumped = runJs(server.uri, `restore.dump(${JSON.stringify(par('out'))}, {schemas: ['${SRC}'], showProgress: false})`,
+        { configHome: home, env });
+      said.push(dumped.out + JSON.stringify(dumped.error));
+      expect(dumped.out).to.include(`util.dumpSchemas(["${SRC}"], "https://127.0.0.1:1/p/(set, not shown)/n/ns/b/bk/o/out/", `);
+      expect(fs.existsSync(calls), 'rsync or ssh started for these addresses').to.equal(false);
+      // What the plugin made (the binlogs' cache here; views, state, progress files alike) is as private as a dump the Shell writes.
+      const open = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+        const p = path.join(dir, e.name);
+        const mine = (fs.lstatSync(p).mode & 0o007) ? [`${p} ${(fs.lstatSync(p).mode & 0o777).toString(8)}`] : [];
+        return e.isDirectory() ? mine.concat(open(p)) : e.isSymbolicLink() ? [] : mine;
+      });
+      expect(open(path.join(home, 'restore')), 'readable by every local user').to.deep.equal([]);
+      const files = walk(home).filter((f) => !f.startsWith(bin));
+      // The hash as a binary log may spell it: its runs of letters and digits, its bytes in hex.
+      const hex = Buffer.from(hash.slice(7), 'latin1').toString('hex');
+      const hashForms = (hash.slice(7).match(/[A-Za-z0-9]{6,}/g) || []).concat([hex.slice(0, 40), hex.slice(0, 40).toUpperCase()]);
+      // Copies of the source's binary logs hold its statements as they are (as the dump's @.users.sql does): their names only.
+      const binlogs = files.filter((f) => /\/binlog\.\d+$/.test(f));
+      expect(binlogs).to.have.length.above(0);
+      const texts = files.filter((f) => binlogs.indexOf(f) < 0).map((f) => fs.readFileSync(f, 'latin1'));
+      for (const t of said.concat(files, texts)) {
+        leaks('an address\'s refusal, a plan, restore.dump, a file in the config home or its name', t, PW.concat(hashForms));
+      }
+    } finally {
+      await server.query("DROP USER IF EXISTS 'sec_rpl'@'127.0.0.1'");
+    }
+  });
+
   it('masked loads (maskKey, a random key): the key is in no log, statement table, processlist, binary log, output or file', async function () {
     const binlogsBefore = (await server.query('SHOW BINARY LOGS')).map((r) => r.Log_name);
     // 1. maskKey, masks while loading and an UPDATE after it (customers.code: a foreign key links it).

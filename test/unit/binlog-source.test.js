@@ -38,6 +38,26 @@ describe('binlogs: where the binary logs come from (lib/binlog/binlog-source.js)
     expect(() => parseWhere('s3://', {})).to.throw(/names no bucket/).with.property('code', 'REMOTE_ADDRESS_INVALID');
   });
 
+  it('a password holding @ or / is a live server\'s; an address with a password or a token that is no server is refused, not shown', function () {
+    expect(parseWhere('repl2:p@ss/Pw2@127.0.0.1:3306', {})).to.include({ kind: 'server', user: 'repl2', password: 'p@ss/Pw2',
+      host: '127.0.0.1', port: 3306, url: 'repl2@127.0.0.1:3306' });
+    expect(parseWhere('mysql://repl:p@ss@db1', {})).to.include({ kind: 'server', password: 'p@ss', host: 'db1', port: 3306 });
+    for (const where of ['repl:Pw-no-port@db1', 'rsync://u:Pw-daemon@bk/logs/x', 'u:Pw-ssh@bk:/srv/binlogs',
+      'https://objectstorage.example.com/p/PARtok-x/n/ns/b/bk/o/logs/']) {
+      let e = null;
+      try { parseWhere(where, {}); } catch (x) { e = x; }
+      expect(e, where).to.not.equal(null);
+      expect(e.code, where).to.equal('REMOTE_ADDRESS_INVALID');
+      expect(e.message, where).to.include('(set, not shown)').and.not.match(/Pw-|PARtok/);
+    }
+    // The dump argument: the same refusals (rsync and ssh never get such an address on their command line).
+    const { parseSource } = require('../../lib/remote/remote-source');
+    expect(() => parseSource('rsync://u:Pw-daemon@bk/mod/dump')).to.throw(/RSYNC_PASSWORD/).with.property('code', 'REMOTE_ADDRESS_INVALID');
+    expect(() => parseSource('u:Pw-ssh@bk:/dumps/x')).to.throw(/log in with a key/).with.property('code', 'REMOTE_ADDRESS_INVALID');
+    expect(() => parseSource('https://objectstorage.example.com/p/PARtok-x/n/ns/b/bk/o/d/')).to.throw(/is a URL.*token of a pre-authenticated request/);
+    expect(parseSource('backup@bk:/srv/dumps/a@b')).to.include({ kind: 'ssh', url: 'backup@bk:/srv/dumps/a@b' });
+  });
+
   it('the option echo and every secret-free copy of the options never show the URI\'s password', function () {
     expect(secrets.shown('binlogs', 'rpl:S3cret@db1:3306')).to.equal('rpl:(set, not shown)@db1:3306');
     expect(secrets.shown('binlogs', 'mysql://rpl:S3cret@db1')).to.equal('mysql://rpl:(set, not shown)@db1');

@@ -71,6 +71,39 @@ describe('secrets: one registry, asked by every printer (lib/options/secrets.js)
     expect(said).to.include('"lakehouseTarget":"(set, not shown)"');
   });
 
+  it('an address\'s password or pre-authenticated request token is shown hidden; a backup host\'s path is left as it is', function () {
+    const H = '(set, not shown)';
+    const cases = {
+      'repl:a@127.0.0.1:3306': `repl:${H}@127.0.0.1:3306`, // a password of one character: only it
+      'repl2:p@ss/Pw2@127.0.0.1:3306': `repl2:${H}@127.0.0.1:3306`, // @ and / in it: up to the last @
+      'mysql://repl:p/ss@db1': `mysql://repl:${H}@db1`,
+      'rsync://u:pw@bk:873/mod/x': `rsync://u:${H}@bk:873/mod/x`,
+      'u:pw@bk:/dumps/x': `u:${H}@bk:/dumps/x`,
+      'https://objectstorage.example.com/p/PARtok/n/ns/b/bk/o/d/': `https://objectstorage.example.com/p/${H}/n/ns/b/bk/o/d/`,
+      // Not a password: a port and a path, a backup host's path holding @, no password, a local path.
+      'rsync://bk:873/logs/a@b': null, 'rsync://bk@127.0.0.1:873/mod/dump': null, 'mysql://root@db1:3306': null, 'bk:/srv/a@b': null, 'bk:./x@y': null, 'root@127.0.0.1:3307': null, 'u:@h:3306': null,
+      '/data/x@y:z': null, 'C:\\dumps\\x@y': null, 'backup@bk:/srv/binlogs': null,
+    };
+    for (const [text, hidden] of Object.entries(cases)) {
+      expect(secrets.address(text), text).to.equal(hidden === null ? text : hidden);
+      expect(secrets.hasSecret(text), text).to.equal(hidden !== null);
+    }
+    expect(secrets.shown('binlogs', 'repl2:p@ss/Pw2@db1:3306')).to.equal(`repl2:${H}@db1:3306`);
+    // A message quoting the address, whole or in part.
+    expect(secrets.scrub('cannot open https://os.example/p/PARtok/n/ns/b/bk/o/d (PARtok expired)', 'https://os.example/p/PARtok/n/ns/b/bk/o/d/'))
+      .to.equal(`cannot open https://os.example/p/${H}/n/ns/b/bk/o/d (${H} expired)`);
+  });
+
+  it('a statement that may carry a password or an account\'s hash is shown with its literals hidden from the first such word', function () {
+    const H = "'(set, not shown)'";
+    expect(secrets.statement("CREATE USER 'x'@'%' IDENTIFIED WITH 'caching_sha2_password' AS '$A$005$h\\'ash' REQUIRE NONE"))
+      .to.equal(`CREATE USER 'x'@'%' IDENTIFIED WITH ${H} AS ${H} REQUIRE NONE`);
+    expect(secrets.statement("ALTER USER 'x'@'%' IDENTIFIED WITH 'caching_sha2_password' AS 0x2441243030")).to.equal(`ALTER USER 'x'@'%' IDENTIFIED WITH ${H} AS ${H}`);
+    expect(secrets.statement("CREATE USER 'x'@'%' IDENTIFIED BY 'cut-of")).to.equal(`CREATE USER 'x'@'%' IDENTIFIED BY ${H}`); // a cut text
+    expect(secrets.statement("CHANGE REPLICATION SOURCE TO SOURCE_USER = 'r', SOURCE_PASSWORD = 'pw'")).to.equal(`CHANGE REPLICATION SOURCE TO SOURCE_USER = 'r', SOURCE_PASSWORD = ${H}`);
+    for (const t of ["INSERT INTO t VALUES ('password', 'x')", 'DROP TABLE `shop`.`t`']) expect(secrets.statement(t)).to.equal(t);
+  });
+
   it('the bucket keys stay in the Python companion: read there only, and no message of it formats them', function () {
     const dir = path.join(__dirname, '../../plugins/restore/restore_py');
     const keys = fs.readFileSync(path.join(dir, 'bucket_keys.py'), 'utf8');

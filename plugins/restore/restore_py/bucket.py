@@ -91,7 +91,7 @@ def fetch(options_json, spec_json):
         except FileNotFoundError:
             pass
         temp = _os.path.join(dest_dir, ".%s.part.%d" % (name, _threading.get_ident()))
-        with open(temp, "wb") as out:
+        with _os.fdopen(_os.open(temp, _os.O_WRONLY | _os.O_CREAT | _os.O_TRUNC | confine.NOFOLLOW, confine.FILE_MODE), "wb") as out:
             status, body = client.request("GET", key, sink=out.write)
         try:
             got = _os.path.getsize(temp)

@@ -11,6 +11,11 @@ from .errors import Refusal, os_refusal
 NOFOLLOW = getattr(_os, "O_NOFOLLOW", 0)
 # A new file: never over an existing one (O_EXCL), never through a symlink.
 NEW_FILE = _os.O_WRONLY | _os.O_CREAT | _os.O_EXCL | NOFOLLOW
+# The modes of what the plugin makes: as private as the Shell makes a dump (files 0640, directories 0750):
+# a view's or a cache's copy of @.users.sql holds account hashes, and a --view-dir or a config home made by
+# install.sh may be open to every local user.
+FILE_MODE = 0o640
+DIR_MODE = 0o750
 VIEW_MARK = ".restore-view.json"
 
 
@@ -102,17 +107,32 @@ def write_all(fd, data):
 
 def create_new(path, data, dir_fd=None):
     # A new file holding data (FileExistsError when anything is there); dir_fd: path is a name in it.
-    fd = _os.open(path, NEW_FILE, 0o644, dir_fd=dir_fd)
+    fd = _os.open(path, NEW_FILE, FILE_MODE, dir_fd=dir_fd)
     try:
         write_all(fd, data)
     finally:
         _os.close(fd)
 
 
+def make_tree(path):
+    # Like os.makedirs(path, exist_ok=True), each directory it makes DIR_MODE (os.makedirs gives those
+    # above the last the umask's mode).
+    if _os.path.isdir(path):
+        return
+    parent = _os.path.dirname(path)
+    if parent and parent != path:
+        make_tree(parent)
+    try:
+        _os.mkdir(path, DIR_MODE)
+    except FileExistsError:
+        if not _os.path.isdir(path):
+            raise
+
+
 def mkdir_new(path, exists_why):
     # Exactly one new directory; never over anything.
     try:
-        _os.mkdir(path, 0o755)
+        _os.mkdir(path, DIR_MODE)
     except FileExistsError as err:
         raise Refusal("exists", path, exists_why, err.errno)
     except OSError as err:

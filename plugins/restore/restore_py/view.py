@@ -9,7 +9,7 @@ import os as _os
 import re as _re
 import stat as _statmod
 
-from .confine import NOFOLLOW, VIEW_MARK, as_bytes, create_new, in_state_dir, mkdir_new, plain_name, run_names, write_all
+from .confine import NOFOLLOW, VIEW_MARK, as_bytes, create_new, in_state_dir, make_tree, mkdir_new, plain_name, run_names, write_all
 from .errors import Refusal, os_refusal
 
 _STUB_PREFIX = ".restore-stub-"
@@ -33,7 +33,7 @@ def create(path, mark_text):
     path = _os.path.normpath(path)
     parent = _os.path.dirname(path)
     if in_state_dir(parent):
-        _os.makedirs(parent, exist_ok=True)
+        make_tree(parent)
     elif not _os.path.isdir(parent):
         raise Refusal("no-parent", path, "its parent directory does not exist")
     mkdir_new(path, "something exists there already; the plugin makes a load view only in a new directory")

@@ -3,7 +3,7 @@
 import json as _json
 import os as _os
 
-from .confine import NEW_FILE, as_bytes, create_new, in_state_dir, mkdir_new, open_dir, outside_state_dir, run_plain_names, write_all
+from .confine import FILE_MODE, NEW_FILE, as_bytes, create_new, in_state_dir, make_tree, mkdir_new, open_dir, outside_state_dir, run_plain_names, write_all
 from .errors import os_refusal
 
 
@@ -20,7 +20,7 @@ def replace_file(path, data):
     temp = _os.path.join(folder, ".%s.%d.tmp" % (_os.path.basename(path), _os.getpid()))
     if _os.path.lexists(temp):
         _os.remove(temp)  # left by a crash of an earlier process with this id: the plugin's own
-    fd = _os.open(temp, NEW_FILE, 0o644)
+    fd = _os.open(temp, NEW_FILE, FILE_MODE)
     try:
         write_all(fd, data)
         _os.fsync(fd)
@@ -81,7 +81,7 @@ def make_dirs(path, options=None):
     # Inside the state directory: like mkdir -p. Elsewhere (options.fresh): exactly one new
     # directory in an existing one; a new directory never stands over anything.
     if in_state_dir(path):
-        _os.makedirs(path, exist_ok=True)
+        make_tree(path)
         return
     if not (options and options.get("fresh")):
         raise outside_state_dir(path, "creates directories")
