@@ -120,6 +120,24 @@ describe('restore load server steps (real Shell, real MySQL)', function () {
     expect(r.stdout).to.match(/Analyze after the load: on/);
     expect(Number(await server.value('SELECT COUNT(*) FROM shop.customers'))).to.equal(1000);
 
+    // The same load again without dropExisting: refused before anything changes (util.loadDump would stop
+    // at "Duplicate objects found" after writing its progress file, and a third run would then resume past
+    // that check, adding the keyless audit_log's rows twice). Twice: the refusal leaves nothing to resume.
+    const pristine = await serverFingerprint(server);
+    for (let i = 0; i < 2; i++) {
+      const twice = cli(server.uri, ['load', shopCopy(), '--preset=fastest', '--output-format=json'], { configHome: home });
+      expect(twice.status, twice.out).to.equal(1);
+      const error = JSON.parse(twice.stdout).error;
+      expect(error.code, twice.out).to.equal('OBJECTS_EXIST');
+      expect(error.message).to.match(/^Refusing to load: 6 object\(s\) the load creates exist on this server already \(table shop\.audit_log, /)
+        .and.include('dropExisting: true (--drop-existing').and.include('Nothing was changed.');
+      expect(twice.out).to.not.match(/restore_js\/|\sat \//);
+      expect(fs.existsSync(path.join(home, 'restore', 'progress')) ? fs.readdirSync(path.join(home, 'restore', 'progress')) : [])
+        .to.deep.equal([]);
+    }
+    expect(await serverFingerprint(server)).to.deep.equal(pristine);
+    expect(Number(await server.value('SELECT COUNT(*) FROM shop.audit_log'))).to.equal(2000);
+
     await server.query(`CREATE TABLE shop.stray SELECT * FROM shop.customers LIMIT 1; UPDATE shop.stray SET id = 99999, email = 'stray@example.com';
       INSERT INTO shop.customers SELECT * FROM shop.stray; DROP TABLE shop.stray;
       CREATE TABLE shop.keepme (id INT PRIMARY KEY); INSERT INTO shop.keepme VALUES (7);`);
