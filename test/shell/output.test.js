@@ -78,6 +78,16 @@ describe('restore output formats (real Shell)', function () {
     expect(r.out).to.not.match(/restore_js\/| at \//);
   });
 
+  it('inspect of a dump on a backup host is refused as such, not as a missing relative directory', function () {
+    needs(this, ['shell']);
+    const r = cli(null, ['inspect', 'backup@backuphost.invalid:/backups/2026-11-24', '--output-format=json']);
+    expect(r.status, r.out).to.equal(1);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.error.code).to.equal('REMOTE_UNSUPPORTED');
+    expect(doc.error.message).to.include('backup@backuphost.invalid:/backups/2026-11-24 is on a backup host. restore.plan reads its metadata');
+    expect(r.out).to.not.match(/does not exist|restore_js\/| at \//);
+  });
+
   it('members without other options take outputFormat too (version, status)', async function () {
     needs(this, ['shell', 'server']);
     const server = suiteServer();
