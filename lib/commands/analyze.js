@@ -27,8 +27,13 @@ function serverTables(host, sel) {
 
 // restore.analyze(selection): {dumpDir?, includeSchemas, excludeSchemas, includeTables, excludeTables, mode}.
 function analyzeMember(host, options) {
-  requireConnection(host, 'restore.analyze()', 'analyze --include-schemas=shop');
   var o = options || {};
+  // The suggested command line repeats what was given (an example when nothing was).
+  var given = o.dumpDir ? ['--dump-dir=' + o.dumpDir] : [];
+  if (Array.isArray(o.includeSchemas) && o.includeSchemas.length) given.push('--include-schemas=' + o.includeSchemas.join(','));
+  if (Array.isArray(o.includeTables) && o.includeTables.length) given.push('--include-tables=' + o.includeTables.join(','));
+  if (given.length && o.mode) given.push('--mode=' + o.mode);
+  requireConnection(host, 'restore.analyze()', ['analyze'].concat(given.length ? given : ['--include-schemas=shop']));
   var mode = o.mode === undefined || o.mode === null ? 'on' : o.mode;
   if (mode !== 'on' && mode !== 'histogram') {
     throw new UserError('OPTION_INVALID', 'Option \'mode\' must be "on" or "histogram", not ' + JSON.stringify(mode) + '.');

@@ -88,6 +88,17 @@ describe('restore output formats (real Shell)', function () {
     expect(r.out).to.not.match(/does not exist|restore_js\/| at \//);
   });
 
+  it('without a connection: the command line to run repeats the one given, quoted where a shell needs it', function () {
+    needs(this, ['shell']);
+    for (const [args, line] of [[['load', '/backups/nov 24', '--preset=fastest'], "restore load '/backups/nov 24'"],
+      [['analyze', '--dump-dir=./dump', '--mode=histogram'], 'restore analyze --dump-dir=./dump --mode=histogram'],
+      [['dump', './out'], 'restore dump ./out']]) {
+      const r = cli(null, args);
+      expect(r.status, r.out).to.equal(1);
+      expect(r.stderr).to.include(`needs a connection to the server: connect first (\\connect root@host), or run mysqlsh root@host -- ${line}\n`);
+    }
+  });
+
   it('members without other options take outputFormat too (version, status)', async function () {
     needs(this, ['shell', 'server']);
     const server = suiteServer();
