@@ -110,6 +110,15 @@ describe('restore load server steps (real Shell, real MySQL)', function () {
 
   it('a user preset from <config home>/restore/presets.json, then dropExisting replaces only what the dump holds', async function () {
     const home = installPlugin(tempDir('restore-cfg-'));
+    // restore.analyze before the load: what it names that the server does not have is said, not a bare "Analyzed 0".
+    const early = cli(server.uri, ['analyze', `--dump-dir=${shopCopy()}`], { configHome: home });
+    expect(early.status, early.out).to.equal(0);
+    expect(early.stdout).to.include('WARNING: 6 of the 6 table(s) of the dump are not on this server, not analyzed: shop.orders, shop.`order items`, ')
+      .and.include('Analyzed 0 table(s) in 0 statement(s).');
+    const typo = cli(server.uri, ['analyze', '--include-schemas=shpo', '--include-tables=shop.orders'], { configHome: home });
+    expect(typo.status, typo.out).to.equal(0);
+    expect(typo.stdout).to.include('WARNING: includeSchemas: shpo is not a schema on this server: nothing analyzed there.\n' +
+      'WARNING: includeTables: shop.orders is not a base table on this server: not analyzed.\n');
     fs.mkdirSync(path.join(home, 'restore'), { recursive: true });
     const file = path.join(home, 'restore', 'presets.json');
     fs.writeFileSync(file, JSON.stringify({ nightly: { extends: 'safe', threads: 3, analyze: 'on' } }));
@@ -119,6 +128,8 @@ describe('restore load server steps (real Shell, real MySQL)', function () {
     expect(r.stdout).to.include('"threads":3');
     expect(r.stdout).to.match(/Analyze after the load: on/);
     expect(Number(await server.value('SELECT COUNT(*) FROM shop.customers'))).to.equal(1000);
+    const analyzed = cli(server.uri, ['analyze', `--dump-dir=${shopCopy()}`], { configHome: home });
+    expect(analyzed.stdout, analyzed.out).to.equal('Analyzed 6 table(s) in 1 statement(s).\n');
 
     // The same load again without dropExisting: refused before anything changes (util.loadDump would stop
     // at "Duplicate objects found" after writing its progress file, and a third run would then resume past
