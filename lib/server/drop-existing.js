@@ -83,7 +83,7 @@ function refuseExisting(host, objects, lo, resumed) {
   throw new UserError('OBJECTS_EXIST', 'Refusing to load: ' + found.length + ' object(s) the load creates exist on this server ' +
     'already (' + shown.join(', ') + (found.length > shown.length ? ', … and ' + (found.length - shown.length) + ' more' : '') +
     '), and util.loadDump stops at them ("Duplicate objects found"). Drop them first with dropExisting: true (--drop-existing; ' +
-    'never a schema), leave them out with excludeTables, or load into them with ignoreExistingObjects: true. Nothing was changed.',
+    'never a schema), leave them out with the filters (excludeTables, excludeRoutines, excludeEvents), or load into them with ignoreExistingObjects: true. Nothing was changed.',
   { objects: found.slice(0, SHOWN), count: found.length });
 }
 
