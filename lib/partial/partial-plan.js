@@ -100,7 +100,8 @@ function planPartial(model, sel, how) {
     var n = selection.latestCount(sel, t.schema, t.table, t.partition);
     if (n !== null && !t.chunking) {
       plan.warnings.push(name + ' was dumped whole (not chunked): latest does not apply, the whole table is chosen.');
-    } else if (n !== null && !hasUsableKey(t) && !warnedKeyless.has(tableKey(t))) {
+    } else if (n !== null && n > 0 && !hasUsableKey(t) && !warnedKeyless.has(tableKey(t))) {
+      // latest 0 chooses no rows: no order of rows to warn about.
       warnedKeyless.add(tableKey(t));
       plan.warnings.push(displayTable(t.schema, t.table) + ' has no primary key or unique index: its chunks follow the ' +
         'server\'s scan order, so "latest" means nothing there; the highest chunk numbers are chosen anyway.');

@@ -54,6 +54,10 @@ describe('partial plan (lib/partial/partial-plan.js)', function () {
     expect(p.warnings).to.have.length(1);
     expect(p.warnings[0]).to.match(/^shop\.audit_log has no primary key or unique index: .*"latest" means nothing there/);
     expect(p.blockers).to.deep.equal([]);
+    // latest 0 (the table without rows) chooses no chunk of data: no "highest chunk numbers are chosen anyway".
+    const none = planFor({ latest: 0 });
+    expect(none.warnings).to.deep.equal([]);
+    expect(partialPlan.chosenFiles(byTable(none, 'audit_log'))).to.deep.equal(['shop@audit_log@@1.tsv.zst']);
   });
 
   it('restore.stub writes a stub for each missing unchosen chunk, and an .idx stub only where its .idx is missing', function () {
