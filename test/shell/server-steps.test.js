@@ -40,6 +40,11 @@ describe('restore load server steps (real Shell, real MySQL)', function () {
     expect(r.stdout).to.not.match(/^ {4}innodb_redo_log_capacity/m); // does nothing while the redo log is off
     expect(await serverFingerprint(server)).to.deep.equal(before);
     await server.query('DROP SCHEMA shop');
+    // A setting's name mistyped would keep nothing (sync_binlog changed after all): refused, with the name meant.
+    const typo = cli(server.uri, ['load', shopCopy(), '--preset=fastest', '--force', '--keep-settings=sync_binlg', '--dry-run']);
+    expect(typo.status, typo.out).to.equal(1);
+    expect(typo.stderr).to.include('keepSettings: sync_binlg is not a setting restore tuning changes, so it would keep nothing. ' +
+      'Did you mean \'sync_binlog\'? The settings tune may change: local_infile, innodb_flush_log_at_trx_commit, sync_binlog, ');
     const kept = cli(server.uri, ['load', shopCopy(), '--preset=fastest', '--force', '--keep-settings=innodb_ddl_buffer_size,sync_binlog']);
     expect(kept.status, kept.out).to.equal(0);
     // Only the plan's echo of the options names them (keepSettings: [...]).
