@@ -4,6 +4,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var selection = require('./selection.js');
 var displayTable = require('../format/display-name.js').displayTable;
+var displayIdentifier = require('../format/display-name.js').displayIdentifier;
 var closestName = require('../options/closest-name.js').closestName;
 var dumpChecks = require('./dump-checks.js');
 var chunkTable = require('../dump/chunk-table.js');
@@ -245,6 +246,17 @@ function unknownNames(model, sel, plan) {
     }
     known(table);
     plan.blockers.push('latest: ' + selection.describeRule(r) + ' names no table of the dump' + nearest(table, tables));
+  });
+  // A schema typo would load nothing (includeSchemas) or the very schema meant to be left out (excludeSchemas).
+  var schemas = model.schemas.map(function (s) { return s.schema; });
+  ['includeSchemas', 'excludeSchemas'].forEach(function (option) {
+    sel[option].forEach(function (s) {
+      if (schemas.indexOf(s) >= 0) return;
+      var near = closestName(s, schemas);
+      plan.blockers.push(option + ': ' + displayIdentifier(s) + ' names no schema of the dump' + (near === null
+        ? ' (it holds ' + schemas.slice(0, 10).map(displayIdentifier).join(', ') + (schemas.length > 10 ? ', …' : '') + ').'
+        : ': did you mean ' + displayIdentifier(near) + '?'));
+    });
   });
   ['includeTables', 'excludeTables'].forEach(function (option) {
     sel[option].forEach(function (t) {

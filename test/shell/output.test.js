@@ -76,6 +76,11 @@ describe('restore output formats (real Shell)', function () {
     expect(doc.error.code).to.equal('DUMP_NOT_FOUND');
     expect(doc.error.message).to.include(SAMPLE_SHOP + '-not-there');
     expect(r.out).to.not.match(/restore_js\/| at \//);
+    // A schema filter's typo: refused before anything, naming the schema meant (else all of shop would load).
+    const typo = cli(null, ['plan', SAMPLE_SHOP, '--exclude-schemas=shp', '--output-format=json']);
+    expect(typo.status, typo.out).to.equal(1);
+    expect(JSON.parse(typo.stdout).error).to.include({ code: 'PARTIAL_BLOCKED' });
+    expect(JSON.parse(typo.stdout).error.message).to.include('excludeSchemas: shp names no schema of the dump: did you mean shop?');
   });
 
   it('inspect of a dump on a backup host is refused as such, not as a missing relative directory', function () {
