@@ -97,10 +97,13 @@ describe('restore output formats (real Shell)', function () {
     needs(this, ['shell']);
     for (const [args, line] of [[['load', '/backups/nov 24', '--preset=fastest'], "restore load '/backups/nov 24'"],
       [['analyze', '--dump-dir=./dump', '--mode=histogram'], 'restore analyze --dump-dir=./dump --mode=histogram'],
-      [['dump', './out'], 'restore dump ./out']]) {
+      [['dump', './out'], 'restore dump ./out'],
+      // An address's password is never repeated (lib/options/secrets.js).
+      [['load', 'bk:s3cret@backuphost:/dumps/nov'], "restore load 'bk:(set, not shown)@backuphost:/dumps/nov'"]]) {
       const r = cli(null, args);
       expect(r.status, r.out).to.equal(1);
       expect(r.stderr).to.include(`needs a connection to the server: connect first (\\connect root@host), or run mysqlsh root@host -- ${line}\n`);
+      expect(r.out).to.not.include('s3cret');
     }
   });
 
