@@ -15,8 +15,11 @@ function numberOf(name) {
 function folderFiles(host, where) {
   var dir = host.files.normpath(host.files.isAbs(where) ? where : host.files.join(host.files.cwd(), where));
   if (!host.files.isDir(dir)) {
-    throw new UserError('ARGUMENT_MISSING', 'restore.binlogs: ' + where + ' is not a folder. Give the folder holding the ' +
-      'binary log files (as copied from the server\'s data directory, or written by mysqlbinlog --raw).');
+    // restore.binlogs' argument or restore.load's binlogs option: both are "binlogs".
+    throw new UserError('ARGUMENT_MISSING', 'binlogs: ' + dir + (host.files.isFile(dir) ? ' is a file, not a folder' : ' does not exist') +
+      (host.files.isAbs(where) ? '' : ' (' + JSON.stringify(where) + ' is taken relative to the current directory ' + host.files.cwd() + ')') +
+      '. Give the folder holding the binary log files (as copied from the server\'s data directory, or written by mysqlbinlog --raw).',
+    { path: dir });
   }
   var names = [];
   var sizes = {};

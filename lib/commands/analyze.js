@@ -9,6 +9,28 @@ var requireConnection = require('../server/require-connection.js').requireConnec
 var analyzeTables = require('../server/analyze.js').analyzeTables;
 var onTheServer = require('../server/server-tables.js');
 var formatTable = require('../format/text-table.js').formatTable;
+var displayTable = require('../format/display-name.js').displayTable;
+var displayIdentifier = require('../format/display-name.js').displayIdentifier;
+
+var SHOWN = 5;
+function namesOf(tables) {
+  return tables.slice(0, SHOWN).map(function (t) { return displayTable(t.schema, t.table); }).join(', ') +
+    (tables.length > SHOWN ? ', … and ' + (tables.length - SHOWN) + ' more' : '');
+}
+
+// What the filters name that the server does not have (a typo analyzes nothing, said so).
+function notOnTheServer(host, sel) {
+  var out = [];
+  var key = onTheServer.tableNameKey(host); // schema names fold as table names do
+  var there = onTheServer.existingSchemas(host, sel.includeSchemas).map(key);
+  sel.includeSchemas.forEach(function (s) {
+    if (there.indexOf(key(s)) < 0) out.push('includeSchemas: ' + displayIdentifier(s) + ' is not a schema on this server: nothing analyzed there.');
+  });
+  var table = onTheServer.baseTableNames(host);
+  var missing = sel.includeTables.filter(function (t) { return table(t.schema, t.table) === null; });
+  if (missing.length) out.push('includeTables: ' + namesOf(missing) + ' ' + (missing.length > 1 ? 'are' : 'is') + ' not a base table on this server: not analyzed.');
+  return out;
+}
 
 // Tables of the server chosen by loadDump-style filters (restore.analyze without a dump).
 function serverTables(host, sel) {
@@ -27,8 +49,13 @@ function serverTables(host, sel) {
 
 // restore.analyze(selection): {dumpDir?, includeSchemas, excludeSchemas, includeTables, excludeTables, mode}.
 function analyzeMember(host, options) {
-  requireConnection(host, 'restore.analyze()', 'analyze --include-schemas=shop');
   var o = options || {};
+  // The suggested command line repeats what was given (an example when nothing was).
+  var given = o.dumpDir ? ['--dump-dir=' + o.dumpDir] : [];
+  if (Array.isArray(o.includeSchemas) && o.includeSchemas.length) given.push('--include-schemas=' + o.includeSchemas.join(','));
+  if (Array.isArray(o.includeTables) && o.includeTables.length) given.push('--include-tables=' + o.includeTables.join(','));
+  if (given.length && o.mode) given.push('--mode=' + o.mode);
+  requireConnection(host, 'restore.analyze()', ['analyze'].concat(given.length ? given : ['--include-schemas=shop']));
   var mode = o.mode === undefined || o.mode === null ? 'on' : o.mode;
   if (mode !== 'on' && mode !== 'histogram') {
     throw new UserError('OPTION_INVALID', 'Option \'mode\' must be "on" or "histogram", not ' + JSON.stringify(mode) + '.');
@@ -49,6 +76,11 @@ function analyzeMember(host, options) {
     tables = serverTables(host, sel);
   }
   var result = analyzeTables(host, tables, mode, false);
+  if (o.dumpDir && result.absent.length) {
+    host.out.warn(result.absent.length + ' of the ' + tables.length + ' table(s) of the dump are not on this server, not analyzed: ' +
+      namesOf(result.absent) + '. Loaded under another schema name? Give that name as the schema option.');
+  }
+  if (!o.dumpDir) notOnTheServer(host, sel).forEach(function (w) { host.out.warn(w); });
   host.out.print('Analyzed ' + result.tables + ' table(s)' + (mode === 'histogram' ? ', updated ' + result.histograms +
     ' histogram set(s)' : '') + ' in ' + result.statements + ' statement(s).');
   if (result.problems.length) {

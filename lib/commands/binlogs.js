@@ -108,6 +108,30 @@ function binlogsCommand(host, where, options) {
   return facts;
 }
 
+// What was skipped, a line per file, or per reason where many share one (a dump's folder given by
+// mistake: thousands of files); the facts list every file.
+var SKIPPED_NAMED = 5;
+function skippedLines(skipped) {
+  var byReason = {};
+  var reasons = [];
+  skipped.forEach(function (s) {
+    if (!byReason['r:' + s.reason]) { byReason['r:' + s.reason] = []; reasons.push(s.reason); }
+    byReason['r:' + s.reason].push(s.file);
+  });
+  var lines = [];
+  reasons.forEach(function (reason) {
+    var files = byReason['r:' + reason];
+    if (files.length <= SKIPPED_NAMED) {
+      files.forEach(function (file) { lines.push('Skipped ' + file + ': ' + reason + '.'); });
+      return;
+    }
+    var named = files.slice().sort().slice(0, SKIPPED_NAMED);
+    lines.push('Skipped ' + files.length + ' files: ' + reason + ': ' + named.join(', ') + ' and ' + (files.length - named.length) +
+      ' more (outputFormat json lists them under "skipped").');
+  });
+  return lines;
+}
+
 function printReport(host, f) {
   var out = host.out;
   var bytes = f.files.reduce(function (s, x) { return s + x.size; }, 0);
@@ -131,7 +155,7 @@ function printReport(host, f) {
         'a tagged GTID): their time is the second their first event began.');
     }
   });
-  f.skipped.forEach(function (s) { out.warn('Skipped ' + s.file + ': ' + s.reason + '.'); });
+  skippedLines(f.skipped).forEach(out.warn);
   if (f.missing.length) out.warn('Missing from the folder: ' + f.missing.join(', ') + ' (a gap: transactions in them are not here).');
   var window = f.since !== null || f.until !== null
     ? ' committed ' + (f.since !== null ? 'from ' + f.sinceText : '') + (f.since !== null && f.until !== null ? ' ' : '') +

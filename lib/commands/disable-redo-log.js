@@ -8,7 +8,7 @@ var safety = require('../server/server-safety.js');
 var requireConnection = require('../server/require-connection.js').requireConnection;
 
 function disableRedoLogMember(host, options) {
-  requireConnection(host, 'restore.disableRedoLog()', 'disable-redo-log');
+  requireConnection(host, 'restore.disableRedoLog()', ['disable-redo-log']);
   var force = !!(options && options.force);
   var s = redoLog.redoLogSupport(host);
   if (s.state === null) {

@@ -41,7 +41,7 @@ function dumpRun(host, outputDir, options) {
   if (typeof outputDir !== 'string' || outputDir === '') throw new UserError('ARGUMENT_MISSING', 'restore.dump needs an output directory.');
   // An output URL's token (a pre-authenticated request) is a credential: shown, returned and said without it.
   var shownDir = secrets.address(outputDir);
-  requireConnection(host, 'restore.dump()', 'dump ' + shownDir);
+  requireConnection(host, 'restore.dump()', ['dump', shownDir]);
   var t = target(o);
   var preset = o.preset !== undefined ? resolvePreset(host, o.preset, 'dump') : null;
   var fnName = dumpOptions.FUNCTIONS[t.fn];

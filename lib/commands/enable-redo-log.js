@@ -7,7 +7,7 @@ var restoreState = require('../server/restore-state.js');
 var requireConnection = require('../server/require-connection.js').requireConnection;
 
 function enableRedoLogMember(host) {
-  requireConnection(host, 'restore.enableRedoLog()', 'enable-redo-log');
+  requireConnection(host, 'restore.enableRedoLog()', ['enable-redo-log']);
   var s = redoLog.redoLogSupport(host);
   if (s.state === null) {
     host.out.print(s.reason + ': nothing to do.');

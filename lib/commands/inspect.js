@@ -9,8 +9,9 @@ var textTable = require('../format/text-table.js');
 var displayTable = require('../format/display-name.js').displayTable;
 var chunkTable = require('../dump/chunk-table.js');
 var openDumpSource = require('../remote/dump-source.js').openDumpSource;
-var checkAddress = require('../remote/remote-source.js').checkAddress;
 var fetchFiles = require('../remote/dump-cache.js').fetchFiles;
+var parseSource = require('../remote/remote-source.js').parseSource;
+var UserError = require('../core/user-error.js').UserError;
 var formatBytes = textTable.formatBytes;
 var lazyList = require('../format/output.js').lazyList;
 
@@ -229,7 +230,13 @@ function fromBucket(host, dumpDir, o) {
 function inspectDump(host, dumpDir, options) {
   var o = options || {};
   if (o.s3BucketName !== undefined) dumpDir = fromBucket(host, dumpDir, o);
-  else checkAddress(dumpDir); // a URL or an address with a password: refused, never shown
+  else if (parseSource(dumpDir)) {
+    // parseSource refuses a URL or an address with a password first (never shown). A backup host's dump
+    // is no directory here: "backup@host:/x" would be reported as a missing relative path.
+    throw new UserError('REMOTE_UNSUPPORTED', 'restore.inspect reads every data file of a dump here (or in a bucket: s3BucketName); ' +
+      dumpDir + ' is on a backup host. restore.plan reads its metadata from there; to check its data files, run restore.inspect ' +
+      'on the backup host, or copy the dump here first.', { path: dumpDir });
+  }
   // The report needs no chunk file's name in the model's listing: chunks are looked up as runs.
   var model = readDumpModel(host, dumpDir, { listing: o.listing, verify: o.verify, chunksInFiles: false });
   // @.done.json as read (its text, tableDataBytes, tableRows) is for writing a load view's copy:

@@ -18,7 +18,7 @@ function removeReplayChannel(host) {
 }
 
 function revertMember(host) {
-  requireConnection(host, 'restore.revert()', 'revert');
+  requireConnection(host, 'restore.revert()', ['revert']);
   var holder = restoreLock.lockHolder(host);
   if (holder) {
     throw new UserError('RESTORE_RUNNING', 'A restore is running on this server right now (' + restoreLock.describeHolder(holder) + '): it ' +

@@ -43,6 +43,7 @@ var CODES = {
   NOT_A_DUMP: 'the directory is not a MySQL Shell dump',
   NOT_CONNECTED: 'the member needs a connection to the server',
   NOT_IN_DUMP: 'an option names a schema, table or column the dump does not hold',
+  OBJECTS_EXIST: 'objects the load creates exist on the server already and util.loadDump would stop at them (without dropExisting or ignoreExistingObjects)',
   OPTION_CONFLICT: 'two options (or two entries of one) contradict each other',
   OPTION_INVALID: 'an option\'s value is of the wrong type or form',
   OPTION_MISSING: 'an option the member needs is not given',

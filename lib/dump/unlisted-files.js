@@ -5,9 +5,14 @@ var makeProblem = require('./dump-problems.js').makeProblem;
 
 var SHOWN = 5;
 
-// Root files (@.json, @.done.json, @.sql, …) and the loader's own progress files.
+// The plugin's own files in a load view or a remote dump's cache (lib/partial/load-view.js, the
+// companion's view.py, lib/remote/dump-cache.js): never a leftover of another dump.
+var PLUGIN_FILE = /^\.restore-(view\.json|view-complete|cache\.json|stub-[0-9a-f]{16})$/;
+
+// Root files (@.json, @.done.json, @.sql, …), the loader's own progress files (load-progress.json,
+// the name restore.view prints, among them) and the plugin's.
 function isDumpLevelFile(name) {
-  return name.charAt(0) === '@' || /^load-progress\..*\.json$/.test(name);
+  return name.charAt(0) === '@' || /^load-progress(\..*)?\.json$/.test(name) || PLUGIN_FILE.test(name);
 }
 
 // files: the directory's files (a Map name -> size); schemas: [{basename}]. Returns a problem or null.

@@ -4,6 +4,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var selection = require('./selection.js');
 var displayTable = require('../format/display-name.js').displayTable;
+var displayIdentifier = require('../format/display-name.js').displayIdentifier;
 var closestName = require('../options/closest-name.js').closestName;
 var dumpChecks = require('./dump-checks.js');
 var chunkTable = require('../dump/chunk-table.js');
@@ -100,7 +101,8 @@ function planPartial(model, sel, how) {
     var n = selection.latestCount(sel, t.schema, t.table, t.partition);
     if (n !== null && !t.chunking) {
       plan.warnings.push(name + ' was dumped whole (not chunked): latest does not apply, the whole table is chosen.');
-    } else if (n !== null && !hasUsableKey(t) && !warnedKeyless.has(tableKey(t))) {
+    } else if (n !== null && n > 0 && !hasUsableKey(t) && !warnedKeyless.has(tableKey(t))) {
+      // latest 0 chooses no rows: no order of rows to warn about.
       warnedKeyless.add(tableKey(t));
       plan.warnings.push(displayTable(t.schema, t.table) + ' has no primary key or unique index: its chunks follow the ' +
         'server\'s scan order, so "latest" means nothing there; the highest chunk numbers are chosen anyway.');
@@ -244,6 +246,17 @@ function unknownNames(model, sel, plan) {
     }
     known(table);
     plan.blockers.push('latest: ' + selection.describeRule(r) + ' names no table of the dump' + nearest(table, tables));
+  });
+  // A schema typo would load nothing (includeSchemas) or the very schema meant to be left out (excludeSchemas).
+  var schemas = model.schemas.map(function (s) { return s.schema; });
+  ['includeSchemas', 'excludeSchemas'].forEach(function (option) {
+    sel[option].forEach(function (s) {
+      if (schemas.indexOf(s) >= 0) return;
+      var near = closestName(s, schemas);
+      plan.blockers.push(option + ': ' + displayIdentifier(s) + ' names no schema of the dump' + (near === null
+        ? ' (it holds ' + schemas.slice(0, 10).map(displayIdentifier).join(', ') + (schemas.length > 10 ? ', …' : '') + ').'
+        : ': did you mean ' + displayIdentifier(near) + '?'));
+    });
   });
   ['includeTables', 'excludeTables'].forEach(function (option) {
     sel[option].forEach(function (t) {

@@ -77,7 +77,7 @@ function refuseLeftovers(host, existing, path) {
 
 // Everything restore.load checks and decides before it changes anything.
 function preflight(host, dumpDir, options, partial) {
-  requireConnection(host, 'restore.load()', 'load ./dump');
+  requireConnection(host, 'restore.load()', ['load', typeof dumpDir === 'string' && dumpDir !== '' ? dumpDir : './dump']);
   if (typeof dumpDir !== 'string' || dumpDir === '') throw new UserError('ARGUMENT_MISSING', 'restore.load() needs the dump directory.');
   var resolved = optionsValue.resolveLoadOptions(host, options, partial ? partial.optionNames || [] : []);
   var own = resolved.own;
@@ -206,6 +206,8 @@ function lockedPreflight(host, p) {
   if (topo.members.length && own.membersTimeout > 0) members.surveyMembers(host, topo, objects.tables, own.membersTimeout);
   // A target holding part of this replay: rolled forward (no util.loadDump) or refused, before row ownership is asked.
   if (replay) planReplayForward(host, replay, { objects: objects, lo: final, own: own, dump: dump });
+  // Objects of the load already there: refused unless dropped, ignored or resumed (util.loadDump would stop at them).
+  if (!own.dropExisting && !(replay && replay.forward)) dropExisting.refuseExisting(host, objects, final, rowOwnership.resumesProgress(host, final));
   // Which rows the load does not own, and what each post-load step may touch (refused here, before any change).
   snapshot.ownership = rowOwnership.planOwnership(host, { snap: snapshot, objects: objects, drops: drops, planned: planned, ctx: ctx,
     dump: dump, loadDumpOptions: final, replay: replay, triggerChosen: triggerFilter(lo) });

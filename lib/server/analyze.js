@@ -39,7 +39,9 @@ function histogramStatements(host, t, verb) {
 // analyzed: [{schema, table}] of the statements that succeeded}.
 function analyzeTables(host, tables, mode, local) {
   var present = existingTables(host, tables);
-  var out = { tables: 0, histograms: 0, statements: 0, problems: [], analyzed: [] };
+  // absent: the tables asked for that are not base tables on the server (not analyzed).
+  var out = { tables: 0, histograms: 0, statements: 0, problems: [], analyzed: [],
+    absent: tables.filter(function (t) { return present.indexOf(t) < 0; }) };
   function run(sql, what) {
     out.statements++;
     try {

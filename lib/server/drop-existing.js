@@ -70,6 +70,23 @@ function describeDrops(list) {
   return lines;
 }
 
+// Without dropExisting: util.loadDump stops at objects of the load that exist already ("Duplicate
+// objects found", Shell 9.1) after it wrote its progress file, so the same command run again resumes
+// past that check and loads into them. Refused here, before anything changes, unless util.loadDump
+// ignores or drops them (lo: its composed options), creates nothing (loadDdl: false) or resumes
+// (resumed: its progress file is there; the check was passed then).
+function refuseExisting(host, objects, lo, resumed) {
+  if (resumed || lo.ignoreExistingObjects || lo.dropExistingObjects) return;
+  var found = existingObjects(host, objects);
+  if (!found.length) return;
+  var shown = found.slice(0, 10).map(function (o) { return o.kind.toLowerCase() + ' ' + displayTable(o.schema, o.name); });
+  throw new UserError('OBJECTS_EXIST', 'Refusing to load: ' + found.length + ' object(s) the load creates exist on this server ' +
+    'already (' + shown.join(', ') + (found.length > shown.length ? ', … and ' + (found.length - shown.length) + ' more' : '') +
+    '), and util.loadDump stops at them ("Duplicate objects found"). Drop them first with dropExisting: true (--drop-existing; ' +
+    'never a schema), leave them out with the filters (excludeTables, excludeRoutines, excludeEvents), or load into them with ignoreExistingObjects: true. Nothing was changed.',
+  { objects: found.slice(0, SHOWN), count: found.length });
+}
+
 // Of the planned drops, those the server no longer has (null when it cannot be asked): after a
 // failure, what is gone is what the server says, not what the plugin believes it did.
 function goneObjects(host, objects, planned) {
@@ -120,5 +137,5 @@ function dropObjects(host, list, dropped) {
   return dropped;
 }
 
-module.exports = { existingObjects: existingObjects, confirmDrops: confirmDrops, dropObjects: dropObjects, goneObjects: goneObjects,
+module.exports = { existingObjects: existingObjects, refuseExisting: refuseExisting, confirmDrops: confirmDrops, dropObjects: dropObjects, goneObjects: goneObjects,
   describeDrops: describeDrops };

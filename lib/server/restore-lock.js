@@ -29,7 +29,8 @@ function takeRestoreLock(host, what) {
   if (Number(got) !== 1) {
     var h = lockHolder(host);
     throw new UserError('RESTORE_RUNNING', 'Another restore is running on this server (' + (h ? describeHolder(h) : 'it holds the lock ' +
-      name) + '): ' + what + ' waits for it to finish. restore.status() on its client shows it; nothing was changed.');
+      name) + '): ' + what + ' did not start. Run it again once that one has finished (restore.status() on its client shows it); ' +
+      'nothing was changed.');
   }
   var released = false;
   return function release() {

@@ -3,6 +3,8 @@
 // first change and are put back afterwards. Settings that need a restart are only advised,
 // in my.cnf form, never changed.
 var restoreState = require('./restore-state.js');
+var UserError = require('../core/user-error.js').UserError;
+var suggestion = require('../options/closest-name.js').suggestion;
 
 var GiB = 1024 * 1024 * 1024;
 
@@ -54,14 +56,26 @@ function readVariables(host, names) {
 
 function same(a, b) { return String(a).toUpperCase() === String(b).toUpperCase(); }
 
+// keepSettings as the settings' names (case aside, as the server's): each one tuning may change, or
+// refused (a typo would have the setting meant to be kept changed).
+function keptNames(keep) {
+  var known = TUNABLE.map(function (t) { return t.name; }).concat(['innodb_ddl_buffer_size']);
+  return (keep || []).map(function (name) {
+    if (known.indexOf(String(name).toLowerCase()) >= 0) return String(name).toLowerCase();
+    throw new UserError('OPTION_INVALID', 'keepSettings: ' + name + ' is not a setting restore tuning changes, so it would keep ' +
+      'nothing.' + suggestion(name, known) + ' The settings tune may change: ' + known.join(', ') + '.', { option: 'keepSettings' });
+  });
+}
+
 // [{name, original, value, why}] for the settings this server has that would change. ctx:
 // {redoOff: the load disables the redo log, keep: names to leave alone, kept: {name: why} the topology keeps}.
 function planTuning(host, ctx) {
   var c = ctx || {};
+  var keep = keptNames(c.keep);
   var vars = readVariables(host, TUNABLE.map(function (t) { return t.name; }));
   var plan = [];
   TUNABLE.forEach(function (t) {
-    if (vars[t.name] === undefined || (t.when && !t.when(c)) || (c.keep || []).indexOf(t.name) >= 0) return;
+    if (vars[t.name] === undefined || (t.when && !t.when(c)) || keep.indexOf(t.name) >= 0) return;
     if (c.kept && c.kept[t.name]) return; // the topology keeps it (lib/server/replicated-road.js)
     var value = t.target(vars[t.name]);
     if (!same(value, vars[t.name])) plan.push({ name: t.name, original: vars[t.name], value: value, why: t.why });
@@ -93,7 +107,7 @@ var MiB = 1024 * 1024;
 // index build by GREATEST(@@innodb_parallel_read_threads, @@innodb_ddl_threads) of the Shell's
 // session, so ddl_threads alone changes nothing there.
 function planIndexBuilds(host, threads, keep) {
-  if ((keep || []).indexOf('innodb_ddl_buffer_size') >= 0) return null;
+  if (keptNames(keep).indexOf('innodb_ddl_buffer_size') >= 0) return null;
   var vars = readVariables(host, ['innodb_ddl_buffer_size', 'innodb_buffer_pool_size']);
   if (vars.innodb_ddl_buffer_size === undefined) return null;
   var current = Number(vars.innodb_ddl_buffer_size);

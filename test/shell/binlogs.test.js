@@ -159,5 +159,18 @@ describe('restore binlogs: a preview of real binary logs', function () {
     expect(r.skipped.find((s) => s.file === 'binlog.999999').reason).to.match(/not a binary log/);
     expect(r.missing).to.deep.equal([]);
     expect(r.dangerous.filter((d) => d.kind === 'drop-table')[0].gtid).to.equal(dropGtid);
+    // A folder that is not there, relative to the current directory: said so, with the folder it looked for.
+    const none = cli(null, ['binlogs', 'no-such-folder'], { cwd: other });
+    expect(none.status, none.out).to.equal(1);
+    expect(none.stderr).to.include(`binlogs: ${fs.realpathSync(other)}/no-such-folder does not exist ("no-such-folder" is taken relative ` +
+      `to the current directory ${fs.realpathSync(other)}). Give the folder holding the binary log files`);
+    // Many files of one reason (a dump's folder given by mistake): one line names the first few and counts the rest.
+    for (let i = 1; i <= 6; i++) fs.writeFileSync(path.join(other, `notes${i}.txt`), 'hello');
+    const t = cli(null, ['binlogs', other]);
+    expect(t.status, t.out).to.equal(0);
+    expect(t.stdout.split('\n').filter((l) => /^WARNING: Skipped/.test(l))).to.deep.equal([
+      'WARNING: Skipped 7 files: not named as a binary log (name.NNNNNN): notes.txt, notes1.txt, notes2.txt, notes3.txt, notes4.txt ' +
+        'and 2 more (outputFormat json lists them under "skipped").',
+      'WARNING: Skipped binlog.999999: ' + r.skipped.find((s) => s.file === 'binlog.999999').reason + '.']);
   });
 });

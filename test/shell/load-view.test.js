@@ -127,6 +127,11 @@ describe('load view: partial imports from the untouched dump (real Shell, real M
       'disableBulkLoad: true, showProgress: false}); 1', { configHome: home });
     expect(load.error, load.out).to.equal(null);
     expect(await ids(server, 'SELECT id FROM shop.orders')).to.deep.equal(idsOf(SAMPLE_SHOP, ORDERS_CHOSEN));
+    // restore.inspect of the view: its own files and the progress file of the printed call are no leftovers of another dump.
+    const inspect = cli(null, ['inspect', view], { configHome: home });
+    expect(inspect.status, inspect.out).to.equal(0);
+    expect(inspect.stdout).to.include('Verdict: util.loadDump would load this dump.');
+    expect(inspect.stdout).to.not.include('unlisted-files');
     expect(diffSandbox(before, hashSandbox([path.dirname(dir)]))).to.deep.equal(UNCHANGED);
     // A directory the plugin did not make is never used; nor one inside the dump.
     const foreign = tempDir('restore-foreign-');

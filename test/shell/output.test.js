@@ -76,6 +76,35 @@ describe('restore output formats (real Shell)', function () {
     expect(doc.error.code).to.equal('DUMP_NOT_FOUND');
     expect(doc.error.message).to.include(SAMPLE_SHOP + '-not-there');
     expect(r.out).to.not.match(/restore_js\/| at \//);
+    // A schema filter's typo: refused before anything, naming the schema meant (else all of shop would load).
+    const typo = cli(null, ['plan', SAMPLE_SHOP, '--exclude-schemas=shp', '--output-format=json']);
+    expect(typo.status, typo.out).to.equal(1);
+    expect(JSON.parse(typo.stdout).error).to.include({ code: 'PARTIAL_BLOCKED' });
+    expect(JSON.parse(typo.stdout).error.message).to.include('excludeSchemas: shp names no schema of the dump: did you mean shop?');
+  });
+
+  it('inspect of a dump on a backup host is refused as such, not as a missing relative directory', function () {
+    needs(this, ['shell']);
+    const r = cli(null, ['inspect', 'backup@backuphost.invalid:/backups/2026-11-24', '--output-format=json']);
+    expect(r.status, r.out).to.equal(1);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.error.code).to.equal('REMOTE_UNSUPPORTED');
+    expect(doc.error.message).to.include('backup@backuphost.invalid:/backups/2026-11-24 is on a backup host. restore.plan reads its metadata');
+    expect(r.out).to.not.match(/does not exist|restore_js\/| at \//);
+  });
+
+  it('without a connection: the command line to run repeats the one given, quoted where a shell needs it', function () {
+    needs(this, ['shell']);
+    for (const [args, line] of [[['load', '/backups/nov 24', '--preset=fastest'], "restore load '/backups/nov 24'"],
+      [['analyze', '--dump-dir=./dump', '--mode=histogram'], 'restore analyze --dump-dir=./dump --mode=histogram'],
+      [['dump', './out'], 'restore dump ./out'],
+      // An address's password is never repeated (lib/options/secrets.js).
+      [['load', 'bk:s3cret@backuphost:/dumps/nov'], "restore load 'bk:(set, not shown)@backuphost:/dumps/nov'"]]) {
+      const r = cli(null, args);
+      expect(r.status, r.out).to.equal(1);
+      expect(r.stderr).to.include(`needs a connection to the server: connect first (\\connect root@host), or run mysqlsh root@host -- ${line}\n`);
+      expect(r.out).to.not.include('s3cret');
+    }
   });
 
   it('members without other options take outputFormat too (version, status)', async function () {

@@ -40,6 +40,11 @@ describe('restore load server steps (real Shell, real MySQL)', function () {
     expect(r.stdout).to.not.match(/^ {4}innodb_redo_log_capacity/m); // does nothing while the redo log is off
     expect(await serverFingerprint(server)).to.deep.equal(before);
     await server.query('DROP SCHEMA shop');
+    // A setting's name mistyped would keep nothing (sync_binlog changed after all): refused, with the name meant.
+    const typo = cli(server.uri, ['load', shopCopy(), '--preset=fastest', '--force', '--keep-settings=sync_binlg', '--dry-run']);
+    expect(typo.status, typo.out).to.equal(1);
+    expect(typo.stderr).to.include('keepSettings: sync_binlg is not a setting restore tuning changes, so it would keep nothing. ' +
+      'Did you mean \'sync_binlog\'? The settings tune may change: local_infile, innodb_flush_log_at_trx_commit, sync_binlog, ');
     const kept = cli(server.uri, ['load', shopCopy(), '--preset=fastest', '--force', '--keep-settings=innodb_ddl_buffer_size,sync_binlog']);
     expect(kept.status, kept.out).to.equal(0);
     // Only the plan's echo of the options names them (keepSettings: [...]).
@@ -110,6 +115,15 @@ describe('restore load server steps (real Shell, real MySQL)', function () {
 
   it('a user preset from <config home>/restore/presets.json, then dropExisting replaces only what the dump holds', async function () {
     const home = installPlugin(tempDir('restore-cfg-'));
+    // restore.analyze before the load: what it names that the server does not have is said, not a bare "Analyzed 0".
+    const early = cli(server.uri, ['analyze', `--dump-dir=${shopCopy()}`], { configHome: home });
+    expect(early.status, early.out).to.equal(0);
+    expect(early.stdout).to.include('WARNING: 6 of the 6 table(s) of the dump are not on this server, not analyzed: shop.orders, shop.`order items`, ')
+      .and.include('Analyzed 0 table(s) in 0 statement(s).');
+    const typo = cli(server.uri, ['analyze', '--include-schemas=shpo', '--include-tables=shop.orders'], { configHome: home });
+    expect(typo.status, typo.out).to.equal(0);
+    expect(typo.stdout).to.include('WARNING: includeSchemas: shpo is not a schema on this server: nothing analyzed there.\n' +
+      'WARNING: includeTables: shop.orders is not a base table on this server: not analyzed.\n');
     fs.mkdirSync(path.join(home, 'restore'), { recursive: true });
     const file = path.join(home, 'restore', 'presets.json');
     fs.writeFileSync(file, JSON.stringify({ nightly: { extends: 'safe', threads: 3, analyze: 'on' } }));
@@ -119,6 +133,26 @@ describe('restore load server steps (real Shell, real MySQL)', function () {
     expect(r.stdout).to.include('"threads":3');
     expect(r.stdout).to.match(/Analyze after the load: on/);
     expect(Number(await server.value('SELECT COUNT(*) FROM shop.customers'))).to.equal(1000);
+    const analyzed = cli(server.uri, ['analyze', `--dump-dir=${shopCopy()}`], { configHome: home });
+    expect(analyzed.stdout, analyzed.out).to.equal('Analyzed 6 table(s) in 1 statement(s).\n');
+
+    // The same load again without dropExisting: refused before anything changes (util.loadDump would stop
+    // at "Duplicate objects found" after writing its progress file, and a third run would then resume past
+    // that check, adding the keyless audit_log's rows twice). Twice: the refusal leaves nothing to resume.
+    const pristine = await serverFingerprint(server);
+    for (let i = 0; i < 2; i++) {
+      const twice = cli(server.uri, ['load', shopCopy(), '--preset=fastest', '--output-format=json'], { configHome: home });
+      expect(twice.status, twice.out).to.equal(1);
+      const error = JSON.parse(twice.stdout).error;
+      expect(error.code, twice.out).to.equal('OBJECTS_EXIST');
+      expect(error.message).to.match(/^Refusing to load: 6 object\(s\) the load creates exist on this server already \(table shop\.audit_log, /)
+        .and.include('dropExisting: true (--drop-existing').and.include('Nothing was changed.');
+      expect(twice.out).to.not.match(/restore_js\/|\sat \//);
+      expect(fs.existsSync(path.join(home, 'restore', 'progress')) ? fs.readdirSync(path.join(home, 'restore', 'progress')) : [])
+        .to.deep.equal([]);
+    }
+    expect(await serverFingerprint(server)).to.deep.equal(pristine);
+    expect(Number(await server.value('SELECT COUNT(*) FROM shop.audit_log'))).to.equal(2000);
 
     await server.query(`CREATE TABLE shop.stray SELECT * FROM shop.customers LIMIT 1; UPDATE shop.stray SET id = 99999, email = 'stray@example.com';
       INSERT INTO shop.customers SELECT * FROM shop.stray; DROP TABLE shop.stray;

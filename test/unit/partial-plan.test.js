@@ -34,6 +34,12 @@ describe('partial plan (lib/partial/partial-plan.js)', function () {
     expect(p.blockers).to.deep.equal([]);
   });
 
+  it('a schema filter naming no schema of the dump is a blocker naming the closest one (a typo loads nothing, or what was to be left out)', function () {
+    expect(planFor({ includeSchemas: ['shpo'] }).blockers).to.deep.equal(['includeSchemas: shpo names no schema of the dump: did you mean shop?']);
+    expect(planFor({ excludeSchemas: ['hr'] }).blockers).to.deep.equal(['excludeSchemas: hr names no schema of the dump (it holds shop).']);
+    expect(planFor({ includeSchemas: ['shop'] }).blockers).to.deep.equal([]);
+  });
+
   it('tables the filters leave out are skipped, not stubbed', function () {
     const p = planFor({ includeTables: ['shop.orders'], latest: { 'shop.orders': 1 } });
     expect(p.targets.map((t) => t.table)).to.deep.equal(['orders']);
@@ -54,6 +60,10 @@ describe('partial plan (lib/partial/partial-plan.js)', function () {
     expect(p.warnings).to.have.length(1);
     expect(p.warnings[0]).to.match(/^shop\.audit_log has no primary key or unique index: .*"latest" means nothing there/);
     expect(p.blockers).to.deep.equal([]);
+    // latest 0 (the table without rows) chooses no chunk of data: no "highest chunk numbers are chosen anyway".
+    const none = planFor({ latest: 0 });
+    expect(none.warnings).to.deep.equal([]);
+    expect(partialPlan.chosenFiles(byTable(none, 'audit_log'))).to.deep.equal(['shop@audit_log@@1.tsv.zst']);
   });
 
   it('restore.stub writes a stub for each missing unchosen chunk, and an .idx stub only where its .idx is missing', function () {
