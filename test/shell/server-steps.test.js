@@ -164,7 +164,7 @@ describe('restore load server steps (real Shell, real MySQL)', function () {
     expect((await server.query('SELECT id FROM shop.keepme')).map((x) => Number(x.id))).to.deep.equal([7]);
   });
 
-  it('a progressFile whose folder is missing is refused before any server step; a partial import stopped in the server ' +
+  it('a progressFile or viewDir whose folder is missing is refused before any step; a partial import stopped in the server ' +
     'steps keeps its view and says no progress file is there to resume from', async function () {
     const home = installPlugin(tempDir('restore-cfg-'));
     const before = await serverFingerprint(server);
@@ -175,6 +175,12 @@ describe('restore load server steps (real Shell, real MySQL)', function () {
     expect(r.stderr).to.include(`Refusing progressFile ${missing}: its folder ${path.dirname(missing)} does not exist. Nothing was changed.`);
     expect(r.out).to.not.include('Phases:');
     expect(Number(await server.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'"))).to.equal(0);
+    // A viewDir in a missing folder: before, refused only by the prepare step, after the plan was confirmed.
+    const view = cli(server.uri, ['load', shopCopy(), '--preset=fastest', '--force', '--latest=1', `--view-dir=${path.dirname(missing)}/v`],
+      { configHome: home });
+    expect(view.status, view.out).to.equal(1);
+    expect(view.stderr).to.include(`viewDir ${path.dirname(missing)}/v: its folder ${path.dirname(missing)} does not exist. Nothing was changed.`);
+    expect(view.out).to.not.include('Phases:');
     // An account that may not SET GLOBAL, loading with force: the server steps fail after the view was made.
     await server.query("CREATE USER s7lim@'127.0.0.1' IDENTIFIED BY 'pw'; GRANT SELECT, INSERT, CREATE, DROP, ALTER, INDEX, " +
       "CREATE VIEW, INNODB_REDO_LOG_ENABLE ON *.* TO s7lim@'127.0.0.1'");
