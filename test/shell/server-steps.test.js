@@ -50,6 +50,13 @@ describe('restore load server steps (real Shell, real MySQL)', function () {
     // Only the plan's echo of the options names them (keepSettings: [...]).
     expect(kept.stdout).to.not.match(/^(?! {2}restore\.load options:).*innodb_ddl_buffer_size|^ {4}sync_binlog/m);
     expect(kept.stdout).to.match(/^ {2}restore\.load options: .*keepSettings: \["innodb_ddl_buffer_size","sync_binlog"\]/m);
+    // A table of the load's schema that the load does not create (dropExisting drops only the dump's): a crash with
+    // the redo log off would lose it too, so the redo log stays on (before: turned off, "load again" said to repair it).
+    await server.query('CREATE TABLE shop.keepme (id INT PRIMARY KEY); INSERT INTO shop.keepme VALUES (7)');
+    const mine = cli(server.uri, ['load', shopCopy(), '--preset=fastest', '--force', '--drop-existing', '--dry-run']);
+    expect(mine.status, mine.out).to.equal(0);
+    expect(mine.stdout).to.include('InnoDB redo log: ON now: left alone (kept ON although the preset turns it off: the schema(s) of this load ' +
+      'hold 1 table(s) or view(s) it does not load (shop.keepme)');
     // Another schema on the server: the redo log stays on, so the redo capacity grows.
     await server.query('DROP SCHEMA shop');
     await server.query('CREATE SCHEMA keepme');
