@@ -83,6 +83,13 @@ function placeState(host, place) {
   if (!f.isDir(place.dir)) {
     if (f.isFile(place.dir)) throw new UserError('PATH_REFUSED', 'viewDir ' + place.dir + ' is a file: give a directory that does not exist yet.',
       { option: 'viewDir', path: place.dir });
+    // A given viewDir is made, not its folders: refused here rather than in the prepare step, after the plan was confirmed.
+    var parent = f.dirname(place.dir);
+    if (place.given && !f.isDir(parent)) {
+      throw new UserError('PATH_REFUSED', 'viewDir ' + place.dir + ': its folder ' + parent + (f.isFile(parent) ? ' is a file, not a folder'
+        : ' does not exist') + '. Nothing was changed. Create that folder first, or give a viewDir in a folder that exists.',
+        { option: 'viewDir', path: place.dir });
+    }
     return 'new';
   }
   var mark = f.isFile(f.join(place.dir, MARK)) ? readMark(host, place.dir) : null;

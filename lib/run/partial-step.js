@@ -178,8 +178,10 @@ function plan(ctx) {
   }
   lines = lines.concat(renameLines);
   if (state === 'reuse') {
+    var resumes = ctx.host.files.isFile(lo.progressFile || ctx.loadOptions.progressFile || '');
     lines.push('Load view: ' + place.dir + ' (made by an earlier load of the same dump and selection that did not ' +
-      'finish: util.loadDump resumes from its progress file' + (lo.resetProgress ? '; dropExisting starts it afresh' : '') + ')');
+      'finish: ' + (!resumes ? 'util.loadDump did not start from it, no progress file to resume from'
+        : 'util.loadDump resumes from its progress file' + (lo.resetProgress ? '; dropExisting starts it afresh' : '')) + ')');
   } else {
     var n = loadView.viewCounts(ctx.host, r.model, p);
     lines.push('Load view: ' + place.dir + ' (to be made: links to the dump\'s ' + n.links + ' metadata and chosen ' +
@@ -304,8 +306,12 @@ function report(ctx, planned, outcome) {
         lines.push('WARNING: the load view ' + view.dir + ' could not be removed (' + e.message + '): remove it yourself.');
       }
     } else {
-      lines.push('Load view kept: ' + view.dir + ' (util.loadDump\'s progress file is there): run the same restore.load ' +
-        'again to resume; it is removed once a load from it finishes.');
+      // Measured: a step that failed before util.loadDump (the server steps) leaves no progress file to resume from.
+      var progress = planned.facts ? planned.facts.progressFile : null;
+      var there = !!progress && ctx.host.files.isFile(progress);
+      lines.push('Load view kept: ' + view.dir + (!there ? ' (util.loadDump did not start from it: no progress file): run the same ' +
+        'restore.load again' : ' (util.loadDump\'s progress file ' + (ctx.host.files.dirname(progress) === view.dir ? 'is there'
+        : progress) + '): run the same restore.load again to resume') + '; it is removed once a load from it finishes.');
     }
   }
   return { lines: lines };

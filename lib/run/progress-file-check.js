@@ -25,6 +25,18 @@ function inside(host, dir, full) {
   return full.indexOf(prefix) === 0;
 }
 
+// A new progress file: its folder must be there and writable, else the record written beside it
+// (lib/snapshot/row-ownership.js) and util.loadDump fail after the server steps changed settings.
+function refuseFolder(host, full) {
+  var f = host.files;
+  var folder = f.dirname(full);
+  var why = !f.isDir(folder) ? (f.isFile(folder) ? 'is a file, not a folder' : 'does not exist')
+    : !f.canWrite(folder) ? 'cannot be written by the user running mysqlsh' : null;
+  if (why === null) return full;
+  throw new UserError('PATH_REFUSED', 'Refusing progressFile ' + full + ': its folder ' + folder + ' ' + why + '. Nothing was changed. ' +
+    'Give a file in a folder that exists and can be written, or leave progressFile out.', { option: 'progressFile', path: full });
+}
+
 // dir: the absolute dump directory; file: the progressFile option as given.
 function checkProgressFile(host, dir, file) {
   if (file === '') return ''; // util.loadDump's own meaning: no progress file at all
@@ -42,7 +54,7 @@ function checkProgressFile(host, dir, file) {
       'Leave progressFile out (the plugin keeps it outside the dump), or give a path outside the dump directory.',
         { option: 'progressFile', path: full });
   }
-  if (!f.isFile(full)) return full;
+  if (!f.isFile(full)) return refuseFolder(host, full);
   var head;
   try {
     head = f.readHeads([full], HEAD)[0];

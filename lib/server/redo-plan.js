@@ -11,7 +11,8 @@ function planRedo(host, own, existingState, objects, explicit, topo) {
   var plan = { state: s.state, reason: s.reason, action: null, note: null, warning: null };
   if (own.redoLog !== 'off') return plan;
   if (s.state === 'ON') {
-    var risk = safety.redoOffRisk(host, objects.schemas.map(function (x) { return x.schema; }), topo);
+    var risk = safety.redoOffRisk(host, objects.schemas.map(function (x) { return x.schema; }), topo,
+      objects.tables.concat((objects.views || []).map(function (v) { return { schema: v.schema, table: v.view }; })));
     if (risk && !explicit) {
       plan.note = 'kept ON although the preset turns it off: ' + risk + '; a server crash while it is off leaves an ' +
         'instance MySQL will not start again, to be re-initialized and loaded again. Pass redoLog: "off" to disable it anyway';

@@ -5,6 +5,8 @@
 var UserError = require('../core/user-error.js').UserError;
 var globalVariable = require('./server-variables.js').globalVariable;
 var isSystemSchema = require('./server-tables.js').isSystemSchema;
+var tableNameKey = require('./server-tables.js').tableNameKey;
+var displayTable = require('../format/display-name.js').displayTable;
 var firstSupported = require('./topology.js').firstSupported;
 var isSourceChannel = require('./topology.js').isSourceChannel;
 
@@ -132,12 +134,30 @@ function checkRedoLogPrivilege(host, force) {
 // Why a server crash while the redo log is off would cost more than the load (MySQL will not start
 // the instance again): user schemas outside loadSchemas, or replicas connected. null when it would
 // not; a replica check that cannot run is left to checkServerSafety, which reports it.
-function redoOffRisk(host, loadSchemas, topo) {
+// The load's schemas' tables and views on the server that are not among the load's tables, as schema.table.
+function tablesOutside(host, loadSchemas, loadTables) {
+  if (!loadSchemas.length) return [];
+  var key = tableNameKey(host);
+  var loaded = {};
+  loadTables.forEach(function (t) { loaded[key(t.schema) + '.' + key(t.table)] = true; });
+  return host.sql.run('SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t FROM information_schema.TABLES WHERE TABLE_SCHEMA IN (' +
+    loadSchemas.map(function () { return '?'; }).join(', ') + ') ORDER BY 1, 2', loadSchemas).rows
+    .filter(function (r) { return !loaded[key(r.s) + '.' + key(r.t)]; })
+    .map(function (r) { return displayTable(String(r.s), String(r.t)); });
+}
+
+function redoOffRisk(host, loadSchemas, topo, loadTables) {
   var others = host.sql.run('SELECT SCHEMA_NAME AS s FROM information_schema.SCHEMATA').rows.map(function (r) { return String(r.s); })
     .filter(function (name) { return !isSystemSchema(name) && loadSchemas.indexOf(name) < 0; });
   if (others.length) {
     return 'the server holds ' + others.length + ' schema(s) outside this load (' + others.slice(0, 5).join(', ') +
       (others.length > 5 ? ', …' : '') + ')';
+  }
+  // A table or view of the load's schemas that the load does not create would be lost as well (re-initialized, loaded again).
+  var strays = loadTables ? tablesOutside(host, loadSchemas, loadTables) : [];
+  if (strays.length) {
+    return 'the schema(s) of this load hold ' + strays.length + ' table(s) or view(s) it does not load (' + strays.slice(0, 5).join(', ') +
+      (strays.length > 5 ? ', …' : '') + ')';
   }
   if (topo && topo.group) return 'it is a Group Replication member';
   if (topo && topo.replicas.length) {

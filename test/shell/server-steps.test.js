@@ -50,6 +50,13 @@ describe('restore load server steps (real Shell, real MySQL)', function () {
     // Only the plan's echo of the options names them (keepSettings: [...]).
     expect(kept.stdout).to.not.match(/^(?! {2}restore\.load options:).*innodb_ddl_buffer_size|^ {4}sync_binlog/m);
     expect(kept.stdout).to.match(/^ {2}restore\.load options: .*keepSettings: \["innodb_ddl_buffer_size","sync_binlog"\]/m);
+    // A table of the load's schema that the load does not create (dropExisting drops only the dump's): a crash with
+    // the redo log off would lose it too, so the redo log stays on (before: turned off, "load again" said to repair it).
+    await server.query('CREATE TABLE shop.keepme (id INT PRIMARY KEY); INSERT INTO shop.keepme VALUES (7)');
+    const mine = cli(server.uri, ['load', shopCopy(), '--preset=fastest', '--force', '--drop-existing', '--dry-run']);
+    expect(mine.status, mine.out).to.equal(0);
+    expect(mine.stdout).to.include('InnoDB redo log: ON now: left alone (kept ON although the preset turns it off: the schema(s) of this load ' +
+      'hold 1 table(s) or view(s) it does not load (shop.keepme)');
     // Another schema on the server: the redo log stays on, so the redo capacity grows.
     await server.query('DROP SCHEMA shop');
     await server.query('CREATE SCHEMA keepme');
@@ -162,5 +169,40 @@ describe('restore load server steps (real Shell, real MySQL)', function () {
     expect(Number(await server.value('SELECT COUNT(*) FROM shop.customers'))).to.equal(1000);
     expect(Number(await server.value('SELECT COUNT(*) FROM shop.customers WHERE id = 99999'))).to.equal(0);
     expect((await server.query('SELECT id FROM shop.keepme')).map((x) => Number(x.id))).to.deep.equal([7]);
+  });
+
+  it('a progressFile or viewDir whose folder is missing is refused before any step; a partial import stopped in the server ' +
+    'steps keeps its view and says no progress file is there to resume from', async function () {
+    const home = installPlugin(tempDir('restore-cfg-'));
+    const before = await serverFingerprint(server);
+    // Before: refused only when the record beside it was written, after the settings and the redo log had changed.
+    const missing = path.join(tempDir('restore-pf-'), 'nodir', 'p.json');
+    const r = cli(server.uri, ['load', shopCopy(), '--preset=fastest', '--force', `--progress-file=${missing}`], { configHome: home });
+    expect(r.status, r.out).to.equal(1);
+    expect(r.stderr).to.include(`Refusing progressFile ${missing}: its folder ${path.dirname(missing)} does not exist. Nothing was changed.`);
+    expect(r.out).to.not.include('Phases:');
+    expect(Number(await server.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'"))).to.equal(0);
+    // A viewDir in a missing folder: before, refused only by the prepare step, after the plan was confirmed.
+    const view = cli(server.uri, ['load', shopCopy(), '--preset=fastest', '--force', '--latest=1', `--view-dir=${path.dirname(missing)}/v`],
+      { configHome: home });
+    expect(view.status, view.out).to.equal(1);
+    expect(view.stderr).to.include(`viewDir ${path.dirname(missing)}/v: its folder ${path.dirname(missing)} does not exist. Nothing was changed.`);
+    expect(view.out).to.not.include('Phases:');
+    // An account that may not SET GLOBAL, loading with force: the server steps fail after the view was made.
+    await server.query("CREATE USER s7lim@'127.0.0.1' IDENTIFIED BY 'pw'; GRANT SELECT, INSERT, CREATE, DROP, ALTER, INDEX, " +
+      "CREATE VIEW, INNODB_REDO_LOG_ENABLE ON *.* TO s7lim@'127.0.0.1'");
+    try {
+      const lim = cli(`s7lim:pw@127.0.0.1:${server.port}`, ['load', shopCopy(), '--preset=fastest', '--force', '--latest=1'],
+        { configHome: home });
+      expect(lim.status, lim.out).to.equal(1);
+      expect(lim.stderr).to.match(/failed in the server steps phase: .*SYSTEM_VARIABLES_ADMIN.* No server setting was changed\./);
+      const kept = /Load view kept: (\S+) \(util\.loadDump did not start from it: no progress file\): run the same restore\.load again;/
+        .exec(lim.stdout);
+      expect(kept, lim.out).to.not.equal(null);
+      expect(fs.readdirSync(kept[1]).filter((n) => /progress/.test(n))).to.deep.equal([]);
+    } finally {
+      await server.query("DROP USER s7lim@'127.0.0.1'");
+    }
+    expect(await serverFingerprint(server)).to.deep.equal(before);
   });
 });

@@ -291,6 +291,7 @@ describe('restore.load order and failures (lib/commands/load.js, plain Node)', f
       expect(host.log.some((e) => e[0] === 'files.makeDirs' && /\/progress$/.test(e[1])), 'no progress directory of the plugin\'s made').to.equal(false);
 
       const host2 = loadHost();
+      host2.fs.put('/work/.keep', ''); // the folder the given progressFile goes in is there (the preflight checks it)
       run(host2, { progressFile: '/work/p.json' }, addingStep(host2, {}, {}));
       expect(host2.calls('util.loadDump')[0][2]).to.include({ progressFile: '/work/p.json' }).and.to.not.have.property('resetProgress');
     });

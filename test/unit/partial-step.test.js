@@ -73,7 +73,11 @@ describe('the partial-import step of restore.load (lib/run/partial-step.js)', fu
   it('a view left by an unfinished load is resumed, or started afresh with dropExisting', function () {
     const h = sampleHost();
     const c = ctxOf(h, LATEST2);
-    step.prepare(c, step.plan(c));
+    const first = step.plan(c);
+    step.prepare(c, first);
+    // Stopped before util.loadDump (a server step failed): nothing to resume, and the plan says so.
+    expect(step.plan(ctxOf(h, LATEST2)).lines.slice(-1)[0]).to.match(/^Load view: \S+ \(made by an earlier load of the same dump and selection that did not finish: util\.loadDump did not start from it, no progress file to resume from\)$/);
+    h.fs.put(first.loadOptions.progressFile, '{"op":"SERVER-UUID"}\n');
     const again = step.plan(ctxOf(h, LATEST2));
     expect(again.lines.slice(-1)[0]).to.match(/^Load view: \S+ \(made by an earlier load of the same dump and selection that did not finish: util\.loadDump resumes from its progress file\)$/);
     expect(again.loadOptions).to.not.have.property('resetProgress');
@@ -115,6 +119,11 @@ describe('the partial-import step of restore.load (lib/run/partial-step.js)', fu
     const c = ctxOf(h, LATEST2);
     const p = step.plan(c);
     step.prepare(c, p);
+    // A server step failed before util.loadDump: no progress file, nothing to resume.
+    expect(step.report(c, p, { error: new Error('x'), tables: [], loaded: false }).lines).to.deep.equal([
+      'Stubbed (not loaded): shop.orders 10 chunk(s).', 'Load view kept: ' + p.loadDir + ' (util.loadDump did not start from it: ' +
+      'no progress file): run the same restore.load again; it is removed once a load from it finishes.']);
+    h.fs.put(p.loadOptions.progressFile, '{"op":"SERVER-UUID"}\n');
     expect(step.report(c, p, { error: new Error('x'), tables: [], loaded: false }).lines).to.deep.equal([
       'Stubbed (not loaded): shop.orders 10 chunk(s).', 'Load view kept: ' + p.loadDir + " (util.loadDump's progress file is " +
       'there): run the same restore.load again to resume; it is removed once a load from it finishes.']);

@@ -105,6 +105,12 @@ describe('server safety: what a load may change on this server (lib/server/serve
     expect(safety.redoOffRisk(schemas(system.concat(['shop'])), ['shop'], null)).to.equal(null);
     expect(safety.redoOffRisk(schemas(system.concat(['shop', 'crm', 'a', 'b', 'c', 'd', 'e'])), ['shop'], null)).to.equal(
       'the server holds 6 schema(s) outside this load (crm, a, b, c, d, …)');
+    const tables = [[/lower_case_table_names/, { rows: [{ l: '1' }] }],
+      [/information_schema\.TABLES/, { rows: [{ s: 'shop', t: 'orders' }, { s: 'shop', t: 'keepme' }] }]];
+    expect(safety.redoOffRisk(schemas(['shop'], tables), ['shop'], null, [{ schema: 'shop', table: 'Orders' }])).to.equal(
+      'the schema(s) of this load hold 1 table(s) or view(s) it does not load (shop.keepme)');
+    expect(safety.redoOffRisk(schemas(['shop'], tables), ['shop'], null, [{ schema: 'shop', table: 'orders' }, { schema: 'shop', table: 'keepme' }]))
+      .to.equal(null);
     expect(safety.redoOffRisk(schemas(['shop']), ['shop'], { group: {}, replicas: [] })).to.equal('it is a Group Replication member');
     expect(safety.redoOffRisk(schemas(['shop']), ['shop'], { group: null, replicas: [{ host: '127.0.0.1', port: 3307 }] }))
       .to.equal('1 replica(s) are connected to it (127.0.0.1:3307)');
