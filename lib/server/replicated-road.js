@@ -160,7 +160,7 @@ function planLines(topo, d) {
     return ['Topology: ' + topo.rebuild.from + '; topology "rebuild": every standalone lever while no other member is ' +
       'there, then the members join by clone (steps at the end).'].concat(d.keyLine ? ['  ' + d.keyLine] : []);
   }
-  var lines = ['Topology: ' + topology.describeTopology(topo) + ': ' + topology.consequence(topo) + '.'];
+  var lines = ['Topology: ' + topology.describeTopology(topo) + ': ' + topology.consequence(topo, d.verify > 0) + '.'];
   if (!topo.feedsOthers) return lines.concat(d.skipBinlog && topo.logBin ? ['  ' + unloggedNote(d.skipBinlog)] : []);
   var levers = [];
   levers.push(d.binlogDropped ? d.binlogDropped : 'binary log: ON for every statement of the load');
