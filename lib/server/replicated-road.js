@@ -23,8 +23,10 @@ function others(topo) {
 }
 
 // skipBinlog on a server that feeds others: refused when the user gave it, dropped (with the
-// reason) when a preset did. Returns null or the plan line of the drop.
+// reason) when a preset did. Returns null or the plan line of the drop. A sessionInitSql that
+// touches sql_log_bin there is refused too: it is skipBinlog in other words.
 function binlogDecision(topo, loadOptions, explicit) {
+  if (topo.feedsOthers) refuseBinlogSwitch(topo, loadOptions.sessionInitSql);
   if (!loadOptions.skipBinlog) return null;
   if (!topo.feedsOthers) {
     // Whether anyone reads the binary log could not be checked: a preset does not bet on "nobody".
@@ -32,8 +34,7 @@ function binlogDecision(topo, loadOptions, explicit) {
     return 'skipBinlog from the preset dropped: whether replicas or a group read this server\'s binary log could not be ' +
       'checked (' + topo.unchecked.join('; ') + '); give skipBinlog: true if nothing does';
   }
-  var who = topo.group ? 'the Group Replication group (' + (others(topo) || 'no other member yet') + ')'
-    : topo.replicas.length + ' replica(s) (' + others(topo) + ')';
+  var who = feeds(topo);
   if (explicit) {
     throw new UserError('BINLOG_REQUIRED', 'skipBinlog: true refused: this server\'s binary log feeds ' + who + '. A load kept out of it ' +
       'would reach this server only' + (topo.group ? ' (the group cannot certify what is not in it)' : ' and the replicas would ' +
@@ -42,6 +43,22 @@ function binlogDecision(topo, loadOptions, explicit) {
   }
   return 'skipBinlog from the preset dropped: this server\'s binary log feeds ' + who + '; the load must go through it ' +
     'so every member gets every row';
+}
+
+function feeds(topo) {
+  return topo.group ? 'the Group Replication group (' + (others(topo) || 'no other member yet') + ')'
+    : topo.replicas.length + ' replica(s) (' + others(topo) + ')';
+}
+
+// Any statement naming sql_log_bin (its value may be an expression): the loader's sessions would
+// write outside the binary log, so the members would never get those rows.
+function refuseBinlogSwitch(topo, init) {
+  var hits = (Array.isArray(init) ? init : []).filter(function (sql) { return /sql_log_bin/i.test(String(sql)); });
+  if (!hits.length) return;
+  throw new UserError('BINLOG_REQUIRED', 'sessionInitSql refused: ' + hits.map(function (x) { return '"' + x + '"'; }).join(', ') +
+    ' sets sql_log_bin in util.loadDump\'s sessions, and this server\'s binary log feeds ' + feeds(topo) + ': what is kept out of it ' +
+    'would reach this server only' + (topo.group ? ' (the group cannot certify it)' : ', never the replicas') +
+    '. Leave sql_log_bin out of sessionInitSql, or load each server on its own. Nothing was changed.');
 }
 
 // Other ONLINE members of a group primary's group (they hold what it certified).

@@ -61,13 +61,18 @@ describe('restore load into a source with a replica (real Shell, real MySQL)', f
     expect(await serverFingerprint(source)).to.deep.equal(before);
   });
 
-  it('skipBinlog given explicitly on the source: refused naming the replica, nothing changed', async function () {
+  it('skipBinlog given explicitly on the source, or sql_log_bin in sessionInitSql: refused naming the replica, nothing changed', async function () {
     this.timeout(60000);
     const before = await serverFingerprint(source);
     const r = cli(source.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--skip-binlog', '--force']);
     expect(r.status, r.out).to.equal(1);
     expect(r.out).to.match(new RegExp(`skipBinlog: true refused: this server's binary log feeds 1 replica\\(s\\) \\(127\\.0\\.0\\.1:${replica.port}\\)`));
     expect(r.out).to.match(/Leave skipBinlog out/);
+    // The same in other words: util.loadDump's sessions told to leave the binary log.
+    const init = cli(source.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--session-init-sql=SET SESSION sql_log_bin = 0']);
+    expect(init.status, init.out).to.equal(1);
+    expect(init.out).to.match(new RegExp('sessionInitSql refused: "SET SESSION sql_log_bin = 0" sets sql_log_bin in util\\.loadDump\'s ' +
+      `sessions, and this server's binary log feeds 1 replica\\(s\\) \\(127\\.0\\.0\\.1:${replica.port}\\).*Nothing was changed`));
     expect(await shopOn(source)).to.equal(0);
     expect(await serverFingerprint(source)).to.deep.equal(before);
   });
