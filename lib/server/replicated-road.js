@@ -24,9 +24,13 @@ function others(topo) {
 
 // skipBinlog on a server that feeds others: refused when the user gave it, dropped (with the
 // reason) when a preset did. Returns null or the plan line of the drop. A sessionInitSql that
-// touches sql_log_bin there is refused too: it is skipBinlog in other words.
+// touches sql_log_bin there is refused too (skipBinlog in other words), and so is updateGtidSet
+// (a gtid_purged no member gets).
 function binlogDecision(topo, loadOptions, explicit) {
-  if (topo.feedsOthers) refuseBinlogSwitch(topo, loadOptions.sessionInitSql);
+  if (topo.feedsOthers) {
+    refuseBinlogSwitch(topo, loadOptions.sessionInitSql);
+    refuseGtidUpdate(topo, loadOptions.updateGtidSet);
+  }
   if (!loadOptions.skipBinlog) return null;
   if (!topo.feedsOthers) {
     // Whether anyone reads the binary log could not be checked: a preset does not bet on "nobody".
@@ -59,6 +63,21 @@ function refuseBinlogSwitch(topo, init) {
     ' sets sql_log_bin in util.loadDump\'s sessions, and this server\'s binary log feeds ' + feeds(topo) + ': what is kept out of it ' +
     'would reach this server only' + (topo.group ? ' (the group cannot certify it)' : ', never the replicas') +
     '. Leave sql_log_bin out of sessionInitSql, or load each server on its own. Nothing was changed.');
+}
+
+// util.loadDump's updateGtidSet sets this server's gtid_purged, which no member gets: each would
+// stay behind those GTIDs, and a replica reconnecting is refused (its source purged what it lacks).
+function refuseGtidUpdate(topo, mode) {
+  if (!mode || mode === 'off') return;
+  if (topo.group) {
+    throw new UserError('BINLOG_REQUIRED', 'updateGtidSet: "' + mode + '" refused: gtid_purged cannot change while Group ' +
+      'Replication runs (util.loadDump would stop on it after this server\'s settings were changed), and the other members ' +
+      '(' + (others(topo) || 'none yet') + ') would not get it. Leave updateGtidSet out here. Nothing was changed.');
+  }
+  throw new UserError('BINLOG_REQUIRED', 'updateGtidSet: "' + mode + '" refused: it writes the dump\'s GTIDs into this server\'s ' +
+    'gtid_purged only (SET GLOBAL gtid_purged is not replicated), and this server feeds ' + feeds(topo) + ': the replicas would ' +
+    'lack those GTIDs, and one reconnecting would be refused by this server (it purged GTIDs they lack). Leave updateGtidSet ' +
+    'out here, or load with topology: "rebuild" and add the replicas by clone (a clone carries gtid_purged). Nothing was changed.');
 }
 
 // Other ONLINE members of a group primary's group (they hold what it certified).

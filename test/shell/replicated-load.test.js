@@ -61,7 +61,7 @@ describe('restore load into a source with a replica (real Shell, real MySQL)', f
     expect(await serverFingerprint(source)).to.deep.equal(before);
   });
 
-  it('skipBinlog given explicitly on the source, or sql_log_bin in sessionInitSql: refused naming the replica, nothing changed', async function () {
+  it('skipBinlog given explicitly on the source, sql_log_bin in sessionInitSql, updateGtidSet: refused naming the replica, nothing changed', async function () {
     this.timeout(60000);
     const before = await serverFingerprint(source);
     const r = cli(source.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--skip-binlog', '--force']);
@@ -73,6 +73,11 @@ describe('restore load into a source with a replica (real Shell, real MySQL)', f
     expect(init.status, init.out).to.equal(1);
     expect(init.out).to.match(new RegExp('sessionInitSql refused: "SET SESSION sql_log_bin = 0" sets sql_log_bin in util\\.loadDump\'s ' +
       `sessions, and this server's binary log feeds 1 replica\\(s\\) \\(127\\.0\\.0\\.1:${replica.port}\\).*Nothing was changed`));
+    // The dump's GTIDs in this server's gtid_purged only: the replica would lack them (and be refused when it reconnects).
+    const gtids = cli(source.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--update-gtid-set=append', '--members-timeout=3']);
+    expect(gtids.status, gtids.out).to.equal(1);
+    expect(gtids.out).to.match(new RegExp('updateGtidSet: "append" refused: .*gtid_purged only .*this server feeds 1 replica\\(s\\) ' +
+      `\\(127\\.0\\.0\\.1:${replica.port}\\).*topology: "rebuild".*Nothing was changed`));
     expect(await shopOn(source)).to.equal(0);
     expect(await serverFingerprint(source)).to.deep.equal(before);
   });
