@@ -8,7 +8,7 @@ var CODES = {
   BINLOG_SOURCE_AUTH: 'the live server given as binlogs refused the account (password, or REPLICATION SLAVE / CLIENT missing)',
   BINLOG_SOURCE_EMPTY: 'the place given as binlogs holds no binary log file (or the server has log_bin OFF)',
   BINLOG_SOURCE_UNREACHABLE: 'the live server given as binlogs cannot be reached',
-  BINLOG_REQUIRED: 'skipBinlog refused: the binary log feeds replicas or a group',
+  BINLOG_REQUIRED: 'skipBinlog, sql_log_bin in sessionInitSql or updateGtidSet refused: the binary log feeds replicas or a group',
   BINLOG_STOP_NOT_FOUND: 'stopBefore "first drop of schema.table": no statement after the dump in the binary logs drops or truncates that table',
   BINLOG_UNSUPPORTED: 'a replay of binary logs the plugin does not do (yet): GTIDs off, statement-based events, a filter it cannot apply',
   BUCKET_FETCH_FAILED: 'the bucket did not give the chosen data files',

@@ -23,8 +23,14 @@ function others(topo) {
 }
 
 // skipBinlog on a server that feeds others: refused when the user gave it, dropped (with the
-// reason) when a preset did. Returns null or the plan line of the drop.
+// reason) when a preset did. Returns null or the plan line of the drop. A sessionInitSql that
+// touches sql_log_bin there is refused too (skipBinlog in other words), and so is updateGtidSet
+// (a gtid_purged no member gets).
 function binlogDecision(topo, loadOptions, explicit) {
+  if (topo.feedsOthers) {
+    refuseBinlogSwitch(topo, loadOptions.sessionInitSql);
+    refuseGtidUpdate(topo, loadOptions.updateGtidSet);
+  }
   if (!loadOptions.skipBinlog) return null;
   if (!topo.feedsOthers) {
     // Whether anyone reads the binary log could not be checked: a preset does not bet on "nobody".
@@ -32,8 +38,7 @@ function binlogDecision(topo, loadOptions, explicit) {
     return 'skipBinlog from the preset dropped: whether replicas or a group read this server\'s binary log could not be ' +
       'checked (' + topo.unchecked.join('; ') + '); give skipBinlog: true if nothing does';
   }
-  var who = topo.group ? 'the Group Replication group (' + (others(topo) || 'no other member yet') + ')'
-    : topo.replicas.length + ' replica(s) (' + others(topo) + ')';
+  var who = feeds(topo);
   if (explicit) {
     throw new UserError('BINLOG_REQUIRED', 'skipBinlog: true refused: this server\'s binary log feeds ' + who + '. A load kept out of it ' +
       'would reach this server only' + (topo.group ? ' (the group cannot certify what is not in it)' : ' and the replicas would ' +
@@ -42,6 +47,37 @@ function binlogDecision(topo, loadOptions, explicit) {
   }
   return 'skipBinlog from the preset dropped: this server\'s binary log feeds ' + who + '; the load must go through it ' +
     'so every member gets every row';
+}
+
+function feeds(topo) {
+  return topo.group ? 'the Group Replication group (' + (others(topo) || 'no other member yet') + ')'
+    : topo.replicas.length + ' replica(s) (' + others(topo) + ')';
+}
+
+// Any statement naming sql_log_bin (its value may be an expression): the loader's sessions would
+// write outside the binary log, so the members would never get those rows.
+function refuseBinlogSwitch(topo, init) {
+  var hits = (Array.isArray(init) ? init : []).filter(function (sql) { return /sql_log_bin/i.test(String(sql)); });
+  if (!hits.length) return;
+  throw new UserError('BINLOG_REQUIRED', 'sessionInitSql refused: ' + hits.map(function (x) { return '"' + x + '"'; }).join(', ') +
+    ' sets sql_log_bin in util.loadDump\'s sessions, and this server\'s binary log feeds ' + feeds(topo) + ': what is kept out of it ' +
+    'would reach this server only' + (topo.group ? ' (the group cannot certify it)' : ', never the replicas') +
+    '. Leave sql_log_bin out of sessionInitSql, or load each server on its own. Nothing was changed.');
+}
+
+// util.loadDump's updateGtidSet sets this server's gtid_purged, which no member gets: each would
+// stay behind those GTIDs, and a replica reconnecting is refused (its source purged what it lacks).
+function refuseGtidUpdate(topo, mode) {
+  if (!mode || mode === 'off') return;
+  if (topo.group) {
+    throw new UserError('BINLOG_REQUIRED', 'updateGtidSet: "' + mode + '" refused: gtid_purged cannot change while Group ' +
+      'Replication runs (util.loadDump would stop on it after this server\'s settings were changed), and the other members ' +
+      '(' + (others(topo) || 'none yet') + ') would not get it. Leave updateGtidSet out here. Nothing was changed.');
+  }
+  throw new UserError('BINLOG_REQUIRED', 'updateGtidSet: "' + mode + '" refused: it writes the dump\'s GTIDs into this server\'s ' +
+    'gtid_purged only (SET GLOBAL gtid_purged is not replicated), and this server feeds ' + feeds(topo) + ': the replicas would ' +
+    'lack those GTIDs, and one reconnecting would be refused by this server (it purged GTIDs they lack). Leave updateGtidSet ' +
+    'out here, or load with topology: "rebuild" and add the replicas by clone (a clone carries gtid_purged). Nothing was changed.');
 }
 
 // Other ONLINE members of a group primary's group (they hold what it certified).
@@ -160,7 +196,7 @@ function planLines(topo, d) {
     return ['Topology: ' + topo.rebuild.from + '; topology "rebuild": every standalone lever while no other member is ' +
       'there, then the members join by clone (steps at the end).'].concat(d.keyLine ? ['  ' + d.keyLine] : []);
   }
-  var lines = ['Topology: ' + topology.describeTopology(topo) + ': ' + topology.consequence(topo) + '.'];
+  var lines = ['Topology: ' + topology.describeTopology(topo) + ': ' + topology.consequence(topo, d.verify > 0) + '.'];
   if (!topo.feedsOthers) return lines.concat(d.skipBinlog && topo.logBin ? ['  ' + unloggedNote(d.skipBinlog)] : []);
   var levers = [];
   levers.push(d.binlogDropped ? d.binlogDropped : 'binary log: ON for every statement of the load');

@@ -188,15 +188,17 @@ function describeTopology(t) {
     (t.unchecked.length ? '; not checked: ' + t.unchecked.join('; ') : '') + ')';
 }
 
-// What follows from the topology for the load: one sentence for the plan.
-function consequence(t) {
+// What follows from the topology for the load: one sentence for the plan. verify: members are
+// verified after the load (membersTimeout above 0).
+function consequence(t, verify) {
   // Members read before the load (lib/server/members.js) that will not be waited for.
   var but = t.members.some(function (m) { return m.health && !m.health.wait; }) ? ' (but those not waited for, below)' : '';
+  var checked = verify === false ? 'not verified (membersTimeout: 0)' : 'verified afterwards' + but;
   if (t.kind === 'group-primary') {
     return 'every statement of the load goes to the binary log, so the group certifies and applies it on every member; ' +
-      'the members are verified afterwards' + but;
+      'the members are ' + checked;
   }
-  if (t.kind === 'source') return 'every statement of the load goes to the binary log, so every replica gets it; the replicas are verified afterwards' + but;
+  if (t.kind === 'source') return 'every statement of the load goes to the binary log, so every replica gets it; the replicas are ' + checked;
   if (t.kind === 'replica' || t.kind === 'group-secondary') return 'a load here is refused: load the source/primary';
   return 'every speed lever may be used';
 }

@@ -61,15 +61,41 @@ describe('restore load into a source with a replica (real Shell, real MySQL)', f
     expect(await serverFingerprint(source)).to.deep.equal(before);
   });
 
-  it('skipBinlog given explicitly on the source: refused naming the replica, nothing changed', async function () {
+  it('skipBinlog given explicitly on the source, sql_log_bin in sessionInitSql, updateGtidSet: refused naming the replica, nothing changed', async function () {
     this.timeout(60000);
     const before = await serverFingerprint(source);
     const r = cli(source.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--skip-binlog', '--force']);
     expect(r.status, r.out).to.equal(1);
     expect(r.out).to.match(new RegExp(`skipBinlog: true refused: this server's binary log feeds 1 replica\\(s\\) \\(127\\.0\\.0\\.1:${replica.port}\\)`));
     expect(r.out).to.match(/Leave skipBinlog out/);
+    // The same in other words: util.loadDump's sessions told to leave the binary log.
+    const init = cli(source.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--session-init-sql=SET SESSION sql_log_bin = 0']);
+    expect(init.status, init.out).to.equal(1);
+    expect(init.out).to.match(new RegExp('sessionInitSql refused: "SET SESSION sql_log_bin = 0" sets sql_log_bin in util\\.loadDump\'s ' +
+      `sessions, and this server's binary log feeds 1 replica\\(s\\) \\(127\\.0\\.0\\.1:${replica.port}\\).*Nothing was changed`));
+    // The dump's GTIDs in this server's gtid_purged only: the replica would lack them (and be refused when it reconnects).
+    const gtids = cli(source.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--update-gtid-set=append', '--members-timeout=3']);
+    expect(gtids.status, gtids.out).to.equal(1);
+    expect(gtids.out).to.match(new RegExp('updateGtidSet: "append" refused: .*gtid_purged only .*this server feeds 1 replica\\(s\\) ' +
+      `\\(127\\.0\\.0\\.1:${replica.port}\\).*topology: "rebuild".*Nothing was changed`));
     expect(await shopOn(source)).to.equal(0);
     expect(await serverFingerprint(source)).to.deep.equal(before);
+  });
+
+  it('the plan says only what will be: membersTimeout 0 verifies no replica; the redo log kept ON needs force too, and with it goes off and back on', async function () {
+    this.timeout(120000);
+    const dry = cli(source.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--members-timeout=0', '--dry-run']);
+    expect(dry.status, dry.out).to.equal(0);
+    expect(dry.stdout).to.match(/so every replica gets it; the replicas are not verified \(membersTimeout: 0\)\./);
+    expect(dry.stdout).to.not.match(/verified afterwards/);
+    expect(dry.stdout).to.match(/Pass redoLog: "off" with force: true to disable it anyway/);
+    // What the note says, done: the redo log off for the load only, the replica with every row.
+    const r = cli(source.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--redo-log=off', '--force']);
+    expect(r.status, r.out).to.equal(0);
+    expect(r.stdout).to.match(/InnoDB redo log: before ON, OFF during the load, after ON/);
+    expect(await source.value("SELECT VARIABLE_VALUE FROM performance_schema.global_status WHERE VARIABLE_NAME = 'Innodb_redo_log_enabled'")).to.equal('ON');
+    expect(r.stdout).to.match(new RegExp(`127\\.0\\.0\\.1:${replica.port}\\s+replica\\s+IO Yes, SQL Yes\\s+yes\\s+yes`));
+    expect(await set.rowsEqual('shop')).to.equal(true);
   });
 
   it('a load pointed at the replica: refused naming the source, nothing changed', async function () {

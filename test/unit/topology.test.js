@@ -42,6 +42,7 @@ describe('topology: what the target server is (lib/server/topology.js)', functio
     expect([r.kind, r.feeds, r.members]).to.deep.equal(['source', true, [['replica', 'replica1.example:3306'], ['replica', '10.0.0.7:3307']]]);
     expect(r.text).to.equal('source with 2 replica(s) connected (replica1.example:3306, 10.0.0.7:3307), GTIDs ON');
     expect(topology.consequence(r.t)).to.match(/every replica gets it; the replicas are verified afterwards$/);
+    expect(topology.consequence(r.t, false)).to.match(/every replica gets it; the replicas are not verified \(membersTimeout: 0\)$/);
     // A dump thread over the socket, or none visible (no PROCESS privilege): loopback.
     const local = read(fakeHost({ sql: [[/^SHOW REPLICAS$/, { rows: [{ Host: '', Port: 3307 }] }],
       [/Binlog Dump/, { rows: [{ h: 'localhost:40001' }] }]] }));
