@@ -11,12 +11,10 @@ var onTheServer = require('../server/server-tables.js');
 var formatTable = require('../format/text-table.js').formatTable;
 var displayTable = require('../format/display-name.js').displayTable;
 var displayIdentifier = require('../format/display-name.js').displayIdentifier;
+var someNames = require('../format/display-name.js').someNames;
 
-var SHOWN = 5;
-function namesOf(tables) {
-  return tables.slice(0, SHOWN).map(function (t) { return displayTable(t.schema, t.table); }).join(', ') +
-    (tables.length > SHOWN ? ', … and ' + (tables.length - SHOWN) + ' more' : '');
-}
+// The first five of some tables, then how many more.
+function namesOf(tables) { return someNames(tables.map(function (t) { return displayTable(t.schema, t.table); }), 5); }
 
 // What the filters name that the server does not have (a typo analyzes nothing, said so).
 function notOnTheServer(host, sel) {

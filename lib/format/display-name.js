@@ -21,4 +21,9 @@ function displayTable(schema, table, partition) {
   return partition === undefined || partition === null ? s : s + ' partition ' + displayIdentifier(partition);
 }
 
-module.exports = { displayIdentifier: displayIdentifier, displayTable: displayTable };
+// The first `shown` of some names (already displayed), then how many more: "a, b, … and 3 more".
+function someNames(names, shown) {
+  return names.slice(0, shown).join(', ') + (names.length > shown ? ', … and ' + (names.length - shown) + ' more' : '');
+}
+
+module.exports = { displayIdentifier: displayIdentifier, displayTable: displayTable, someNames: someNames };

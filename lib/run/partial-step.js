@@ -177,8 +177,9 @@ function plan(ctx) {
     lines.push('Remote dump ' + ctx.source.source.url + ': ' + p.fetch.length + ' data file(s) to fetch into ' + ctx.dumpDir + '.');
   }
   lines = lines.concat(renameLines);
+  var progressFile = lo.progressFile || ctx.loadOptions.progressFile;
   if (state === 'reuse') {
-    var resumes = ctx.host.files.isFile(lo.progressFile || ctx.loadOptions.progressFile || '');
+    var resumes = ctx.host.files.isFile(progressFile || '');
     lines.push('Load view: ' + place.dir + ' (made by an earlier load of the same dump and selection that did not ' +
       'finish: ' + (!resumes ? 'util.loadDump did not start from it, no progress file to resume from'
         : 'util.loadDump resumes from its progress file' + (lo.resetProgress ? '; dropExisting starts it afresh' : '')) + ')');
@@ -193,7 +194,7 @@ function plan(ctx) {
       'reuse it for a later full load.');
   }
   facts.view = { dir: place.dir, state: state };
-  facts.progressFile = lo.progressFile || ctx.loadOptions.progressFile;
+  facts.progressFile = progressFile;
   facts.rename = rw.facts;
   return Object.assign(base, { loadOptions: lo, lines: lines, facts: facts, place: place, state: state, loadDir: place.dir });
 }

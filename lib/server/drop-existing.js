@@ -5,6 +5,7 @@ var tableNameKey = require('./server-tables.js').tableNameKey;
 var UserError = require('../core/user-error.js').UserError;
 var quoteTable = require('../core/sql-identifiers.js').quoteTable;
 var displayTable = require('../format/display-name.js').displayTable;
+var someNames = require('../format/display-name.js').someNames;
 var startProgress = require('../format/progress.js').startProgress;
 
 // Drop order: triggers and views first (they depend on tables), then tables, routines, events.
@@ -79,10 +80,9 @@ function refuseExisting(host, objects, lo, resumed) {
   if (resumed || lo.ignoreExistingObjects || lo.dropExistingObjects) return;
   var found = existingObjects(host, objects);
   if (!found.length) return;
-  var shown = found.slice(0, 10).map(function (o) { return o.kind.toLowerCase() + ' ' + displayTable(o.schema, o.name); });
+  var names = found.map(function (o) { return o.kind.toLowerCase() + ' ' + displayTable(o.schema, o.name); });
   throw new UserError('OBJECTS_EXIST', 'Refusing to load: ' + found.length + ' object(s) the load creates exist on this server ' +
-    'already (' + shown.join(', ') + (found.length > shown.length ? ', … and ' + (found.length - shown.length) + ' more' : '') +
-    '), and util.loadDump stops at them ("Duplicate objects found"). Drop them first with dropExisting: true (--drop-existing; ' +
+    'already (' + someNames(names, 10) + '), and util.loadDump stops at them ("Duplicate objects found"). Drop them first with dropExisting: true (--drop-existing; ' +
     'never a schema), leave them out with the filters (excludeTables, excludeRoutines, excludeEvents), or load into them with ignoreExistingObjects: true. Nothing was changed.',
   { objects: found.slice(0, SHOWN), count: found.length });
 }

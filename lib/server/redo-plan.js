@@ -15,7 +15,7 @@ function planRedo(host, own, existingState, objects, explicit, topo) {
       objects.tables.concat((objects.views || []).map(function (v) { return { schema: v.schema, table: v.view }; })));
     if (risk && !explicit) {
       // Where replicas or a group depend on it, the preflight's safety check wants force too.
-      var serving = topo && (topo.group || (topo.replicas && topo.replicas.length));
+      var serving = topo && topo.feedsOthers;
       plan.note = 'kept ON although the preset turns it off: ' + risk + '; a server crash while it is off leaves an ' +
         'instance MySQL will not start again, to be re-initialized and loaded again. Pass redoLog: "off"' +
         (serving ? ' with force: true' : '') + ' to disable it anyway';

@@ -7,9 +7,14 @@ var SYSTEM_SCHEMAS = ['mysql', 'sys', 'information_schema', 'performance_schema'
 
 function isSystemSchema(name) { return SYSTEM_SCHEMAS.indexOf(String(name).toLowerCase()) >= 0; }
 
+// Whether this server takes table names case aside (lower_case_table_names 1 or 2).
+function foldsTableNames(host) {
+  return String(host.sql.run('SELECT @@lower_case_table_names AS l').rows[0].l) !== '0';
+}
+
 // name -> the key two names of one table share on this server.
 function tableNameKey(host) {
-  var fold = String(host.sql.run('SELECT @@lower_case_table_names AS l').rows[0].l) !== '0';
+  var fold = foldsTableNames(host);
   return function (name) { return fold ? String(name).toLowerCase() : String(name); };
 }
 
@@ -54,5 +59,5 @@ function tableStats(host, schema, names) {
   return out;
 }
 
-module.exports = { isSystemSchema: isSystemSchema, existingSchemas: existingSchemas, tableNameKey: tableNameKey, baseTableNames: baseTableNames,
+module.exports = { isSystemSchema: isSystemSchema, existingSchemas: existingSchemas, foldsTableNames: foldsTableNames, tableNameKey: tableNameKey, baseTableNames: baseTableNames,
   tableStats: tableStats };

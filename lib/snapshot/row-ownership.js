@@ -37,7 +37,7 @@ var masking = require('./masking.js');
 var ddlForeignKeys = require('./deferred-indexes.js').ddlForeignKeys;
 var loadedForeignKeys = require('./foreign-keys.js').loadedForeignKeys;
 var tableKey = require('./foreign-keys.js').tableKey;
-var tableNameKey = require('../server/server-tables.js').tableNameKey;
+var foldsTableNames = require('../server/server-tables.js').foldsTableNames;
 
 var RECORD_FORMAT = 1;
 var INT_TYPES = { tinyint: true, smallint: true, mediumint: true, int: true, integer: true, bigint: true };
@@ -48,14 +48,12 @@ function lower(schema, table) { return tableKey(String(schema).toLowerCase(), St
 // A table's key on this server (fold: lower_case_table_names is 1 or 2, lib/server/server-tables.js): with 0,
 // `Orders` and `orders` are two tables, and the rows of one must not be taken for the other's.
 function keyer(fold) { return fold ? lower : function (schema, table) { return tableKey(String(schema), String(table)); }; }
-function foldsNames(host) { return tableNameKey(host)('A') === 'a'; }
 
 // The record of a first attempt, beside util.loadDump's progress file.
 function recordPath(progressFile) { return progressFile + '.own-rows.json'; }
 
-// The loaded tables on the server now, not dropped by the load: {key (keyer): {schema, table} as the server names it}.
-function existingTables(host, tables, drops) {
-  var key = keyer(foldsNames(host));
+// The loaded tables on the server now, not dropped by the load: {key: {schema, table} as the server names it}.
+function existingTables(host, tables, drops, key) {
   var schemas = [];
   tables.forEach(function (t) { if (schemas.indexOf(t.schema) < 0) schemas.push(t.schema); });
   if (!schemas.length) return {};
@@ -347,9 +345,9 @@ function planOwnership(host, p) {
   // load's and its replay's, and that load's facts hold, as for a resumed one.
   var forward = p.replay && p.replay.forward ? p.replay.forward : null;
   var record = resumed ? readRecord(host, recordPath(progress)) : forward ? { examined: forward.rows.examined, own: forward.rows.own, ranges: {} } : null;
-  var fold = foldsNames(host);
+  var fold = foldsTableNames(host);
   var key = keyer(fold);
-  var existing = existingTables(host, tables, p.drops);
+  var existing = existingTables(host, tables, p.drops, key);
   var examined = record ? record.examined : [];
   var ownNow = {};
   // A table the earlier attempt examined holds rows of its own only if its record names it (the rows
