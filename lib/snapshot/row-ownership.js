@@ -53,7 +53,9 @@ function keyer(fold) { return fold ? lower : function (schema, table) { return t
 function recordPath(progressFile) { return progressFile + '.own-rows.json'; }
 
 // The loaded tables on the server now, not dropped by the load: {key: {schema, table} as the server names it}.
+// key: the table key of this server (keyer), when the caller has it.
 function existingTables(host, tables, drops, key) {
+  key = key || keyer(foldsTableNames(host));
   var schemas = [];
   tables.forEach(function (t) { if (schemas.indexOf(t.schema) < 0) schemas.push(t.schema); });
   if (!schemas.length) return {};
