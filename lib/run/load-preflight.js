@@ -77,7 +77,8 @@ function refuseLeftovers(host, existing, path) {
 
 // Everything restore.load checks and decides before it changes anything.
 function preflight(host, dumpDir, options, partial) {
-  requireConnection(host, 'restore.load()', ['load', typeof dumpDir === 'string' && dumpDir !== '' ? dumpDir : './dump']);
+  requireConnection(host, 'restore.load()', ['load', typeof dumpDir === 'string' && dumpDir !== '' ? dumpDir : './dump']
+    .concat(optionTable.cliOptions(options)));
   if (typeof dumpDir !== 'string' || dumpDir === '') throw new UserError('ARGUMENT_MISSING', 'restore.load() needs the dump directory.');
   var resolved = optionsValue.resolveLoadOptions(host, options, partial ? partial.optionNames || [] : []);
   var own = resolved.own;
