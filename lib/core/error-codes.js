@@ -78,7 +78,7 @@ var CODES = {
   STATE_FILE_UNREADABLE: 'the restore state file cannot be read',
   STATE_FILE_UNWRITABLE: 'the restore state file or its folder cannot be written',
   TARGET_CHANGED: 'the target holds replayed transactions, but not as a restore from this machine left it (another write, another dump or selection, no record): no roll forward',
-  TARGET_NOT_PRIMARY: 'the server is a replica, a group secondary or read only: load its source or primary',
+  TARGET_NOT_PRIMARY: 'the server is a replica, a group secondary, a group member out of its group (OFFLINE, ERROR) or read only: load its source or primary',
   TRANSACTION_TOO_LARGE: 'maxBytesPerTransaction above the group\'s transaction size limit',
   TRIGGER_WRITES: 'a step after the load (since, orphans, masks) would fire a trigger that writes rows (refused before anything changed)',
   WRITE_FAILED: 'writing a file failed',

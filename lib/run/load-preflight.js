@@ -85,6 +85,14 @@ function preflight(host, dumpDir, options, partial) {
   var given = resolved.loadDump;
   // What the server is (source, replica, group member) decides what the load may do: read first.
   var topo = topology.readTopology(host);
+  if (topo.outsideGroup) {
+    throw new UserError('TARGET_NOT_PRIMARY', 'Refusing to load into this server: it is a member of the Group Replication group ' +
+      topo.outsideGroup.name + ' in state ' + topo.outsideGroup.state + ', out of its group. Loaded alone it would hold transactions the ' +
+      'group does not have, and could not rejoin. Load the group\'s primary instead, then bring this member back (START GROUP_REPLICATION; ' +
+      'in state ERROR, STOP GROUP_REPLICATION first and see its error log); or, if it leaves the group for good, UNINSTALL PLUGIN ' +
+      'group_replication (and remove its group_replication settings from its configuration) and load it as a standalone server. ' +
+      'Nothing was changed.', { state: topo.outsideGroup.state });
+  }
   var elsewhere = topology.pointAt(topo);
   if (elsewhere) {
     // A replica, a secondary, a read-only primary that replicates from elsewhere: the top, walked up source by source.
