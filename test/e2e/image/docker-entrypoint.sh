@@ -1,9 +1,10 @@
 #!/bin/bash
 # Entrypoint of the stand-in for the official mysql image (written from that image's documented
 # behaviour, not copied): on the first start of an empty /var/lib/mysql it initializes the data
-# directory, sets root's password from MYSQL_ROOT_PASSWORD (or allows an empty one with
-# MYSQL_ALLOW_EMPTY_PASSWORD), adds root@MYSQL_ROOT_HOST, MYSQL_DATABASE and MYSQL_USER, runs
-# /docker-entrypoint-initdb.d/*.sh, *.sql, *.sql.gz on a server that listens on no port, then
+# directory, sets root's password from MYSQL_ROOT_PASSWORD (or an empty one with
+# MYSQL_ALLOW_EMPTY_PASSWORD; MYSQL_RANDOM_ROOT_PASSWORD, which prints one, is not here), adds
+# root@MYSQL_ROOT_HOST (default %), MYSQL_DATABASE and MYSQL_USER/MYSQL_PASSWORD (each also as
+# VAR_FILE), runs /docker-entrypoint-initdb.d/*.sh, *.sql, *.sql.gz|xz|zst on a server that listens on no port, then
 # execs mysqld with the command's arguments. Any other command runs as given (`mysqlsh …`, `bash`).
 set -eo pipefail
 
@@ -13,6 +14,16 @@ die() { log "ERROR: $*" >&2; exit 1; }
 if [ "${1:0:1}" = '-' ]; then set -- mysqld "$@"; fi
 if [ "$1" != mysqld ]; then exec "$@"; fi
 for a in "$@"; do case "$a" in -'?'|--help|--print-defaults|-V|--version) exec "$@" ;; esac; done
+
+# VAR_FILE names a file holding VAR's value (for secrets), as in the official image.
+for v in MYSQL_ROOT_PASSWORD MYSQL_ROOT_HOST MYSQL_DATABASE MYSQL_USER MYSQL_PASSWORD; do
+  f="${v}_FILE"
+  if [ -n "${!f:-}" ]; then
+    [ -z "${!v:-}" ] || die "both $v and $f are set: give one."
+    export "$v=$(<"${!f}")"
+  fi
+done
+export MYSQL_ROOT_HOST=${MYSQL_ROOT_HOST:-%}   # the official default: root may connect from anywhere
 
 datadir=/var/lib/mysql
 sock=/var/run/mysqld/mysqld.sock
@@ -37,7 +48,7 @@ if [ ! -d "$datadir/mysql" ]; then
   ident() { printf '`%s`' "${1//\`/\`\`}"; }
   pw=$(lit "${MYSQL_ROOT_PASSWORD:-}")
   sql="SET @@SESSION.SQL_LOG_BIN=0; ALTER USER 'root'@'localhost' IDENTIFIED BY $pw; DROP DATABASE IF EXISTS test;"
-  if [ -n "${MYSQL_ROOT_HOST:-}" ] && [ "$MYSQL_ROOT_HOST" != localhost ]; then
+  if [ "$MYSQL_ROOT_HOST" != localhost ]; then
     h=$(lit "$MYSQL_ROOT_HOST")
     sql+=" CREATE USER 'root'@$h IDENTIFIED BY $pw; GRANT ALL ON *.* TO 'root'@$h WITH GRANT OPTION;"
     sql+=" GRANT PROXY ON ''@'' TO 'root'@$h WITH GRANT OPTION;"
