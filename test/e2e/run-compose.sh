@@ -7,6 +7,7 @@
 # runs root containers (scripts/setup-podman.sh installs podman and podman-compose when missing).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+[ "$(id -u)" -eq 0 ] || { echo "e2e:compose: run as root (podman here runs root containers; debootstrap needs root): sudo -E npm run e2e:compose" >&2; exit 2; }
 export CONTAINERS_CONF=${CONTAINERS_CONF:-$PWD/test/e2e/podman/containers.conf}
 start=$SECONDS
 compose_bin=$(sh scripts/setup-podman.sh)
