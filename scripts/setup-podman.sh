@@ -1,9 +1,10 @@
 #!/bin/sh
 # Set-up for `npm run e2e:compose` (docker-compose.yml run for real through podman), installing only
-# what is missing: podman with runc, netavark and aardvark-dns (the compose network and its names),
-# debootstrap and zstd (the stand-in mysql image, test/e2e/image/build.sh), python3-venv; then
-# podman-compose 1.6.0 from PyPI in ~/.cache/mysqlsh-restore-e2e/podman-compose (Debian's 1.0.3 has
-# no `up --wait`). Not part of `npm test`. Needs root (sudo when not root). Prints the podman-compose path.
+# what is missing: podman with runc, netavark, aardvark-dns and iptables (the compose network, its
+# names and published port), debootstrap and zstd (the stand-in mysql image,
+# test/e2e/image/build.sh), python3-venv; then podman-compose 1.6.0 from PyPI in
+# ~/.cache/mysqlsh-restore-e2e/podman-compose (Debian's 1.0.3 has no `up --wait`). Not part of
+# `npm test`. Needs root (sudo when not root). Prints the podman-compose path.
 set -eu
 cd "$(dirname "$0")/.."
 CONTAINERS_CONF=${CONTAINERS_CONF:-$(pwd)/test/e2e/podman/containers.conf}
@@ -13,6 +14,7 @@ command -v podman >/dev/null 2>&1 || need="$need podman"
 command -v runc >/dev/null 2>&1 || need="$need runc"
 [ -x /usr/lib/podman/netavark ] || need="$need netavark"
 [ -x /usr/lib/podman/aardvark-dns ] || need="$need aardvark-dns"
+command -v iptables >/dev/null 2>&1 || need="$need iptables"   # netavark's port forwarding
 command -v debootstrap >/dev/null 2>&1 || need="$need debootstrap"
 command -v zstd >/dev/null 2>&1 || need="$need zstd"
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need="$need python3-venv"
@@ -22,8 +24,9 @@ fi
 if [ -n "$need" ]; then
   echo "Installing:$need" >&2
   $sudo apt-get update -qq
+  # With podman's recommended packages, as tried here (fuse-overlayfs, slirp4netns, uidmap, …).
   # shellcheck disable=SC2086
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >&2
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >&2
 fi
 venv=${XDG_CACHE_HOME:-$HOME/.cache}/mysqlsh-restore-e2e/podman-compose
 version=1.6.0

@@ -24,7 +24,8 @@ if podman image exists "$image"; then echo "$image"; exit 0; fi
 
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/mysqlsh-restore-e2e
 mkdir -p "$cache"
-# The root file system changes only with this recipe; made once (about a minute) and kept as a tar.
+# The root file system changes only with this recipe (bump v1 when the steps below change); made
+# once (about a minute) and kept as a tar.
 suite=bookworm packages=ca-certificates,gzip,xz-utils,zstd
 rootfs="$cache/rootfs-$suite-$(echo "$suite $packages v1" | sha256sum | cut -c1-8).tar"
 if [ ! -f "$rootfs" ]; then
