@@ -5,6 +5,8 @@
 // alike), apply nothing twice on a rerun, leave no channel behind (also after a killed mysqlsh: the
 // same command removes what it left; after Ctrl-C, restore.revert() and the same call), and never print the
 // channel's password. replayWith left out ("auto") takes it; a target that cannot connect back falls back to the sessions.
+// Issue 54: the rows travel over TLS (plain only over loopback, without openssl); strangers are refused before
+// authentication; a killed run's channel and password are removed by the next load's preflight.
 const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
@@ -151,6 +153,23 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
     expect(await channels()).to.equal(0);
   });
 
+  it('without the openssl program (a fresh Debian): the applier over loopback only, not encrypted, said in the plan', async function () {
+    await freshTarget();
+    const bin = tempDir('restore-path-'); // every program of this PATH but openssl
+    for (const dir of process.env.PATH.split(':').filter((d) => fs.existsSync(d))) {
+      for (const tool of fs.readdirSync(dir)) {
+        if (tool !== 'openssl' && !fs.existsSync(path.join(bin, tool))) fs.symlinkSync(path.join(dir, tool), path.join(bin, tool));
+      }
+    }
+    const a = cli(target.uri, ['load', dump, `--binlogs=${folder}`, `--stopBefore=${dropGtid}`], { configHome: home, env: { PATH: bin } });
+    expect(a.status, a.out).to.equal(0);
+    expect(a.stdout).to.include('fed by the plugin from 127.0.0.1 (the target connects back there, not encrypted: over loopback, the rows do not ' +
+      'leave this machine (the openssl program is not on PATH to make the listener\'s certificate)');
+    expect(a.stdout).to.match(/Binary logs replayed: \d+ transaction\(s\) by the target's replication applier \(\d+ worker\(s\)\)/);
+    expect(await checksums(target)).to.deep.equal(expected);
+    expect(await channels()).to.equal(0);
+  });
+
   it('until, preset fastest with 2 threads: every table as the source had it just before the DROP; 2 applier workers, put back', async function () {
     await freshTarget();
     const a = load([`--until=${beforeDrop}`, '--replayWith=applier', '--preset=fastest', '--threads=2']);
@@ -216,8 +235,9 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
     expect(await channels()).to.equal(1);
     const rv = runJs(target.uri, 'restore.revert()', { configHome: home });
     expect(rv.error, rv.out).to.equal(null);
-    expect(rv.out).to.include('Replication channel \'restore_replay\' left by an interrupted replay: stopped and removed.');
+    expect(rv.out).to.include('Replication channel \'restore_replay\' left by an interrupted replay: stopped and removed (with its password).');
     expect(await channels()).to.equal(0);
+    expect(Number(await target.value("SELECT COUNT(*) FROM mysql.slave_master_info WHERE Channel_name = 'restore_replay'"))).to.equal(0);
     expect(Number(await target.value('SELECT @@GLOBAL.replica_parallel_workers'))).to.equal(4);
     expect(String(await target.value("SELECT VARIABLE_VALUE FROM performance_schema.global_status WHERE VARIABLE_NAME = 'Innodb_redo_log_enabled'")))
       .to.equal('ON');
