@@ -3,7 +3,12 @@
 // created with the listener's port and password and removed whatever happens, the applier's error as
 // REPLAY_FAILED, a target that cannot connect back as REPLAY_APPLIER_REFUSED, and the preflight's refusals.
 const { expect } = require('chai');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawnSync } = require('child_process');
 const { fakeHost } = require('../support/fake-host');
+const { PY_DIR, HAVE_PYTHON } = require('../support/companion');
 const { planApplier, tuneWorkers, applyWithApplier, removeLeftover } = require('../../lib/binlog/replay-applier.js');
 
 const U = '3e11fa47-71ca-11e1-9e33-c80aa9429562';
@@ -178,5 +183,26 @@ describe('replayWith "applier": the target\'s applier fed by the plugin', functi
     expect(tuned).to.deep.equal([{ name: 'replica_parallel_workers', original: '4', value: '8', why: 'replayWith "applier": as many applier workers as the load\'s threads' }]);
     expect(on.lines[2]).to.include('replica_parallel_workers 8 (the load\'s threads, put back after)');
     expect(on.workers).to.equal(8);
+  });
+
+  it('the listener\'s key and certificate (the companion, openssl): made 0600 in a folder of the run\'s 0700, under the state directory, gone once loaded', function () {
+    const openssl = spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0;
+    if (!HAVE_PYTHON || !openssl) this.skip();
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'feed-tls-'));
+    try {
+      // rmtree watched: the modes as they are just before the files go.
+      const script = ['import json, os, shutil, sys', `sys.path.insert(0, ${JSON.stringify(path.dirname(PY_DIR))})`,
+        'from restore_py import binlog_guard', 'seen = {}', 'real = shutil.rmtree',
+        'def watch(d, **kw):',
+        '    seen.update({n: oct(os.stat(os.path.join(d, n)).st_mode & 0o777) for n in os.listdir(d)}); seen["dir"] = oct(os.stat(d).st_mode & 0o777); real(d, **kw)',
+        'shutil.rmtree = watch', `ctx, why = binlog_guard.tls_context(${JSON.stringify(path.join(home, 'tls'))})`,
+        'print(json.dumps({"ctx": ctx is not None, "why": why, "seen": seen}))'].join('\n');
+      const r = spawnSync('python3', ['-B', '-c', script], { encoding: 'utf8' });
+      expect(r.status, r.stderr).to.equal(0);
+      expect(JSON.parse(r.stdout)).to.deep.equal({ ctx: true, why: null, seen: { 'key.pem': '0o600', 'cert.pem': '0o600', dir: '0o700' } });
+      expect(fs.readdirSync(path.join(home, 'tls'))).to.deep.equal([]);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 });
