@@ -56,7 +56,8 @@ var statementSize = require('../snapshot/statement-size.js');
 var planLoadReplay = require('./replay-preflight.js').planLoadReplay;
 var planReplayForward = require('./replay-preflight.js').planReplayForward;
 var planBatches = require('./load-batches.js').planBatches;
-var tuneWorkers = require('../binlog/replay-applier.js').tuneWorkers;
+var replayApplier = require('../binlog/replay-applier.js');
+var tuneWorkers = replayApplier.tuneWorkers;
 var optionTable = require('../options/option-table.js');
 var secrets = require('../options/secrets.js');
 
@@ -178,6 +179,8 @@ function lockedPreflight(host, p) {
   var objects = loadObjects(dump, lo, own.dropExisting || own.analyze === 'histogram', rename);
   var existing = restoreState.readState(host);
   refuseLeftovers(host, existing, restoreState.statePath(host, host.sql.serverInfo().uuid));
+  // A killed replay's channel (its password in mysql.slave_master_info): removed first, under the lock (lib/binlog/replay-applier.js).
+  replayApplier.removeLeftover(host, !!own.dryRun);
   var topo = p.topo;
   var redoPlan = planRedo(host, own, existing, objects, p.resolved.explicit.redoLog !== undefined, topo);
   var keep = own.keepSettings || [];

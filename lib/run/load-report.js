@@ -136,7 +136,7 @@ function reportLines(report) {
   if (report.replay) {
     var rp = report.replay;
     lines.push('Binary logs replayed: ' + rp.applied + ' transaction(s)' + (rp.onTarget ? ' (' + rp.onTarget + ' already on the target, skipped)' : '') +
-      (rp.applied ? (rp.engine === 'applier' ? ' by the target\'s replication applier (' + rp.workers + ' worker(s))'
+      (rp.applied ? (rp.engine === 'applier' ? ' by the target\'s replication applier (' + rp.workers + ' worker(s)' + (rp.tls ? ', over ' + rp.tls : '') + ')'
         : ' over ' + rp.workers + ' session(s)' + (rp.fallback ? ' (replayWith "auto": the target\'s applier could not be used: ' + rp.fallback + ')' : '')) + (rp.unlogged ? ', not in the binary log (skipBinlog)' : '') : '') +
       (rp.last ? '; the last ' + rp.last.gtid + ', committed ' + rp.last.timeText + ' (' + rp.zone + ')' : '') +
       (rp.created && rp.created.length ? '; table(s) it created, counted above: ' + rp.created.map(function (c) { return displayTable(c.schema, c.table); }).join(', ') : ''));
