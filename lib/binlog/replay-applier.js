@@ -162,21 +162,26 @@ function removeOwnChannel(host) {
   return true;
 }
 
-// restore.load's preflight, under the restore lock (so no live replay owns the channel): the channel a killed
-// replay left, with its password in mysql.slave_master_info, removed before anything else changes, said in one
-// line (a dry run says it would be). An account that cannot see or remove it: warned, the load goes on.
-function removeLeftover(host, dryRun) {
+// Whether the plugin's own channel is there, left by a replay that was killed (the preflight asks; the
+// plan says it goes first).
+function leftoverChannel(host) {
   var row;
   try {
     row = channelRow(host);
   } catch (e) {
     return false; // performance_schema not readable: the channel, if any, is not this account's to see
   }
-  if (!row || row.user !== USER) return false;
-  if (dryRun) {
-    host.out.print('Replication channel \'' + CHANNEL + '\' left by an interrupted replay: restore.load would stop and remove it (with its password) first.');
-    return false;
-  }
+  return !!(row && row.user === USER);
+}
+
+// The plan's line for it.
+function leftoverLine() {
+  return 'Replication channel \'' + CHANNEL + '\' left by an interrupted replay: stopped and removed (with its password) first.';
+}
+
+// Removes that channel (lib/run/steps/leftover-channel.js, after the preflight; restore.revert()).
+function removeLeftover(host) {
+  if (!leftoverChannel(host)) return false;
   try {
     removeChannel(host);
   } catch (e) {
@@ -312,4 +317,4 @@ function bytesOf(todo, n) {
 }
 
 module.exports = { planApplier: planApplier, tuneWorkers: tuneWorkers, applyWithApplier: applyWithApplier, removeOwnChannel: removeOwnChannel,
-  removeLeftover: removeLeftover, CHANNEL: CHANNEL };
+  removeLeftover: removeLeftover, leftoverChannel: leftoverChannel, leftoverLine: leftoverLine, CHANNEL: CHANNEL };

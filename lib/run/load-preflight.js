@@ -179,8 +179,9 @@ function lockedPreflight(host, p) {
   var objects = loadObjects(dump, lo, own.dropExisting || own.analyze === 'histogram', rename);
   var existing = restoreState.readState(host);
   refuseLeftovers(host, existing, restoreState.statePath(host, host.sql.serverInfo().uuid));
-  // A killed replay's channel (its password in mysql.slave_master_info): removed first, under the lock (lib/binlog/replay-applier.js).
-  replayApplier.removeLeftover(host, !!own.dryRun);
+  // A killed replay's channel (its password in mysql.slave_master_info), found under the lock (no live replay owns it):
+  // removed first of the changes (lib/run/steps/leftover-channel.js), said in the plan.
+  var leftoverChannel = replayApplier.leftoverChannel(host);
   var topo = p.topo;
   var redoPlan = planRedo(host, own, existing, objects, p.resolved.explicit.redoLog !== undefined, topo);
   var keep = own.keepSettings || [];
@@ -241,7 +242,7 @@ function lockedPreflight(host, p) {
     batches: batches.calls, batchLines: batches.lines,
     leverLines: levers.lines, threadsLever: levers.loadOptions.threads !== undefined,
     advice: own.tune ? tuning.restartAdvice(host, final, topo.feedsOthers) : [], partialLines: planned && planned.lines ? planned.lines : [],
-    warnings: [], blockers: [], snapshot: snapshot, replay: replay,
+    warnings: [], blockers: [], snapshot: snapshot, replay: replay, leftoverChannel: leftoverChannel,
     topology: topo, verifyMembers: topo.members.length > 0 && own.membersTimeout > 0 && !own.dryRun,
     topologyLines: road.planLines(topo, { binlogDropped: p.binlogDropped, redoKept: own.redoLog === 'off' && redoPlan.action !== 'disable',
       tune: own.tune, threads: final.threads, deferred: final.deferTableIndexes, indexBuffer: !!indexBuilds,

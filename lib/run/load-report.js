@@ -1,6 +1,7 @@
 // What restore.load prints: the plan (before anything changes, and all of a dry run) and the
 // report at the end (time per phase, rows per table, settings changed and put back, redo log
 // state before and after). Both are plain lines for println; the facts are returned as data.
+var replayApplier = require('../binlog/replay-applier.js');
 var textTable = require('../format/text-table.js');
 var displayTable = require('../format/display-name.js').displayTable;
 var describeDrops = require('../server/drop-existing.js').describeDrops;
@@ -40,6 +41,7 @@ function planLines(plan) {
       : plan.loadDumpOptions.threads === plan.preset.options.threads ? plan.preset.threadsWhy : plan.loadDumpOptions.threads + ' (given explicitly)'));
   }
   lines.push('  Tables in the load: ' + plan.tableCount);
+  if (plan.leftoverChannel) lines.push('  ' + replayApplier.leftoverLine());
   lines = lines.concat(indent(plan.topologyLines || []));
   if (plan.dropRequested) {
     lines.push('  Drop before loading: ' + (plan.drops.length ? plan.drops.length + ' existing object(s)' +

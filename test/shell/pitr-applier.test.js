@@ -293,11 +293,17 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
     expect(await channels()).to.equal(1);
     const kept = "SELECT COUNT(*) FROM mysql.slave_master_info WHERE Channel_name = 'restore_replay'";
     expect(Number(await target.value(kept))).to.equal(1);
+    // A dry run (as any refused load) changes nothing: the plan says the channel goes first, and it stays.
+    const dry = cli(target.uri, args.slice(3).concat(['--dry-run']), { configHome: home });
+    expect(dry.status, dry.out).to.equal(0);
+    const planned = 'Replication channel \'restore_replay\' left by an interrupted replay: stopped and removed (with its password) first.';
+    expect(dry.stdout).to.include(planned);
+    expect(Number(await target.value(kept))).to.equal(1);
     const again = cli(target.uri, args.slice(3), { configHome: home });
     expect(again.status, again.out).to.equal(0);
     const line = 'Replication channel \'restore_replay\' left by an interrupted replay: stopped and removed (with its password).';
-    expect(again.stdout.split('\n').filter((l) => l.includes('restore_replay\' left by'))).to.deep.equal([line]);
-    expect(again.stdout.indexOf(line)).to.be.below(again.stdout.indexOf('restore.load plan for'));
+    expect(again.stdout.split('\n').filter((l) => l.includes('restore_replay\' left by')).map((l) => l.trim())).to.deep.equal([planned, line]);
+    expect(again.stdout.indexOf(line)).to.be.above(again.stdout.indexOf('restore.load plan for'));
     expect(again.out).to.not.match(/[0-9a-f]{32}/);
     expect(await checksums(target)).to.deep.equal(expected);
     expect(await channels()).to.equal(0);

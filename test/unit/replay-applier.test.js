@@ -9,7 +9,7 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 const { fakeHost } = require('../support/fake-host');
 const { PY_DIR, HAVE_PYTHON } = require('../support/companion');
-const { planApplier, tuneWorkers, applyWithApplier, removeLeftover } = require('../../lib/binlog/replay-applier.js');
+const { planApplier, tuneWorkers, applyWithApplier, removeLeftover, leftoverChannel } = require('../../lib/binlog/replay-applier.js');
 
 const U = '3e11fa47-71ca-11e1-9e33-c80aa9429562';
 const SECRET = '0123456789abcdef0123456789abcdef';
@@ -155,18 +155,18 @@ describe('replayWith "applier": the target\'s applier fed by the plugin', functi
     expect(err.message).to.include('apt-get install openssl').and.include('Nothing was changed.');
   });
 
-  it('a killed replay\'s channel: the next load\'s preflight removes it in one line (a dry run only says so); another\'s is left alone', function () {
+  it('a killed replay\'s channel: found by the next load\'s preflight (nothing changed there), removed first of the changes in one line; another\'s is left alone', function () {
     const t = setup({ leftover: true });
-    expect(removeLeftover(t.host, true)).to.equal(false);
+    expect(leftoverChannel(t.host)).to.equal(true);
     expect(t.sqls().filter((s) => /REPLICA/.test(s))).to.deep.equal([]);
-    expect(removeLeftover(t.host, false)).to.equal(true);
+    expect(removeLeftover(t.host)).to.equal(true);
     expect(t.sqls().filter((s) => /REPLICA/.test(s))).to.deep.equal(["STOP REPLICA FOR CHANNEL 'restore_replay'", "RESET REPLICA ALL FOR CHANNEL 'restore_replay'"]);
-    expect(t.host.printed).to.deep.equal(['Replication channel \'restore_replay\' left by an interrupted replay: restore.load would stop and remove it (with its password) first.',
-      'Replication channel \'restore_replay\' left by an interrupted replay: stopped and removed (with its password).']);
+    expect(t.host.printed).to.deep.equal(['Replication channel \'restore_replay\' left by an interrupted replay: stopped and removed (with its password).']);
     const other = setup({ leftover: true, channelUser: 'repl' });
-    expect(removeLeftover(other.host, false)).to.equal(false);
+    expect(leftoverChannel(other.host)).to.equal(false);
+    expect(removeLeftover(other.host)).to.equal(false);
     expect(other.sqls().filter((s) => /REPLICA/.test(s))).to.deep.equal([]);
-    expect(removeLeftover(setup({}).host, false)).to.equal(false);
+    expect(removeLeftover(setup({}).host)).to.equal(false);
   });
 
   it('with the load\'s tuning on, the applier\'s workers become the load\'s threads: one more tuned setting, said in the plan', function () {
