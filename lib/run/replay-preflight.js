@@ -109,12 +109,17 @@ function dumpSysvar(root, name) {
 
 // A dump made with consistent: false (@.json "consistent": false): its tables were read at different moments,
 // none of them at its gtidExecuted / binlogFile:binlogPosition, so no replay from there gives the source's rows.
+// "gtidExecutedInconsistent": true (the Shell could not lock writes while it read them, FLUSH TABLES WITH READ
+// LOCK refused): the tables are one snapshot, its recorded point may not be: transactions skipped or applied twice.
 function refuseInconsistent(root) {
-  if (!root || root.consistent !== false) return;
-  throw new UserError('DUMP_INCONSISTENT', 'restore.load with binlogs: the dump was made with consistent: false (its @.json says so): its ' +
-    'tables were read at different moments while the source kept writing, and none of them at the point its gtidExecuted / binlogFile:' +
-    'binlogPosition records, so no replay from there gives the source\'s rows. Use a dump made with consistent: true (the default), or load ' +
-    'this one without binlogs. Nothing was changed.', { option: 'binlogs' });
+  if (!root || (root.consistent !== false && root.gtidExecutedInconsistent !== true)) return;
+  throw new UserError('DUMP_INCONSISTENT', 'restore.load with binlogs: ' + (root.consistent === false ? 'the dump was made with consistent: ' +
+    'false (its @.json says so): its tables were read at different moments while the source kept writing, and none of them at the point ' +
+    'its gtidExecuted / binlogFile:binlogPosition records, so no replay from there gives the source\'s rows. Use a dump made with ' +
+    'consistent: true (the default)' : 'the dump\'s @.json says gtidExecutedInconsistent: true (the Shell could not hold writes with FLUSH ' +
+    'TABLES WITH READ LOCK while it read gtidExecuted, e.g. the account lacked RELOAD), so the point it records may not be where its rows ' +
+    'stand, and a replay from there could skip transactions or apply them twice. Use a dump whose @.json says gtidExecutedInconsistent: false') +
+    ', or load this one without binlogs. Nothing was changed.', { option: 'binlogs' });
 }
 
 // On a Group Replication member every replayed transaction is certified: one above group_replication_transaction_size_limit is

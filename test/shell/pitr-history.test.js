@@ -135,10 +135,18 @@ describe('restore load --binlogs: files that cannot be replayed onto the dump, r
     await target.query(`DROP DATABASE ${SCHEMA}`);
   });
 
-  it('a dump made with consistent: false: refused in the preflight, before util.loadDump', async function () {
+  it('a dump made with consistent: false (or gtidExecutedInconsistent): refused in the preflight, before util.loadDump', async function () {
     const e = await refused(target, loose, [`--binlogs=${files}`]);
     expect(e.code).to.equal('DUMP_INCONSISTENT');
     expect(e.message).to.include('the dump was made with consistent: false').and.include('Use a dump made with consistent: true');
+    // What the Shell writes when it could not hold writes while it read gtidExecuted: refused the same way.
+    const shaky = path.join(tempDir('restore-hist-shaky-'), 'shaky');
+    fs.cpSync(dump, shaky, { recursive: true });
+    const root = JSON.parse(fs.readFileSync(path.join(shaky, '@.json'), 'utf8'));
+    fs.writeFileSync(path.join(shaky, '@.json'), JSON.stringify(Object.assign(root, { gtidExecutedInconsistent: true })));
+    const e2 = await refused(target, shaky, [`--binlogs=${files}`]);
+    expect(e2.code).to.equal('DUMP_INCONSISTENT');
+    expect(e2.message).to.include('gtidExecutedInconsistent: true').and.include('could skip transactions or apply them twice');
   });
 
   it('a group primary: a transaction above group_replication_transaction_size_limit refused, named with its size', async function () {
@@ -155,6 +163,8 @@ describe('restore load --binlogs: files that cannot be replayed onto the dump, r
       expect(e.data.size).to.be.above(LIMIT);
     } finally {
       for (const [i, m] of group.members.entries()) await m.query(`SET GLOBAL group_replication_transaction_size_limit = ${limits[i]}`);
+      await primary.query(`DROP SCHEMA IF EXISTS ${SCHEMA}`); // left only by a load that was not refused
+      await group.waitApplied();
     }
   });
 });
