@@ -14,7 +14,8 @@ function said(text) {
 var OWN_FILES = 'Give the binary log files of the server the dump was taken from (SHOW BINARY LOGS there; a dump of a replica: ' +
   'that replica\'s own files, or its source\'s when GTIDs are on).';
 
-// The files: there, readable, no gap after the dump, the dumped server's history. Returns their names in order.
+// The files: there, readable, no gap after the dump, the dumped server's history. Returns {names (in order), note (a line
+// for the plan, or null)}.
 // opts: planReplay's; dumpSet: the dump's gtidExecuted parsed; byPosition: a dump without GTIDs.
 function checkFiles(host, folder, got, opts, dumpSet, byPosition) {
   if (!got.files.length) throw new UserError('BINLOG_GAP', said('the folder ' + folder.dir + ' holds no binary log file.'));
@@ -35,20 +36,20 @@ function checkFiles(host, folder, got, opts, dumpSet, byPosition) {
         '): the transactions after the dump start there. Copy it from the source (SHOW BINARY LOGS), or use a newer dump.'));
     }
     checkPosition(host, got, names, opts);
-    return names;
+    return { names: names, note: null };
   }
   if (first.previousGtids === null) {
     throw new UserError('BINLOG_UNSUPPORTED', said(host.files.basename(first.path) + ' records its previous GTIDs in the tagged format (MySQL 8.3+: the source ' +
       'ran a transaction with a tagged GTID, SET gtid_next = \'AUTOMATIC:tag\'), which the replay does not read yet. Replay with mysqlbinlog | mysql.'));
   }
-  checkHistory(host, got, names, opts, dumpSet);
+  var note = checkHistory(host, got, names, opts, dumpSet);
   var purged = gtids.minus(gtids.parseSet(first.previousGtids, host.files.basename(first.path) + '\'s previous GTIDs'), dumpSet);
   if (gtids.setText(purged)) {
     throw new UserError('BINLOG_GAP', said('transactions ' + gtids.setText(purged) + ' ran on the source after the dump and before the first file here, ' +
       host.files.basename(first.path) + ': they are in neither. Copy the binary log files before ' + host.files.basename(first.path) +
       ' (SHOW BINARY LOGS on the source), or use a newer dump.'));
   }
-  return names;
+  return { names: names, note: note };
 }
 
 // GTIDs on: every transaction of the dump (its gtidExecuted) is in the history the files carry (each file's previous
@@ -67,12 +68,24 @@ function checkHistory(host, got, names, opts, dumpSet) {
     if (t.gtid) merge(carried, gtids.parseSet(t.gtid));
     else if (t.undecoded.length) tagless = true;
   });
-  var missing = gtids.minus(dumpSet, carried);
-  if (opts.dumpPurged) missing = gtids.minus(missing, gtids.parseSet(opts.dumpPurged, 'The dump\'s gtid_purged (@.json source.sysvars)'));
+  var absent = gtids.minus(dumpSet, carried);
+  var missing = opts.dumpPurged ? gtids.minus(absent, gtids.parseSet(opts.dumpPurged, 'The dump\'s gtid_purged (@.json source.sysvars)')) : absent;
   // A transaction whose tagged GTID is not read (MySQL 8.3+) may be the dump's tagged one: tags not held against the files then.
   if (tagless) Object.keys(missing).forEach(function (s) { if (s.indexOf(':') >= 0) delete missing[s]; });
+  // The dumped server's own transactions (its server_uuid, as the dump records it) where the files carry none of that
+  // uuid and all the rest of the dump: a replica's local writes, which its source's files cannot hold. Not when the files
+  // carry nothing of the dump: those are another server's.
+  var own = opts.dumpServerUuid ? opts.dumpServerUuid.toLowerCase() : null;
+  var shared = gtids.setText(gtids.minus(dumpSet, absent)) !== '';
+  if (own && missing[own] && !carried[own] && shared && Object.keys(missing).length === 1) {
+    var local = {};
+    local[own] = missing[own];
+    delete missing[own];
+    return 'the dump\'s ' + gtids.setText(local) + ' (the dumped server\'s own transactions, e.g. a replica\'s local writes) are in ' +
+      'none of these files: the target holds them with the dump, as the dump has them';
+  }
   var text = gtids.setText(missing);
-  if (!text) return;
+  if (!text) return null;
   // Transactions of sources the files carry, each above every number they carry for it: the files end before the dump.
   var later = Object.keys(missing).every(function (s) {
     var have = carried[s] || [];

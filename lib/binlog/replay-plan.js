@@ -95,7 +95,8 @@ var DROP_TEXT = { 'drop-table': 'DROP TABLE', truncate: 'TRUNCATE', 'drop-databa
 // opts: {where, until, stopBefore, stopAfter (the user's texts), dumpGtids (the dump's gtidExecuted), dumpFile,
 // dumpPosition (its binlogFile:binlogPosition), byPosition: {uuid, source} (a dump without gtidExecuted: the
 // transactions from dumpFile:dumpPosition on, numbered from 1 in the source's order, are given GTIDs uuid:n; the
-// preflight derives uuid), loaded: function (schema, table) | null (everything loaded), loadedSchema: function (schema)}.
+// preflight derives uuid), dumpPurged, dumpServerUuid (the dumped server's gtid_purged and server_uuid, as @.json records
+// them, or null), loaded: function (schema, table) | null (everything loaded), loadedSchema: function (schema)}.
 // Returns {folder, files, zone, transactions: [{gtid, file, start, end, time, statements}], inDump, notLoaded, otherSchemas,
 // target: text, reached: bool, lines, numbered: the last number given (byPosition), after: the transactions past the stop [{gtid, time}]}.
 function planReplay(host, opts) {
@@ -129,7 +130,8 @@ function planReplay(host, opts) {
     stopGtid: [named ? null : opts.stopBefore, opts.stopAfter].filter(function (x) { return x && !splitPosition(x); })[0] || null });
   var got = folderOf.readFolder(host, folder, { keep: 'all' });
   // The files: all there, readable, no gap, the dumped server's history (lib/binlog/replay-history.js).
-  var names = history.checkFiles(host, folder, got, opts, dumpSet, byPosition);
+  var checked = history.checkFiles(host, folder, got, opts, dumpSet, byPosition);
+  var names = checked.names;
   // A dump without GTIDs: a transaction before its binlogFile:binlogPosition is in it.
   var dumpPosition = opts.dumpFile && typeof opts.dumpPosition === 'number' ? beforePosition(names, opts.dumpFile, opts.dumpPosition) : null;
   var beforeDump = byPosition ? dumpPosition : null;
@@ -230,6 +232,7 @@ function planReplay(host, opts) {
       'from there; the UUID is derived from the source and that position, so the same command again skips what the target holds)' +
       (out.ownGtids ? '; ' + out.ownGtids + ' of them carry a GTID of their own (GTIDs turned on at the source later): kept, their numbers unused' : ''));
   }
+  if (checked.note) out.lines.push('  ' + checked.note);
   if (folder.line) out.lines.splice(1, 0, '  ' + folder.line);
   out.lines.push('  ' + zone.text.replace(/^./, function (c) { return 'Times in ' + c; }));
   return out;

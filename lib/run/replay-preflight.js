@@ -183,7 +183,7 @@ function planLoadReplay(host, p) {
   var plan = replayPlan.planReplay(host, { where: own.binlogs, until: own.until, stopBefore: own.stopBefore, stopAfter: own.stopAfter,
     dumpGtids: sourcePosition(p.dump.rootJson).gtidExecuted, dumpFile: sourcePosition(p.dump.rootJson).binlogFile,
     dumpPosition: sourcePosition(p.dump.rootJson).binlogPosition, byPosition: positionGtids(host, p.dump.rootJson), sourceOptions: p.options,
-    dumpPurged: dumpSysvar(p.dump.rootJson, 'gtid_purged'),
+    dumpPurged: dumpSysvar(p.dump.rootJson, 'gtid_purged'), dumpServerUuid: dumpSysvar(p.dump.rootJson, 'server_uuid'),
     loaded: function (schema, table) { return loadedSchema(schema) && selection.isTableChosen(sel, schema, table); },
     loadedSchema: loadedSchema });
   // schemaMap (or util.loadDump's schema option): the events under the new names (lib/run/replay-rename.js).

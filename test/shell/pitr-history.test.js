@@ -8,7 +8,7 @@ const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
-const { gtidSourceAndTarget } = require('../support/server');
+const { gtidSourceAndTarget, startServer, checksumTables } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { needs } = require('../support/real');
 const { suiteServer } = require('../support/root-hooks');
@@ -21,7 +21,7 @@ const LIMIT = 20000; // the group's transaction size limit in the last test: the
 
 describe('restore load --binlogs: files that cannot be replayed onto the dump, refused before anything changes (real Shell, real servers)', function () {
   this.timeout(300000);
-  let source, other, target, home, dump, loose, files, later, foreign, early, uuid, bigGtid; // eslint-disable-line one-var
+  let source, other, rep, target, home, dump, loose, files, later, foreign, early, uuid, bigGtid; // eslint-disable-line one-var
 
   const copyLogs = (server, names) => {
     const dir = tempDir('restore-hist-logs-');
@@ -52,7 +52,9 @@ describe('restore load --binlogs: files that cannot be replayed onto the dump, r
 
   before(async function () {
     needs(this, ['server', 'shell']);
-    ({ source, target: other, uuid } = await gtidSourceAndTarget());
+    // rep: made a replica of source in its own test (server_id 3: the others keep the default).
+    [{ source, target: other, uuid }, rep] = await Promise.all([gtidSourceAndTarget(),
+      startServer({ opts: '--gtid-mode=ON --enforce-gtid-consistency=ON --server-id=3' })]);
     target = suiteServer();
     await target.query(`DROP DATABASE IF EXISTS ${SCHEMA}`);
     home = installPlugin(tempDir('restore-cfg-'));
@@ -83,7 +85,7 @@ describe('restore load --binlogs: files that cannot be replayed onto the dump, r
   });
 
   after(async function () {
-    await Promise.all([source, other].filter(Boolean).map((s) => s.stop()));
+    await Promise.all([source, other, rep].filter(Boolean).map((s) => s.stop()));
     if (target) await target.query(`DROP DATABASE IF EXISTS ${SCHEMA}`);
   });
 
@@ -93,6 +95,38 @@ describe('restore load --binlogs: files that cannot be replayed onto the dump, r
     const otherUuid = String(await other.value('SELECT @@server_uuid'));
     expect(e.message).to.match(new RegExp(`the files of binlog\\.000001( … binlog\\.\\d+)? are not the history of the dumped server: the dump holds ${uuid}:1-\\d+`))
       .and.include(`they carry ${otherUuid}:1-`).and.include('another server\'s').and.include('SHOW BINARY LOGS');
+  });
+
+  it('a dump of a replica holding a local write of its own: replayed from its source\'s files and from its own, equal to the source', async function () {
+    await source.query(`SET SESSION sql_log_bin = 0; CREATE USER 'hist_repl'@'%' IDENTIFIED BY 'hist-pw'; ` +
+      "GRANT REPLICATION SLAVE ON *.* TO 'hist_repl'@'%'; SET SESSION sql_log_bin = 1");
+    await rep.query(`CHANGE REPLICATION SOURCE TO SOURCE_HOST = '127.0.0.1', SOURCE_PORT = ${source.port}, SOURCE_USER = 'hist_repl', ` +
+      "SOURCE_PASSWORD = 'hist-pw', SOURCE_AUTO_POSITION = 1, GET_SOURCE_PUBLIC_KEY = 1; START REPLICA");
+    const caughtUp = async () => {
+      const want = String(await source.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '');
+      expect(Number(await rep.value('SELECT WAIT_FOR_EXECUTED_GTID_SET(?, 60) AS w', [want]))).to.equal(0);
+    };
+    await caughtUp();
+    await rep.query('CREATE DATABASE rep_local'); // an errant transaction: the replica's own GTID, in no file of the source
+    const repUuid = String(await rep.value('SELECT @@server_uuid'));
+    const fromRep = path.join(tempDir('restore-hist-rep-'), 'replica');
+    const d = await withShellDumper(rep, () => runJs(rep.uri, `util.dumpSchemas(['${SCHEMA}'], ${JSON.stringify(fromRep)}, ` +
+      '{showProgress: false}); null', { configHome: home, env: DUMP_ENV }));
+    expect(d.error, d.out).to.equal(null);
+    for (let i = 4; i <= 6; i++) await source.query(`UPDATE ${SCHEMA}.t SET v = 'rep${i}' WHERE id = ${i}`);
+    await source.query('FLUSH BINARY LOGS');
+    await caughtUp();
+    await rep.query('FLUSH BINARY LOGS');
+    const expected = await checksumTables(source, [`${SCHEMA}.t`]);
+    // Onto `other` (its files copied already), made a fresh target before each load.
+    for (const [name, logs] of [['its source\'s', copyLogs(source)], ['its own', copyLogs(rep)]]) {
+      await other.query(`DROP DATABASE IF EXISTS ${SCHEMA}; RESET BINARY LOGS AND GTIDS`);
+      const r = cli(other.uri, ['load', fromRep, `--binlogs=${logs}`], { configHome: home });
+      expect(r.status, `${name}: ${r.out}`).to.equal(0);
+      expect(r.stdout).to.include('Binary logs replayed: 3 transaction(s)');
+      if (name !== 'its own') expect(r.stdout.replace(/\s+/g, ' ')).to.include(`the dump's ${repUuid}:1 (the dumped server's own transactions`);
+      expect(await checksumTables(other, [`${SCHEMA}.t`]), name).to.deep.equal(expected);
+    }
   });
 
   it('until before the dump\'s own point: refused, naming the dump\'s transaction committed after it and both times; the files ' +

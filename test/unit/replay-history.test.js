@@ -60,7 +60,7 @@ describe('replay history: files, dump and stop that belong together (lib/binlog/
     gtidoff = folder('gtidoff.000002');
   });
 
-  it('GTIDs on: the dump\'s gtidExecuted inside what the files carry, or never logged (its gtid_purged); else refused, saying which case', function () {
+  it('GTIDs on: the dump\'s gtidExecuted inside what the files carry, never logged (its gtid_purged), or the dumped server\'s own; else refused, saying which case', function () {
     expect(plan(types, { dumpGtids: `${U}:1-4`, stopBefore: `${U}:9` }).transactions.length).to.equal(4); // 9: compressed, not sent yet
     const other = refusal(() => plan(types, { dumpGtids: `${U}:1-4,${OTHER}:1-3` }));
     expect(other.code).to.equal('BINLOG_OTHER_HISTORY');
@@ -69,6 +69,13 @@ describe('replay history: files, dump and stop that belong together (lib/binlog/
     expect(other.data).to.deep.equal({ file: FILE, missing: `${OTHER}:1-3` });
     // GTIDs the dumped server never logged (SET gtid_purged): not looked for in the files.
     expect(plan(types, { dumpGtids: `${U}:1-4,${OTHER}:1-3`, dumpPurged: `${OTHER}:1-3`, stopBefore: `${U}:9` }).inDump).to.equal(4);
+    // The dumped server's own transactions its source's files cannot hold (a replica's local writes): named in the plan.
+    const local = plan(types, { dumpGtids: `${U}:1-4,${OTHER}:1-3`, dumpServerUuid: OTHER, stopBefore: `${U}:9` });
+    expect(local.lines.join('\n')).to.include(`the dump's ${OTHER}:1-3 (the dumped server's own transactions, e.g. a replica's local writes) ` +
+      'are in none of these files');
+    // Not when the files carry nothing else of the dump (another server's), nor when they carry that uuid.
+    expect(refusal(() => plan(types, { dumpGtids: `${OTHER}:1-3`, dumpServerUuid: OTHER })).code).to.equal('BINLOG_OTHER_HISTORY');
+    expect(refusal(() => plan(types, { dumpGtids: `${U}:1-13`, dumpServerUuid: U })).code).to.equal('BINLOG_OTHER_HISTORY');
     const early = refusal(() => plan(types, { dumpGtids: `${U}:1-13` }));
     expect(early.code).to.equal('BINLOG_OTHER_HISTORY');
     expect(early.message).to.include(`the dump holds ${U}:12-13`).and.include('they were copied before the dump was taken');
