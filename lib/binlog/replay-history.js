@@ -64,9 +64,18 @@ function checkHistory(host, got, names, opts, dumpSet) {
     if (f.previousGtids) merge(carried, gtids.parseSet(f.previousGtids, host.files.basename(f.path) + '\'s previous GTIDs'));
   });
   var tagless = false;
+  var numbers = {};
   got.transactions.forEach(function (t) {
-    if (t.gtid) merge(carried, gtids.parseSet(t.gtid));
+    var g = t.gtid ? gtids.splitGtid(t.gtid) : null;
+    if (g) (numbers[g.uuid] = numbers[g.uuid] || []).push(g.n);
     else if (t.undecoded.length) tagless = true;
+  });
+  // Sorted once and added as runs: a million transactions are a few ranges.
+  Object.keys(numbers).forEach(function (uuid) {
+    var list = numbers[uuid].sort(function (a, b) { return a - b; });
+    for (var i = 0, lo = 0; i < list.length; i++) {
+      if (i + 1 === list.length || list[i + 1] > list[i] + 1) { gtids.addRange(carried, uuid, list[lo], list[i]); lo = i + 1; }
+    }
   });
   var absent = gtids.minus(dumpSet, carried);
   var missing = opts.dumpPurged ? gtids.minus(absent, gtids.parseSet(opts.dumpPurged, 'The dump\'s gtid_purged (@.json source.sysvars)')) : absent;
@@ -125,13 +134,19 @@ function checkPosition(host, got, names, opts) {
   { file: file, position: pos });
 }
 
-// A stop named by GTID or file:position: after the dump and in the files.
-function checkStop(folder, trxs, stopGtid, stopName, dumpSet, isStop, splitPosition) {
+// A stop named by GTID or file:position: after the dump and in the files. r: planReplay's range (inDump, byPosition, dumpFile…).
+function checkStop(folder, trxs, stopGtid, stopName, dumpSet, isStop, splitPosition, r) {
   if (!stopGtid) return;
   if (!splitPosition(stopGtid) && gtids.hasGtid(dumpSet, stopGtid)) throw new UserError('OPTION_INVALID', said(stopName + stopGtid + ' is already in the dump (its gtidExecuted).'));
-  if (!trxs.some(function (t) { return isStop(t, stopGtid); })) {
+  var at = trxs.filter(function (t) { return isStop(t, stopGtid); })[0];
+  if (!at) {
     throw new UserError('OPTION_INVALID', said(stopName + stopGtid + ' is in none of the files of ' + folder.dir + (splitPosition(stopGtid)
       ? ' (no transaction starts there: restore.binlogs lists them with their file:position)' : '') + '.'));
+  }
+  // A file:position of a transaction the dump holds: the target would hold the dump, past that stop.
+  if (r.inDump(at)) {
+    throw new UserError('OPTION_INVALID', said(stopName + stopGtid + (r.byPosition ? ' is before the dump\'s position ' + r.dumpFile + ':' + r.dumpPosition
+      : ' is transaction ' + at.gtid) + ': already in the dump' + (r.byPosition ? '' : ' (its gtidExecuted)') + '.'));
   }
 }
 
@@ -169,6 +184,7 @@ function checkUntil(host, r) {
 // refused, naming it, offering a stop before it. Before the dump (the next transaction in the dump) or past the stop: no matter.
 // r: {trxs, inDump, got, names, until, stopBefore, stopAfter, isStop}.
 function checkIncidents(host, r) {
+  if (!r.got.files.some(function (f) { return f.incidents && f.incidents.length; })) return;
   var stopAt = r.trxs.length;
   for (var k = 0; k < r.trxs.length; k++) {
     var t = r.trxs[k];

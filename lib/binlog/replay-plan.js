@@ -150,10 +150,10 @@ function planReplay(host, opts) {
     transactions: [], inDump: 0, notLoaded: 0, otherSchemas: 0, reached: false, target: null, last: null, numbered: 0, ownGtids: 0 };
   var stopGtid = opts.stopBefore || opts.stopAfter;
   var stopName = opts.stopBefore ? 'stopBefore ' : 'stopAfter ';
-  history.checkStop(folder, got.transactions, stopGtid, stopName, dumpSet, isStop, splitPosition);
   var inDump = function (t) { return beforeDump ? beforeDump(t) : t.gtid ? gtids.hasGtid(dumpSet, t.gtid) : !!(dumpPosition && dumpPosition(t)); };
   var range = { until: until, zone: zone, trxs: got.transactions, inDump: inDump, got: got, names: names, byPosition: byPosition,
     dumpFile: opts.dumpFile, dumpPosition: opts.dumpPosition, stopBefore: opts.stopBefore, stopAfter: opts.stopAfter, isStop: isStop };
+  history.checkStop(folder, got.transactions, stopGtid, stopName, dumpSet, isStop, splitPosition, range);
   history.checkUntil(host, range);
   history.checkIncidents(host, range);
   var trxs = got.transactions;

@@ -92,13 +92,17 @@ describe('replay history: files, dump and stop that belong together (lib/binlog/
     expect(past.message).to.include(`the ${FILE} here ends at 2148, before it`);
   });
 
-  it('until before the dump\'s own point: refused naming the dump\'s last transaction and both times; a file begun after until: refused', function () {
+  it('until before the dump\'s own point: refused naming the dump\'s last transaction and both times; a file begun after until, a file:position stop in the dump: refused', function () {
     // U:4 committed 1795799195.987550: in the dump, after this until.
     const e = refusal(() => plan(types, { dumpGtids: `${U}:1-4`, until: '2026-11-27 17:06:35.987100' }));
     expect(e.code).to.equal('OPTION_INVALID');
     expect(e.message).to.include(`until 2026-11-27 17:06:35.987100 is before the dump's own point: transaction ${U}:4 (${FILE}:1429), ` +
       'committed 2026-11-27 17:06:35.987550, is in the dump (its gtidExecuted)').and.include('times in UTC');
     expect(plan(types, { dumpGtids: `${U}:1-4`, until: '2026-11-27 17:06:35.988000' }).transactions.length).to.equal(0); // U:5 committed at .988478
+    // A stop given as the file:position of a transaction of the dump: refused as its GTID is.
+    const inside = refusal(() => plan(types, { dumpGtids: `${U}:1-4`, stopBefore: `${FILE}:913` }));
+    expect(inside.code).to.equal('OPTION_INVALID');
+    expect(inside.message).to.include(`stopBefore ${FILE}:913 is transaction ${U}:3: already in the dump (its gtidExecuted).`);
     // GTIDs off, the dump at the file's first transaction: the dump came after the file began, until before that.
     const off = refusal(() => plan(gtidoff, { dumpGtids: null, byPosition: { uuid: OTHER, source: 'x' }, dumpPosition: 158, until: '2026-11-27 17:12:00' }));
     expect(off.message).to.include(`until 2026-11-27 17:12:00.000000 is before the first file here, ${FILE}, began (2026-11-27 17:12:25.000000`)
