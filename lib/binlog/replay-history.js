@@ -95,7 +95,8 @@ function checkHistory(host, got, names, opts, dumpSet) {
   }
   var text = gtids.setText(missing);
   if (!text) return null;
-  // Transactions of sources the files carry, each above every number they carry for it: the files end before the dump.
+  // Transactions of sources the files carry, each above every number they carry for it: the files end before the dump
+// (or, numbered alike, a history begun again: the files cannot tell which).
   var later = Object.keys(missing).every(function (s) {
     var have = carried[s] || [];
     return have.length && missing[s][0][0] > have[have.length - 1][1];
@@ -104,11 +105,12 @@ function checkHistory(host, got, names, opts, dumpSet) {
   var last = names[names.length - 1];
   var carriedText = gtids.setText(carried);
   throw new UserError('BINLOG_OTHER_HISTORY', said('the files of ' + (names.length > 1 ? first + ' … ' + last : first) + ' are not the history of the ' +
-    'dumped server: the dump holds ' + text + ' (in its gtidExecuted ' + opts.dumpGtids.replace(/\s+/g, '') + '), which ' +
-    (later ? 'the files end before (they carry ' + carriedText + ', up to the end of ' + last + '): they were copied before the dump was taken. ' +
-      'Copy them again from the source, the newest included.'
-      : 'none of them carries (' + first + ' begins after ' + (first && got.files[0].previousGtids ? got.files[0].previousGtids.replace(/\s+/g, '') : 'no transaction') +
-        '; they carry ' + (carriedText || 'no GTID') + '): they are another server\'s, or of a history begun again after the dump ' +
+    'dumped server: the dump holds ' + text + (text === gtids.setText(dumpSet) ? ' (its gtidExecuted)' : ' (of its gtidExecuted ' + gtids.setText(dumpSet) + ')') + ', which ' +
+    (later ? 'the files end before (they carry ' + carriedText + ', up to the end of ' + last + '): they were copied before the dump was taken ' +
+      '(copy them again from the source, the newest included), or written after the source began its history again (RESET BINARY LOGS AND ' +
+      'GTIDS: use a dump taken after that).'
+      : 'none of them carries (they carry ' + (carriedText || 'no GTID') + '; ' + first + '\'s previous GTIDs: ' +
+        (got.files[0].previousGtids ? got.files[0].previousGtids.replace(/\s+/g, '') : 'none') + '): they are another server\'s, or of a history begun again after the dump ' +
         '(RESET BINARY LOGS AND GTIDS). ' + OWN_FILES)), { file: first, missing: text });
 }
 
@@ -176,8 +178,8 @@ function checkUntil(host, r) {
   throw new UserError('OPTION_INVALID', said('until ' + t2[0] + ' is before the first file here, ' + r.names[0] + ', began (' + t2[1] + ', times in ' +
     r.zone.name + '), and the dump ends ' + (r.byPosition ? 'in it, at ' + r.dumpFile + ':' + r.dumpPosition + ', so after until: the target would hold ' +
       'the dump, later than until.' : 'before it: whether the dump holds transactions committed after until, these files cannot tell.') +
-    ' Give an until after ' + t2[1] + ', or a dump taken before ' + t2[0] + (r.byPosition ? '' : ' (or the files from before until, the one before ' +
-      r.names[0] + ' first)') + '.'), { option: 'until' });
+    ' Give an until after ' + t2[1] + ', a dump taken before ' + t2[0] + (r.byPosition ? '' : ', or the files from before until too (from the one ' +
+      'before ' + r.names[0] + ')') + '.'), { option: 'until' });
 }
 
 // An INCIDENT event (the source lost events there; a replica stops at it) between the dump's point and the stop:

@@ -35,6 +35,7 @@ describe('restore load --binlogs: files that cannot be replayed onto the dump, r
   async function refused(server, dumpDir, args) {
     const before = await state(server);
     const r = cli(server.uri, ['load', dumpDir, ...args, '--output-format=json'], { configHome: home });
+    if (process.env.SHOW_REFUSALS) console.log(`$ mysqlsh ... -- restore load <dump> ${args.join(" ")}\n${JSON.parse(r.stdout).error.message}\n`);
     expect(r.status, r.out).to.equal(1);
     const e = JSON.parse(r.stdout).error;
     expect(e.message, r.out).to.include('Nothing was changed.');
