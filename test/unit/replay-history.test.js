@@ -84,6 +84,8 @@ describe('replay history: files, dump and stop that belong together (lib/binlog/
   it('GTIDs off: the dump\'s binlogFile:binlogPosition where a transaction begins or ends; elsewhere or past the file\'s end: refused', function () {
     const by = { dumpGtids: null, byPosition: { uuid: OTHER, source: 'the source x' } };
     expect(plan(gtidoff, Object.assign({ dumpPosition: 613 }, by)).inDump).to.equal(2);
+    // The end of the file's last transaction (a ROTATE event follows it): every transaction in the dump.
+    expect(plan(gtidoff, Object.assign({ dumpPosition: 2104 }, by))).to.include({ inDump: 6, numbered: 0 });
     const inside = refusal(() => plan(gtidoff, Object.assign({ dumpPosition: 700 }, by)));
     expect(inside.code).to.equal('BINLOG_OTHER_HISTORY');
     expect(inside.message).to.include(`the dump ends at ${FILE}:700 (its binlogFile:binlogPosition), and the ${FILE} here has no transaction ` +
