@@ -1,0 +1,34 @@
+'use strict';
+// Mocha's spec reporter, then the ten slowest test files and their seconds (hooks included: a
+// file's servers started in its before hook count for it), so the next slowdown is seen where it starts.
+const Mocha = require('mocha');
+const path = require('path');
+
+const { EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_RUN_END } = Mocha.Runner.constants;
+
+class TimingReporter extends Mocha.reporters.Spec {
+  constructor(runner, options) {
+    super(runner, options);
+    const started = new Map();
+    const seconds = new Map();
+    const t0 = Date.now();
+    runner.on(EVENT_SUITE_BEGIN, (suite) => {
+      if (suite.file && suite.parent && suite.parent.root) started.set(suite, Date.now());
+    });
+    runner.on(EVENT_SUITE_END, (suite) => {
+      if (!started.has(suite)) return;
+      const file = path.relative(process.cwd(), suite.file);
+      seconds.set(file, (seconds.get(file) || 0) + (Date.now() - started.get(suite)) / 1000);
+    });
+    // After the spec reporter's counts (its own EVENT_RUN_END listener was added first).
+    runner.once(EVENT_RUN_END, () => {
+      const slowest = [...seconds].sort((a, b) => b[1] - a[1]).slice(0, 10);
+      if (!slowest.length) return;
+      const total = (Date.now() - t0) / 1000;
+      process.stdout.write(`\nThe ten slowest test files (seconds, hooks included; the whole run ${total.toFixed(0)} s):\n` +
+        slowest.map(([f, s]) => `  ${s.toFixed(1).padStart(7)}  ${f}`).join('\n') + '\n');
+    });
+  }
+}
+
+module.exports = TimingReporter;
