@@ -10,11 +10,12 @@ from . import binlog_events as ev
 from . import binlog_rewrite as rw
 from .errors import Refusal
 
-_ROWS = (ev.WRITE, ev.UPDATE, ev.DELETE, ev.PARTIAL_UPDATE)
-_SKIP = (ev.GTID, ev.ANONYMOUS, 29)  # GTID (set as gtid_next), ROWS_QUERY (a comment)
-_NAMES = {5: "an INTVAR event (statement-based)", 13: "a RAND event (statement-based)", 14: "a USER_VAR event (statement-based)",
-          ev.XA_PREPARE: "an XA PREPARE event", ev.PAYLOAD: "a compressed transaction (TRANSACTION_PAYLOAD)"}
-_CHUNK = 4 << 20  # bytes of events per BINLOG statement: well under max_allowed_packet
+# Not sent (as mysqlbinlog sends none of them): GTID events (set as gtid_next), ROWS_QUERY (a comment),
+# VIEW_CHANGE (Group Replication's view, logged as an empty transaction under its own GTID: BEGIN; COMMIT).
+_SKIP = (ev.GTID, ev.ANONYMOUS, ev.ROWS_QUERY, ev.VIEW_CHANGE)
+# Statement-based events: refused, named (see pieces' comment).
+_NAMES = {ev.INTVAR: "an INTVAR event (statement-based: INSERT_ID / LAST_INSERT_ID)", ev.RAND: "a RAND event (statement-based)",
+          ev.USER_VAR: "a USER_VAR event (statement-based)"}
 
 
 def replay_event(kind, raw, position, spec, crc, posts):
@@ -109,11 +110,15 @@ def _query_piece(body, post, when, spec):
 
 
 def read_transaction(f, start, end, posts, crc, check_only=False, spec=None):
-    # The pieces of one transaction [start, end): {binlog: bytes} (table maps and row events, one
-    # BINLOG statement's worth) | {query: bytes, schema, when, micros, state, client} | {commit: True}
-    # | {unsupported: why}; check_only: only the unsupported pieces. The transaction is read with one
-    # read and its events cut from it (no seek and read per event).
-    trx, rows, size, pos = [], [], [0], start
+    # The pieces of one transaction [start, end), as mysqlbinlog | mysql sends it: {binlog: bytes} (ONE
+    # statement's table maps and rows events, up to the rows event flagged STMT_END_F: never cut inside, a
+    # rows event applied without its table map crashes the server) | {query: bytes, schema, when, micros,
+    # state, client} | {begin: True} (only in an empty transaction: BEGIN; COMMIT) | {commit: None or the
+    # statement that ends it in its turn: ROLLBACK, XA PREPARE <xid>, XA COMMIT <xid> ONE PHASE} |
+    # {unsupported: why}. A compressed transaction (TRANSACTION_PAYLOAD) is its inner events, sealed with
+    # a CRC32 as the file's events are. check_only: only the unsupported pieces. The transaction is read
+    # with one read and its events cut from it (no seek and read per event).
+    trx, rows = [], []
     f.seek(start)
     buf = f.read(end - start)
     if len(buf) < end - start:
@@ -125,7 +130,54 @@ def read_transaction(f, start, end, posts, crc, check_only=False, spec=None):
         if rows:
             trx.append({"binlog": b"".join(rows)})
             del rows[:]
-            size[0] = 0
+
+    def one(kind, when, raw, pos, inner):
+        # raw: the event's bytes (an inner one's without a CRC32)
+        if kind == ev.TABLE_MAP or kind in ev.ROWS:
+            if check_only:
+                return
+            if inner and crc:
+                raw = rw.sealed(bytes(raw[:ev.HEADER]), bytes(raw[ev.HEADER:]), True)
+            if spec and kind == ev.TABLE_MAP:
+                raw = replay_event(kind, bytes(raw), pos, spec, crc, posts)
+            rows.append(raw)
+            if kind != ev.TABLE_MAP and ev.rows_flags(raw[ev.HEADER:], posts[kind - 1]) & ev.STMT_END_F:
+                flush()
+            return
+        flush()
+        if kind in _SKIP or ev.TYPES.get(kind, (None, None))[1] == "ignore":
+            return
+        if kind == ev.QUERY:
+            raw = bytes(raw)
+            if inner and crc:
+                raw = rw.sealed(raw[:ev.HEADER], raw[ev.HEADER:], True)
+            raw = replay_event(kind, raw, pos, spec, crc, posts)
+            piece = _query_piece(rw.body_of(raw, crc), posts[kind - 1], when, spec)
+            text = piece["query"]
+            role = ev.query_role(text[:32].decode("utf-8", "replace"))  # COMMIT, ROLLBACK, XA ROLLBACK: by their first words
+            if text == b"BEGIN":
+                trx.append({"begin": True})
+            elif text == b"COMMIT":
+                trx.append({"commit": None})
+            elif role == "end" and text[:2].upper() != b"XA":  # ROLLBACK: the source rolled back (non-transactional changes kept)
+                trx.append({"commit": "ROLLBACK"})
+            elif not check_only:
+                trx.append(piece)
+        elif kind == ev.XID:
+            trx.append({"commit": None})
+        elif kind == ev.XA_PREPARE:
+            body = rw.body_of(bytes(raw), crc and not inner)
+            trx.append({"commit": ev.xa_text(body)})
+        elif kind == ev.PAYLOAD and not inner:
+            body = rw.body_of(bytes(raw), crc)
+            compression, data, why = ev.payload(body, posts[kind - 1])
+            if data is None:
+                trx.append({"unsupported": "a compressed transaction at %d: %s" % (pos, why)})
+                return
+            for kind2, _, _, raw2 in ev.inner_events(data, posts):
+                one(kind2, when, raw2, pos, True)
+        else:
+            trx.append({"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %s" % ev.type_name(kind)), pos)})
 
     at = 0
     while at < len(buf):
@@ -134,32 +186,17 @@ def read_transaction(f, start, end, posts, crc, check_only=False, spec=None):
         when, kind, _, length = unpack("<IBII", buf, at)
         if length < ev.HEADER or at + length > len(buf):
             raise Refusal("read-failed", f.name, "no event at position %d" % (start + at))
-        here, at = at, at + length
-        pos = start + here
-        if kind in _SKIP:
-            continue
-        if kind == ev.TABLE_MAP or kind in _ROWS:
-            if check_only:
-                continue
-            rows.append(replay_event(kind, bytes(view[here:at]), pos, spec, crc, posts) if spec and kind == ev.TABLE_MAP else view[here:at])
-            size[0] += length
-            if kind != ev.TABLE_MAP and size[0] > _CHUNK:
-                flush()
-            continue
-        flush()
-        if kind == ev.QUERY and check_only:
-            continue
-        if kind == ev.QUERY:
-            raw = replay_event(kind, bytes(view[here:at]), pos, spec, crc, posts)
-            body = rw.body_of(raw, crc)
-            trx.append(_query_piece(body, posts[kind - 1], when, spec))
-        elif kind == ev.XID:
-            if not check_only:
-                trx.append({"commit": True})
-        else:
-            trx.append({"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %d" % kind), pos)})
+        one(kind, when, view[at:at + length], start + at, False)
+        at += length
     flush()
-    return trx
+    # BEGIN is sent only where nothing else opens the transaction: an empty one (an errant GTID's fix, a
+    # filtered replica's skipped transaction, a Group Replication view change), BEGIN; COMMIT.
+    out = []
+    for k, p in enumerate(trx):
+        if "begin" in p and not (k + 1 < len(trx) and trx[k + 1].get("commit", 0) is None):
+            continue
+        out.append(p)
+    return [p for p in out if "unsupported" in p] if check_only else out
 
 
 def open_file(f, path):

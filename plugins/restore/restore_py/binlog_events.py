@@ -12,11 +12,24 @@ from .errors import Refusal
 MAGIC = b"\xfebin"
 ENCRYPTED = b"\xfdbin"  # binlog_encryption: a file header, then encrypted events
 HEADER = 19
-QUERY, ROTATE, FORMAT, XID, TABLE_MAP, INCIDENT = 2, 4, 15, 16, 19, 26
-WRITE, UPDATE, DELETE, PARTIAL_UPDATE = 30, 31, 32, 39
-GTID, ANONYMOUS, PREVIOUS_GTIDS, XA_PREPARE, PAYLOAD, TAGGED_GTID = 33, 34, 35, 38, 40, 42
-ROWS_V1 = (23, 24, 25)
-ROW_KIND = {WRITE: "insert", UPDATE: "update", DELETE: "delete", PARTIAL_UPDATE: "update"}
+from .binlog_types import (QUERY, ROTATE, FORMAT, XID, TABLE_MAP, INCIDENT, INTVAR, RAND, USER_VAR, ROWS_QUERY,  # noqa: F401
+                           VIEW_CHANGE, WRITE, UPDATE, DELETE, PARTIAL_UPDATE, GTID, ANONYMOUS, PREVIOUS_GTIDS, XA_PREPARE,
+                           PAYLOAD, TAGGED_GTID, ROWS_V1, ROW_KIND, ROWS, STMT_END_F, TYPES, type_name, query_role, Boundary)
+
+
+def rows_flags(body, post):
+    # A rows event's flags (after its table id): STMT_END_F marks its statement's last one.
+    return _struct.unpack_from("<H", body, 6 if post >= 8 else 4)[0]
+
+
+def xa_text(body):
+    # XA_PREPARE event: one_phase (1), formatID (4), gtrid length (4), bqual length (4), the data. The
+    # statement mysqlbinlog writes for it: XA PREPARE <xid>, or XA COMMIT <xid> ONE PHASE.
+    one_phase = body[0]
+    fmt, glen, blen = _struct.unpack_from("<iII", body, 1)
+    data = bytes(body[13:13 + glen + blen])
+    xid = "X'%s',X'%s',%d" % (data[:glen].hex(), data[glen:].hex(), fmt)
+    return ("XA COMMIT %s ONE PHASE" if one_phase else "XA PREPARE %s") % xid
 
 
 class Damaged(Exception):
@@ -194,11 +207,17 @@ def events(f, path):
 
 
 def inner_events(data, posts):
-    # The events a TRANSACTION_PAYLOAD holds (no checksums): (type, body, post-header length).
+    # The events a TRANSACTION_PAYLOAD holds (without checksums: the payload has its own): (type, body,
+    # post-header length, raw event bytes).
     at = 0
     while at + HEADER <= len(data):
         _, kind, _, size, _, _ = _struct.unpack_from("<IBIIIH", data, at)
         if size < HEADER:
             return
-        yield kind, data[at + HEADER:at + size], posts[kind - 1] if kind - 1 < len(posts) else 0
+        yield kind, data[at + HEADER:at + size], posts[kind - 1] if kind - 1 < len(posts) else 0, data[at:at + size]
         at += size
+
+
+def binlog_size(events_bytes):
+    # The length of the statement BINLOG '<base64>' that carries these bytes of events.
+    return len("BINLOG ''") + 4 * ((events_bytes + 2) // 3)

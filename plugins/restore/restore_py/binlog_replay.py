@@ -114,7 +114,7 @@ class _Run(object):
                 nxt.relayed = "claimed"
             try:
                 self.statements[nxt.n] += 1
-                nxt.s.commit()
+                nxt.finish()
             except Exception as err:
                 with self.cond:
                     nxt.relayed = ("done", err)
