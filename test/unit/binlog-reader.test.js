@@ -164,6 +164,9 @@ describe('one transaction-boundary parser (binlog_types.Boundary) on every shape
       ["XA ROLLBACK X'62',X'',1"], []]);
     expect(t[12].undecoded).to.deep.equal([]); // CREATE TABLE under binlog_format STATEMENT: a DDL
     expect(t.slice(13, 16).map((x) => x.undecoded.length)).to.deep.equal([1, 1, 1]);
+    // SET gtid_next = 'AUTOMATIC:tg' (MySQL 8.3+): a GTID_TAGGED event, as mysqlbinlog reads it.
+    expect(t[17]).to.include({ gtid: `${SHAPES}:tg:1`, start: 6331, lastCommitted: 16, sequenceNumber: 18, immediateCommit: 1796667580578975 });
+    expect(t[17].undecoded).to.deep.equal([]);
     expect(t[16]).to.include({ compression: 'zstd' });
     expect(t[16].tables).to.deep.equal({ 's.t': [2, 0, 0] });
     // One statement of five rows events (binlog_row_event_max_size 256): one BINLOG statement of all of them.

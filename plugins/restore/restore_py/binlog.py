@@ -69,10 +69,13 @@ class _Reader(object):
         if begins or self.trx is None:
             if kind in (ev.GTID, ev.ANONYMOUS):
                 self._open(pos, when, ev.gtid(body, kind == ev.ANONYMOUS))
+            elif kind == ev.TAGGED_GTID:
+                clock = ev.tagged_gtid(body)
+                self._open(pos, when, clock or self._no_clock())
+                if clock is None:
+                    self.trx["undecoded"].append("a tagged GTID event of a format this reader does not know (its GTID is not read)")
             else:
                 self._open(pos, when, self._no_clock())
-                if kind == ev.TAGGED_GTID:
-                    self.trx["undecoded"].append("a tagged GTID event (its GTID and commit time are not decoded)")
         sizes = self.trx["sizes"]
         if end - pos > sizes["event"]:
             sizes["event"], sizes["eventAt"] = end - pos, pos

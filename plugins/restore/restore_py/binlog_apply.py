@@ -10,9 +10,9 @@ from . import binlog_events as ev
 from . import binlog_rewrite as rw
 from .errors import Refusal
 
-# Not sent (as mysqlbinlog sends none of them): GTID events (set as gtid_next), ROWS_QUERY (a comment),
+# Not sent (as mysqlbinlog sends none of them): GTID events (set as gtid_next, 'uuid:tag:n' for a tagged one), ROWS_QUERY (a comment),
 # VIEW_CHANGE (Group Replication's view, logged as an empty transaction under its own GTID: BEGIN; COMMIT).
-_SKIP = (ev.GTID, ev.ANONYMOUS, ev.ROWS_QUERY, ev.VIEW_CHANGE)
+_SKIP = (ev.GTID, ev.ANONYMOUS, ev.TAGGED_GTID, ev.ROWS_QUERY, ev.VIEW_CHANGE)
 # Statement-based events: refused, named (see pieces' comment).
 _NAMES = {ev.INTVAR: "an INTVAR event (statement-based: INSERT_ID / LAST_INSERT_ID)", ev.RAND: "a RAND event (statement-based)",
           ev.USER_VAR: "a USER_VAR event (statement-based)"}

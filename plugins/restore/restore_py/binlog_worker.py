@@ -34,6 +34,7 @@ class Worker(object):
         self.turn, self.until = _threading.Condition(run.cond), None  # the commit this worker waits for (binlog_replay.py)
         self.relayed = None  # its COMMIT sent by another worker: "claimed", then ("done", error or None)
         self.ending = None  # the statement its transaction ends with in its turn (None: COMMIT)
+        self.xa = None  # the xid of an XA transaction started and not prepared yet
         self.connection = int(session.run_sql("SELECT CONNECTION_ID()").fetch_one()[0])
         # What the session has already: a Query event's state is SET only where it differs (some of these
         # need SESSION_VARIABLES_ADMIN to be set at all).
@@ -83,7 +84,14 @@ class Worker(object):
             self.index = None
 
     def rollback(self):
+        xid, self.xa = self.xa, None
         try:
+            if xid:  # an XA transaction not prepared yet: ROLLBACK cannot end it
+                for text in ("XA END " + xid, "XA ROLLBACK " + xid):
+                    try:
+                        self.s.run_sql(text)
+                    except Exception:
+                        pass
             self.s.run_sql("ROLLBACK")
             self.s.run_sql("SET SESSION gtid_next = 'AUTOMATIC'")
         except Exception:
@@ -122,6 +130,8 @@ class Worker(object):
                     self.set(sets)
                     sets = []
                     self.sql(text)
+                    if text.startswith("XA START "):
+                        self.xa = text[len("XA START "):]
                 elif "begin" in p:  # an empty transaction: its GTID recorded by BEGIN; COMMIT, as mysqlbinlog sends it
                     if sets:
                         self.set(sets)
@@ -132,7 +142,7 @@ class Worker(object):
                         self.set(sets)
                         sets = []
                     self.commit(i, may_retry, p["commit"])
-                    committed = True
+                    committed, self.xa = True, None
                 else:
                     raise RuntimeError(p["unsupported"] + " (not sent by the replay)")
             if sets:
