@@ -22,7 +22,8 @@ function refuseOversized(host, plan) {
     if (!s || gtids.hasGtid(held, t.gtid)) return;
     var binlog = applier ? 0 : s.binlog;
     var n = Math.max(binlog, s.event);
-    if (n > limit && (!worst || n > worst.n)) worst = { t: t, n: n, at: binlog >= s.event ? s.binlogAt : s.eventAt, binlog: binlog >= s.event };
+    // >=: a packet is the statement and its command byte.
+    if (n >= limit && (!worst || n > worst.n)) worst = { t: t, n: n, at: binlog >= s.event ? s.binlogAt : s.eventAt, binlog: binlog >= s.event };
   });
   if (!worst) return;
   var t = worst.t;

@@ -204,6 +204,34 @@ describe('one transaction-boundary parser (binlog_types.Boundary) on every shape
   });
 });
 
+describe('a Group Replication view change and an INCIDENT event (made from a real file\'s events)', function () {
+  this.timeout(20000);
+  before(function () { if (!HAVE_PYTHON) this.skip(); });
+
+  it('a view change after its GTID is a transaction sent as an empty one; an INCIDENT is listed by position, its GTID\'s transaction marked', function () {
+    // shapes.000002's first 158 bytes (FORMAT_DESCRIPTION, PREVIOUS_GTIDS), its GTID event at 158 then a VIEW_CHANGE
+    // event, the GTID event at 826 then an INCIDENT event (LOST_EVENTS), each sealed with its CRC32.
+    const tmp = tempDir('binlog-reader-');
+    const file = path.join(tmp, 'made.000002');
+    const script = [...prelude(), 'rw = importlib.import_module("companion_under_test.binlog_rewrite")',
+      `d = open(${JSON.stringify(fixture('shapes.000002'))}, "rb").read()`,
+      'def ev(kind, body): return rw.sealed(d[158:162] + bytes([kind]) + d[163:177], body, True)',
+      'view = ev(37, b"view-id:1" + bytes(40))',
+      'incident = ev(26, bytes([1, 0, 11]) + b"lost events")',
+      `open(${JSON.stringify(file)}, "wb").write(d[:158] + d[158:235] + view + d[826:903] + incident)`,
+      `got = json.loads(calls["binlogRead"](json.dumps([${JSON.stringify(file)}]), json.dumps({"keep": "all"}))[0])`,
+      `p = json.loads(calls["binlogPieces"](${JSON.stringify(file)}, json.dumps([[t["start"], t["end"]] for t in got["transactions"]]), False)[0])`,
+      'print(json.dumps([got, p["transactions"]]))'].join('\n');
+    const r = spawnSync('python3', ['-B', '-c', script], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stderr);
+    const [got, pieces] = JSON.parse(r.stdout);
+    expect(got.files[0]).to.include({ transactions: 2, error: null });
+    expect(got.files[0].incidents).to.deep.equal([384]);
+    expect(got.transactions.map((t) => [t.start, t.end, t.incident])).to.deep.equal([[158, 307, null], [307, 421, 384]]);
+    expect(pieces[0]).to.deep.equal([{ begin: true }, { commit: null }]);
+  });
+});
+
 describe('statements that drop, read from their text (lib/binlog/statements.js)', function () {
   it('names the tables and schemas they drop, qualified with the event\'s schema where the text has none', function () {
     const c = statements.classify;
