@@ -152,6 +152,12 @@ def read_transaction(f, start, end, posts, crc, check_only=False, spec=None):
         if kind in _SKIP or ev.TYPES.get(kind, (None, None))[1] == "ignore":
             return
         if kind == ev.QUERY:
+            # BEGIN and COMMIT (most of them) told by their text alone, before the status variables are read
+            b = ev.HEADER + posts[kind - 1]
+            text = bytes(raw[b + unpack("<H", raw, ev.HEADER + 11)[0] + raw[ev.HEADER + 8] + 1:len(raw) - (4 if crc and not inner else 0)])
+            if text == b"BEGIN" or text == b"COMMIT":
+                trx.append({"begin": True} if text == b"BEGIN" else {"commit": None})
+                return
             raw = bytes(raw)
             if inner and crc:
                 raw = rw.sealed(raw[:ev.HEADER], raw[ev.HEADER:], True)
@@ -159,11 +165,7 @@ def read_transaction(f, start, end, posts, crc, check_only=False, spec=None):
             piece = _query_piece(rw.body_of(raw, crc), posts[kind - 1], when, spec)
             text = piece["query"]
             role = ev.query_role(text[:32].decode("utf-8", "replace"))  # COMMIT, ROLLBACK, XA ROLLBACK: by their first words
-            if text == b"BEGIN":
-                trx.append({"begin": True})
-            elif text == b"COMMIT":
-                trx.append({"commit": None})
-            elif role == "end" and text[:2].upper() != b"XA":  # ROLLBACK: the source rolled back (non-transactional changes kept)
+            if role == "end" and text[:2].upper() != b"XA":  # ROLLBACK: the source rolled back (non-transactional changes kept)
                 trx.append({"commit": "ROLLBACK"})
             elif not check_only:
                 trx.append(piece)

@@ -45,7 +45,7 @@ def query_role(text):
         return "begin"
     if text == "COMMIT" or (head.startswith("ROLLBACK") and not head.startswith("ROLLBACK TO ")) or head.startswith("XA ROLLBACK"):
         return "end"
-    if text.rstrip().upper().endswith("START TRANSACTION"):
+    if text[-40:].rstrip().upper().endswith("START TRANSACTION"):
         return "open"
     return "statement"
 
