@@ -20,16 +20,19 @@ function refuseOversized(host, plan) {
   plan.transactions.forEach(function (t) {
     var s = t.sizes;
     if (!s || gtids.hasGtid(held, t.gtid)) return;
-    var binlog = applier ? 0 : s.binlog;
-    var n = Math.max(binlog, s.event);
+    // The sessions send BINLOG statements and Query events' statements; the applier receives events (a compressed
+    // transaction as one event).
+    var piece = applier ? { n: s.event, at: s.eventAt, kind: 'event' }
+      : s.binlog >= (s.query || 0) ? { n: s.binlog, at: s.binlogAt, kind: 'binlog' } : { n: s.query, at: s.queryAt, kind: 'query' };
     // >=: a packet is the statement and its command byte.
-    if (n >= limit && (!worst || n > worst.n)) worst = { t: t, n: n, at: binlog >= s.event ? s.binlogAt : s.eventAt, binlog: binlog >= s.event };
+    if (piece.n >= limit && (!worst || piece.n > worst.n)) worst = { t: t, n: piece.n, at: piece.at, kind: piece.kind };
   });
   if (!worst) return;
   var t = worst.t;
-  var what = worst.binlog
-    ? 'one statement whose row events the replay\'s sessions send as one BINLOG statement of ' + worst.n + ' bytes (' + mb(worst.n) + ', as mysqlbinlog | mysql sends it)'
-    : 'an event of ' + worst.n + ' bytes (' + mb(worst.n) + ')';
+  var size = worst.n + ' bytes (' + mb(worst.n) + ')';
+  var what = worst.kind === 'binlog' ? 'one statement whose row events the replay\'s sessions send as one BINLOG statement of ' + size +
+      ', as mysqlbinlog | mysql sends it,'
+    : worst.kind === 'query' ? 'a statement the replay\'s sessions send as text, of ' + size : 'an event of ' + size;
   var fix = applier
     ? 'Raise it on the target (SET GLOBAL replica_max_allowed_packet = ' + worst.n + ' or more, at most 1 GB), then run the same command.'
     : 'Raise it on the target (SET GLOBAL max_allowed_packet = ' + Math.min(1073741824, Math.ceil(worst.n / 1024 + 1) * 1024) + ' or more, at most 1 GB; ' +

@@ -170,7 +170,9 @@ describe('one transaction-boundary parser (binlog_types.Boundary) on every shape
     expect(t[16]).to.include({ compression: 'zstd' });
     expect(t[16].tables).to.deep.equal({ 's.t': [2, 0, 0] });
     // One statement of five rows events (binlog_row_event_max_size 256): one BINLOG statement of all of them.
-    expect(t[10].sizes).to.deep.equal({ binlog: 1805, binlogAt: 3110, event: 259, eventAt: 3162 });
+    expect(t[10].sizes).to.deep.equal({ binlog: 1805, binlogAt: 3110, query: 71, queryAt: 3039, event: 259, eventAt: 3162 });
+    // Compressed: its BINLOG statement of inner events (each with a CRC32 added), the payload as the one event.
+    expect(t[16].sizes).to.deep.equal({ binlog: 145, binlogAt: 6164, query: 71, queryAt: 6164, event: 167, eventAt: 6164 });
   });
 
   it('what the sessions send: one BINLOG statement per statement, BEGIN only in an empty transaction, XA as mysqlbinlog writes it', function () {

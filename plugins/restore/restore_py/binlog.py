@@ -31,10 +31,11 @@ class _Reader(object):
             self._close(pos, incomplete="a new transaction began before this one ended")
         self.stmt = 0
         # sizes: binlog, the longest BINLOG '...' statement the sessions' replay sends for it (one statement's
-        # table maps and rows events), and where it begins; event, its longest event (what an applier receives).
+        # table maps and rows events), and where it begins; query, its longest Query event (a statement the
+        # sessions send as text); event, its longest event (what an applier receives: a compressed one whole).
         self.trx = dict(clock, file=_os.path.basename(self.info["path"]), start=pos, end=None, eventTime=when,
                         tables={}, statements=[], undecoded=[], compression=None, incomplete=None, incident=None,
-                        sizes={"binlog": 0, "binlogAt": None, "event": 0, "eventAt": None})
+                        sizes={"binlog": 0, "binlogAt": None, "query": 0, "queryAt": None, "event": 0, "eventAt": None})
 
     def _close(self, end, incomplete=None):
         t, self.trx, self.tables = self.trx, None, {}
@@ -89,6 +90,8 @@ class _Reader(object):
         t = self.trx
         if kind == ev.QUERY:
             schema, text = text
+            if size > t["sizes"]["query"]:
+                t["sizes"]["query"], t["sizes"]["queryAt"] = size, pos
             role = ev.query_role(text)
             if role in ("statement", "open") or text.upper().startswith("XA ROLLBACK"):
                 if role == "statement" and bound.state == "dml":
