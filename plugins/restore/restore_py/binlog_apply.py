@@ -7,6 +7,7 @@ import json as _json
 import struct as _struct
 
 from . import binlog_events as ev
+from . import binlog_query
 from . import binlog_rewrite as rw
 from .errors import Refusal
 
@@ -38,173 +39,169 @@ def _event(f, pos):
     return when, kind, head + f.read(size - ev.HEADER)
 
 
-# Query event status variables (MySQL's Q_* codes): how many bytes each takes, or a reader.
-def _lenstr(b, at):
-    return at + 1 + b[at]
+LAZY = 4 << 20  # a transaction above this many bytes is read when sent, one statement's events at a time
 
 
-def _dbs(b, at):
-    n = b[at]
-    at += 1
-    if n == 254:  # OVER_MAX_DBS_IN_EVENT_MTS
-        return at
-    for _ in range(n):
-        at = b.index(b"\0", at) + 1
-    return at
+def _whole(f, start, end):
+    # The events of [start, end) as (type, time, bytes, position), read with one read and cut from it.
+    f.seek(start)
+    buf = f.read(end - start)
+    if len(buf) < end - start:
+        raise Refusal("read-failed", f.name, "no event at position %d" % (start + len(buf)))
+    view, at = memoryview(buf), 0
+    while at < len(buf):
+        if len(buf) - at < ev.HEADER:
+            raise Refusal("read-failed", f.name, "no event at position %d" % (start + at))
+        when, kind, _, length = _struct.unpack_from("<IBII", buf, at)
+        if length < ev.HEADER or at + length > len(buf):
+            raise Refusal("read-failed", f.name, "no event at position %d" % (start + at))
+        yield kind, when, view[at:at + length], start + at
+        at += length
 
 
-_FIXED = {0: 4, 1: 8, 3: 4, 4: 6, 7: 2, 8: 2, 9: 8, 10: 4, 13: 3, 14: 8, 15: 8, 16: 1, 17: 8, 18: 2, 19: 1, 20: 1,
-          128: 3, 129: 8}
-_VARIABLE = {2: lambda b, at: _lenstr(b, at) + 1, 5: _lenstr, 6: _lenstr, 11: lambda b, at: _lenstr(b, _lenstr(b, at)), 12: _dbs}
+def _one_by_one(f, start, end, heads=False):
+    # The same, one event read at a time (a transaction above LAZY: its memory is one event's); heads: the
+    # headers only (bytes None).
+    pos = start
+    while pos < end:
+        f.seek(pos)
+        head = f.read(ev.HEADER)
+        when, kind, _, length = _struct.unpack_from("<IBII", head) if len(head) == ev.HEADER else (0, 0, 0, 0)
+        if length < ev.HEADER or pos + length > end:
+            raise Refusal("read-failed", f.name, "no event at position %d" % pos)
+        yield kind, when, None if heads else head + f.read(length - ev.HEADER), pos
+        pos += length
 
 
-def status(body, post):
-    # {session variable: value} the statement ran under (what mysqlbinlog sets before it), the
-    # microseconds of its start, and the client character set id (its text is in it).
-    (vars_len,) = _struct.unpack_from("<H", body, 11)
-    b, at, end = body, post, post + vars_len
-    out, micros, client = {}, 0, None
-    while at < end:
-        code = b[at]
-        at += 1
-        if code in _FIXED:
-            v = b[at:at + _FIXED[code]]
-            nxt = at + _FIXED[code]
-        elif code in _VARIABLE:
-            nxt = _VARIABLE[code](b, at)
-        else:
-            break  # a code this reader does not know: the rest cannot be located, mysqlbinlog stops there too
-        if code == 0:
-            (flags,) = _struct.unpack("<I", v)
-            out["foreign_key_checks"] = 0 if flags & (1 << 26) else 1
-            out["unique_checks"] = 0 if flags & (1 << 27) else 1
-            out["sql_auto_is_null"] = 1 if flags & (1 << 14) else 0
-        elif code == 1:
-            out["sql_mode"] = _struct.unpack("<Q", v)[0]
-        elif code == 3:
-            out["auto_increment_increment"], out["auto_increment_offset"] = _struct.unpack("<HH", v)
-        elif code == 4:
-            client, out["collation_connection"], out["collation_server"] = _struct.unpack("<HHH", v)
-        elif code == 5:
-            out["time_zone"] = bytes(b[at + 1:nxt]).decode("utf-8", "replace")
-        elif code == 7:
-            out["lc_time_names"] = _struct.unpack("<H", v)[0]
-        elif code == 8:
-            out["collation_database"] = _struct.unpack("<H", v)[0]
-        elif code == 16:
-            out["explicit_defaults_for_timestamp"] = v[0]
-        elif code == 18:
-            out["default_collation_for_utf8mb4"] = _struct.unpack("<H", v)[0]
-        elif code == 19:
-            out["sql_require_primary_key"] = v[0]
-        elif code == 128:
-            micros = int.from_bytes(v, "little")
-        at = nxt
-    return out, micros, client
-
-
-def _query_piece(body, post, when, spec):
-    state, micros, client = status(body, post)
-    db_len = body[8]
-    (vars_len,) = _struct.unpack_from("<H", body, 11)
-    at = post + vars_len
-    schema = bytes(body[at:at + db_len]).decode("utf-8", "replace")
-    return {"query": bytes(body[at + db_len + 1:]), "schema": schema, "when": when, "micros": micros, "state": state,
-            "client": client}
-
-
-def read_transaction(f, start, end, posts, crc, check_only=False, spec=None):
-    # The pieces of one transaction [start, end), as mysqlbinlog | mysql sends it: {binlog: bytes} (ONE
+def _pieces(events, posts, crc, check_only, spec):
+    # The pieces of one transaction's events, as mysqlbinlog | mysql sends them: {binlog: bytes} (ONE
     # statement's table maps and rows events, up to the rows event flagged STMT_END_F: never cut inside, a
     # rows event applied without its table map crashes the server) | {query: bytes, schema, when, micros,
     # state, client} | {begin: True} (only in an empty transaction: BEGIN; COMMIT) | {commit: None or the
     # statement that ends it in its turn: ROLLBACK, XA PREPARE <xid>, XA COMMIT <xid> ONE PHASE} |
     # {unsupported: why}. A compressed transaction (TRANSACTION_PAYLOAD) is its inner events, sealed with
-    # a CRC32 as the file's events are. check_only: only the unsupported pieces. The transaction is read
-    # with one read and its events cut from it (no seek and read per event).
-    trx, rows = [], []
-    f.seek(start)
-    buf = f.read(end - start)
-    if len(buf) < end - start:
-        raise Refusal("read-failed", f.name, "no event at position %d" % (start + len(buf)))
-    view = memoryview(buf)
-    unpack = _struct.unpack_from
+    # a CRC32 as the file's events are. check_only: only the unsupported pieces.
+    rows, unpack = [], _struct.unpack_from
 
     def flush():
-        if rows:
-            trx.append({"binlog": b"".join(rows)})
-            del rows[:]
+        if not rows:
+            return []
+        out = [{"binlog": b"".join(rows)}]
+        del rows[:]
+        return out
 
     def one(kind, when, raw, pos, inner):
-        # raw: the event's bytes (an inner one's without a CRC32)
+        # raw: the event's bytes (an inner one's without a CRC32); a list of the pieces it completes
         if kind == ev.TABLE_MAP or kind in ev.ROWS:
             if check_only:
-                return
+                return []
             if inner and crc:
                 raw = rw.sealed(bytes(raw[:ev.HEADER]), bytes(raw[ev.HEADER:]), True)
             if spec and kind == ev.TABLE_MAP:
                 raw = replay_event(kind, bytes(raw), pos, spec, crc, posts)
             rows.append(raw)
             if kind != ev.TABLE_MAP and ev.rows_flags(raw[ev.HEADER:], posts[kind - 1]) & ev.STMT_END_F:
-                flush()
-            return
-        flush()
+                return flush()
+            return []
+        out = flush()
         if kind in _SKIP or ev.TYPES.get(kind, (None, None))[1] == "ignore":
-            return
+            return out
         if kind == ev.QUERY:
             # BEGIN and COMMIT (most of them) told by their text alone, before the status variables are read
             b = ev.HEADER + posts[kind - 1]
             text = bytes(raw[b + unpack("<H", raw, ev.HEADER + 11)[0] + raw[ev.HEADER + 8] + 1:len(raw) - (4 if crc and not inner else 0)])
             if text == b"BEGIN" or text == b"COMMIT":
-                trx.append({"begin": True} if text == b"BEGIN" else {"commit": None})
-                return
+                out.append({"begin": True} if text == b"BEGIN" else {"commit": None})
+                return out
             raw = bytes(raw)
             if inner and crc:
                 raw = rw.sealed(raw[:ev.HEADER], raw[ev.HEADER:], True)
             raw = replay_event(kind, raw, pos, spec, crc, posts)
-            piece = _query_piece(rw.body_of(raw, crc), posts[kind - 1], when, spec)
+            piece = binlog_query.piece(rw.body_of(raw, crc), posts[kind - 1], when)
             text = piece["query"]
             role = ev.query_role(text[:32].decode("utf-8", "replace"))  # COMMIT, ROLLBACK, XA ROLLBACK: by their first words
             if role == "end" and text[:2].upper() != b"XA":  # ROLLBACK: the source rolled back (non-transactional changes kept)
-                trx.append({"commit": "ROLLBACK"})
+                out.append({"commit": "ROLLBACK"})
             elif not check_only:
-                trx.append(piece)
+                out.append(piece)
         elif kind == ev.XID:
-            trx.append({"commit": None})
+            out.append({"commit": None})
         elif kind == ev.XA_PREPARE:
-            body = rw.body_of(bytes(raw), crc and not inner)
-            trx.append({"commit": ev.xa_text(body)})
+            out.append({"commit": ev.xa_text(rw.body_of(bytes(raw), crc and not inner))})
         elif kind == ev.PAYLOAD and not inner:
-            body = rw.body_of(bytes(raw), crc)
-            compression, data, why = ev.payload(body, posts[kind - 1])
+            compression, data, why = ev.payload(rw.body_of(bytes(raw), crc), posts[kind - 1])
             if data is None:
-                trx.append({"unsupported": "a compressed transaction at %d: %s" % (pos, why)})
-                return
+                out.append({"unsupported": "a compressed transaction at %d: %s" % (pos, why)})
+                return out
             for kind2, _, _, raw2 in ev.inner_events(data, posts):
-                one(kind2, when, raw2, pos, True)
+                out += one(kind2, when, raw2, pos, True)
         else:
-            trx.append({"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %s" % ev.type_name(kind)), pos)})
+            out.append({"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %s" % ev.type_name(kind)), pos)})
+        return out
 
-    at = 0
-    while at < len(buf):
-        if len(buf) - at < ev.HEADER:
-            raise Refusal("read-failed", f.name, "no event at position %d" % (start + at))
-        when, kind, _, length = unpack("<IBII", buf, at)
-        if length < ev.HEADER or at + length > len(buf):
-            raise Refusal("read-failed", f.name, "no event at position %d" % (start + at))
-        one(kind, when, view[at:at + length], start + at, False)
-        at += length
-    flush()
     # BEGIN is sent only where nothing else opens the transaction: an empty one (an errant GTID's fix, a
     # filtered replica's skipped transaction, a Group Replication view change), BEGIN; COMMIT.
-    if not trx and not check_only:  # nothing sent (a view change alone after its GTID): still its GTID, empty
-        return [{"begin": True}, {"commit": None}]
-    out = []
-    for k, p in enumerate(trx):
-        if "begin" in p and not (k + 1 < len(trx) and trx[k + 1].get("commit", 0) is None):
-            continue
-        out.append(p)
-    return [p for p in out if "unsupported" in p] if check_only else out
+    sent, begin = 0, None
+    for kind, when, raw, pos in events:
+        for p in one(kind, when, raw, pos, False):
+            if begin is not None:
+                if p.get("commit", 0) is None and not check_only:
+                    sent += 1
+                    yield begin
+                begin = None
+            if "begin" in p:
+                begin = p
+            elif not check_only or "unsupported" in p:
+                sent += 1
+                yield p
+    for p in flush():
+        if not check_only:
+            sent += 1
+            yield p
+    if not sent and not check_only:  # nothing sent (a view change alone after its GTID): still its GTID, empty
+        yield {"begin": True}
+        yield {"commit": None}
+
+
+def read_transaction(f, start, end, posts, crc, check_only=False, spec=None):
+    # The pieces of one transaction [start, end) (_pieces), in a list.
+    return list(_pieces(_whole(f, start, end), posts, crc, check_only, spec))
+
+
+class Lazy(object):
+    # A transaction above LAZY bytes: its pieces read as they are sent, from a handle of its own (every time
+    # it is sent: a retry reads it again), so that what is held is one statement's events, never the whole
+    # transaction (a 1 GB transaction would be held twice, queued behind others). commits: whether it ends
+    # with a commit piece (the worker waits for its turn before a DDL, which commits by itself).
+    def __init__(self, path, start, end, posts, crc, spec):
+        self.args = (path, start, end, posts, crc, spec)
+        last = None
+        with open(path, "rb") as f:
+            for last in _one_by_one(f, start, end, heads=True):
+                pass
+            kind = last[0] if last else None
+            if kind == ev.QUERY:  # COMMIT, ROLLBACK: a commit piece; a DDL, XA COMMIT: none
+                when, _, raw = _event(f, last[3])
+                self.commits = any("commit" in p for p in _pieces(iter([(kind, when, raw, last[3])]), posts, crc, False, spec))
+            else:
+                self.commits = kind in (ev.XID, ev.XA_PREPARE, ev.PAYLOAD)
+
+    def __iter__(self):
+        path, start, end, posts, crc, spec = self.args
+        with open(path, "rb") as f:
+            for p in _pieces(_one_by_one(f, start, end), posts, crc, False, spec):
+                yield p
+
+
+def transaction(f, path, start, end, posts, crc, spec=None):
+    # What the replay queues for one transaction: its pieces, or a Lazy one above LAZY bytes.
+    if end - start > LAZY:
+        return Lazy(path, start, end, posts, crc, spec)
+    return read_transaction(f, start, end, posts, crc, spec=spec)
+
+
+def commits(trx):
+    return trx.commits if isinstance(trx, Lazy) else any("commit" in p for p in trx)
 
 
 def open_file(f, path):

@@ -5,6 +5,8 @@ import base64 as _base64
 import threading as _threading
 import time as _time
 
+from . import binlog_apply
+
 _KNOWN = ("foreign_key_checks", "unique_checks", "sql_auto_is_null", "auto_increment_increment", "auto_increment_offset",
           "explicit_defaults_for_timestamp", "sql_require_primary_key")
 _RETRY = (1205, 1213)  # lock wait timeout, deadlock: rolled back and run again alone
@@ -67,7 +69,7 @@ class Worker(object):
         self.index = i
         try:
             run.wait_committed(self, i, run.wait_for[i])
-            if not any("commit" in p for p in trx):  # DDL commits by itself: its turn first
+            if not binlog_apply.commits(trx):  # DDL commits by itself: its turn first
                 run.wait_committed(self, i, i - 1)
             try:
                 self.send(i, fde, trx, True)
