@@ -222,7 +222,8 @@ def _b64(data):
 def pieces(path, ranges_json, check_only=False, rewrite_json=None):
     # ranges [[start, end], ...] of whole transactions. JSON text {format: base64, transactions:
     # [[piece, ...]]}, a piece {binlog: base64} | {query, schema, when} | {commit: true} |
-    # {unsupported: why}; check_only: only the unsupported pieces (a preflight's pass, no bytes kept).
+    # {unsupported: why}; check_only: only the unsupported pieces (a preflight's pass, no bytes kept: a
+    # transaction above LAZY read one event at a time).
     # rewrite_json: JSON text {schemaMap: {old: new}, texts: {"position": statement}} (schemaMap,
     # binlog_rewrite.py): table maps and default schemas renamed, the statements at those positions replaced.
     ranges = _json.loads(ranges_json)
@@ -233,7 +234,8 @@ def pieces(path, ranges_json, check_only=False, rewrite_json=None):
         out["format"] = _b64(fde)
         for start, end in ranges:
             trx = []
-            for p in read_transaction(f, start, end, posts, crc, check_only, rewrite):
+            events = _one_by_one(f, start, end) if end - start > LAZY else _whole(f, start, end)  # a big one: never whole in memory
+            for p in _pieces(events, posts, crc, check_only, rewrite):
                 if "binlog" in p:
                     p = {"binlog": _b64(p["binlog"])}
                 elif "query" in p:
