@@ -1,7 +1,7 @@
 // Tables a replay creates (CREATE TABLE in the binary logs, of a loaded schema): after the replay they
 // are tables of the restore like the loaded ones, so the report's rows, analyze and the members'
 // verification cover them too. Which ones exist is read from the server after the replay, not inferred.
-var ddlTarget = require('./replay-plan.js').ddlTarget;
+var ddlTarget = require('./replay-filter.js').ddlTarget;
 var statements = require('./statements.js');
 
 function isCreateTable(text) {

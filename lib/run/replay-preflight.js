@@ -6,8 +6,10 @@
 // (positionGtids): that is what makes a rerun skip what is applied).
 var UserError = require('../core/user-error.js').UserError;
 var replayPlan = require('../binlog/replay-plan.js');
+var replayFilter = require('../binlog/replay-filter.js');
 var gtids = require('../binlog/gtid-set.js');
 var selection = require('../partial/selection.js');
+var objectFilter = require('../partial/load-objects.js').objectFilter;
 var sourcePosition = require('../dump/dump-metadata.js').sourcePosition;
 var sourceIdentity = require('../dump/dump-metadata.js').sourceIdentity;
 var renameReplay = require('./replay-rename.js').renameReplay;
@@ -139,14 +141,20 @@ function planLoadReplay(host, p) {
       'is what lets the same command continue a stopped replay without applying anything twice; that needs gtid_mode ON (and ' +
       'enforce_gtid_consistency ON) on the target. Nothing was changed.');
   }
+  // What the load creates (the dump's scope and the filters): lib/binlog/replay-filter.js.
   var sel = selection.parseSelection(p.lo);
   var schemas = p.objects.schemas.map(function (s) { return s.dumpSchema; });
-  var loadedSchema = function (schema) { return schemas.indexOf(schema) >= 0; };
+  var filter = replayFilter.forLoad({ lo: p.lo, dump: p.dump, triggers: (p.objects.triggers || []).map(function (t) {
+    return { schema: t.dumpSchema, table: t.table, name: t.name };
+  }), chosen: { table: function (s, t) { return selection.isTableChosen(sel, s, t); }, schema: function (s) { return selection.isSchemaChosen(sel, s); },
+    loadsSchema: function (s) { return schemas.indexOf(s) >= 0; },
+    routine: objectFilter(p.lo, 'Routines', 2, 2), event: objectFilter(p.lo, 'Events', 2, 2), trigger: objectFilter(p.lo, 'Triggers', 2, 3) } });
   var plan = replayPlan.planReplay(host, { where: own.binlogs, until: own.until, stopBefore: own.stopBefore, stopAfter: own.stopAfter,
     dumpGtids: sourcePosition(p.dump.rootJson).gtidExecuted, dumpFile: sourcePosition(p.dump.rootJson).binlogFile,
     dumpPosition: sourcePosition(p.dump.rootJson).binlogPosition, byPosition: positionGtids(host, p.dump.rootJson), sourceOptions: p.options,
-    loaded: function (schema, table) { return loadedSchema(schema) && selection.isTableChosen(sel, schema, table); },
-    loadedSchema: loadedSchema });
+    filter: filter });
+  var skippedAt = plan.lines.map(function (l) { return /^ {2}skipped: /.test(l); }).indexOf(true) + 1;
+  [replayFilter.scopeLine(filter), replayFilter.accountLine(filter)].filter(Boolean).reverse().forEach(function (l) { plan.lines.splice(skippedAt, 0, l); });
   // schemaMap (or util.loadDump's schema option): the events under the new names (lib/run/replay-rename.js).
   renameReplay(plan, p.objects, p.dump);
   markSliced(plan, sliced);
