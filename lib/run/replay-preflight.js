@@ -119,6 +119,7 @@ function planLoadReplay(host, p) {
     return null;
   }
   var sliced = slicedTables(p.options);
+  var replicated = !!(p.topo && (p.topo.feedsOthers || p.topo.group));
   if (own.outsideSlice === 'skip' && !sliced) {
     throw new UserError('OPTION_CONFLICT', 'restore.load option outsideSlice says how a replay handles rows outside a slice of latest or since: ' +
       'give one of those too, or leave it out.', { options: ['outsideSlice'] });
@@ -167,6 +168,7 @@ function planLoadReplay(host, p) {
     (p.tuned || p.redoOff ? '; with the load\'s ' + (p.tuned ? 'tuned settings' + (p.redoOff ? ' and ' : '') : '') + (p.redoOff ? 'redo log off' : '') +
       ', put back after the replay' : ''));
   plan.sessionWorkers = plan.workers;
+  plan.replicated = replicated; // what a refusal to continue offers (lib/binlog/replay-record.js)
   if (own.replayWith === 'applier') {
     // The target's own applier instead of the sessions (lib/binlog/replay-applier.js): checked here, the line says how.
     useApplier(plan, planApplier(host, plan, !!p.lo.skipBinlog));
@@ -192,16 +194,17 @@ function planLoadReplay(host, p) {
 }
 
 // Once util.loadDump's options are composed (the progress file chosen): a target holding part of this replay
-// already is rolled forward (util.loadDump not run again) or refused (lib/binlog/replay-record.js). The record's
+// already is continued or rolled forward (util.loadDump not run again, dropExisting drops nothing: the caller empties
+// its drops) or refused (lib/binlog/replay-record.js). The record's
 // key: the dump (where it ends in its source's history) and the loaded tables under their loaded names.
 // p: {objects, lo (util.loadDump's options, composed), own, dump}.
 function planReplayForward(host, plan, p) {
   var pos = sourcePosition(p.dump.rootJson);
   plan.recordKey = JSON.stringify({ dump: [pos.gtidExecuted, pos.binlogFile, pos.binlogPosition, sourceIdentity(p.dump.rootJson)],
     tables: p.objects.tables.map(function (t) { return t.schema + '.' + t.table; }).sort() });
+  var existing = Object.keys(rowOwnership.existingTables(host, p.objects.tables, []));
   plan.forward = replayRecord.planForward(host, plan, { key: plan.recordKey, dropExisting: !!p.own.dropExisting,
-    resumed: rowOwnership.resumesProgress(host, p.lo),
-    tablesThere: Object.keys(rowOwnership.existingTables(host, p.objects.tables, [])).length > 0 });
+    resumed: rowOwnership.resumesProgress(host, p.lo), tablesThere: existing.length > 0, existing: existing, replicated: !!plan.replicated });
   if (!plan.forward) return;
   var at = plan.lines.map(function (l) { return /^ {2}replay: /.test(l); }).indexOf(true);
   plan.lines.splice(at + 1, 0, plan.forward.line);
