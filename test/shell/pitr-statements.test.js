@@ -11,6 +11,7 @@ const { gtidSourceAndTarget, checksumTables } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { needs } = require('../support/real');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
+const { sharedReplicaSet, sharedGroup } = require('../support/topology');
 
 const TABLES = ['shop.customers', 'shop.orders', 'shop.extra'];
 const ACCOUNT = "'pitr_app'@'%'";
@@ -146,9 +147,39 @@ describe('restore load --binlogs: DDL, maintenance and account statements after 
       await target.query(`DROP USER ${ACCOUNT}`); // the fix, logged: a GTID of the target's own
       const again = cli(target.uri, args, { configHome: home });
       expect(again.status, again.out).to.equal(0);
+      if (extra.length) expect(again.stdout).to.include('continuing a replay that stopped, from').and.include('dropExisting drops nothing');
       expect(await checksumTables(target, TABLES)).to.deep.equal(expected);
       expect(await showGrants(target)).to.deep.equal(grants);
       expect(await gtidOf(target)).to.include(`${uuid}:${dumpEnd + 1}-${lastN}`);
+    });
+  }
+
+  // The same on a source with a replica and on a group's primary, where RESET BINARY LOGS AND GTIDS is no way out: every member
+  // ends equal to the source.
+  for (const [kind, start] of [['a source with a replica', sharedReplicaSet], ['a group primary', sharedGroup]]) {
+    it(`${kind}: a replay stopped by a failure continues with the same command (dropExisting) once the cause is fixed`, async function () {
+      const set = await start();
+      const primary = set.primary ? await set.primary() : set.source;
+      try {
+        await primary.query(`CREATE USER ${ACCOUNT}`);
+        const args = ['load', dump, `--binlogs=${folder}`, '--drop-existing'];
+        const failed = cli(primary.uri, args, { configHome: home });
+        expect(failed.status, failed.out).to.equal(1);
+        expect(failed.out).to.match(/the same command continues from there once the cause is fixed/i);
+        await primary.query(`DROP USER ${ACCOUNT}`);
+        const again = cli(primary.uri, args, { configHome: home });
+        expect(again.status, again.out).to.equal(0);
+        expect(again.stdout).to.include('continuing a replay that stopped, from');
+        await set.waitApplied();
+        for (const m of set.members) {
+          expect(await checksumTables(m, TABLES), `member ${m.port}`).to.deep.equal(expected);
+          expect(await showGrants(m), `member ${m.port}`).to.deep.equal(grants);
+          expect(await gtidOf(m), `member ${m.port}`).to.include(`${uuid}:${dumpEnd + 1}-${lastN}`);
+        }
+      } finally {
+        await primary.query(`DROP SCHEMA IF EXISTS shop; DROP USER IF EXISTS ${ACCOUNT}`);
+        await set.waitApplied();
+      }
     });
   }
 });
