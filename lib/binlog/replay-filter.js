@@ -71,7 +71,10 @@ function forLoad(p) {
   var names = Object.keys(dumpSchemas);
   var scope = origin === 'dumpInstance' ? null : 'the dump (util.' + origin + ') holds only ' + (origin === 'dumpTables' ? 'some tables of ' : '') +
     'schema' + (names.length === 1 ? ' ' : 's ') + names.join(', ');
-  var f = { options: options, scope: scope, users: USER_OPTIONS.filter(function (n) { return given(lo, n); }), origin: origin,
+  var accounts = p.dump.rootJson && Array.isArray(p.dump.rootJson.users) ? p.dump.rootJson.users.length : 0;
+  // includeUsers / excludeUsers choose among the dump's accounts only when loadUsers loads them.
+  var f = { options: options, scope: scope, users: lo.loadUsers === true ? USER_OPTIONS.filter(function (n) { return given(lo, n); }) : [],
+    origin: origin, dumpAccounts: accounts,
     created: { schemas: {}, tables: {} }, left: {}, triggers: triggers, xids: {}, counts: { accounts: 0, objects: 0, unread: 0 }, loadUsers: lo.loadUsers === true };
   f.inSchema = function (s) { return !!dumpSchemas[s] || !!f.created.schemas[s]; };
   // A table (or view) the load creates, or would have had it been in the dump; one the replay creates in scope counts.
@@ -90,7 +93,10 @@ function forLoad(p) {
   f.trigger = function (s, table, n) { return f.table(s, table) && chosen.trigger([s, table, n]); };
   // Every table of s is created (no table-level narrowing there): a trigger whose table is not told goes with its schema.
   f.wholeSchema = function (s) {
-    var named = function (n) { return (lo[n] || []).some(function (x) { return String(x).replace(/`/g, '').split('.')[0] === s; }); };
+    var named = function (n) {
+      var list = Array.isArray(lo[n]) ? lo[n] : typeof lo[n] === 'string' ? lo[n].split(',') : [];
+      return list.some(function (x) { return String(x).replace(/`/g, '').trim().split('.')[0] === s; });
+    };
     return f.schema(s) && origin !== 'dumpTables' && !given(lo, 'includeTables') && !named('excludeTables') &&
       !named('includeTriggers') && !named('excludeTriggers');
   };
@@ -231,8 +237,9 @@ function accountLine(f) {
   if (!f || !f.counts.accounts) return null;
   return '  account statements (CREATE / ALTER / DROP USER, GRANT, REVOKE, SET PASSWORD, FLUSH PRIVILEGES): ' + f.counts.accounts +
     ' replayed, as mysqlbinlog | mysql would: accounts are the server\'s, not a schema\'s, so the load\'s table and schema filters do not ' +
-    'choose them (a GRANT or REVOKE on a table or routine the load leaves out is skipped: it fails where that is not)' + (f.loadUsers ? ''
-    : '; loadUsers is off, so an account the dump holds is not loaded, and a statement naming one fails on the target unless it is there');
+    'choose them (a GRANT or REVOKE on a table or routine the load leaves out is skipped: it fails where that is not)' +
+    (f.loadUsers || !f.dumpAccounts ? '' : '; loadUsers is off, so the ' + f.dumpAccounts + ' account(s) the dump holds are not loaded, ' +
+      'and a statement naming one fails on the target unless it is there');
 }
 
 module.exports = { forLoad: forLoad, keepForLoad: keepForLoad, writtenTables: writtenTables, ddlTarget: ddlTarget, skippedText: skippedText,

@@ -86,7 +86,7 @@ describe('statements of a binary log: the objects each one names (lib/binlog/sta
 
 describe('the replay\'s filter: what the load creates (lib/binlog/replay-filter.js)', function () {
   const G = '3e11fa47-71ca-11e1-9e33-c80aa9429562';
-  const dumpOf = (origin) => ({ origin, schemas: [{ schema: 'shop', tables: ['customers', 'orders', 'extra'] }, { schema: 'crm', tables: ['leads'] }] });
+  const dumpOf = (origin) => ({ origin, rootJson: origin === 'dumpInstance' ? { users: ["'root'@'%'", "'app'@'%'"] } : {}, schemas: [{ schema: 'shop', tables: ['customers', 'orders', 'extra'] }, { schema: 'crm', tables: ['leads'] }] });
 
   function filterFor(lo, origin = 'dumpSchemas', triggers = []) {
     const sel = selection.parseSelection(lo);
@@ -108,7 +108,8 @@ describe('the replay\'s filter: what the load creates (lib/binlog/replay-filter.
     expect(replayFilter.keepForLoad(trx('CREATE TABLE fresh.t (a INT)'), f)).to.equal(true);
     expect(replayFilter.keepForLoad(trx([], { 'fresh.t': [1, 0, 0] }), f)).to.equal(true);
     expect(replayFilter.keepForLoad(trx([], { 'mysql.user': [1, 0, 0] }), f)).to.equal('otherSchemas');
-    expect(replayFilter.accountLine(f)).to.match(/^ {2}account statements \(.*\): 3 replayed, as mysqlbinlog \| mysql would.*loadUsers is off/);
+    expect(replayFilter.accountLine(f)).to.match(/^ {2}account statements \(.*\): 3 replayed, as mysqlbinlog \| mysql would.*loadUsers is off, so the 2 account\(s\) the dump holds are not loaded/);
+    expect(replayFilter.accountLine(filterFor({ loadUsers: true }, 'dumpInstance'))).to.equal(null); // none replayed yet
   });
 
   it('a schemas dump without filters: ANALYZE, OPTIMIZE, CREATE INDEX, accounts and unread statements replay; other schemas skipped', function () {
@@ -178,13 +179,15 @@ describe('the replay\'s filter: what the load creates (lib/binlog/replay-filter.
   });
 
   it('includeUsers / excludeUsers: which accounts a statement names is not read: refused naming the option', function () {
-    const f = filterFor({ excludeUsers: ["'app'@'%'"] }, 'dumpInstance');
+    expect(replayFilter.keepForLoad(trx("GRANT SELECT ON *.* TO 'app'@'%'"), filterFor({ excludeUsers: ["'app'@'%'"] }, 'dumpInstance')))
+      .to.equal(true); // loadUsers off: the option chooses nothing
+    const f = filterFor({ excludeUsers: ["'app'@'%'"], loadUsers: true }, 'dumpInstance');
     expect(() => replayFilter.keepForLoad(trx("GRANT SELECT ON *.* TO 'app'@'%'"), f)).to.throw(/which accounts it names is not read; excludeUsers chooses which accounts are loaded, so whether it touches only what is loaded cannot be told\. Load without excludeUsers, or stop before it/);
     expect(replayFilter.keepForLoad(trx('ANALYZE TABLE orders'), f)).to.equal(true);
   });
 
   it('a password in a refused statement is not shown', function () {
-    const f = filterFor({ includeUsers: ["'app'@'%'"] }, 'dumpInstance');
+    const f = filterFor({ includeUsers: ["'app'@'%'"], loadUsers: true }, 'dumpInstance');
     let message = null;
     try { replayFilter.keepForLoad(trx("CREATE USER 'x'@'%' IDENTIFIED BY 'sekret-pw'"), f); } catch (e) { message = e.message; }
     expect(message).to.include('CREATE USER').and.not.include('sekret-pw');
