@@ -31,7 +31,7 @@ function ddlTarget(text, schema) {
   var r = statements.read(text, schema);
   if (!r) return null;
   if (/-database$/.test(r.kind)) return { schema: r.schemas[0], tables: [] };
-  return r.changes && r.tables.length ? { schema: null, tables: r.tables } : null;
+  return r.written.length ? { schema: null, tables: r.written } : null;
 }
 
 // The tables ("schema.table", source names) whose rows or definition the transaction changes.
@@ -39,7 +39,7 @@ function writtenTables(t) {
   var names = Object.keys(t.tables);
   t.statements.forEach(function (s) {
     var r = statements.read(s.text, s.schema);
-    if (r && r.changes) r.tables.forEach(function (n) { if (names.indexOf(n) < 0) names.push(n); });
+    if (r) r.written.forEach(function (n) { if (names.indexOf(n) < 0) names.push(n); });
   });
   return names;
 }
@@ -210,7 +210,7 @@ function keepForLoad(t, f) {
     t.statements.forEach(function (s) {
       var r = statements.read(s.text, s.schema);
       if (r && r.kind === 'create-database' && f.database(r.schemas[0])) f.created.schemas[r.schemas[0]] = true;
-      if (r && r.changes) r.tables.forEach(function (n) { var q = split(n); if (f.inSchema(q.schema)) f.created.tables[n] = true; });
+      if (r) r.written.forEach(function (n) { var q = split(n); if (f.inSchema(q.schema)) f.created.tables[n] = true; });
     });
   } else if (keep === 'notLoaded' && verdicts.every(function (v) { return v.object; })) f.counts.objects++;
   return keep;

@@ -5,8 +5,8 @@ var ddlTarget = require('./replay-filter.js').ddlTarget;
 var statements = require('./statements.js');
 
 function isCreateTable(text) {
-  var list = statements.tokens(text);
-  return list.length > 1 && list[0].word === 'CREATE' && list[1].word === 'TABLE';
+  var r = statements.read(text, '');
+  return !!r && r.kind === 'create-table';
 }
 
 // plan: replay-plan.js planReplay's; map: {dump schema: loaded name} or null. [{schema, dumpSchema, table}]

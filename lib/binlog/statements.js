@@ -89,14 +89,16 @@ var ANALYZE = { ANALYZE: true, OPTIMIZE: true, REPAIR: true, CHECK: true, CHECKS
 var DATABASE_OPTIONS = { DEFAULT: true, CHARACTER: true, CHARSET: true, COLLATE: true, ENCRYPTION: true, READ: true };
 
 function result(kind, extra) {
-  return Object.assign({ kind: kind, tables: [], renames: [], schemas: [], objects: [], account: false, on: null, xa: null, changes: false }, extra || {});
+  var r = Object.assign({ kind: kind, tables: [], renames: [], schemas: [], objects: [], account: false, on: null, xa: null, changes: false }, extra || {});
+  if (!r.written) r.written = r.changes ? r.tables : [];
+  return r;
 }
 
 // What a statement names: {kind, tables: ["s.t"] (tables and views it changes or reads), renames: [["s.old", "s.new"]], schemas: ["s"] (whole
 // schemas: CREATE / ALTER / DROP DATABASE), objects: [{type: 'routine' | 'event' | 'trigger', schema, name,
 // table: "s.t" | null (a trigger's, when the text says)}], account (an account statement), on ({schema, table |
 // null, routine | null}: a GRANT / REVOKE's object), xa ({verb, xid}), changes (the tables' rows or definition
-// change: table and index DDL)}, or null when not read. kind: 'create-table', 'drop-table', 'alter-table',
+// change: table and index DDL), written (those tables: not CREATE TABLE … LIKE's model)}, or null when not read. kind: 'create-table', 'drop-table', 'alter-table',
 // 'alter-drop', 'truncate', 'rename-table', 'create-index', 'drop-index', 'maintenance', 'view', 'trigger',
 // 'routine', 'event', 'create-database', 'drop-database', 'alter-database', 'account', 'flush', 'xa', 'temporary',
 // 'loadable-function', 'control'.
@@ -173,7 +175,7 @@ function read(text, schema) {
       // CREATE TABLE t LIKE s: the copied table is read too.
       var k = list[q.next] && list[q.next].word === '(' ? q.next + 1 : q.next;
       var like = list[k] && list[k].word === 'LIKE' ? qualified(list, k + 1, schema) : null;
-      return result('create-table', { tables: [full(q)].concat(like ? [full(like)] : []), changes: true });
+      return result('create-table', { tables: [full(q)].concat(like ? [full(like)] : []), written: [full(q)], changes: true });
     }
     var out = [full(q)];
     var moved = [];

@@ -134,8 +134,8 @@ describe('restore load --binlogs: DDL, maintenance and account statements after 
   // A replay stopped by a failure on the target (the account there already, made by hand): the transactions before it
   // stay, the message says the same command continues once the cause is fixed; dropped by hand (the target's own GTID),
   // the same command continues: with the load's progress file, and with dropExisting (no progress file to resume).
-  for (const extra of [[], ['--drop-existing']]) {
-    it(`a replay stopped by a failure continues with the same command once the cause is fixed${extra.length ? ' (dropExisting)' : ''}`, async function () {
+  for (const extra of [[], ['--drop-existing'], ['--drop-existing', '--replay-with=sessions']]) {
+    it(`a replay stopped by a failure continues with the same command once the cause is fixed${extra.length ? ` (${extra.join(' ')})` : ''}`, async function () {
       await freshTarget();
       await target.query(`CREATE USER ${ACCOUNT}`);
       const args = ['load', dump, `--binlogs=${folder}`, ...extra];
