@@ -7,7 +7,7 @@
 // Account statements are the server's, not a schema's: the table and schema filters do not choose them, and
 // mysqlbinlog | mysql replays them, so they replay too (a grant on a schema holds whether the schema is there);
 // a GRANT / REVOKE on a table or routine the load leaves out is skipped (it fails where that is not); with
-// includeUsers / excludeUsers, which accounts they name is not read: refused.
+// loadUsers and includeUsers / excludeUsers, the accounts they name decide as the tables do (one not read: refused).
 var UserError = require('../core/user-error.js').UserError;
 var secrets = require('../options/secrets.js');
 var statements = require('./statements.js');
@@ -44,6 +44,20 @@ function writtenTables(t) {
   return names;
 }
 
+// includeUsers / excludeUsers' entries, as util.loadDump takes them ('u'@'h', u@h, or u: every host of u): [{user, host | null}].
+function userPatterns(v) {
+  var list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : [];
+  var part = /\s*(?:'((?:[^'\\]|\\.|'')*)'|`((?:[^`]|``)*)`|"((?:[^"\\]|\\.)*)"|([^@'"`\s]+))\s*/.source;
+  var re = new RegExp('^' + part + '(?:@' + part + ')?$');
+  return list.map(function (x) {
+    var m = re.exec(String(x));
+    if (!m) return null;
+    var pick = function (k) { return [m[k], m[k + 1], m[k + 2], m[k + 3]].filter(function (y) { return y !== undefined; })[0]; };
+    var host = pick(5);
+    return { user: pick(1), host: host === undefined ? null : host };
+  }).filter(Boolean);
+}
+
 function split(name) {
   var dot = name.indexOf('.');
   return { schema: name.slice(0, dot), table: name.slice(dot + 1) };
@@ -75,7 +89,14 @@ function forLoad(p) {
   // includeUsers / excludeUsers choose among the dump's accounts only when loadUsers loads them.
   var f = { options: options, scope: scope, users: lo.loadUsers === true ? USER_OPTIONS.filter(function (n) { return given(lo, n); }) : [],
     origin: origin, dumpAccounts: accounts,
-    created: { schemas: {}, tables: {} }, left: {}, triggers: triggers, xids: {}, counts: { accounts: 0, objects: 0, unread: 0 }, loadUsers: lo.loadUsers === true };
+    created: { schemas: {}, tables: {} }, left: {}, triggers: triggers, xids: {}, counts: { accounts: 0, objects: 0, accountsLeft: 0, unread: 0 }, loadUsers: lo.loadUsers === true };
+  var include = userPatterns(lo.includeUsers);
+  var exclude = userPatterns(lo.excludeUsers);
+  var matches = function (list, a) {
+    return list.some(function (p) { return p.user === a.user && (p.host === null || p.host.toLowerCase() === String(a.host).toLowerCase()); });
+  };
+  // An account the load's includeUsers / excludeUsers choose (with loadUsers: else they choose nothing).
+  f.user = function (a) { return !f.users.length || (!matches(exclude, a) && (!include.length || matches(include, a))); };
   f.inSchema = function (s) { return !!dumpSchemas[s] || !!f.created.schemas[s]; };
   // A table (or view) the load creates, or would have had it been in the dump; one the replay creates in scope counts.
   f.table = function (s, t) {
@@ -119,6 +140,10 @@ function whatToDo(f, t) {
   return ways.join(', or ');
 }
 
+function quoteAccount(a) {
+  return '\'' + String(a.user).replace(/'/g, '\'\'') + '\'@\'' + String(a.host).replace(/'/g, '\'\'') + '\'';
+}
+
 function quoted(text) {
   return JSON.stringify(secrets.statement(text).replace(/\s+/g, ' ').slice(0, 100));
 }
@@ -134,7 +159,8 @@ function keepForLoad(t, f) {
   var xaStart = null;
   var renamed = []; // new names of tables not loaded: not loaded either
   var accounts = 0;
-  var add = function (loaded, name, schema, object) { verdicts.push({ loaded: loaded, name: name, schema: schema, object: !!object }); };
+  // kind: a table's (undefined), another object's (true), an account's ('account').
+  var add = function (loaded, name, schema, object) { verdicts.push({ loaded: loaded, name: name, schema: schema, object: object || false }); };
   Object.keys(t.tables).forEach(function (n) { var q = split(n); add(f.table(q.schema, q.table), n, q.schema); });
   t.statements.forEach(function (s) {
     var r = statements.read(s.text, s.schema);
@@ -163,8 +189,11 @@ function keepForLoad(t, f) {
       }
     });
     if (r.account) {
-      if (f.users.length) unknown = unknown || { text: s.text, why: 'which accounts it names is not read', options: f.users };
       accounts++;
+      if (f.users.length && !r.accounts) unknown = unknown || { text: s.text, why: 'which accounts it names is not read', options: f.users };
+      if (f.users.length && r.accounts) {
+        r.accounts.forEach(function (a) { add(f.user(a), 'account ' + quoteAccount(a), null, 'account'); });
+      }
       if (r.on && r.on.table) add(f.table(r.on.schema, r.on.table), r.on.schema + '.' + r.on.table, r.on.schema);
       else if (r.on && r.on.routine) add(f.routine(r.on.schema, r.on.routine), 'routine ' + r.on.schema + '.' + r.on.routine, r.on.schema, true);
     }
@@ -187,13 +216,17 @@ function keepForLoad(t, f) {
     { file: t.file, position: t.start, gtid: t.gtid || null, options: unknown.options || f.options });
   }
   var keep = verdicts.every(function (v) { return v.loaded; }) ? true
-    : verdicts.every(function (v) { return !v.loaded; }) ? (verdicts.some(function (v) { return f.loadsSchema(v.schema); }) ? 'notLoaded' : 'otherSchemas')
+    : verdicts.every(function (v) { return !v.loaded; }) ? (verdicts.some(function (v) { return v.object === 'account' || f.loadsSchema(v.schema); })
+      ? 'notLoaded' : 'otherSchemas')
       : null;
   if (keep === null) {
-    var out = verdicts.filter(function (v) { return !v.loaded; }).map(function (v) { return v.name; });
+    var left = verdicts.filter(function (v) { return !v.loaded; });
+    var out = left.map(function (v) { return v.name; });
     var what = verdicts.some(function (v) { return v.object; }) ? 'objects' : 'tables';
+    var by = [left.some(function (v) { return v.object !== 'account'; }) ? narrowing(f) : '',
+      left.some(function (v) { return v.object === 'account'; }) ? f.users.join(', ') : ''].filter(Boolean).join('; ');
     throw new UserError('BINLOG_UNSUPPORTED', said('transaction ' + t.gtid + ' (' + t.file + ':' + t.start + ') changes ' + what + ' loaded and not loaded (' +
-      names.join(', ') + '; not loaded: ' + out.join(', ') + ', left out by ' + narrowing(f) + '): it cannot be replayed in part. ' +
+      names.join(', ') + '; not loaded: ' + out.join(', ') + ', left out by ' + by + '): it cannot be replayed in part. ' +
       'Load those too, or stop before it (stopBefore: "' + t.gtid + '").'), { file: t.file, position: t.start, gtid: t.gtid, options: f.options });
   }
   if (xaStart !== null) f.xids[xaStart] = verdicts.slice();
@@ -212,15 +245,17 @@ function keepForLoad(t, f) {
       if (r && r.kind === 'create-database' && f.database(r.schemas[0])) f.created.schemas[r.schemas[0]] = true;
       if (r) r.written.forEach(function (n) { var q = split(n); if (f.inSchema(q.schema)) f.created.tables[n] = true; });
     });
-  } else if (keep === 'notLoaded' && verdicts.every(function (v) { return v.object; })) f.counts.objects++;
+  } else if (keep === 'notLoaded' && verdicts.every(function (v) { return v.object === 'account'; })) f.counts.accountsLeft++;
+  else if (keep === 'notLoaded' && verdicts.every(function (v) { return v.object; })) f.counts.objects++;
   return keep;
 }
 
 // planReplay's "skipped" counts of what the load leaves out (f: forLoad's, or null), after its "already in the dump".
 function skippedText(out, f) {
   if (!f) return '';
-  return ', ' + (out.notLoaded - f.counts.objects) + ' only of tables the load leaves out' +
+  return ', ' + (out.notLoaded - f.counts.objects - f.counts.accountsLeft) + ' only of tables the load leaves out' +
     (f.counts.objects ? ', ' + f.counts.objects + ' only of routines, events or triggers it leaves out (or grants on them)' : '') +
+    (f.counts.accountsLeft ? ', ' + f.counts.accountsLeft + ' only of accounts it leaves out (' + f.users.join(', ') + ')' : '') +
     ', ' + out.otherSchemas + ' only of schemas it does not load';
 }
 
@@ -237,7 +272,8 @@ function accountLine(f) {
   if (!f || !f.counts.accounts) return null;
   return '  account statements (CREATE / ALTER / DROP USER, GRANT, REVOKE, SET PASSWORD, FLUSH PRIVILEGES): ' + f.counts.accounts +
     ' replayed, as mysqlbinlog | mysql would: accounts are the server\'s, not a schema\'s, so the load\'s table and schema filters do not ' +
-    'choose them (a GRANT or REVOKE on a table or routine the load leaves out is skipped: it fails where that is not)' +
+    'choose them (a GRANT or REVOKE on a table or routine the load leaves out is skipped: it fails where that is not' +
+    (f.users.length ? '; ' + f.users.join(' and ') + ' choose among them, as for the dump\'s' : '') + ')' +
     (f.loadUsers || !f.dumpAccounts ? '' : '; loadUsers is off, so the ' + f.dumpAccounts + ' account(s) the dump holds are not loaded, ' +
       'and a statement naming one fails on the target unless it is there');
 }

@@ -89,14 +89,16 @@ var ANALYZE = { ANALYZE: true, OPTIMIZE: true, REPAIR: true, CHECK: true, CHECKS
 var DATABASE_OPTIONS = { DEFAULT: true, CHARACTER: true, CHARSET: true, COLLATE: true, ENCRYPTION: true, READ: true };
 
 function result(kind, extra) {
-  var r = Object.assign({ kind: kind, tables: [], renames: [], schemas: [], objects: [], account: false, on: null, xa: null, changes: false }, extra || {});
+  var r = Object.assign({ kind: kind, tables: [], renames: [], schemas: [], objects: [], account: false, accounts: null, on: null, xa: null,
+    changes: false }, extra || {});
   if (!r.written) r.written = r.changes ? r.tables : [];
   return r;
 }
 
 // What a statement names: {kind, tables: ["s.t"] (tables and views it changes or reads), renames: [["s.old", "s.new"]], schemas: ["s"] (whole
 // schemas: CREATE / ALTER / DROP DATABASE), objects: [{type: 'routine' | 'event' | 'trigger', schema, name,
-// table: "s.t" | null (a trigger's, when the text says)}], account (an account statement), on ({schema, table |
+// table: "s.t" | null (a trigger's, when the text says)}], account (an account statement), accounts ([{user, host}]
+// it changes, null when not read), on ({schema, table |
 // null, routine | null}: a GRANT / REVOKE's object), xa ({verb, xid}), changes (the tables' rows or definition
 // change: table and index DDL), written (those tables: not CREATE TABLE … LIKE's model)}, or null when not read. kind: 'create-table', 'drop-table', 'alter-table',
 // 'alter-drop', 'truncate', 'rename-table', 'create-index', 'drop-index', 'maintenance', 'view', 'trigger',
@@ -118,10 +120,12 @@ function read(text, schema) {
   // A transaction's own control (a reader may keep them among its statements): names nothing.
   if (/^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)$/.test(w0)) return result('control');
   if (w0 === 'GRANT' || w0 === 'REVOKE') return grant(list, schema);
-  if (w0 === 'SET' && (words(list, 1, ['PASSWORD']) || words(list, 1, ['DEFAULT', 'ROLE']))) return result('account', { account: true });
+  if (w0 === 'SET' && (words(list, 1, ['PASSWORD']) || words(list, 1, ['DEFAULT', 'ROLE']))) {
+    return result('account', { account: true, accounts: accountsOf(list, w0) });
+  }
   if (w0 === 'FLUSH') {
     i = list[1] && (list[1].word === 'NO_WRITE_TO_BINLOG' || list[1].word === 'LOCAL') ? 2 : 1;
-    if (words(list, i, ['PRIVILEGES'])) return result('account', { account: true });
+    if (words(list, i, ['PRIVILEGES'])) return result('account', { account: true, accounts: [] });
     if (words(list, i, ['TABLES']) || words(list, i, ['TABLE'])) return result('flush', { tables: tableNames(list, i + 1, schema) });
     return result('flush');
   }
@@ -136,7 +140,7 @@ function read(text, schema) {
     return t.length === 1 ? result('truncate', { tables: t, changes: true }) : null;
   }
   if (w0 === 'RENAME') {
-    if (list[1] && ACCOUNT_OBJECTS[list[1].word]) return result('account', { account: true });
+    if (list[1] && ACCOUNT_OBJECTS[list[1].word]) return result('account', { account: true, accounts: accountsOf(list, w0) });
     if (!words(list, 1, ['TABLE']) && !words(list, 1, ['TABLES'])) return null;
     var names = [];
     var renames = [];
@@ -160,7 +164,7 @@ function read(text, schema) {
   i = mod.i;
   var what = list[i] && list[i].word;
   if (!what) return null;
-  if (ACCOUNT_OBJECTS[what]) return result('account', { account: true });
+  if (ACCOUNT_OBJECTS[what]) return result('account', { account: true, accounts: accountsOf(list, w0) });
   if (what === 'TABLE') {
     // A session's own table: no rows of anyone's; on a ROW source only DROP TEMPORARY TABLE IF EXISTS is logged.
     if (mod.temporary) return result('temporary');
@@ -255,10 +259,70 @@ function read(text, schema) {
   return null;
 }
 
+// An account at i ('u'@'h', `u`@`h`, u@h; no host: '%'): {user, host, next}, or null (CURRENT_USER, USER(), nothing there).
+function account(list, i) {
+  var a = list[i];
+  if (!a || a.word === 'CURRENT_USER' || (a.word === 'USER' && words(list, i + 1, ['(']))) return null;
+  var user = a.string ? a.value.replace(/''/g, '\'') : a.name;
+  if (user === undefined) return null;
+  if (!words(list, i + 1, ['@'])) return { user: user, host: '%', next: i + 1 };
+  var h = list[i + 2];
+  var host = h && (h.string ? h.value.replace(/''/g, '\'') : h.name);
+  return host === undefined ? null : { user: user, host: host, next: i + 3 };
+}
+
+// Accounts separated by commas from i ([{user, host}], or null when one is not read). specs: CREATE / ALTER USER's,
+// each followed by its authentication options, up to DEFAULT ROLE (whose roles are not the accounts changed).
+function accountList(list, i, specs) {
+  var out = [];
+  for (;;) {
+    var a = account(list, i);
+    if (!a) return null;
+    out.push({ user: a.user, host: a.host });
+    i = a.next;
+    while (specs && i < list.length && list[i].word !== ',' && !words(list, i, ['DEFAULT', 'ROLE'])) i++;
+    if (!list[i] || list[i].word !== ',') return out;
+    i++;
+  }
+}
+
+// The accounts an account statement changes (list: its tokens, w0 its first word), or null when not read.
+function accountsOf(list, w0) {
+  var i;
+  if (w0 === 'FLUSH') return [];
+  if (w0 === 'SET') {
+    if (words(list, 1, ['PASSWORD'])) { var a = words(list, 2, ['FOR']) ? account(list, 3) : null; return a ? [{ user: a.user, host: a.host }] : null; }
+    for (i = 3; i < list.length; i++) if (list[i].word === 'TO') return accountList(list, i + 1, false);
+    return null;
+  }
+  if (w0 === 'GRANT' || w0 === 'REVOKE') {
+    var to = w0 === 'GRANT' ? 'TO' : 'FROM';
+    for (i = 1; i < list.length; i++) if (list[i].word === to) return accountList(list, i + 1, false);
+    return null;
+  }
+  if (w0 === 'RENAME') {
+    var out = [];
+    i = 2;
+    for (;;) {
+      var from = account(list, i);
+      var into = from && words(list, from.next, ['TO']) ? account(list, from.next + 1) : null;
+      if (!into) return null;
+      out.push({ user: from.user, host: from.host }, { user: into.user, host: into.host });
+      i = into.next;
+      if (!list[i] || list[i].word !== ',') return out;
+      i++;
+    }
+  }
+  // CREATE / ALTER / DROP USER | ROLE
+  for (i = 1; i < list.length && list[i].word !== 'USER' && list[i].word !== 'ROLE'; i++);
+  var role = list[i] && list[i].word === 'ROLE';
+  return accountList(list, skipIf(list, i + 1), w0 !== 'DROP' && !role);
+}
+
 // GRANT / REVOKE: an account statement; its object (ON [TABLE | FUNCTION | PROCEDURE] level) read when
 // it names a schema or a table. GRANT PROXY ON account, and roles (no ON), name only accounts.
 function grant(list, schema) {
-  var out = result('account', { account: true });
+  var out = result('account', { account: true, accounts: accountsOf(list, list[0].word) });
   if (list[1] && list[1].word === 'PROXY') return out;
   if (words(list, 1, ['IF', 'EXISTS'])) list = list.slice(0, 1).concat(list.slice(3));
   var at = -1;
