@@ -157,7 +157,7 @@ function keepForLoad(t, f) {
   var verdicts = []; // {loaded, name, schema}
   var unknown = null; // {text, why}
   var xaStart = null;
-  var renamed = []; // new names of tables not loaded: not loaded either
+  var renamed = []; // tables that are not loaded after this transaction either: renamed from one, a view over one
   var accounts = 0;
   // kind: a table's (undefined), another object's (true), an account's ('account').
   var add = function (loaded, name, schema, object) { verdicts.push({ loaded: loaded, name: name, schema: schema, object: object || false }); };
@@ -175,7 +175,13 @@ function keepForLoad(t, f) {
       if (loaded) add(f.table(b.schema, b.table), x[1], b.schema);
       else renamed.push(x[1]);
     });
-    r.tables.forEach(function (n) { if (paired.indexOf(n) >= 0) return; var q = split(n); add(f.table(q.schema, q.table), n, q.schema); });
+    // A view over a table the load leaves out (of a schema it loads) cannot be created: left out with it, and after it.
+    var over = r.reads.filter(function (n) { var q = split(n); return f.loadsSchema(q.schema) && !f.table(q.schema, q.table); });
+    r.tables.forEach(function (n) {
+      if (paired.indexOf(n) >= 0) return;
+      var q = split(n);
+      if (over.length) { add(false, n + ' (over ' + over.join(', ') + ')', q.schema); renamed.push(n); } else add(f.table(q.schema, q.table), n, q.schema);
+    });
     r.schemas.forEach(function (x) { add(f.database(x), 'schema ' + x, x); });
     r.objects.forEach(function (o) {
       var name = o.type + ' ' + o.schema + '.' + o.name;

@@ -89,13 +89,13 @@ var ANALYZE = { ANALYZE: true, OPTIMIZE: true, REPAIR: true, CHECK: true, CHECKS
 var DATABASE_OPTIONS = { DEFAULT: true, CHARACTER: true, CHARSET: true, COLLATE: true, ENCRYPTION: true, READ: true };
 
 function result(kind, extra) {
-  var r = Object.assign({ kind: kind, tables: [], renames: [], schemas: [], objects: [], account: false, accounts: null, on: null, xa: null,
-    changes: false }, extra || {});
+  var r = Object.assign({ kind: kind, tables: [], reads: [], renames: [], schemas: [], objects: [], account: false, accounts: null, on: null,
+    xa: null, changes: false }, extra || {});
   if (!r.written) r.written = r.changes ? r.tables : [];
   return r;
 }
 
-// What a statement names: {kind, tables: ["s.t"] (tables and views it changes or reads), renames: [["s.old", "s.new"]], schemas: ["s"] (whole
+// What a statement names: {kind, tables: ["s.t"] (tables and views it changes or reads), reads (a view's query's tables), renames: [["s.old", "s.new"]], schemas: ["s"] (whole
 // schemas: CREATE / ALTER / DROP DATABASE), objects: [{type: 'routine' | 'event' | 'trigger', schema, name,
 // table: "s.t" | null (a trigger's, when the text says)}], account (an account statement), accounts ([{user, host}]
 // it changes, null when not read), on ({schema, table |
@@ -218,7 +218,7 @@ function read(text, schema) {
   }
   if (what === 'VIEW') {
     var v = w0 === 'DROP' ? tableNames(list, skipIf(list, i + 1), schema) : tableNames(list, i + 1, schema).slice(0, 1);
-    return v.length ? result('view', { tables: v }) : null;
+    return v.length ? result('view', { tables: v, reads: w0 === 'DROP' ? [] : viewReads(list, i + 1, schema) }) : null;
   }
   if (what === 'TRIGGER') {
     q = qualified(list, skipIf(list, i + 1), schema);
@@ -257,6 +257,29 @@ function read(text, schema) {
     return s === null ? null : result(w0.toLowerCase() + '-database', { schemas: [s] });
   }
   return null;
+}
+
+// The tables a view's query reads, from AS on: the names after FROM / JOIN (and the commas of a FROM list), and
+// the tables of schema.table.column references. What a name in a subquery's alias or a column shadows is not told
+// apart: a view over a table the load leaves out is what the caller looks for.
+var FROM_ENDS = { WHERE: true, GROUP: true, ORDER: true, HAVING: true, LIMIT: true, UNION: true, WINDOW: true, SELECT: true };
+function viewReads(list, i, schema) {
+  var out = [];
+  var push = function (n) { if (out.indexOf(n) < 0) out.push(n); };
+  while (i < list.length && list[i].word !== 'AS') i++;
+  var inFrom = false;
+  for (var k = i + 1; k < list.length; k++) {
+    var w = list[k].word;
+    var three = list[k].name !== undefined && words(list, k + 1, ['.']) && list[k + 2] && list[k + 2].name !== undefined &&
+      words(list, k + 3, ['.']) && list[k + 4] && list[k + 4].name !== undefined;
+    if (three) { push(list[k].name + '.' + list[k + 2].name); k += 4; continue; }
+    if (w === 'FROM' || w === 'JOIN') { inFrom = true; } else if (w && FROM_ENDS[w]) inFrom = false;
+    if ((w === 'FROM' || w === 'JOIN' || (w === ',' && inFrom)) && list[k + 1] && list[k + 1].word !== '(') {
+      var q = qualified(list, k + 1, schema);
+      if (q && q.schema) push(full(q));
+    }
+  }
+  return out;
 }
 
 // An account at i ('u'@'h', `u`@`h`, u@h; no host: '%'): {user, host, next}, or null (CURRENT_USER, USER(), nothing there).

@@ -33,6 +33,8 @@ describe('restore load --binlogs: DDL, maintenance and account statements after 
 
   const gtidOf = async (server) => String(await server.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '');
   const lastOf = async () => Number(new RegExp(`${uuid}:1-(\\d+)`).exec(await gtidOf(source))[1]);
+  const views = async (server) => (await server.query("SELECT TABLE_NAME AS v FROM information_schema.views WHERE TABLE_SCHEMA = 'shop' ORDER BY 1"))
+    .map((r) => r.v);
   const showGrants = async (server) => (await server.query(`SHOW GRANTS FOR ${ACCOUNT}`)).map((r) => Object.values(r)[0]);
 
   async function freshTarget() {
@@ -73,6 +75,8 @@ describe('restore load --binlogs: DDL, maintenance and account statements after 
     await q('FLUSH PRIVILEGES');
     await q('ANALYZE TABLE shop.extra');
     await q("UPDATE shop.extra SET v = 'changed' WHERE k = 1");
+    await q('CREATE VIEW shop.v_extra AS SELECT k, v FROM shop.extra');
+    await q('CREATE VIEW shop.v_orders AS SELECT o.id, c.name FROM shop.orders o JOIN shop.customers c ON c.id = o.customer_id');
     await q('INSERT INTO shop.orders (customer_id, amount) VALUES (3, 99.00)');
     expectedBefore = await checksumTables(source, ['shop.customers', 'shop.orders']);
     tablespaceGtid = `${uuid}:${await lastOf() + 1}`;
@@ -100,6 +104,7 @@ describe('restore load --binlogs: DDL, maintenance and account statements after 
     expect(r.status, r.out).to.equal(0);
     expect(r.out).to.not.include('filtered').and.not.include('Pitr-secret-9');
     expect(r.stdout).to.include(`replay: ${lastN - dumpEnd} transaction(s) after the dump`);
+    expect(await views(target)).to.deep.equal(['v_extra', 'v_orders']);
     expect(r.stdout).to.match(/account statements \(CREATE \/ ALTER \/ DROP USER, GRANT, REVOKE, SET PASSWORD, FLUSH PRIVILEGES\): 4 replayed, as mysqlbinlog \| mysql would/);
     expect(r.stdout).to.include('no load filter is given, so a statement whose objects are not read replays (2 of them)');
     expect(await checksumTables(target, TABLES)).to.deep.equal(expected);
@@ -123,11 +128,12 @@ describe('restore load --binlogs: DDL, maintenance and account statements after 
 
     const r = load({ binlogs: folder, excludeTables: ['shop.extra'], stopBefore: tablespaceGtid, outputFormat: 'text' });
     expect(r.error, r.out).to.equal(null);
-    // GRANT UPDATE ON shop.extra, ANALYZE TABLE shop.extra, the UPDATE of extra.
-    expect(r.out).to.match(/skipped: \d+ already in the dump \(its gtidExecuted\), 3 only of tables the load leaves out, 0 only of schemas it does not load;/)
+    // GRANT UPDATE ON shop.extra, ANALYZE TABLE shop.extra, the UPDATE of extra, the view over it.
+    expect(r.out).to.match(/skipped: \d+ already in the dump \(its gtidExecuted\), 4 only of tables the load leaves out, 0 only of schemas it does not load;/)
       .and.include('left out of the replay: what touches only objects the load does not create (excludeTables; the dump (util.dumpSchemas) holds only schema shop)');
     expect(await checksumTables(target, ['shop.customers', 'shop.orders'])).to.deep.equal(expectedBefore);
     expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'shop' AND table_name = 'extra'"))).to.equal(0);
+    expect(await views(target)).to.deep.equal(['v_orders']);
     expect(await showGrants(target)).to.deep.equal(grants.filter((g) => !/`extra`/.test(g)));
   });
 
