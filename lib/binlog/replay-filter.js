@@ -214,7 +214,7 @@ function keepForLoad(t, f) {
   var names = verdicts.map(function (v) { return v.name; });
   if (unknown && (unknown.options || f.options.length)) {
     var why = unknown.options ? unknown.options.join(', ') + ' choose' + (unknown.options.length > 1 ? '' : 's') + ' which accounts are loaded'
-      : narrowing(f) + ': the load leaves objects out';
+      : f.options.join(', ') + ' leave' + (f.options.length > 1 ? '' : 's') + ' objects out of the load' + (f.scope ? ' (and ' + f.scope + ')' : '');
     throw new UserError('BINLOG_UNSUPPORTED', said('transaction ' + (t.gtid || 'at ' + t.file + ':' + t.start) + ' (' + t.file + ':' + t.start + ') holds ' +
       quoted(unknown.text) + ', and ' + unknown.why + '; ' + why + ', so whether it touches only what is loaded cannot be told. ' +
       (unknown.options ? 'Load without ' + unknown.options.join(', ') + ', or stop before it (stopBefore: "' + (t.gtid || t.file + ':' + t.start) +

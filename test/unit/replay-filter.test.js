@@ -160,7 +160,7 @@ describe('the replay\'s filter: what the load creates (lib/binlog/replay-filter.
     expect(replayFilter.scopeLine(filterFor({}, 'dumpInstance'))).to.equal(null);
     expect(() => replayFilter.keepForLoad(trx('OPTIMIZE TABLE orders, extra'), f)).to.throw(/changes tables loaded and not loaded \(shop\.orders, shop\.extra; not loaded: shop\.extra, left out by excludeTables\): it cannot be replayed in part/);
     // A trigger the text does not tie to a table, in a schema of which some tables are left out: refused, said why.
-    expect(() => replayFilter.keepForLoad(trx('DROP TRIGGER shop.t_unknown'), f)).to.throw(/holds "DROP TRIGGER shop\.t_unknown", and DROP TRIGGER does not name its table, and neither the dump nor the replay before it says which; excludeTables: the load leaves objects out, so whether it touches only what is loaded cannot be told\. Load without excludeTables, or stop before it/);
+    expect(() => replayFilter.keepForLoad(trx('DROP TRIGGER shop.t_unknown'), f)).to.throw(/holds "DROP TRIGGER shop\.t_unknown", and DROP TRIGGER does not name its table, and neither the dump nor the replay before it says which; excludeTables leaves objects out of the load, so whether it touches only what is loaded cannot be told\. Load without excludeTables, or stop before it/);
     // A view over the table left out: left out too, and so is what comes after it; one over loaded tables replays.
     expect(replayFilter.keepForLoad(trx('CREATE VIEW v_extra AS SELECT k FROM extra'), f)).to.equal('notLoaded');
     expect(replayFilter.keepForLoad(trx('DROP VIEW v_extra'), f)).to.equal('notLoaded');
@@ -170,12 +170,12 @@ describe('the replay\'s filter: what the load creates (lib/binlog/replay-filter.
     expect(replayFilter.keepForLoad(trx('DROP TRIGGER t2'), f)).to.equal('notLoaded');
     const t = trx("CREATE TABLESPACE ts1 ADD DATAFILE 'ts1.ibd'");
     expect(() => replayFilter.keepForLoad(t, f)).to.throw(`transaction ${t.gtid} (binlog.000002:${t.start}) holds "CREATE TABLESPACE ts1 ADD DATAFILE 'ts1.ibd'", ` +
-      'and the replay does not read which objects it changes; excludeTables: the load leaves objects out, so whether it touches only what is ' +
+      'and the replay does not read which objects it changes; excludeTables leaves objects out of the load, so whether it touches only what is ' +
       `loaded cannot be told. Load without excludeTables, or stop before it (stopBefore: "${t.gtid}") and replay the rest with mysqlbinlog | mysql. ` +
       'Nothing was changed.').with.property('code', 'BINLOG_UNSUPPORTED');
     // With a schemas dump too: both named, and what to do about each.
     expect(() => replayFilter.keepForLoad(trx('INSTALL COMPONENT "file://x"'), filterFor({ excludeTables: ['shop.extra'] })))
-      .to.throw(/; excludeTables; the dump \(util\.dumpSchemas\) holds only schemas shop, crm: the load leaves objects out, .* Load without excludeTables, or load a dump of the whole instance \(util\.dumpInstance\), or stop before it/);
+      .to.throw(/; excludeTables leaves objects out of the load \(and the dump \(util\.dumpSchemas\) holds only schemas shop, crm\), .* Load without excludeTables, or load a dump of the whole instance \(util\.dumpInstance\), or stop before it/);
     // Renamed from a table left out: the new name is left out too, its rows skipped.
     expect(replayFilter.keepForLoad(trx([], { 'shop.extra_old': [0, 2, 0] }), f)).to.equal('notLoaded');
     expect(() => replayFilter.keepForLoad(trx('RENAME TABLE orders TO extra'), filterFor({ excludeTables: ['shop.extra'] })))
