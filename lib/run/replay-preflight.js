@@ -145,10 +145,16 @@ function planLoadReplay(host, p) {
   // What the load creates (the dump's scope and the filters): lib/binlog/replay-filter.js.
   var sel = selection.parseSelection(p.lo);
   var schemas = p.objects.schemas.map(function (s) { return s.dumpSchema; });
+  var inDump = p.dump.schemas.map(function (e) { return e.schema; });
+  // A schema the load creates (util.loadDump's include / excludeSchemas; includeTables keeps the other schemas and their
+  // routines and events, as lib/partial/load-objects.js reads it), or one the replay creates that they allow.
+  var loadsSchema = function (s) {
+    return inDump.indexOf(s) >= 0 ? schemas.indexOf(s) >= 0
+      : sel.excludeSchemas.indexOf(s) < 0 && (!sel.includeSchemas.length || sel.includeSchemas.indexOf(s) >= 0);
+  };
   var filter = replayFilter.forLoad({ lo: p.lo, dump: p.dump, triggers: (p.objects.triggers || []).map(function (t) {
     return { schema: t.dumpSchema, table: t.table, name: t.name };
-  }), chosen: { table: function (s, t) { return selection.isTableChosen(sel, s, t); }, schema: function (s) { return selection.isSchemaChosen(sel, s); },
-    loadsSchema: function (s) { return schemas.indexOf(s) >= 0; },
+  }), chosen: { table: function (s, t) { return selection.isTableChosen(sel, s, t); }, schema: loadsSchema, loadsSchema: loadsSchema,
     routine: objectFilter(p.lo, 'Routines', 2, 2), event: objectFilter(p.lo, 'Events', 2, 2), trigger: objectFilter(p.lo, 'Triggers', 2, 3) } });
   var plan = replayPlan.planReplay(host, { where: own.binlogs, until: own.until, stopBefore: own.stopBefore, stopAfter: own.stopAfter,
     dumpGtids: sourcePosition(p.dump.rootJson).gtidExecuted, dumpFile: sourcePosition(p.dump.rootJson).binlogFile,

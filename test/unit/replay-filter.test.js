@@ -109,8 +109,9 @@ describe('the replay\'s filter: what the load creates (lib/binlog/replay-filter.
   function filterFor(lo, origin = 'dumpSchemas', triggers = []) {
     const sel = selection.parseSelection(lo);
     return replayFilter.forLoad({ lo, dump: dumpOf(origin), triggers, chosen: {
-      table: (s, t) => selection.isTableChosen(sel, s, t), schema: (s) => selection.isSchemaChosen(sel, s),
-      loadsSchema: (s) => !(lo.excludeSchemas || []).includes(s) && (!lo.includeSchemas || lo.includeSchemas.includes(s)),
+      // As the preflight chooses (lib/run/replay-preflight.js): a schema by include / excludeSchemas.
+      table: (s, t) => selection.isTableChosen(sel, s, t), schema: (s) => !sel.excludeSchemas.includes(s) && (!sel.includeSchemas.length || sel.includeSchemas.includes(s)),
+      loadsSchema: (s) => !sel.excludeSchemas.includes(s) && (!sel.includeSchemas.length || sel.includeSchemas.includes(s)),
       routine: objectFilter(lo, 'Routines', 2, 2), event: objectFilter(lo, 'Events', 2, 2), trigger: objectFilter(lo, 'Triggers', 2, 3) } });
   }
   let n = 0;
