@@ -63,7 +63,7 @@ function split(name) {
   return { schema: name.slice(0, dot), table: name.slice(dot + 1) };
 }
 
-// p: {lo (util.loadDump's options), dump (the dump model: origin, schemas [{schema, tables}]), triggers ([{schema,
+// p: {lo (util.loadDump's options), dump (the dump model: origin, schemas [{schema, tables, views}]), triggers ([{schema,
 // table, name}]: the dump's, dump names), chosen: the filters' verdicts (lib/partial: {table (s, t), schema (s): a
 // schema-level object of s, loadsSchema (s): the load creates the schema, routine ([s, n]), event ([s, n]), trigger ([s,
 // table, n])})}. The filter planReplay's
@@ -78,7 +78,7 @@ function forLoad(p) {
   var triggers = {};
   p.dump.schemas.forEach(function (e) {
     dumpSchemas[e.schema] = true;
-    (e.tables || []).forEach(function (t) { dumpTables[e.schema + '.' + t] = true; });
+    (e.tables || []).concat(e.views || []).forEach(function (t) { dumpTables[e.schema + '.' + t] = true; });
   });
   (p.triggers || []).forEach(function (t) { triggers[t.schema + '.' + t.name] = t.schema + '.' + t.table; });
   var options = TABLE_OPTIONS.concat(OBJECT_OPTIONS).filter(function (n) { return given(lo, n); });
@@ -103,6 +103,8 @@ function forLoad(p) {
     if (!f.inSchema(s) || !chosen.table(s, t) || f.left[s + '.' + t]) return false;
     return origin !== 'dumpTables' || !!dumpTables[s + '.' + t] || !!f.created.tables[s + '.' + t];
   };
+  // A table the filters choose, whether or not the dump held that name (a loaded table renamed to it).
+  f.byFilters = function (s, t) { return f.inSchema(s) && chosen.table(s, t) && !f.left[s + '.' + t]; };
   // A schema-level object (routine, event, the schema's own DDL) of s is created.
   f.schema = function (s) { return f.inSchema(s) && chosen.schema(s); };
   // The load creates schema s (for the counts: only of tables it leaves out, or of schemas it does not load).
@@ -150,7 +152,8 @@ function quoted(text) {
 
 // Whether transaction t is replayed: every object it names loaded (true), none ('notLoaded' when an object of a
 // loaded schema is among them, else 'otherSchemas': the counts the plan prints); some: refused, naming it. A
-// table the transaction creates is loaded when the filters would have chosen it had it been in the dump.
+// table the transaction creates is loaded when the filters would have chosen it had it been in the dump (a dump of
+// some tables, util.dumpTables: only those, under their names or new ones).
 // f: forLoad's, or null (nothing narrows: every transaction replays).
 function keepForLoad(t, f) {
   if (!f) return true;
@@ -172,7 +175,8 @@ function keepForLoad(t, f) {
       var b = split(x[1]);
       var loaded = f.table(a.schema, a.table);
       add(loaded, x[0], a.schema);
-      if (loaded) add(f.table(b.schema, b.table), x[1], b.schema);
+      // b is the loaded table under another name: the filters decide it, not whether the dump held that name.
+      if (loaded) add(f.byFilters(b.schema, b.table), x[1], b.schema);
       else renamed.push(x[1]);
     });
     // A view over a table the load leaves out (of a schema it loads) cannot be created: left out with it, and after it.

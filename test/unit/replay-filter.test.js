@@ -194,6 +194,18 @@ describe('the replay\'s filter: what the load creates (lib/binlog/replay-filter.
       '1 only of routines, events or triggers it leaves out (or grants on them), 3 only of schemas it does not load');
   });
 
+  it('some tables\' dump (util.dumpTables): its tables and views, also renamed; the schema\'s others, and new ones, are not loaded', function () {
+    const f = replayFilter.forLoad({ lo: {}, dump: { origin: 'dumpTables', schemas: [{ schema: 'shop', tables: ['orders'], views: ['v'] }] },
+      chosen: { table: () => true, schema: () => true, loadsSchema: () => true, routine: () => true, event: () => true, trigger: () => true } });
+    expect(replayFilter.keepForLoad(trx([], { 'shop.orders': [1, 0, 0] }), f)).to.equal(true);
+    expect(replayFilter.keepForLoad(trx('ALTER VIEW v AS SELECT 1'), f)).to.equal(true);
+    expect(replayFilter.keepForLoad(trx([], { 'shop.customers': [1, 0, 0] }), f)).to.equal('notLoaded');
+    expect(replayFilter.keepForLoad(trx('CREATE TABLE t9 (a INT)'), f)).to.equal('notLoaded'); // not among the tables dumped
+    expect(replayFilter.keepForLoad(trx('RENAME TABLE orders TO orders_2024'), f)).to.equal(true); // a dumped table by another name
+    expect(replayFilter.keepForLoad(trx([], { 'shop.orders_2024': [1, 0, 0] }), f)).to.equal(true);
+    expect(replayFilter.scopeLine(f)).to.include('the dump (util.dumpTables) holds only some tables of schema shop');
+  });
+
   it('XA: an XA COMMIT follows the transaction it ends when its xid was read; else refused in a filtered load, said why', function () {
     const f = filterFor({ excludeTables: ['shop.extra'] }, 'dumpInstance');
     expect(replayFilter.keepForLoad(trx("XA PREPARE X'62',X'',1", { 'shop.extra': [1, 0, 0] }), f)).to.equal('notLoaded');
