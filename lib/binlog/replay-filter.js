@@ -72,7 +72,7 @@ function split(name) {
 function forLoad(p) {
   var lo = p.lo || {};
   var chosen = p.chosen;
-  var origin = p.dump.origin || 'dumpSchemas';
+  var origin = p.dump.origin || null; // null: a dump too old to say (as util.dumpSchemas: its schemas)
   var dumpSchemas = {};
   var dumpTables = {};
   var triggers = {};
@@ -83,13 +83,15 @@ function forLoad(p) {
   (p.triggers || []).forEach(function (t) { triggers[t.schema + '.' + t.name] = t.schema + '.' + t.table; });
   var options = TABLE_OPTIONS.concat(OBJECT_OPTIONS).filter(function (n) { return given(lo, n); });
   var names = Object.keys(dumpSchemas);
-  var scope = origin === 'dumpInstance' ? null : 'the dump (util.' + origin + ') holds only ' + (origin === 'dumpTables' ? 'some tables of ' : '') +
+  var scope = origin === 'dumpInstance' ? null : 'the dump' + (origin ? ' (util.' + origin + ')' : '') + ' holds only ' +
+    (origin === 'dumpTables' ? 'some tables of ' : '') +
     'schema' + (names.length === 1 ? ' ' : 's ') + names.join(', ');
   var accounts = p.dump.rootJson && Array.isArray(p.dump.rootJson.users) ? p.dump.rootJson.users.length : 0;
   // includeUsers / excludeUsers choose among the dump's accounts only when loadUsers loads them.
   var f = { options: options, scope: scope, users: lo.loadUsers === true ? USER_OPTIONS.filter(function (n) { return given(lo, n); }) : [],
     origin: origin, dumpAccounts: accounts,
-    created: { schemas: {}, tables: {} }, left: {}, triggers: triggers, xids: {}, counts: { accounts: 0, objects: 0, accountsLeft: 0, unread: 0 }, loadUsers: lo.loadUsers === true };
+    created: { schemas: {}, tables: {} }, left: {}, triggers: triggers, xids: {}, loadUsers: lo.loadUsers === true,
+    counts: { accounts: 0, objects: 0, accountsLeft: 0, unread: 0 } };
   var include = userPatterns(lo.includeUsers);
   var exclude = userPatterns(lo.excludeUsers);
   var matches = function (list, a) {
@@ -193,7 +195,9 @@ function keepForLoad(t, f) {
       else if (o.type === 'event') add(f.event(o.schema, o.name), name, o.schema, true);
       else {
         var table = o.table || f.triggers[o.schema + '.' + o.name] || null;
-        if (table) { var q = split(table); add(f.trigger(q.schema, q.table, o.name), name + ' on ' + table, o.schema, true); } else if (!f.schema(o.schema)) add(false, name, o.schema, true);
+        var q = table ? split(table) : null;
+        if (q) add(f.trigger(q.schema, q.table, o.name), name + ' on ' + table, o.schema, true);
+        else if (!f.schema(o.schema)) add(false, name, o.schema, true);
         else if (f.wholeSchema(o.schema)) add(true, name, o.schema, true);
         else unknown = unknown || { text: s.text, why: 'DROP TRIGGER does not name its table, and neither the dump nor the replay before it says which' };
       }
@@ -212,7 +216,10 @@ function keepForLoad(t, f) {
       // Its rows are the prepared transaction's, before it in the files; prepared before the dump, they are not read.
       var was = f.xids[r.xa.xid];
       if (was) was.forEach(function (v) { verdicts.push(v); });
-      else unknown = unknown || { text: s.text, why: 'the XA transaction it ends is not found before it in the replay (prepared before the dump, or its xid not read), so its tables are not known' };
+      else {
+        unknown = unknown || { text: s.text, why: 'the XA transaction it ends is not found before it in the replay (prepared before the dump, ' +
+          'or its xid not read), so its tables are not known' };
+      }
     }
   });
   var names = verdicts.map(function (v) { return v.name; });

@@ -95,15 +95,15 @@ function result(kind, extra) {
   return r;
 }
 
-// What a statement names: {kind, tables: ["s.t"] (tables and views it changes or reads), reads (a view's query's tables), renames: [["s.old", "s.new"]], schemas: ["s"] (whole
-// schemas: CREATE / ALTER / DROP DATABASE), objects: [{type: 'routine' | 'event' | 'trigger', schema, name,
-// table: "s.t" | null (a trigger's, when the text says)}], account (an account statement), accounts ([{user, host}]
-// it changes, null when not read), on ({schema, table |
-// null, routine | null}: a GRANT / REVOKE's object), xa ({verb, xid}), changes (the tables' rows or definition
-// change: table and index DDL), written (those tables: not CREATE TABLE … LIKE's model)}, or null when not read. kind: 'create-table', 'drop-table', 'alter-table',
-// 'alter-drop', 'truncate', 'rename-table', 'create-index', 'drop-index', 'maintenance', 'view', 'trigger',
-// 'routine', 'event', 'create-database', 'drop-database', 'alter-database', 'account', 'flush', 'xa', 'temporary',
-// 'loadable-function', 'control'.
+// What a statement names: {kind, tables: ["s.t"] (tables and views it changes or reads), reads (a view's query's
+// tables), renames ([["s.old", "s.new"]]), schemas: ["s"] (whole schemas: CREATE / ALTER / DROP DATABASE), objects:
+// [{type: 'routine' | 'event' | 'trigger', schema, name, table: "s.t" | null (a trigger's, when the text says)}],
+// account (an account statement), accounts ([{user, host}] it changes, null when not read), on ({schema, table | null,
+// routine | null}: a GRANT / REVOKE's object), xa ({verb, xid}), changes (the tables' rows or definition change: table
+// and index DDL), written (those tables: not CREATE TABLE … LIKE's model)}, or null when not read. kind:
+// 'create-table', 'drop-table', 'alter-table', 'alter-drop', 'truncate', 'rename-table', 'create-index', 'drop-index',
+// 'maintenance', 'view', 'trigger', 'routine', 'event', 'create-database', 'drop-database', 'alter-database', 'account',
+// 'flush', 'xa', 'temporary', 'loadable-function', 'control'.
 function read(text, schema) {
   var list = tokens(String(text));
   var w0 = list[0] && list[0].word;
