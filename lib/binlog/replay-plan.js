@@ -133,7 +133,7 @@ function planReplay(host, opts) {
         continue;
       }
     }
-    if ((until !== null && t.immediateCommit >= until) || isStop(t, opts.stopBefore)) { out.reached = true; stopAt = k; break; }
+    if ((until !== null && t.commit >= until) || isStop(t, opts.stopBefore)) { out.reached = true; stopAt = k; break; }
     if (t.gtid === null && t.undecoded.length && !byPosition) {
       // A tagged GTID (MySQL 8.3+): its GTID is not read. Before the dump's binlogFile:binlogPosition it is in the dump;
       // after it, neither what it is nor whether the target holds it is known: refused.
@@ -160,7 +160,7 @@ function planReplay(host, opts) {
     }
     var keep = replayFilter.keepForLoad(t, opts.filter);
     if (keep === true) {
-      out.transactions.push({ gtid: t.gtid, file: t.file, start: t.start, end: t.end, time: t.immediateCommit, statements: t.statements,
+      out.transactions.push({ gtid: t.gtid, file: t.file, start: t.start, end: t.end, time: t.commit, statements: t.statements,
         tables: replayFilter.writtenTables(t), lastCommitted: t.lastCommitted, sequenceNumber: t.sequenceNumber, sizes: t.sizes });
     } else out[keep]++;
     if (isStop(t, opts.stopAfter)) { out.reached = true; stopAt = k + 1; break; }
@@ -168,7 +168,7 @@ function planReplay(host, opts) {
   out.after = pastStop(trxs.slice(stopAt), byPosition, beforeDump, out.numbered);
   refuseUnsent(host, folder, out.transactions);
   out.last = out.transactions.length ? out.transactions[out.transactions.length - 1] : null;
-  var shown = times.timeTexts(host, zone, [until, out.last ? out.last.time : null, got.last ? got.last.immediateCommit : null,
+  var shown = times.timeTexts(host, zone, [until, out.last ? out.last.time : null, got.last ? got.last.commit : null,
     resolved ? resolved.time : null]);
   if (resolved) resolved.timeText = shown[3];
   out.target = until !== null ? 'until ' + shown[0] + ' (' + zone.name + ')' : resolved ? 'stopBefore "' + resolved.asked + '": the ' +
@@ -211,7 +211,7 @@ function pastStop(rest, byPosition, beforeDump, n) {
     if (byPosition && beforeDump(t)) return;
     if (byPosition) n++;
     var gtid = t.gtid === null && byPosition ? byPosition.uuid + ':' + n : t.gtid;
-    if (gtid) out.push({ gtid: gtid, time: t.immediateCommit });
+    if (gtid) out.push({ gtid: gtid, time: t.commit });
   });
   return out;
 }
@@ -235,7 +235,7 @@ function resolveNamed(trxs, named, dumpSet, beforeDump) {
     var kind = dropsNamed(t, named);
     if (kind) {
       return { stop: t.gtid && !beforeDump ? t.gtid : t.file + ':' + t.start, gtid: t.gtid, file: t.file, position: t.start,
-        time: t.immediateCommit, kind: kind };
+        time: t.commit, kind: kind };
     }
   }
   return null;
