@@ -94,7 +94,8 @@ function planApplier(host, plan, unlogged, auto) {
       ', not over loopback: the binary log\'s rows would cross the network in clear.',
     'Install the openssl program on this machine (apt-get install openssl), or use replayWith "sessions".');
   }
-  var a = { address: address, workers: workers, tuned: false, leftover: !!row, logged: unlogged && String(v.lb) === '1', auto: !!auto,
+  var ordered = String(v.o) === '1' || String(v.o).toUpperCase() === 'ON';
+  var a = { address: address, workers: workers, ordered: ordered, kept: false, tuned: false, leftover: !!row, logged: unlogged && String(v.lb) === '1', auto: !!auto,
     tls: tls.on, plainWhy: tls.on ? null : tls.why };
   a.lines = [applierLine(a)];
   return a;
@@ -104,6 +105,8 @@ function planApplier(host, plan, unlogged, auto) {
 function applierLine(a) {
   return '  applied by: the target\'s replication applier (channel \'' + CHANNEL + '\', replica_parallel_workers ' + a.workers +
     (a.tuned ? ' (the load\'s threads, put back after)' : '') +
+    (a.kept ? ' (not raised to the load\'s threads: replica_preserve_commit_order is OFF, and more workers would commit out of ' +
+      'the source\'s order)' : '') +
     ', commit order kept), fed by the plugin from ' + a.address + ' (the target connects back there' +
     (a.tls ? ' over TLS, SOURCE_SSL = 1, with a key and certificate made for this run' : ', not encrypted: over loopback, the rows do not leave this machine (' + a.plainWhy + ')') +
     '; the channel is removed at the end)' +
@@ -117,9 +120,16 @@ function applierLine(a) {
 function tuneWorkers(plan, tuned, tune, threads) {
   var a = plan.applier;
   if (!tune || !(threads > 0) || threads === a.workers) return;
+  var at = plan.lines.indexOf(a.lines[0]);
+  if (threads > 1 && !a.ordered) {
+    // The commit-order rule holds for the workers the replay runs with: one worker commits in order by itself.
+    a.kept = true;
+    a.lines[0] = applierLine(a);
+    if (at >= 0) plan.lines[at] = a.lines[0];
+    return;
+  }
   tuned.push({ name: 'replica_parallel_workers', original: String(a.workers), value: String(threads),
     why: 'replayWith "applier": as many applier workers as the load\'s threads' });
-  var at = plan.lines.indexOf(a.lines[0]);
   a.workers = threads;
   a.tuned = true;
   a.lines[0] = applierLine(a);

@@ -198,8 +198,17 @@ function planReplay(host, opts) {
   }
   if (checked.note) out.lines.push('  ' + checked.note);
   if (folder.line) out.lines.splice(1, 0, '  ' + folder.line);
-  out.lines.push('  ' + zone.text.replace(/^./, function (c) { return 'Times in ' + c; }));
+  out.lines.push('  ' + zone.text.replace(/^./, function (c) { return 'Times in ' + c; }) + sourceZoneText(zone, opts.sourceZone));
   return out;
+}
+
+// The source's time zone as the dump records it (@.json source.sysvars), offered beside the zone times are read in.
+function sourceZoneText(zone, source) {
+  if (!source || !source.timeZone) return '';
+  var name = source.timeZone === 'SYSTEM' && source.systemZone ? 'SYSTEM (' + source.systemZone + ')' : source.timeZone;
+  return name === zone.name ? ' (the source\'s too, as the dump records it)'
+    : '; the source\'s, as the dump records it: time_zone ' + name + ' (a time on its clock is given with its UTC offset, e.g. ' +
+      '"2026-11-24 10:42:00+01:00")';
 }
 
 // The transactions in the files past the stop, [{gtid, time}] (a dump without GTIDs: numbered on from n as the

@@ -200,6 +200,8 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     const dry = load({ binlogs: folder, stopBefore: bothGtid, includeTables: ['shop.customers'], dryRun: true, outputFormat: 'text' });
     expect(dry.error, dry.out).to.equal(null);
     expect(dry.out).to.match(/skipped: \d+ already in the dump \(its gtidExecuted\), 5 only of tables the load leaves out, 0 only of schemas it does not load;/);
+    // The zone times are read in, and the source's as the dump records it (the same here: both servers SYSTEM).
+    expect(dry.out).to.match(/Times in the connected server's time zone, time_zone SYSTEM \(\w+\) \(the source's too, as the dump records it\)/);
     const part = load({ binlogs: folder, stopBefore: bothGtid, includeTables: ['shop.customers'] });
     expect(part.error, part.out).to.equal(null);
     expect(String((await target.query('CHECKSUM TABLE shop.customers'))[0].Checksum)).to.equal(customersBeforeBoth);

@@ -170,8 +170,8 @@ describe('replayWith "applier": the target\'s applier fed by the plugin', functi
   });
 
   it('with the load\'s tuning on, the applier\'s workers become the load\'s threads: one more tuned setting, said in the plan', function () {
-    const mk = () => {
-      const a = { workers: 4, lines: ['  applied by: the target\'s replication applier (channel \'restore_replay\', replica_parallel_workers 4, commit order kept)'] };
+    const mk = (ordered = true) => {
+      const a = { workers: 4, ordered, lines: ['  applied by: the target\'s replication applier (channel \'restore_replay\', replica_parallel_workers 4, commit order kept)'] };
       return { applier: a, workers: 4, lines: ['x', 'y', a.lines[0]] };
     };
     const tuned = [];
@@ -183,6 +183,16 @@ describe('replayWith "applier": the target\'s applier fed by the plugin', functi
     expect(tuned).to.deep.equal([{ name: 'replica_parallel_workers', original: '4', value: '8', why: 'replayWith "applier": as many applier workers as the load\'s threads' }]);
     expect(on.lines[2]).to.include('replica_parallel_workers 8 (the load\'s threads, put back after)');
     expect(on.workers).to.equal(8);
+    // The commit-order rule on the workers the replay runs with: one worker with replica_preserve_commit_order OFF stays one.
+    const one = mk(false);
+    one.applier.workers = 1;
+    one.workers = 1;
+    const none = [];
+    tuneWorkers(one, none, true, 8);
+    expect(none).to.deep.equal([]);
+    expect(one.workers).to.equal(1);
+    expect(one.lines[2]).to.include('replica_parallel_workers 1 (not raised to the load\'s threads: replica_preserve_commit_order is OFF, ' +
+      'and more workers would commit out of the source\'s order), commit order kept');
   });
 
   it('the listener\'s key and certificate (the companion, openssl): made 0600 in a folder of the run\'s 0700, under the state directory, gone once loaded', function () {
