@@ -173,6 +173,29 @@ function programCheck(host, source) {
   }
 }
 
+// A replay's folder: the files before the one the dump ends in hold only what the dump holds, and are not
+// read (weeks of binary logs before a dump cost nothing). With GTIDs, from the dump's binlogFile back to a
+// file whose previous GTIDs are all in the dump (the files before it hold only those); without, from the
+// dump's binlogFile itself when it is there. One read of a file's first transaction per file looked at.
+function localStart(host, local, need) {
+  if (!need.startFile || !local.files.length) return;
+  var start = startAt(local.files, need.startFile);
+  if (need.dumpGtids) {
+    var dumpSet = gtids.parseSet(need.dumpGtids, 'The dump\'s gtidExecuted (@.json)');
+    for (; start > 0; start--) {
+      var prev = host.files.binlogHead(host.files.join(local.dir, local.files[start])).previousGtids;
+      if (prev !== null && !gtids.setText(gtids.minus(gtids.parseSet(prev), dumpSet))) break;
+    }
+  } else if (local.files[start] !== need.startFile) start = 0;
+  if (start <= 0) return;
+  var first = folderOf.numberOf(local.files[start]);
+  local.line = 'the ' + start + ' file(s) before ' + local.files[start] + ' (' + local.files[0] + (start > 1 ? ' … ' +
+    local.files[start - 1] : '') + ') hold only transactions the dump holds' + (need.dumpGtids ? ' (' + local.files[start] +
+    '\'s previous GTIDs are all in its gtidExecuted)' : ' (before its binlogFile)') + ': not read';
+  local.files = local.files.slice(start);
+  local.missing = local.missing.filter(function (n) { var k = folderOf.numberOf(n); return k === null || first === null || k > first; });
+}
+
 // The position of the first file to fetch: the dump's binlogFile, else the first numbered after it
 // (it was purged: the gap is found from the next one's previous GTIDs), else the first.
 function startAt(files, startFile) {
@@ -270,6 +293,7 @@ function openBinlogs(host, where, options, need, preview) {
   if (source.kind === 'local') {
     var local = folderOf.folderFiles(host, where);
     local.source = { kind: 'local', url: local.dir };
+    localStart(host, local, need);
     if (need.since !== null && need.since !== undefined && local.files.length) {
       var from = sinceStart(host, source, local.dir, local.files, 0, need.since, o, null);
       local.sinceSkip = { files: from.from, first: local.files[from.from], heads: from.heads };
