@@ -129,21 +129,29 @@ const SHAPES = {
     await cx.run(`CREATE TABLE ${t} ${r.chance(0.5) ? '(extra INT DEFAULT 7) ' : ''}SELECT id, k, v FROM gen.t_small WHERE k < ${r.int(0, 5000)} LIMIT 300`);
     if (r.chance(0.3)) await cx.run(`DROP TABLE ${t}`);
   },
-  // Tables and indexes of the client's own, and the maintenance statements on shared tables.
+  // Tables of the client's own: CREATE, ALTER, then TRUNCATE, RENAME (in the schema or to the other) or DROP.
   async ddl(cx) {
     const { r } = cx;
     const t = `gen.d_${cx.c}_${cx.n}`;
     await cx.run(`CREATE TABLE ${t} (id INT PRIMARY KEY, v VARCHAR(20)) ENGINE=${r.pick(['InnoDB', 'InnoDB', 'MyISAM'])}`);
     await cx.run(`INSERT INTO ${t} VALUES (1, 'a'), (2, 'b'), (${r.int(3, 99)}, 'c')`);
     await cx.run(`ALTER TABLE ${t} ADD COLUMN w INT DEFAULT ${r.int(0, 9)}`);
-    await cx.run(`CREATE INDEX iw ON ${t} (w)`);
-    if (r.chance(0.5)) await cx.run(`DROP INDEX iw ON ${t}`);
-    await cx.run(r.pick([`ANALYZE TABLE ${t}`, `OPTIMIZE TABLE ${t}`, `REPAIR TABLE ${t}`, 'ANALYZE TABLE gen.t_small', 'OPTIMIZE TABLE gen_b.t_other']));
     const after = r.int(0, 3);
     if (after === 0) await cx.run(`TRUNCATE TABLE ${t}`);
     else if (after === 1) await cx.run(`RENAME TABLE ${t} TO ${t}_r`);
     else if (after === 2) await cx.run(`DROP TABLE ${t}`);
     else await cx.run(`ALTER TABLE ${t} RENAME TO gen_b.d_${cx.c}_${cx.n}`);
+  },
+  // CREATE INDEX / DROP INDEX (statements of their own, not ALTER TABLE).
+  async index(cx) {
+    const i = `i_${cx.c}_${cx.n}`;
+    const t = cx.r.pick([['gen.t_small', 'v'], ['gen_b.t_other', 'v'], ['gen.t_wide', 'n']]);
+    await cx.run(`CREATE INDEX ${i} ON ${t[0]} (${t[1]})`);
+    if (cx.r.chance(0.7)) await cx.run(`DROP INDEX ${i} ON ${t[0]}`);
+  },
+  // ANALYZE / OPTIMIZE / REPAIR TABLE (logged as statements; OPTIMIZE of InnoDB rebuilds the table).
+  async maintenance(cx) {
+    await cx.run(`${cx.r.pick(['ANALYZE', 'OPTIMIZE', 'REPAIR', 'ANALYZE'])} TABLE ${cx.r.pick(['gen.t_small', 'gen.t_myisam', 'gen_b.t_other', 'gen.t_genc'])}`);
   },
   // Views, triggers, procedures (CALLed), events (disabled: they must not fire on a target).
   async objects(cx) {
@@ -234,7 +242,7 @@ const SHAPES = {
   },
   // One statement of more than 4 MB of row events (and one UPDATE of them, before and after images).
   async big(cx) {
-    if (cx.run.state.bigDone >= 2) return 'skip';
+    if (cx.phase === 'before' || cx.phase === 'during' || cx.run.state.bigDone >= 2) return 'skip'; // after the dump: replayed
     cx.run.state.bigDone++;
     await cx.run('SET SESSION cte_max_recursion_depth = 100000');
     await cx.run(`INSERT INTO gen.t_wide (b, t, n) WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 5000) ` +
@@ -242,16 +250,57 @@ const SHAPES = {
     await cx.run(`UPDATE gen.t_wide SET n = n + 1 WHERE t = 'big'`);
   },
 };
+// Probes: one kind of statement each, after what it needs (a table of its own, an account), so that a
+// refusal or a difference names the kind (SOAK_SHAPES=probes, SOAK_EACH_SHAPE=1). $t: a fresh table
+// gen.p_<client>_<op>, $n: <client>_<op>, $u: a fresh account.
+const PROBES = {
+  create_table: ['CREATE TABLE $t (id INT PRIMARY KEY, v INT)', 'INSERT INTO $t VALUES (1, 1)'],
+  alter_table: ['CREATE TABLE $t (id INT PRIMARY KEY, v INT)', 'ALTER TABLE $t ADD COLUMN w INT DEFAULT 3'],
+  rename_table: ['CREATE TABLE $t (id INT PRIMARY KEY)', 'RENAME TABLE $t TO $t_r'],
+  alter_rename: ['CREATE TABLE $t (id INT PRIMARY KEY)', 'ALTER TABLE $t RENAME TO gen_b.p_$n'],
+  truncate_table: ['CREATE TABLE $t (id INT PRIMARY KEY)', 'INSERT INTO $t VALUES (1)', 'TRUNCATE TABLE $t'],
+  drop_table: ['CREATE TABLE $t (id INT PRIMARY KEY)', 'DROP TABLE $t'],
+  create_index: ['CREATE TABLE $t (id INT PRIMARY KEY, v INT)', 'CREATE INDEX iv ON $t (v)'],
+  drop_index: ['CREATE TABLE $t (id INT PRIMARY KEY, v INT, KEY iv (v))', 'DROP INDEX iv ON $t'],
+  analyze_table: ['CREATE TABLE $t (id INT PRIMARY KEY)', 'ANALYZE TABLE $t'],
+  optimize_table: ['CREATE TABLE $t (id INT PRIMARY KEY)', 'OPTIMIZE TABLE $t'],
+  repair_table: ['CREATE TABLE $t (id INT PRIMARY KEY) ENGINE=MyISAM', 'REPAIR TABLE $t'],
+  create_view: ['CREATE TABLE $t (id INT PRIMARY KEY)', 'CREATE VIEW gen.pv_$n AS SELECT id FROM $t'],
+  drop_view: ['CREATE TABLE $t (id INT PRIMARY KEY)', 'CREATE VIEW gen.pv_$n AS SELECT id FROM $t', 'DROP VIEW gen.pv_$n'],
+  create_trigger: ['CREATE TABLE $t (id INT PRIMARY KEY, v INT)', 'CREATE TRIGGER gen.ptr_$n BEFORE INSERT ON $t FOR EACH ROW SET NEW.v = 1',
+    'INSERT INTO $t (id) VALUES (1)'],
+  drop_trigger: ['CREATE TABLE $t (id INT PRIMARY KEY, v INT)', 'CREATE TRIGGER gen.ptr_$n BEFORE INSERT ON $t FOR EACH ROW SET NEW.v = 1',
+    'DROP TRIGGER gen.ptr_$n'],
+  create_procedure: ['CREATE TABLE $t (id INT PRIMARY KEY)', 'CREATE PROCEDURE gen.pp_$n() INSERT INTO $t VALUES (1)', 'CALL gen.pp_$n()'],
+  drop_procedure: ['CREATE PROCEDURE gen.pp_$n() SELECT 1', 'DROP PROCEDURE gen.pp_$n'],
+  create_function: ['CREATE FUNCTION gen.pf_$n(x INT) RETURNS INT DETERMINISTIC RETURN x + 1'],
+  create_event: ["CREATE EVENT gen.pe_$n ON SCHEDULE EVERY 1 DAY STARTS '2099-01-01 00:00:00' DISABLE DO SELECT 1"],
+  drop_event: ["CREATE EVENT gen.pe_$n ON SCHEDULE EVERY 1 DAY STARTS '2099-01-01 00:00:00' DISABLE DO SELECT 1", 'DROP EVENT gen.pe_$n'],
+  create_user: ["CREATE USER $u IDENTIFIED BY 'pw'"],
+  xa_commit: ["XA START 'px_$n'", 'INSERT INTO gen.t_small (k, v) VALUES (1, \'xa\')', "XA END 'px_$n'", "XA PREPARE 'px_$n'", "XA COMMIT 'px_$n'"],
+  xa_rollback: ["XA START 'px_$n'", 'INSERT INTO gen.t_small (k, v) VALUES (1, \'xa\')', "XA END 'px_$n'", "XA PREPARE 'px_$n'", "XA ROLLBACK 'px_$n'"],
+  xa_one_phase: ["XA START 'px_$n'", 'INSERT INTO gen.t_small (k, v) VALUES (1, \'xa\')', "XA END 'px_$n'", "XA COMMIT 'px_$n' ONE PHASE"],
+};
+for (const [name, stmts] of Object.entries(PROBES)) {
+  SHAPES[name] = async (cx) => {
+    if (name === 'create_user' && (cx.phase === 'before' || cx.phase === 'during')) return 'skip';
+    const n = `${cx.c}_${cx.n}`;
+    const u = `'gen_u${n}'@'%'`;
+    if (name === 'create_user') cx.run.state.accounts.push(u);
+    for (const s of stmts) await cx.run(s.replace(/\$t/g, `gen.p_${n}`).replace(/\$n/g, n).replace(/\$u/g, u));
+  };
+}
 const ALL = Object.keys(SHAPES);
-// On unless asked: every shape but the large one (a larger seed's).
-const DEFAULT = ALL.filter((s) => s !== 'big');
+// On unless asked: every shape but the large one (a larger seed's) and the probes.
+const DEFAULT = ALL.filter((s) => s !== 'big' && !PROBES[s]);
 
-// Shapes from a list ("dml,xa" or "all" or "default" or "-big"), names checked.
+// Shapes from a list ("dml,xa", "all" (but the probes), "default", "probes", "-big"), names checked.
 function parseShapes(spec) {
   if (!spec || spec === 'default') return DEFAULT.slice();
   let out = [];
   for (const part of String(spec).split(',').map((s) => s.trim()).filter(Boolean)) {
-    if (part === 'all') out = ALL.slice();
+    if (part === 'all') out = ALL.filter((s) => !PROBES[s]);
+    else if (part === 'probes') out = [...new Set(out.concat(Object.keys(PROBES)))];
     else if (part === 'default') out = [...new Set(out.concat(DEFAULT))];
     else if (part.startsWith('-')) out = (out.length ? out : DEFAULT.slice()).filter((s) => s !== part.slice(1));
     else if (SHAPES[part]) out.push(part);
@@ -354,6 +403,9 @@ async function generate(source, seed, opts = {}) {
     host: '127.0.0.1', port: source.port, user: 'root', password: '', multipleStatements: true,
     infileStreamFactory: (p) => fs.createReadStream(p),
   })));
+  // A DDL waiting for the dump's backup lock while holding a lock the dump waits for (DROP TRIGGER does)
+  // would wait for a year: the statement gives up instead, counted as rejected.
+  for (const c of conns) await c.query('SET SESSION lock_wait_timeout = 5');
   try {
     await drive(run, conns, 'before', ops);
     // The dump, the clients writing while it runs.
