@@ -16,6 +16,17 @@ const SEED = Number(process.env.PITR_SEED || 20261207);
 // switched on here as the fixes of issue 53 land. The reason is what the plugin says or does.
 const PENDING = {
   partial_json: 'refused on both roads: "partial JSON updates (binlog_row_value_options=PARTIAL_JSON) are not sized"',
+  empty_trx: 'sessions road: fails after the load, "MySQL error 1782: @@SESSION.GTID_NEXT cannot be set to ANONYMOUS" (the applier equals)',
+  ctas: 'refused: "a statement logged as text (binlog_format STATEMENT or MIXED)" for CREATE TABLE ... SELECT on a ROW source',
+  ddl: 'refused: RENAME TABLE, ALTER TABLE ... RENAME TO: "a statement whose tables the replay cannot tell ... the load is filtered"',
+  index: 'refused: CREATE/DROP INDEX: "a statement whose tables the replay cannot tell ... the load is filtered"',
+  maintenance: 'refused: ANALYZE/OPTIMIZE/REPAIR TABLE: "a statement whose tables the replay cannot tell ... the load is filtered"',
+  objects: 'refused: DROP PROCEDURE (and other routine/view/trigger/event statements): "cannot tell ... the load is filtered"',
+  accounts: 'refused: CREATE USER: "a statement whose tables the replay cannot tell ... the load is filtered"',
+  xa: 'refused: XA ROLLBACK / XA COMMIT of a prepared XA: "cannot tell ... the load is filtered"',
+  compression: 'refused: "a compressed transaction (binlog_transaction_compression)"',
+  tagged: 'refused: "holds a tagged GTID event ... the replay does not read tagged GTIDs yet"',
+  // big is not a default shape (a larger seed's): on main the sessions road kills the target (signal 11).
 };
 const SHAPES = process.env.PITR_SHAPES ? parseShapes(process.env.PITR_SHAPES)
   : parseShapes('default').filter((s) => !PENDING[s]);

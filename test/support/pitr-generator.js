@@ -408,18 +408,23 @@ async function generate(source, seed, opts = {}) {
   for (const c of conns) await c.query('SET SESSION lock_wait_timeout = 5');
   try {
     await drive(run, conns, 'before', ops);
-    // The dump, the clients writing while it runs.
-    run.dump = path.join(dir, 'dump');
-    let dumping = true;
-    const dumped = withShellDumper(source, async () => {
-      const d = await shellAsync(source.uri, `util.dumpSchemas(${JSON.stringify(SCHEMAS)}, ${JSON.stringify(run.dump)}, {showProgress: false, threads: 2})`,
-        { configHome: opts.configHome, env: DUMP_ENV });
-      dumping = false;
-      return d;
-    });
-    await sleep(300); // the dump's snapshot under way
-    await drive(run, conns, 'during', 1, () => dumping);
-    const d = await dumped;
+    // The dump, the clients writing while it runs. Its backup lock can lose a deadlock to a client's DDL
+    // (OPTIMIZE TABLE): dumped again then, into a new folder.
+    let d;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      run.dump = path.join(dir, `dump${attempt > 1 ? attempt : ''}`);
+      let dumping = true;
+      const dumped = withShellDumper(source, async () => {
+        const x = await shellAsync(source.uri, `util.dumpSchemas(${JSON.stringify(SCHEMAS)}, ${JSON.stringify(run.dump)}, {showProgress: false, threads: 2})`,
+          { configHome: opts.configHome, env: DUMP_ENV });
+        dumping = false;
+        return x;
+      });
+      await sleep(300); // the dump's snapshot under way
+      await drive(run, conns, 'during', 1, () => dumping);
+      d = await dumped;
+      if (d.status === 0 || !/Deadlock found|Lock wait timeout/.test(d.out)) break;
+    }
     if (d.status !== 0) throw new Error(`util.dumpSchemas failed (exit ${d.status}): ${d.out.slice(-2000)}`);
     const at = JSON.parse(fs.readFileSync(path.join(run.dump, '@.json'), 'utf8'));
     run.dumpGtids = String((at.source && at.source.binlog && at.source.binlog.gtidExecuted) || at.gtidExecuted).replace(/\s/g, '');
