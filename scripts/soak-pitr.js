@@ -8,7 +8,8 @@
 //   SOAK_SEEDS=N       seeds to run (default 3), from SOAK_SEED (default 1)
 //   SOAK_SHAPES=…      shapes, comma separated ("all", "default", "-big"; default: every shape but big)
 //   SOAK_EACH_SHAPE=1  one seed per shape, that shape alone: which shape the plugin equals, refuses or differs on
-//   SOAK_STOPS=…       until,gtid,drop (default all three); SOAK_ROADS=sessions,applier (default both)
+//   SOAK_STOPS=…       until,gtid,drop,early,early_gtid (default all; the early ones, before the dump's own
+//                      point, must be refused with nothing changed); SOAK_ROADS=sessions,applier (default both)
 //   SOAK_OPS=N         operations per client and phase (default 6); SOAK_CLIENTS=2..4 (default: from the seed)
 // Needs ../shared (or RESTORE_SHARED_DIR): the real Shell and the MySQL bundle. Starts three servers.
 const { startServer } = require('../test/support/server');
@@ -27,7 +28,7 @@ async function main() {
     return 2;
   }
   const first = Number(env.SOAK_SEED || 1);
-  const stops = list(env.SOAK_STOPS, ['until', 'gtid', 'drop']);
+  const stops = list(env.SOAK_STOPS, ['until', 'gtid', 'drop', 'early', 'early_gtid']);
   const roads = list(env.SOAK_ROADS, ['sessions', 'applier']);
   const shapes = parseShapes(env.SOAK_SHAPES);
   const runs = env.SOAK_EACH_SHAPE === '1' ? shapes.map((s, i) => ({ seed: first + i, shapes: [s] }))

@@ -408,6 +408,8 @@ async function generate(source, seed, opts = {}) {
   for (const c of conns) await c.query('SET SESSION lock_wait_timeout = 5');
   try {
     await drive(run, conns, 'before', ops);
+    // A time before the dump began (the clients idle): a stop there is before the dump's own point.
+    run.beforeDump = String(await source.value("SELECT DATE_FORMAT(NOW(6) - INTERVAL 1 SECOND, '%Y-%m-%d %H:%i:%s.%f')"));
     // The dump, the clients writing while it runs. Its backup lock can lose a deadlock to a client's DDL
     // (OPTIMIZE TABLE): dumped again then, into a new folder.
     let d;
@@ -491,11 +493,16 @@ async function findStops(source, run, logs, until, r) {
   // A GTID of the concurrent work after the dump, before the mistake.
   const before = candidates.filter((c) => c.gtid !== drop.gtid && Number(c.gtid.split(':')[1]) < Number(drop.gtid.split(':')[1]));
   const gtid = before.length ? before[Math.floor(r.next() * before.length)] : drop;
+  // A source GTID the dump holds (the setup's first ones are): a stop before the dump's own point.
+  const held = `${run.uuid}:${r.int(1, 5)}`;
   return {
     until: { option: { until }, mysqlbinlog: { stopDatetime: until }, text: `until ${until}` },
     gtid: { option: { stopBefore: gtid.gtid }, mysqlbinlog: { file: gtid.file, stopPosition: gtid.position }, text: `stopBefore ${gtid.gtid}` },
     drop: { option: { stopBefore: `first drop of ${VICTIM}` }, mysqlbinlog: { file: drop.file, stopPosition: drop.position },
       text: `stopBefore "first drop of ${VICTIM}" (${drop.gtid})` },
+    // Before the dump's point: only a refusal (nothing changed) is right (issue 53 item 2); no reference.
+    early: { option: { until: run.beforeDump }, refuse: true, text: `until ${run.beforeDump} (before the dump began)` },
+    early_gtid: { option: { stopBefore: held }, refuse: true, text: `stopBefore ${held} (in the dump's gtidExecuted)` },
   };
 }
 

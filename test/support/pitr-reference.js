@@ -117,6 +117,7 @@ async function pluginRestore(target, run, stop, road, { configHome } = {}) {
 // verdict: 'equal' | 'refused' | 'differs' | 'reference failed'.
 async function compareStop({ reference, target, run, stopName, roads, configHome }) {
   const stop = run.stops[stopName];
+  if (stop.refuse) return mustRefuse({ target, run, stopName, stop, roads, configHome });
   const ref = await referenceRestore(reference, run, stop, { configHome });
   if (!ref.ok) return roads.map((road) => ({ stop: stopName, road, verdict: 'reference failed', lines: [ref.out.split('\n').filter(Boolean).slice(-3).join(' | ')] }));
   const want = await snapshot(reference, run);
@@ -145,6 +146,25 @@ async function compareStop({ reference, target, run, stopName, roads, configHome
     }
     const lines = differences(want, await snapshot(target, run));
     out.push({ stop: stopName, road, verdict: lines.length ? 'differs' : 'equal', lines });
+  }
+  return out;
+}
+
+// A stop the plugin must refuse before anything changes (before the dump's own point): a refusal that left
+// the target untouched is right; anything else differs (what the target holds then is said).
+async function mustRefuse({ target, run, stopName, stop, roads, configHome }) {
+  const out = [];
+  for (const road of roads) {
+    const p = await pluginRestore(target, run, stop, road, { configHome });
+    const first = p.error ? String(p.error.message).split('\n')[0] : null;
+    if (first && await untouched(target, run)) {
+      out.push({ stop: stopName, road, verdict: 'refused', lines: [`refused (as it must): ${first}`] });
+      continue;
+    }
+    const s = await snapshot(target, run);
+    out.push({ stop: stopName, road, verdict: 'differs', lines: [
+      first ? `refused only after changing the target: ${first}` : 'restored a stop before the dump\'s own point (no error), where only a refusal is right',
+      `the target holds ${Object.keys(s.tables).length} table(s) of the dump, gtid_executed ${s.gtids || '(empty)'}`] });
   }
   return out;
 }
