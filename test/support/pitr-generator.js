@@ -342,7 +342,9 @@ async function drive(run, conns, phase, ops, until) {
   await Promise.all(conns.map(async (conn, c) => {
     const r = run.rngs[c];
     for (let i = 0; i < ops || (until && until() && i < ops * 20); i++) {
-      const shape = r.pick(run.shapes);
+      // Right after the dump every shape once, spread over the clients (the replay must meet each); then drawn.
+      const k = i * conns.length + c;
+      const shape = phase === 'after' && !run.state.everyOnce && k < run.shapes.length ? run.shapes[k] : r.pick(run.shapes);
       const cx = { c, n: run.state.opN[c]++, r, conn, phase, victimGone: run.state.victimGone, shape };
       cx.run = async (sql) => { run.state.sql.push(sql.length > 200 ? sql.slice(0, 200) + '…' : sql); return conn.query(sql); };
       cx.run.state = run.state;
@@ -430,7 +432,8 @@ async function generate(source, seed, opts = {}) {
     if (d.status !== 0) throw new Error(`util.dumpSchemas failed (exit ${d.status}): ${d.out.slice(-2000)}`);
     const at = JSON.parse(fs.readFileSync(path.join(run.dump, '@.json'), 'utf8'));
     run.dumpGtids = String((at.source && at.source.binlog && at.source.binlog.gtidExecuted) || at.gtidExecuted).replace(/\s/g, '');
-    await drive(run, conns, 'after', ops);
+    await drive(run, conns, 'after', Math.max(ops, Math.ceil(run.shapes.length / clients)));
+    run.state.everyOnce = true;
     // A quiet second: `until` is a whole second no event of the run is in (mysqlbinlog --stop-datetime reads seconds).
     const now = Date.parse(String(await source.value("SELECT DATE_FORMAT(NOW(6), '%Y-%m-%dT%H:%i:%s.%fZ')")));
     const untilMs = Math.floor(now / 1000) * 1000 + 1000;
