@@ -11,6 +11,7 @@
 //   SOAK_STOPS=…       until,gtid,drop,early,early_gtid (default all; the early ones, before the dump's own
 //                      point, must be refused with nothing changed); SOAK_ROADS=sessions,applier (default both)
 //   SOAK_OPS=N         operations per client and phase (default 6); SOAK_CLIENTS=2..4 (default: from the seed)
+//   SOAK_KEEP=1        keep each seed's folder (the dump, the binary logs, statements.sql), named per seed
 // Needs ../shared (or RESTORE_SHARED_DIR): the real Shell and the MySQL bundle. Starts three servers.
 const { startServer } = require('../test/support/server');
 const { installPlugin, tempDir, cleanTemp } = require('../test/support/shell');
@@ -54,6 +55,7 @@ async function main() {
       const failed = Object.entries(run.failed).map(([s, n]) => `${s}×${n}`).join(', ');
       console.log(`seed ${seed} (${run.clients} clients; shapes asked: ${asked.join(',')}): made ${made}${failed ? `; rejected by the source: ${failed}` : ''}`);
       for (const e of [...new Set(run.errors)].slice(0, 5)) console.log(`  source said: ${e}`);
+      if (env.SOAK_KEEP === '1') console.log(`  kept: ${run.dir} (dump/, binlogs/, statements.sql)`);
       for (const stopName of stops) {
         const results = await compareStop({ reference, target, run, stopName, roads, configHome: home });
         for (const res of results) {
@@ -69,7 +71,7 @@ async function main() {
     await resetTarget(reference).catch(() => {});
     await resetTarget(target).catch(() => {});
     await Promise.all([source, reference, target].map((s) => s.stop()));
-    cleanTemp();
+    if (env.SOAK_KEEP !== '1') cleanTemp();
   }
   console.log('\nSummary (seed, shapes, stop, road: verdict):');
   for (const s of summary) console.log(`  ${s.seed} ${s.shapes} ${s.stop} ${s.road}: ${s.verdict}${s.verdict === 'equal' ? '' : ' — ' + s.first.slice(0, 240)}`);

@@ -337,7 +337,7 @@ async function setup(conn) {
 const RETRY = new Set([1213, 1205]); // deadlock, lock wait: the transaction is gone, nothing of it logged
 
 // Runs `ops` operations on each client, shapes drawn from the client's prng; until() (if given) keeps going
-// while it returns true (the dump running), at most maxOps.
+// while it returns true (the dump running), at most 20 times ops.
 async function drive(run, conns, phase, ops, until) {
   await Promise.all(conns.map(async (conn, c) => {
     const r = run.rngs[c];
@@ -386,7 +386,7 @@ async function resetSource(source) {
 
 // One seeded run on `source` (a test/support/server.js Server with GTIDs) → the run's facts:
 // {seed, shapes (asked), made {shape: count}, failed, errors, dump, folder, files, uuid, dumpGtids, stops,
-//  accounts, log (every statement, for a repro)}. opts: clients (2-4, from the seed if not given),
+//  accounts, log (every statement, also in <dir>/statements.sql, for a repro), dir}. opts: clients (2-4, from the seed if not given),
 // ops (per client and phase), shapes (a list or parseShapes' text), configHome.
 async function generate(source, seed, opts = {}) {
   const r = prng(seed);
@@ -460,6 +460,8 @@ async function generate(source, seed, opts = {}) {
   }
   run.accounts = run.state.accounts;
   run.log = run.state.sql;
+  run.dir = dir;
+  fs.writeFileSync(path.join(dir, 'statements.sql'), run.log.join(';\n') + ';\n');
   delete run.rngs;
   delete run.state;
   return run;
