@@ -55,9 +55,44 @@ function parseTime(host, zone, text, option, member) {
   var micros = got === null || got === undefined ? null : microsOfDecimal(got);
   if (!micros) {
     throw new UserError('OPTION_INVALID', who + option + ': the server cannot place ' +
-      JSON.stringify(text) + ' in its time zone ' + zone.name + ' (out of range, or inside a daylight saving gap).');
+      JSON.stringify(text) + ' in its time zone ' + zone.name + ' (out of range).');
+  }
+  var wall = Date.UTC(fields[0], fields[1] - 1, fields[2], fields[3], fields[4], fields[5]) / 1000;
+  var readings = zoneReadings(host, wall, Math.floor(micros / 1000000));
+  if (readings) {
+    // The server would take one instant without a word (the hour after a gap, one of an hour that occurs twice).
+    var given = local.slice(0, 19) + (fraction ? local.slice(19).replace(/0+$/, '') : '');
+    throw new UserError('OPTION_INVALID', who + option + ': ' + JSON.stringify(text) + (readings.gap
+      ? ' does not exist in the time zone ' + zone.name + ': its offset changes there from ' + offsetText(readings.before) + ' to ' +
+        offsetText(readings.after) + ' and the clocks skip that time'
+      : ' occurs twice in the time zone ' + zone.name + ': its offset changes there from ' + offsetText(readings.before) + ' to ' +
+        offsetText(readings.after) + ' and the clocks go through that time again') +
+      '. Give it with the offset meant: ' + [readings.before, readings.after].map(function (off) {
+      return '"' + given + offsetText(off) + '" (' + utcText((wall - off) * 1000000 + fraction).slice(0, 19) + ' UTC)';
+    }).join(' or ') + '.', { option: option, instants: [readings.before, readings.after].map(function (off) { return (wall - off) * 1000000 + fraction; }) });
   }
   return micros;
+}
+
+// Seconds east of UTC as +HH:MM.
+function offsetText(seconds) {
+  var a = Math.abs(seconds);
+  return (seconds < 0 ? '-' : '+') + pad(Math.floor(a / 3600), 2) + ':' + pad(Math.floor(a % 3600 / 60), 2);
+}
+
+// A wall-clock time (its fields read as UTC, in seconds) where the session's zone changes its offset within three
+// hours of the instant the server chose: {gap: the time does not exist | it occurs twice, before, after: the
+// offsets}; null when the time names exactly one instant.
+function zoneReadings(host, wall, chosen) {
+  var asUtc = function (t) { var m = /^(\d+)-(\d+)-(\d+) (\d+):(\d+):(\d+)/.exec(String(t)); return Date.UTC(+m[1], m[2] - 1, +m[3], +m[4], +m[5], +m[6]) / 1000; };
+  var r = host.sql.run('SELECT CAST(FROM_UNIXTIME(?) AS CHAR) AS b, CAST(FROM_UNIXTIME(?) AS CHAR) AS a', [chosen - 10800, chosen + 10800]).rows[0];
+  if (r.b === null || r.a === null) return null; // near the ends of the server's range: no zone change to tell
+  var before = asUtc(r.b) - (chosen - 10800);
+  var after = asUtc(r.a) - (chosen + 10800);
+  if (before === after) return null;
+  var c = host.sql.run('SELECT CAST(FROM_UNIXTIME(?) AS CHAR) AS b, CAST(FROM_UNIXTIME(?) AS CHAR) AS a', [wall - before, wall - after]).rows[0];
+  var valid = [c.b, c.a].filter(function (t) { return asUtc(t) === wall; }).length;
+  return valid === 1 ? null : { gap: valid === 0, before: before, after: after };
 }
 
 function utcText(micros) {

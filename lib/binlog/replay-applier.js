@@ -3,7 +3,10 @@
 // sessions would send: loaded tables only, schemaMap's names, nothing past the stop, derived GTIDs for a
 // source with GTIDs off) over the replication protocol (plugins/restore/restore_py/binlog_feed.py), and
 // the target replicates them through a channel of its own, CHANNEL, which this module creates, waits on
-// and removes: always, on failure and interruption too (finally). The channel's applier keeps each
+// and removes: always, on failure and interruption too (finally); what a killed mysqlsh left, the next
+// load's preflight or restore.revert() removes (removeLeftover). The rows travel over TLS (a key and a
+// certificate the companion makes for the run with the openssl program; SOURCE_SSL = 1); without
+// openssl only over loopback, where they never leave this machine. The channel's applier keeps each
 // transaction's GTID and commits in the source's order (replica_preserve_commit_order), so a stop
 // leaves no hole and the same command continues from gtid_executed, as with the sessions.
 var UserError = require('../core/user-error.js').UserError;
@@ -85,8 +88,14 @@ function planApplier(host, plan, unlogged, auto) {
     throw refused('the target does not say which address this client connects from (performance_schema.socket_instances), ' +
       'so the plugin cannot tell where the target could connect back to it.', SESSIONS);
   }
-  listenable(host, address);
-  var a = { address: address, workers: workers, tuned: false, leftover: !!row, logged: unlogged && String(v.lb) === '1', auto: !!auto };
+  var tls = listenable(host, address);
+  if (!tls.on && !loopback(address)) {
+    throw refused('the plugin\'s listener cannot speak TLS (' + tls.why + '), and the target reaches it at ' + address +
+      ', not over loopback: the binary log\'s rows would cross the network in clear.',
+    'Install the openssl program on this machine (apt-get install openssl), or use replayWith "sessions".');
+  }
+  var a = { address: address, workers: workers, tuned: false, leftover: !!row, logged: unlogged && String(v.lb) === '1', auto: !!auto,
+    tls: tls.on, plainWhy: tls.on ? null : tls.why };
   a.lines = [applierLine(a)];
   return a;
 }
@@ -95,7 +104,9 @@ function planApplier(host, plan, unlogged, auto) {
 function applierLine(a) {
   return '  applied by: the target\'s replication applier (channel \'' + CHANNEL + '\', replica_parallel_workers ' + a.workers +
     (a.tuned ? ' (the load\'s threads, put back after)' : '') +
-    ', commit order kept), fed by the plugin from ' + a.address + ' (the target connects back there; the channel is removed at the end)' +
+    ', commit order kept), fed by the plugin from ' + a.address + ' (the target connects back there' +
+    (a.tls ? ' over TLS, SOURCE_SSL = 1, with a key and certificate made for this run' : ', not encrypted: over loopback, the rows do not leave this machine (' + a.plainWhy + ')') +
+    '; the channel is removed at the end)' +
     (a.leftover ? '; a channel \'' + CHANNEL + '\' left by an interrupted run is stopped and removed first' : '') +
     (a.logged ? '; skipBinlog does not hold for the replay: the applier writes the binary log (log_replica_updates ON)' : '') +
     (a.auto ? '; replayWith "auto": if the target cannot connect back, the plugin\'s sessions replay instead (once it is proven nothing was applied)' : '');
@@ -116,17 +127,23 @@ function tuneWorkers(plan, tuned, tune, threads) {
   plan.workers = threads;
 }
 
-// Whether the plugin can listen on that address (this machine has it): a listener opened and closed, in
-// the preflight, so that a refusal comes before the load. Throws REPLAY_APPLIER_REFUSED.
+// Whether the plugin can listen on that address (this machine has it) and over TLS: a listener opened and
+// closed, in the preflight, so that a refusal comes before the load. Returns {on, why}; throws REPLAY_APPLIER_REFUSED.
 function listenable(host, address) {
   var probe;
   try {
-    probe = host.files.binlogFeedStart({ dir: '', address: address, transactions: [] });
+    probe = host.files.binlogFeedStart({ dir: '', address: address, transactions: [], tls: 'if-possible' });
   } catch (e) {
     throw refused('the target sees this client connect from ' + address + ', and the plugin cannot listen there (' +
       e.message + '): the target would have nowhere to connect back to (NAT, a proxy).', SESSIONS);
   }
   host.files.binlogFeedStop(probe.id);
+  return { on: !!probe.tls, why: probe.tlsWhy || null };
+}
+
+// 127.0.0.0/8 and ::1: a connection that never leaves this machine (a Unix socket's client is given 127.0.0.1).
+function loopback(address) {
+  return /^127\./.test(address) || /^(0*:){2,7}0*1$/.test(address) || address === '::1';
 }
 
 // Stops and removes the channel (what an interrupted run left too). Each statement on its own: a
@@ -142,6 +159,37 @@ function removeOwnChannel(host) {
   var row = channelRow(host);
   if (!row || row.user !== USER) return false;
   removeChannel(host);
+  return true;
+}
+
+// Whether the plugin's own channel is there, left by a replay that was killed (the preflight asks; the
+// plan says it goes first).
+function leftoverChannel(host) {
+  var row;
+  try {
+    row = channelRow(host);
+  } catch (e) {
+    return false; // performance_schema not readable: the channel, if any, is not this account's to see
+  }
+  return !!(row && row.user === USER);
+}
+
+// The plan's line for it.
+function leftoverLine() {
+  return 'Replication channel \'' + CHANNEL + '\' left by an interrupted replay: stopped and removed (with its password) first.';
+}
+
+// Removes that channel (lib/run/steps/leftover-channel.js, after the preflight; restore.revert()).
+function removeLeftover(host) {
+  if (!leftoverChannel(host)) return false;
+  try {
+    removeChannel(host);
+  } catch (e) {
+    host.out.warn('Replication channel \'' + CHANNEL + '\' left by an interrupted replay could not be removed (' + e.message + '): ' +
+      'run restore.revert() with an account holding REPLICATION_SLAVE_ADMIN.');
+    return false;
+  }
+  host.out.print('Replication channel \'' + CHANNEL + '\' left by an interrupted replay: stopped and removed (with its password).');
   return true;
 }
 
@@ -187,7 +235,7 @@ function applyWithApplier(host, plan, opts) {
   var wantedText = setOf(todo);
   var info = host.sql.run('SELECT @@GLOBAL.server_id AS sid, VERSION() AS v, UUID() AS u, @@GLOBAL.replica_parallel_workers AS w').rows[0];
   out.workers = Number(info.w); // as the server has it when the channel starts (the tuned value, when tuned)
-  var feed = host.files.binlogFeedStart({ dir: plan.folder.dir, address: plan.applier.address, version: String(info.v).replace(/-.*/, ''),
+  var feed = host.files.binlogFeedStart({ tls: plan.applier.tls ? 'required' : null, dir: plan.folder.dir, address: plan.applier.address, version: String(info.v).replace(/-.*/, ''),
     targetServerId: Number(info.sid), uuid: String(info.u), user: USER, rewrite: plan.rewrite ? { schemaMap: plan.rewrite.schemaMap } : null,
     transactions: todo.map(function (t) { return [t.file, t.start, t.end, t.gtid, t.texts || null]; }) });
   var progress = startProgress(host, 'Replaying binary logs (the target\'s applier)', todo.length, { unit: 'transactions', quietMs: opts.quietMs });
@@ -197,7 +245,7 @@ function applyWithApplier(host, plan, opts) {
   try {
     // The password only in this statement: the server masks it in its logs; the channel is reset at the end.
     host.sql.run("CHANGE REPLICATION SOURCE TO SOURCE_HOST = ?, SOURCE_PORT = ?, SOURCE_USER = ?, SOURCE_PASSWORD = ?, SOURCE_AUTO_POSITION = 1, " +
-      "SOURCE_SSL = 0, GET_SOURCE_PUBLIC_KEY = 0, SOURCE_CONNECT_RETRY = 1, SOURCE_RETRY_COUNT = 10 FOR CHANNEL '" + CHANNEL + "'",
+      "SOURCE_SSL = " + (feed.tls ? 1 : 0) + ", GET_SOURCE_PUBLIC_KEY = 0, SOURCE_CONNECT_RETRY = 1, SOURCE_RETRY_COUNT = 10 FOR CHANNEL '" + CHANNEL + "'",
     [plan.applier.address, feed.port, feed.user, feed.password]);
     host.sql.run("START REPLICA FOR CHANNEL '" + CHANNEL + "'");
     for (;;) {
@@ -219,7 +267,7 @@ function applyWithApplier(host, plan, opts) {
       }
     }
   } finally {
-    try { removeChannel(host); } finally { var last = host.files.binlogFeedStop(feed.id); if (last) out.cpuSeconds = last.cpuSeconds; }
+    try { removeChannel(host); } finally { var last = host.files.binlogFeedStop(feed.id); if (last) { out.cpuSeconds = last.cpuSeconds; out.tls = last.tls || null; } }
   }
   done = appliedPrefix(host, todo); // what the applier committed before it stopped
   out.applied = done;
@@ -268,4 +316,5 @@ function bytesOf(todo, n) {
   return b;
 }
 
-module.exports = { planApplier: planApplier, tuneWorkers: tuneWorkers, applyWithApplier: applyWithApplier, removeOwnChannel: removeOwnChannel, CHANNEL: CHANNEL };
+module.exports = { planApplier: planApplier, tuneWorkers: tuneWorkers, applyWithApplier: applyWithApplier, removeOwnChannel: removeOwnChannel,
+  removeLeftover: removeLeftover, leftoverChannel: leftoverChannel, leftoverLine: leftoverLine, CHANNEL: CHANNEL };

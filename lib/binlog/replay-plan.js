@@ -10,6 +10,7 @@ var secrets = require('../options/secrets.js');
 var times = require('./binlog-times.js');
 var gtids = require('./gtid-set.js');
 var statements = require('./statements.js');
+var history = require('./replay-history.js');
 
 // The tables (["s.t"]) or schema a DDL statement names, or null when its text says no table.
 function ddlTarget(text, schema) {
@@ -94,7 +95,8 @@ var DROP_TEXT = { 'drop-table': 'DROP TABLE', truncate: 'TRUNCATE', 'drop-databa
 // opts: {where, until, stopBefore, stopAfter (the user's texts), dumpGtids (the dump's gtidExecuted), dumpFile,
 // dumpPosition (its binlogFile:binlogPosition), byPosition: {uuid, source} (a dump without gtidExecuted: the
 // transactions from dumpFile:dumpPosition on, numbered from 1 in the source's order, are given GTIDs uuid:n; the
-// preflight derives uuid), loaded: function (schema, table) | null (everything loaded), loadedSchema: function (schema)}.
+// preflight derives uuid), dumpPurged, dumpServerUuid (the dumped server's gtid_purged and server_uuid, as @.json records
+// them, or null), loaded: function (schema, table) | null (everything loaded), loadedSchema: function (schema)}.
 // Returns {folder, files, zone, transactions: [{gtid, file, start, end, time, statements}], inDump, notLoaded, otherSchemas,
 // target: text, reached: bool, lines, numbered: the last number given (byPosition), after: the transactions past the stop [{gtid, time}]}.
 function planReplay(host, opts) {
@@ -127,35 +129,9 @@ function planReplay(host, opts) {
   var folder = binlogSource.openBinlogs(host, opts.where, opts.sourceOptions, { startFile: opts.dumpFile || null, dumpGtids: opts.dumpGtids, until: until,
     stopGtid: [named ? null : opts.stopBefore, opts.stopAfter].filter(function (x) { return x && !splitPosition(x); })[0] || null });
   var got = folderOf.readFolder(host, folder, { keep: 'all' });
-  if (!got.files.length) throw new UserError('BINLOG_GAP', said('the folder ' + folder.dir + ' holds no binary log file.'));
-  if (folder.missing.length) {
-    throw new UserError('BINLOG_GAP', said('binary log file(s) ' + folder.missing.join(', ') + ' are missing from ' + folder.dir + ' (' + folder.order +
-      ' lists the files around them). Copy them from the source.'));
-  }
-  got.files.forEach(function (f) {
-    if (f.error) throw new UserError('BINLOG_GAP', said(host.files.basename(f.path) + ' cannot be read to its end (' + f.error.reason + '). Copy it again.'));
-  });
-  var first = got.files[0];
-  var names = got.files.map(function (f) { return host.files.basename(f.path); });
-  if (byPosition) {
-    // No GTIDs to find the gap by: the file the dump ends in must be here (the files after it: folder.missing).
-    if (names.indexOf(opts.dumpFile) < 0) {
-      throw new UserError('BINLOG_GAP', said(opts.dumpFile + ', where the dump ends (its binlogFile:binlogPosition ' + opts.dumpFile + ':' +
-        opts.dumpPosition + '), is not among the files of ' + folder.dir + ' (' + names[0] + ' … ' + names[names.length - 1] +
-        '): the transactions after the dump start there. Copy it from the source (SHOW BINARY LOGS), or use a newer dump.'));
-    }
-  } else {
-    if (first.previousGtids === null) {
-      throw new UserError('BINLOG_UNSUPPORTED', said(host.files.basename(first.path) + ' records its previous GTIDs in the tagged format (MySQL 8.3+: the source ' +
-        'ran a transaction with a tagged GTID, SET gtid_next = \'AUTOMATIC:tag\'), which the replay does not read yet. Replay with mysqlbinlog | mysql.'));
-    }
-    var purged = gtids.minus(gtids.parseSet(first.previousGtids, host.files.basename(first.path) + '\'s previous GTIDs'), dumpSet);
-    if (gtids.setText(purged)) {
-      throw new UserError('BINLOG_GAP', said('transactions ' + gtids.setText(purged) + ' ran on the source after the dump and before the first file here, ' +
-        host.files.basename(first.path) + ': they are in neither. Copy the binary log files before ' + host.files.basename(first.path) +
-        ' (SHOW BINARY LOGS on the source), or use a newer dump.'));
-    }
-  }
+  // The files: all there, readable, no gap, the dumped server's history (lib/binlog/replay-history.js).
+  var checked = history.checkFiles(host, folder, got, opts, dumpSet, byPosition);
+  var names = checked.names;
   // A dump without GTIDs: a transaction before its binlogFile:binlogPosition is in it.
   var dumpPosition = opts.dumpFile && typeof opts.dumpPosition === 'number' ? beforePosition(names, opts.dumpFile, opts.dumpPosition) : null;
   var beforeDump = byPosition ? dumpPosition : null;
@@ -174,13 +150,12 @@ function planReplay(host, opts) {
     transactions: [], inDump: 0, notLoaded: 0, otherSchemas: 0, reached: false, target: null, last: null, numbered: 0, ownGtids: 0 };
   var stopGtid = opts.stopBefore || opts.stopAfter;
   var stopName = opts.stopBefore ? 'stopBefore ' : 'stopAfter ';
-  if (stopGtid) {
-    if (!splitPosition(stopGtid) && gtids.hasGtid(dumpSet, stopGtid)) throw new UserError('OPTION_INVALID', said(stopName + stopGtid + ' is already in the dump (its gtidExecuted).'));
-    if (!got.transactions.some(function (t) { return isStop(t, stopGtid); })) {
-      throw new UserError('OPTION_INVALID', said(stopName + stopGtid + ' is in none of the files of ' + folder.dir + (splitPosition(stopGtid)
-        ? ' (no transaction starts there: restore.binlogs lists them with their file:position)' : '') + '.'));
-    }
-  }
+  var inDump = function (t) { return beforeDump ? beforeDump(t) : t.gtid ? gtids.hasGtid(dumpSet, t.gtid) : !!(dumpPosition && dumpPosition(t)); };
+  var range = { until: until, zone: zone, trxs: got.transactions, inDump: inDump, got: got, names: names, byPosition: byPosition,
+    dumpFile: opts.dumpFile, dumpPosition: opts.dumpPosition, stopBefore: opts.stopBefore, stopAfter: opts.stopAfter, isStop: isStop };
+  history.checkStop(folder, got.transactions, stopGtid, stopName, dumpSet, isStop, splitPosition, range);
+  history.checkUntil(host, range);
+  history.checkIncidents(host, range);
   var trxs = got.transactions;
   var stopAt = trxs.length;
   for (var k = 0; k < trxs.length; k++) {
@@ -257,6 +232,7 @@ function planReplay(host, opts) {
       'from there; the UUID is derived from the source and that position, so the same command again skips what the target holds)' +
       (out.ownGtids ? '; ' + out.ownGtids + ' of them carry a GTID of their own (GTIDs turned on at the source later): kept, their numbers unused' : ''));
   }
+  if (checked.note) out.lines.push('  ' + checked.note);
   if (folder.line) out.lines.splice(1, 0, '  ' + folder.line);
   out.lines.push('  ' + zone.text.replace(/^./, function (c) { return 'Times in ' + c; }));
   return out;

@@ -5,6 +5,7 @@ var selection = require('../partial/selection.js');
 var loadObjects = require('../partial/load-objects.js').loadObjects;
 var readDumpMetadata = require('../dump/dump-model.js').readDumpMetadata;
 var checkAddress = require('../remote/remote-source.js').checkAddress;
+var optionTable = require('../options/option-table.js');
 var requireConnection = require('../server/require-connection.js').requireConnection;
 var analyzeTables = require('../server/analyze.js').analyzeTables;
 var onTheServer = require('../server/server-tables.js');
@@ -49,10 +50,7 @@ function serverTables(host, sel) {
 function analyzeMember(host, options) {
   var o = options || {};
   // The suggested command line repeats what was given (an example when nothing was).
-  var given = o.dumpDir ? ['--dump-dir=' + o.dumpDir] : [];
-  if (Array.isArray(o.includeSchemas) && o.includeSchemas.length) given.push('--include-schemas=' + o.includeSchemas.join(','));
-  if (Array.isArray(o.includeTables) && o.includeTables.length) given.push('--include-tables=' + o.includeTables.join(','));
-  if (given.length && o.mode) given.push('--mode=' + o.mode);
+  var given = optionTable.cliOptions(o);
   requireConnection(host, 'restore.analyze()', ['analyze'].concat(given.length ? given : ['--include-schemas=shop']));
   var mode = o.mode === undefined || o.mode === null ? 'on' : o.mode;
   if (mode !== 'on' && mode !== 'histogram') {

@@ -8,6 +8,7 @@ var secrets = require('../options/secrets.js');
 var withoutSecrets = secrets.withoutSecrets;
 var loggedByTheShell = secrets.loggedByTheShell;
 var resolvePreset = require('../options/presets.js').resolvePreset;
+var optionTable = require('../options/option-table.js');
 var requireConnection = require('../server/require-connection.js').requireConnection;
 
 var OWN = ['preset', 'schemas', 'schema', 'tables'];
@@ -41,7 +42,7 @@ function dumpRun(host, outputDir, options) {
   if (typeof outputDir !== 'string' || outputDir === '') throw new UserError('ARGUMENT_MISSING', 'restore.dump needs an output directory.');
   // An output URL's token (a pre-authenticated request) is a credential: shown, returned and said without it.
   var shownDir = secrets.address(outputDir);
-  requireConnection(host, 'restore.dump()', ['dump', shownDir]);
+  requireConnection(host, 'restore.dump()', ['dump', shownDir].concat(optionTable.cliOptions(o)));
   var t = target(o);
   var preset = o.preset !== undefined ? resolvePreset(host, o.preset, 'dump') : null;
   var fnName = dumpOptions.FUNCTIONS[t.fn];

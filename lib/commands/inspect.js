@@ -140,6 +140,7 @@ function verdict(model, totals) {
   if (counts['last-chunk-unknown']) reasons.push(counts['last-chunk-unknown'] + ' table(s) with an unknown last chunk');
   if (counts['chunks-conflict']) reasons.push(counts['chunks-conflict'] + ' table(s) with conflicting chunk files');
   if (counts['file-unreadable']) reasons.push(counts['file-unreadable'] + ' unreadable file(s)');
+  if (counts['name-too-long']) reasons.push(counts['name-too-long'] + ' file name(s) too long to exist');
   if (counts['metadata-type']) reasons.push(counts['metadata-type'] + ' metadata member(s) util.loadDump cannot read');
   if (counts['compression-unknown']) reasons.push(counts['compression-unknown'] + ' table(s) with an unknown compression');
   if (counts['format-unsupported']) reasons.push('a dump format newer than util.loadDump reads');

@@ -27,6 +27,7 @@ var restoreState = require('../server/restore-state.js');
 var progressFile = require('../run/steps/progress-file.js');
 
 var STEPS = [
+  require('../run/steps/leftover-channel.js'),
   progressFile.place,
   require('../run/steps/prepare.js'),
   require('../run/steps/server-settings.js'),

@@ -13,7 +13,7 @@ var replayApplier = require('../binlog/replay-applier.js');
 // listener that is gone); the next load removes it too, but revert is what the refusal after a kill points to.
 function removeReplayChannel(host) {
   if (!replayApplier.removeOwnChannel(host)) return false;
-  host.out.print('Replication channel \'' + replayApplier.CHANNEL + '\' left by an interrupted replay: stopped and removed.');
+  host.out.print('Replication channel \'' + replayApplier.CHANNEL + '\' left by an interrupted replay: stopped and removed (with its password).');
   return true;
 }
 

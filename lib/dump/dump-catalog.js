@@ -3,6 +3,7 @@
 // (extension, compression, chunking, primary index) read the same way for formats 1.0.x
 // (compression and primaryIndex inside `options`) and 2.0.1 (top level, plus partitions).
 var checkFileNamePart = require('./dump-paths.js').checkFileNamePart;
+var tooLongFact = require('./dump-paths.js').tooLongFact;
 var readJsonFile = require('./dump-metadata.js').readJsonFile;
 var ownValue = require('./dump-metadata.js').ownValue;
 var makeProblem = require('./dump-problems.js').makeProblem;
@@ -113,7 +114,9 @@ function readCatalog(ctx) {
   var out = { schemas: [], tables: [], targets: [], problems: [] };
   function needFile(name, what) {
     if (ctx.exists(name)) return true;
-    out.problems.push(makeProblem('metadata-missing', 'The ' + what + ' file ' + name + ' is missing.', name));
+    var tooLong = tooLongFact(name, 'the metadata');
+    out.problems.push(tooLong ? makeProblem('name-too-long', 'The ' + what + ' file ' + tooLong, name)
+      : makeProblem('metadata-missing', 'The ' + what + ' file ' + name + ' is missing.', name));
     return false;
   }
   function damaged(fact, file) {

@@ -139,6 +139,8 @@ function brokenProblems(broken) {
       return problemsOf.makeProblem('file-unreadable', e.name + ' is not a regular file (' + e.special +
         '): util.loadDump does not see it, as if the file were missing.', e.name);
     }
+    var tooLong = paths.tooLongFact(e.name, 'the metadata');
+    if (tooLong) return problemsOf.makeProblem('name-too-long', tooLong, e.name);
     if (e.size !== null) {
       return problemsOf.makeProblem('file-unreadable', e.name + ' cannot be read by the user running mysqlsh (' +
         e.error + ').', e.name);

@@ -19,6 +19,25 @@ function checkFileNamePart(value, what, source) {
   return value;
 }
 
+// A file name's length in bytes (UTF-8) when it is longer than a name may be (255 bytes on Linux, macOS and Windows
+// file systems: NAME_MAX), else null: such a file cannot exist, whatever the owner or mode.
+var NAME_MAX = 255;
+function tooLongName(name) {
+  var n = 0;
+  for (var i = 0; i < name.length; i++) {
+    var c = name.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < name.length) { n += 4; i++; } else n += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+  }
+  return n > NAME_MAX ? n : null;
+}
+
+// The fact said of a name too long, or null.
+function tooLongFact(name, namedBy) {
+  var n = tooLongName(name);
+  return n === null ? null : name.slice(0, 40) + '… is ' + n + ' bytes long, more than the ' + NAME_MAX + ' bytes a file name may have: ' +
+    'no such file can exist (' + namedBy + ' names it).';
+}
+
 // Absolute dump directory from what the user typed (relative to the current directory, as in mysqlsh).
 function resolveDumpDir(host, dir) {
   var f = host.files;
@@ -33,4 +52,4 @@ function pathMaker(host, dir) {
   return function (name) { return prefix + name; };
 }
 
-module.exports = { checkFileNamePart: checkFileNamePart, resolveDumpDir: resolveDumpDir, pathMaker: pathMaker };
+module.exports = { tooLongName: tooLongName, tooLongFact: tooLongFact, NAME_MAX: NAME_MAX, checkFileNamePart: checkFileNamePart, resolveDumpDir: resolveDumpDir, pathMaker: pathMaker };

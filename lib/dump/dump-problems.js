@@ -8,6 +8,10 @@ var KINDS = {
     'or copy @.done.json from the original dump.' },
   'metadata-missing': { blocking: true, advice: 'util.loadDump stops with "Dump directory is corrupted, some of ' +
     'the metadata files are missing". Copy the file from the original dump.' },
+  // A name longer than a file name may be: the metadata naming it is damaged (MySQL Shell shortens long names).
+  'name-too-long': { blocking: true, advice: 'util.loadDump finds no such file and stops as for a missing one ("Dump ' +
+    'directory is corrupted, some of the … files are missing"). The metadata naming it was altered or damaged (MySQL Shell ' +
+    'shortens the file names it writes): copy the metadata files again from the original dump.' },
   'metadata-damaged': { blocking: true, advice: 'The dump metadata was altered or damaged; util.loadDump may stop ' +
     'or load the wrong files. Copy @.done.json again from the original dump.' },
   // A member util.loadDump reads is missing or of a type it cannot cast (lib/dump/loader-json.js).

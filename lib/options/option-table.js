@@ -317,6 +317,25 @@ function cliForm(o) {
   return '--' + dashed + (o.values ? '=' + o.values.join('|') : kind);
 }
 
-module.exports = { OPTIONS: OPTIONS, SECTIONS: SECTIONS, isDeclared: isDeclared,
+// The options given, as the command line would carry them (--preset=fastest --include-schemas=a,b):
+// what a suggested command repeats. A secret's value is never written out.
+function cliOptions(options) {
+  var o = options && typeof options === 'object' ? options : {};
+  return Object.keys(o).filter(function (k) { return o[k] !== undefined && o[k] !== null; }).map(function (k) {
+    var dashed = '--' + k.replace(/[A-Z]/g, function (c) { return '-' + c.toLowerCase(); });
+    var v = o[k];
+    if (secrets.isSecret(k)) return dashed + '=' + secrets.HIDDEN;
+    if (v === true) return dashed;
+    if (Array.isArray(v)) return dashed + '=' + v.join(',');
+    if (typeof v === 'object') {
+      return dashed + '=' + Object.keys(v).map(function (n) {
+        return n + ':' + (v[n] !== null && typeof v[n] === 'object' ? JSON.stringify(v[n]) : String(v[n]));
+      }).join(',');
+    }
+    return dashed + '=' + String(secrets.shown(k, v));
+  });
+}
+
+module.exports = { OPTIONS: OPTIONS, cliOptions: cliOptions, SECTIONS: SECTIONS, isDeclared: isDeclared,
   namesOwnedBy: namesOwnedBy, bucketNames: bucketNames, valueProblem: valueProblem, passThroughNames: passThroughNames, memberOptions: memberOptions,
   sectionIndex: sectionIndex, defaultText: defaultText, sinceOf: sinceOf, cliForm: cliForm, optionEcho: optionEcho };

@@ -157,7 +157,9 @@ function boundaryOf(host, t, rule, point, col, opts) {
       throw new UserError('DUMP_DAMAGED', 'since: the first row of chunk ' + i + ' of ' + name + ' holds ' + JSON.stringify(text) + ' in ' +
         rule.column + ', which does not read as a ' + point.kind + ': name another column.');
     }
-    var h = { index: i, empty: text === undefined, text: text === undefined ? null : text, key: k, where: where };
+    // A NULL first row says nothing of where the point falls (NULL is never at or after it): like an empty chunk,
+    // it is taken as at or after the point (the bisection then loads more, never less) and is no disorder.
+    var h = { index: i, empty: text === undefined || text === null, text: text === undefined ? null : text, key: k, where: where };
     cache[i] = h;
     return h;
   }

@@ -56,7 +56,8 @@ var statementSize = require('../snapshot/statement-size.js');
 var planLoadReplay = require('./replay-preflight.js').planLoadReplay;
 var planReplayForward = require('./replay-preflight.js').planReplayForward;
 var planBatches = require('./load-batches.js').planBatches;
-var tuneWorkers = require('../binlog/replay-applier.js').tuneWorkers;
+var replayApplier = require('../binlog/replay-applier.js');
+var tuneWorkers = replayApplier.tuneWorkers;
 var optionTable = require('../options/option-table.js');
 var secrets = require('../options/secrets.js');
 
@@ -77,13 +78,22 @@ function refuseLeftovers(host, existing, path) {
 
 // Everything restore.load checks and decides before it changes anything.
 function preflight(host, dumpDir, options, partial) {
-  requireConnection(host, 'restore.load()', ['load', typeof dumpDir === 'string' && dumpDir !== '' ? dumpDir : './dump']);
+  requireConnection(host, 'restore.load()', ['load', typeof dumpDir === 'string' && dumpDir !== '' ? dumpDir : './dump']
+    .concat(optionTable.cliOptions(options)));
   if (typeof dumpDir !== 'string' || dumpDir === '') throw new UserError('ARGUMENT_MISSING', 'restore.load() needs the dump directory.');
   var resolved = optionsValue.resolveLoadOptions(host, options, partial ? partial.optionNames || [] : []);
   var own = resolved.own;
   var given = resolved.loadDump;
   // What the server is (source, replica, group member) decides what the load may do: read first.
   var topo = topology.readTopology(host);
+  if (topo.outsideGroup) {
+    throw new UserError('TARGET_NOT_PRIMARY', 'Refusing to load into this server: it is a member of the Group Replication group ' +
+      topo.outsideGroup.name + ' in state ' + topo.outsideGroup.state + ', out of its group. Loaded alone it would hold transactions the ' +
+      'group does not have, and could not rejoin. Load the group\'s primary instead, then bring this member back (START GROUP_REPLICATION; ' +
+      'in state ERROR, STOP GROUP_REPLICATION first and see its error log); or, if it leaves the group for good, UNINSTALL PLUGIN ' +
+      'group_replication (and remove its group_replication settings from its configuration) and load it as a standalone server. ' +
+      'Nothing was changed.', { state: topo.outsideGroup.state });
+  }
   var elsewhere = topology.pointAt(topo);
   if (elsewhere) {
     // A replica, a secondary, a read-only primary that replicates from elsewhere: the top, walked up source by source.
@@ -169,6 +179,9 @@ function lockedPreflight(host, p) {
   var objects = loadObjects(dump, lo, own.dropExisting || own.analyze === 'histogram', rename);
   var existing = restoreState.readState(host);
   refuseLeftovers(host, existing, restoreState.statePath(host, host.sql.serverInfo().uuid));
+  // A killed replay's channel (its password in mysql.slave_master_info), found under the lock (no live replay owns it):
+  // removed first of the changes (lib/run/steps/leftover-channel.js), said in the plan.
+  var leftoverChannel = replayApplier.leftoverChannel(host);
   var topo = p.topo;
   var redoPlan = planRedo(host, own, existing, objects, p.resolved.explicit.redoLog !== undefined, topo);
   var keep = own.keepSettings || [];
@@ -229,7 +242,7 @@ function lockedPreflight(host, p) {
     batches: batches.calls, batchLines: batches.lines,
     leverLines: levers.lines, threadsLever: levers.loadOptions.threads !== undefined,
     advice: own.tune ? tuning.restartAdvice(host, final, topo.feedsOthers) : [], partialLines: planned && planned.lines ? planned.lines : [],
-    warnings: [], blockers: [], snapshot: snapshot, replay: replay,
+    warnings: [], blockers: [], snapshot: snapshot, replay: replay, leftoverChannel: leftoverChannel,
     topology: topo, verifyMembers: topo.members.length > 0 && own.membersTimeout > 0 && !own.dryRun,
     topologyLines: road.planLines(topo, { binlogDropped: p.binlogDropped, redoKept: own.redoLog === 'off' && redoPlan.action !== 'disable',
       tune: own.tune, threads: final.threads, deferred: final.deferTableIndexes, indexBuffer: !!indexBuilds,

@@ -1,6 +1,7 @@
 // What restore.load prints: the plan (before anything changes, and all of a dry run) and the
 // report at the end (time per phase, rows per table, settings changed and put back, redo log
 // state before and after). Both are plain lines for println; the facts are returned as data.
+var replayApplier = require('../binlog/replay-applier.js');
 var textTable = require('../format/text-table.js');
 var displayTable = require('../format/display-name.js').displayTable;
 var describeDrops = require('../server/drop-existing.js').describeDrops;
@@ -40,6 +41,7 @@ function planLines(plan) {
       : plan.loadDumpOptions.threads === plan.preset.options.threads ? plan.preset.threadsWhy : plan.loadDumpOptions.threads + ' (given explicitly)'));
   }
   lines.push('  Tables in the load: ' + plan.tableCount);
+  if (plan.leftoverChannel) lines.push('  ' + replayApplier.leftoverLine());
   lines = lines.concat(indent(plan.topologyLines || []));
   if (plan.dropRequested) {
     lines.push('  Drop before loading: ' + (plan.drops.length ? plan.drops.length + ' existing object(s)' +
@@ -136,7 +138,7 @@ function reportLines(report) {
   if (report.replay) {
     var rp = report.replay;
     lines.push('Binary logs replayed: ' + rp.applied + ' transaction(s)' + (rp.onTarget ? ' (' + rp.onTarget + ' already on the target, skipped)' : '') +
-      (rp.applied ? (rp.engine === 'applier' ? ' by the target\'s replication applier (' + rp.workers + ' worker(s))'
+      (rp.applied ? (rp.engine === 'applier' ? ' by the target\'s replication applier (' + rp.workers + ' worker(s)' + (rp.tls ? ', over ' + rp.tls : '') + ')'
         : ' over ' + rp.workers + ' session(s)' + (rp.fallback ? ' (replayWith "auto": the target\'s applier could not be used: ' + rp.fallback + ')' : '')) + (rp.unlogged ? ', not in the binary log (skipBinlog)' : '') : '') +
       (rp.last ? '; the last ' + rp.last.gtid + ', committed ' + rp.last.timeText + ' (' + rp.zone + ')' : '') +
       (rp.created && rp.created.length ? '; table(s) it created, counted above: ' + rp.created.map(function (c) { return displayTable(c.schema, c.table); }).join(', ') : ''));

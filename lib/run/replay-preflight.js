@@ -101,6 +101,43 @@ function positionGtids(host, root) {
   return { uuid: [x.slice(0, 8), x.slice(8, 12), x.slice(12, 16), x.slice(16, 20), x.slice(20, 32)].join('-'), source: source };
 }
 
+// A server variable as the dump's @.json records it (source.sysvars), or null.
+function dumpSysvar(root, name) {
+  var v = root && root.source && root.source.sysvars ? root.source.sysvars[name] : undefined;
+  return typeof v === 'string' ? v : null;
+}
+
+// A dump made with consistent: false (@.json "consistent": false): its tables were read at different moments,
+// none of them at its gtidExecuted / binlogFile:binlogPosition, so no replay from there gives the source's rows.
+// "gtidExecutedInconsistent": true (the Shell could not lock writes while it read them, FLUSH TABLES WITH READ
+// LOCK refused): the tables are one snapshot, its recorded point may not be: transactions skipped or applied twice.
+function refuseInconsistent(root) {
+  if (!root || (root.consistent !== false && root.gtidExecutedInconsistent !== true)) return;
+  throw new UserError('DUMP_INCONSISTENT', 'restore.load with binlogs: ' + (root.consistent === false ? 'the dump was made with consistent: ' +
+    'false (its @.json says so): its tables were read at different moments while the source kept writing, and none of them at the point ' +
+    'its gtidExecuted / binlogFile:binlogPosition records, so no replay from there gives the source\'s rows. Use a dump made with ' +
+    'consistent: true (the default)' : 'the dump\'s @.json says gtidExecutedInconsistent: true (the Shell could not hold writes with FLUSH ' +
+    'TABLES WITH READ LOCK while it read gtidExecuted, e.g. the account lacked RELOAD), so the point it records may not be where its rows ' +
+    'stand, and a replay from there could skip transactions or apply them twice. Use a dump whose @.json says gtidExecutedInconsistent: false') +
+    ', or load this one without binlogs. Nothing was changed.', { option: 'binlogs' });
+}
+
+// On a Group Replication member every replayed transaction is certified: one above group_replication_transaction_size_limit is
+// rolled back by the group mid-replay. Its size in the source's file stands for what the group measures (the same row events).
+function refuseGroupSize(host, plan, topo) {
+  var limit = topo && topo.group && topo.group.sizeLimit ? topo.group.sizeLimit : 0;
+  if (!limit) return;
+  var held = gtids.executed(host);
+  var big = plan.transactions.filter(function (t) { return t.end - t.start > limit && !gtids.hasGtid(held, t.gtid); });
+  if (!big.length) return;
+  var t = big.reduce(function (a, b) { return b.end - b.start > a.end - a.start ? b : a; });
+  throw new UserError('BINLOG_TOO_LARGE', 'restore.load with binlogs: transaction ' + t.gtid + ' (' + t.file + ':' + t.start + ') is ' + (t.end - t.start) +
+    ' bytes in the binary log, above this group\'s group_replication_transaction_size_limit (' + limit + ' bytes): the group would roll it ' +
+    'back mid-replay' + (big.length > 1 ? ' (' + big.length + ' transaction(s) are above it; this is the largest)' : '') + '. Raise ' +
+    'group_replication_transaction_size_limit on every member to at least ' + (t.end - t.start) + ' (SET PERSIST), or stop before it ' +
+    '(stopBefore: "' + t.gtid + '"). Nothing was changed.', { gtid: t.gtid, file: t.file, position: t.start, size: t.end - t.start, limit: limit });
+}
+
 // p: {own, options (every option given, resolved), lo (util.loadDump's), dump, objects, rename, snapshot, tuned, redoOff
 // (the server steps' plan: settings tuned, the redo log disabled)}.
 // Returns the replay plan, or null without binlogs.
@@ -139,18 +176,21 @@ function planLoadReplay(host, p) {
       'is what lets the same command continue a stopped replay without applying anything twice; that needs gtid_mode ON (and ' +
       'enforce_gtid_consistency ON) on the target. Nothing was changed.');
   }
+  refuseInconsistent(p.dump.rootJson);
   var sel = selection.parseSelection(p.lo);
   var schemas = p.objects.schemas.map(function (s) { return s.dumpSchema; });
   var loadedSchema = function (schema) { return schemas.indexOf(schema) >= 0; };
   var plan = replayPlan.planReplay(host, { where: own.binlogs, until: own.until, stopBefore: own.stopBefore, stopAfter: own.stopAfter,
     dumpGtids: sourcePosition(p.dump.rootJson).gtidExecuted, dumpFile: sourcePosition(p.dump.rootJson).binlogFile,
     dumpPosition: sourcePosition(p.dump.rootJson).binlogPosition, byPosition: positionGtids(host, p.dump.rootJson), sourceOptions: p.options,
+    dumpPurged: dumpSysvar(p.dump.rootJson, 'gtid_purged'), dumpServerUuid: dumpSysvar(p.dump.rootJson, 'server_uuid'),
     loaded: function (schema, table) { return loadedSchema(schema) && selection.isTableChosen(sel, schema, table); },
     loadedSchema: loadedSchema });
   // schemaMap (or util.loadDump's schema option): the events under the new names (lib/run/replay-rename.js).
   renameReplay(plan, p.objects, p.dump);
   markSliced(plan, sliced);
   plan.writes = replayWrites(host, plan);
+  refuseGroupSize(host, plan, p.topo);
   plan.created = replayTables.createdTables(plan, plan.rewrite ? plan.rewrite.schemaMap : null);
   // The replay's sessions: the load's threads (its preset's or the option's).
   plan.workers = Math.max(1, Number(p.lo.threads) || 4);

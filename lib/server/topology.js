@@ -103,7 +103,13 @@ function readGroup(host, uuid) {
     if (m.uuid === uuid) self = m;
     return m;
   });
-  if (!self || (self.state !== 'ONLINE' && self.state !== 'RECOVERING')) return null;
+  if (!self) return null;
+  if (self.state !== 'ONLINE' && self.state !== 'RECOVERING') {
+    // The plugin merely installed (no group name) is a standalone server; a configured member out of its
+    // group is not: what is loaded here alone is a set of transactions the group does not have.
+    var name = globalVariable(host, 'group_replication_group_name');
+    return name ? { outside: true, self: self, name: name } : null;
+  }
   var limit = globalVariable(host, 'group_replication_transaction_size_limit');
   return { self: self, members: members.filter(function (m) { return m.uuid !== uuid; }),
     sizeLimit: limit === null ? null : Number(limit), singlePrimary: globalVariable(host, 'group_replication_single_primary_mode') !== 'OFF' };
@@ -123,11 +129,16 @@ function readAdminApi(host) {
 function addr(m) { return m.host + ':' + m.port; }
 
 // {kind: 'standalone'|'source'|'replica'|'group-primary'|'group-secondary', feedsOthers, replicas,
-//  sources, group, adminApi, gtids, superReadOnly, members (the servers to verify), unchecked}.
+//  sources, group, adminApi, gtids, superReadOnly, members (the servers to verify), unchecked,
+//  outsideGroup: {state, name} for a configured group member that is not ONLINE (not loaded: load-preflight.js)}.
 function readTopology(host) {
   var t = { kind: 'standalone', replicas: [], sources: [], group: null, adminApi: null, unchecked: [] };
   var uuid = host.sql.serverInfo().uuid;
   t.group = probe(t, 'groupReplication', function () { return readGroup(host, uuid); });
+  if (t.group && t.group.outside) {
+    t.outsideGroup = { state: t.group.self.state, name: t.group.name };
+    t.group = null;
+  }
   t.sources = probe(t, 'replica', function () { return readSources(host); }) || [];
   t.replicas = probe(t, 'replicasConnected', function () { return readReplicas(host); }) || [];
   t.adminApi = readAdminApi(host);

@@ -7,7 +7,7 @@ const fs = require('fs');
 const path = require('path');
 const { expect } = require('chai');
 const { needs } = require('../support/real');
-const { cli } = require('../support/shell');
+const { cli, mysqlsh } = require('../support/shell');
 const { suiteServer } = require('../support/root-hooks');
 const { sandbox, expectRefused, editJson } = require('./hostile-helpers');
 
@@ -66,6 +66,17 @@ describe('hostile 3/5/6/8/9: damaged metadata, broken files, unfinished dumps, m
     expect(r.out).to.match(/The table metadata file shop@42\.json is missing/)
       .and.match(/shop\.json: "views" is String, where util\.loadDump reads an array \(Array\): it stops with "Invalid typecast: Array expected, but value is String"/)
       .and.match(/share the file name shop@products/).and.match(/util\.loadDump would fail/);
+  });
+
+  it('8: a file name the metadata makes longer than a file name may be is said so, not missing nor unreadable; util.loadDump stops on it', function () {
+    editJson(path.join(sb.dump, 'shop.json'), (d) => { d.basenames.orders = 'shop@' + 'o'.repeat(300); });
+    const r = inspect();
+    expect(r.out).to.match(/\[name-too-long\]/).and.match(/The table metadata file shop@o+… is 310 bytes long, more than the 255 bytes a file name may have: no such file can exist/);
+    expect(r.out).to.not.match(/ACLs|owner|is missing/);
+    expect(r.out).to.match(/Verdict: util\.loadDump would fail: 1 file name\(s\) too long to exist\./);
+    const loader = mysqlsh([server.uri, '--js', '-e', `util.loadDump(${JSON.stringify(sb.dump)}, {dryRun: true, progressFile: '', showProgress: false})`],
+      { configHome: sb.home });
+    expect(loader.out).to.include('Dump directory is corrupted, some of the metadata files are missing');
   });
 
   it('8: both @7 and @@7, and a chunk past the last, are conflicts', function () {

@@ -95,9 +95,12 @@ describe('restore output formats (real Shell)', function () {
 
   it('without a connection: the command line to run repeats the one given, quoted where a shell needs it', function () {
     needs(this, ['shell']);
-    for (const [args, line] of [[['load', '/backups/nov 24', '--preset=fastest'], "restore load '/backups/nov 24'"],
+    for (const [args, line] of [[['load', '/backups/nov 24', '--preset=fastest'], "restore load '/backups/nov 24' --preset=fastest"],
+      [['load', './dump', '--include-schemas=shop,crm', '--analyze=false', '--threads=3'],
+        'restore load ./dump --analyze=false --include-schemas=shop,crm --threads=3'],
       [['analyze', '--dump-dir=./dump', '--mode=histogram'], 'restore analyze --dump-dir=./dump --mode=histogram'],
       [['dump', './out'], 'restore dump ./out'],
+      [['dump', './out', '--preset=fastest'], 'restore dump ./out --preset=fastest'],
       // An address's password is never repeated (lib/options/secrets.js).
       [['load', 'bk:s3cret@backuphost:/dumps/nov'], "restore load 'bk:(set, not shown)@backuphost:/dumps/nov'"]]) {
       const r = cli(null, args);

@@ -5,6 +5,8 @@
 // alike), apply nothing twice on a rerun, leave no channel behind (also after a killed mysqlsh: the
 // same command removes what it left; after Ctrl-C, restore.revert() and the same call), and never print the
 // channel's password. replayWith left out ("auto") takes it; a target that cannot connect back falls back to the sessions.
+// Issue 54: the rows travel over TLS (plain only over loopback, without openssl); strangers are refused before
+// authentication; a killed run's channel and password are removed by the next load's preflight.
 const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
@@ -13,6 +15,7 @@ const mysql = require('mysql2/promise');
 const { gtidSourceAndTarget, checksumTables } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { killShellWhen } = require('../support/kill-shell');
+const { probe, errorCode } = require('../support/feed-probe');
 const { needs } = require('../support/real');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
 
@@ -134,7 +137,10 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
     expect(a.status, a.out).to.equal(0);
     expect(a.stdout).to.include('applied by: the target\'s replication applier (channel \'restore_replay\'')
       .and.include('replayWith "auto": if the target cannot connect back');
-    expect(a.stdout).to.match(/Binary logs replayed: \d+ transaction\(s\) by the target's replication applier/);
+    // Over TLS (issue 54): the plan says so, and the summary names the version the listener negotiated with the replica.
+    expect(a.stdout).to.include('over TLS, SOURCE_SSL = 1, with a key and certificate made for this run');
+    expect(a.stdout).to.match(/Binary logs replayed: \d+ transaction\(s\) by the target's replication applier \(\d+ worker\(s\), over TLSv1\.[23]\)/);
+    expect(fs.readdirSync(path.join(home, 'restore', 'tls'))).to.deep.equal([]); // the run's key and certificate: gone
     expect(await checksums(target)).to.deep.equal(bySessions.sums);
     expect(await gtidExecuted()).to.equal(bySessions.gtids); // side's transactions skipped alike
     expect(await channels()).to.equal(0);
@@ -147,12 +153,29 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
     expect(await channels()).to.equal(0);
   });
 
+  it('without the openssl program (a fresh Debian): the applier over loopback only, not encrypted, said in the plan', async function () {
+    await freshTarget();
+    const bin = tempDir('restore-path-'); // every program of this PATH but openssl
+    for (const dir of process.env.PATH.split(':').filter((d) => fs.existsSync(d))) {
+      for (const tool of fs.readdirSync(dir)) {
+        if (tool !== 'openssl' && !fs.existsSync(path.join(bin, tool))) fs.symlinkSync(path.join(dir, tool), path.join(bin, tool));
+      }
+    }
+    const a = cli(target.uri, ['load', dump, `--binlogs=${folder}`, `--stopBefore=${dropGtid}`], { configHome: home, env: { PATH: bin } });
+    expect(a.status, a.out).to.equal(0);
+    expect(a.stdout).to.include('fed by the plugin from 127.0.0.1 (the target connects back there, not encrypted: over loopback, the rows do not ' +
+      'leave this machine (the openssl program is not on PATH to make the listener\'s certificate)');
+    expect(a.stdout).to.match(/Binary logs replayed: \d+ transaction\(s\) by the target's replication applier \(\d+ worker\(s\)\)/);
+    expect(await checksums(target)).to.deep.equal(expected);
+    expect(await channels()).to.equal(0);
+  });
+
   it('until, preset fastest with 2 threads: every table as the source had it just before the DROP; 2 applier workers, put back', async function () {
     await freshTarget();
     const a = load([`--until=${beforeDrop}`, '--replayWith=applier', '--preset=fastest', '--threads=2']);
     expect(a.status, a.out).to.equal(0);
     expect(a.stdout).to.include('replica_parallel_workers 2 (the load\'s threads, put back after)');
-    expect(a.stdout).to.match(/by the target's replication applier \(2 worker\(s\)\)/);
+    expect(a.stdout).to.match(/by the target's replication applier \(2 worker\(s\), over TLSv1\.[23]\)/);
     expect(await checksums(target)).to.deep.equal(expected);
     expect(await channels()).to.equal(0);
     expect(Number(await target.value('SELECT @@GLOBAL.replica_parallel_workers'))).to.equal(4);
@@ -212,8 +235,9 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
     expect(await channels()).to.equal(1);
     const rv = runJs(target.uri, 'restore.revert()', { configHome: home });
     expect(rv.error, rv.out).to.equal(null);
-    expect(rv.out).to.include('Replication channel \'restore_replay\' left by an interrupted replay: stopped and removed.');
+    expect(rv.out).to.include('Replication channel \'restore_replay\' left by an interrupted replay: stopped and removed (with its password).');
     expect(await channels()).to.equal(0);
+    expect(Number(await target.value("SELECT COUNT(*) FROM mysql.slave_master_info WHERE Channel_name = 'restore_replay'"))).to.equal(0);
     expect(Number(await target.value('SELECT @@GLOBAL.replica_parallel_workers'))).to.equal(4);
     expect(String(await target.value("SELECT VARIABLE_VALUE FROM performance_schema.global_status WHERE VARIABLE_NAME = 'Innodb_redo_log_enabled'")))
       .to.equal('ON');
@@ -224,17 +248,65 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
     expect(Number(await target.value('SELECT @@GLOBAL.replica_parallel_workers'))).to.equal(4);
   });
 
-  it('a killed mysqlsh leaves its channel; the same command removes it, ends the replay, and leaves none', async function () {
+  it('over TLS only: a stranger\'s oversized packet, plain or wrong handshake refused, the replica unaffected; a killed mysqlsh leaves its channel and password, the same command removes them first and ends the replay', async function () {
     await freshTarget();
     const args = [target.uri, '--', 'restore', 'load', dump, `--binlogs=${folder}`, `--stopBefore=${dropGtid}`, '--replayWith=applier'];
-    const k = await killShellWhen(args, { configHome: home }, async () => (await channels()) > 0 || null);
+    // The replay held back (as in the Ctrl-C test) so that the channel is connected while the listener is knocked on.
+    const locker = await mysql.createConnection({ host: '127.0.0.1', port: target.port, user: 'root', password: '' });
+    let locked = false;
+    let seen = null;
+    const k = await killShellWhen(args, { configHome: home }, async () => {
+      if (!locked) {
+        const n = await target.value('SELECT (SELECT COUNT(*) FROM app.a) + (SELECT COUNT(*) FROM app.b)').catch(() => 0);
+        if (Number(n) < 200) return null;
+        await locker.query('START TRANSACTION');
+        await locker.query('SELECT COUNT(*) FROM app.a FOR UPDATE');
+        await locker.query('SELECT COUNT(*) FROM app.b FOR UPDATE');
+        locked = true;
+      }
+      const [rows] = await target.conn.query("SELECT c.HOST AS host, c.PORT AS port, c.SSL_ALLOWED AS sslAllowed, s.SERVICE_STATE AS io, s.RECEIVED_TRANSACTION_SET AS rx " +
+        'FROM performance_schema.replication_connection_configuration c JOIN performance_schema.replication_connection_status s USING (CHANNEL_NAME) ' +
+        "WHERE CHANNEL_NAME = 'restore_replay'");
+      if (!rows.length || rows[0].io !== 'ON' || !rows[0].rx) return null;
+      const at = rows[0];
+      const probes = {};
+      for (const kind of ['oversized', 'plain', 'wrong']) probes[kind] = await probe(at.port, at.host, kind, 'mysqlsh_restore');
+      const [after] = await target.conn.query('SELECT SERVICE_STATE AS io, LAST_ERROR_NUMBER AS err FROM performance_schema.replication_connection_status ' +
+        "WHERE CHANNEL_NAME = 'restore_replay'");
+      seen = { at, probes, after: after[0] };
+      return true;
+    });
+    await locker.query('ROLLBACK').catch(() => {});
+    await locker.end();
     expect(k.atKill, k.out).to.not.equal(null);
     expect(k.signal, k.out).to.equal('SIGKILL');
-    expect(await channels()).to.equal(1); // what a killed run leaves: the next one removes it
+    expect(seen.at.sslAllowed).to.equal('YES'); // the channel: SOURCE_SSL = 1
+    // Before authentication: a 64 KB packet closes the connection unanswered; a client that asks no TLS is refused
+    // (3159); over TLS, a wrong scramble is refused (1045). The replica's own connection stays up, without error.
+    expect(seen.probes.oversized).to.include({ closed: true });
+    expect(seen.probes.oversized.packets).to.deep.equal([]);
+    expect(seen.probes.plain.packets.map(errorCode)).to.deep.equal([3159]);
+    expect(seen.probes.wrong.tls).to.match(/^TLSv1\.[23]$/);
+    expect(seen.probes.wrong.packets.map(errorCode)).to.deep.equal([1045]);
+    expect(seen.after).to.deep.equal({ io: 'ON', err: 0 });
+    // What a killed run leaves: the channel, its password in mysql.slave_master_info.
+    expect(await channels()).to.equal(1);
+    const kept = "SELECT COUNT(*) FROM mysql.slave_master_info WHERE Channel_name = 'restore_replay'";
+    expect(Number(await target.value(kept))).to.equal(1);
+    // A dry run (as any refused load) changes nothing: the plan says the channel goes first, and it stays.
+    const dry = cli(target.uri, args.slice(3).concat(['--dry-run']), { configHome: home });
+    expect(dry.status, dry.out).to.equal(0);
+    const planned = 'Replication channel \'restore_replay\' left by an interrupted replay: stopped and removed (with its password) first.';
+    expect(dry.stdout).to.include(planned);
+    expect(Number(await target.value(kept))).to.equal(1);
     const again = cli(target.uri, args.slice(3), { configHome: home });
     expect(again.status, again.out).to.equal(0);
-    expect(again.stdout).to.include('a channel \'restore_replay\' left by an interrupted run is stopped and removed first');
+    const line = 'Replication channel \'restore_replay\' left by an interrupted replay: stopped and removed (with its password).';
+    expect(again.stdout.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('Replication channel'))).to.deep.equal([planned, line]);
+    expect(again.stdout.indexOf(line)).to.be.above(again.stdout.indexOf('restore.load plan for'));
+    expect(again.out).to.not.match(/[0-9a-f]{32}/);
     expect(await checksums(target)).to.deep.equal(expected);
     expect(await channels()).to.equal(0);
+    expect(Number(await target.value(kept))).to.equal(0);
   });
 });

@@ -64,4 +64,25 @@ describe('restore load into a Group Replication group (real Shell, real MySQL)',
     expect(await serverFingerprint(secondary)).to.deep.equal(before);
     expect(await group.allOnline()).to.equal(true);
   });
+
+  it('a member out of its group (OFFLINE, super_read_only turned off) is refused naming its state, never loaded as a standalone server', async function () {
+    this.timeout(120000);
+    const [secondary] = await group.secondaries();
+    await secondary.query('STOP GROUP_REPLICATION');
+    try {
+      await secondary.query('SET GLOBAL super_read_only = OFF');
+      const before = await serverFingerprint(secondary);
+      const r = cli(secondary.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest']);
+      expect(r.status, r.out).to.equal(1);
+      expect(r.out).to.match(/member of the Group Replication group [0-9a-f-]+ in state OFFLINE, out of its group/);
+      expect(r.out).to.include('START GROUP_REPLICATION').and.include('Nothing was changed.');
+      expect(await serverFingerprint(secondary)).to.deep.equal(before);
+    } finally {
+      await secondary.query('SET GLOBAL super_read_only = ON');
+      await secondary.query('START GROUP_REPLICATION');
+      const t0 = Date.now();
+      while (!(await group.allOnline()) && Date.now() - t0 < 60000) await new Promise((ok) => setTimeout(ok, 250));
+    }
+    expect(await group.allOnline()).to.equal(true);
+  });
 });

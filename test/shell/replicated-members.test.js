@@ -61,8 +61,8 @@ describe('members of a replicated target, read before the load (real Shell, a ch
     expect(r.status, r.out).to.equal(0);
     expect(r.stdout).to.match(new RegExp(`Members \\(2, read now\\):\\s+replica ${addr(r1)}: IO Yes, SQL Yes: waited for up to 600 s, then verified\\s+` +
       `replica ${addr(r2)} \\(applies from ${addr(r1)}\\): IO Yes, SQL Yes: waited for up to 600 s, then verified`));
-    expect(r.stdout).to.match(new RegExp(`${addr(r1)}\\s+replica\\s+IO Yes, SQL Yes\\s+yes\\s+yes\\s+${addr(source)}`));
-    expect(r.stdout).to.match(new RegExp(`${addr(r2)}\\s+replica\\s+IO Yes, SQL Yes\\s+yes\\s+yes\\s+${addr(r1)}`));
+    expect(r.stdout).to.match(new RegExp(`${addr(r1)}\\s+replica\\s+IO Yes, SQL Yes\\s+yes\\s+yes \\(same GTIDs\\)\\s+${addr(source)}`));
+    expect(r.stdout).to.match(new RegExp(`${addr(r2)}\\s+replica\\s+IO Yes, SQL Yes\\s+yes\\s+yes \\(same GTIDs\\)\\s+${addr(r1)}`));
     expect(Number(await r2.value('SELECT COUNT(*) FROM shop.orders'))).to.equal(ORDERS);
   });
 

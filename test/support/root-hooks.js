@@ -39,7 +39,10 @@ exports.mochaHooks = {
           `${k}: ${JSON.stringify(before[k])} -> ${JSON.stringify(after[k])}`).join('; '));
       }
     }
-    if (skipped.size) {
+    if (process.env.RESTORE_TEST_PART) {
+      // scripts/run-tests.js prints the skips of every process together.
+      require('fs').writeFileSync(process.env.RESTORE_TEST_PART + '.skipped.json', JSON.stringify(Object.fromEntries(skipped)));
+    } else if (skipped.size) {
       // Printed when the process ends, so it is the run's last word, after mocha's counts.
       const lines = [...skipped].map(([why, n]) => `  ${n} test(s) skipped: ${why}`);
       process.once('exit', () => process.stdout.write(`\nSkipped:\n${lines.join('\n')}\n` +

@@ -13,9 +13,10 @@ const HOLDER = `process.stdout.write(JSON.stringify({port: process.env.MYSQL_POR
   client: process.env.MYSQL_CLIENT, datadir: process.env.MYSQL_DATADIR}) + '\\n');
 process.stdin.resume(); process.stdin.on('end', () => process.exit(0));`;
 
-async function startServer({ opts = '' } = {}) {
+// tz: the server's system time zone (TZ of mysqld, e.g. 'America/New_York'; its session time_zone SYSTEM).
+async function startServer({ opts = '', tz = null } = {}) {
   const child = spawn(WITH_MYSQL, [process.execPath, '-e', HOLDER], {
-    stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, MYSQLD_OPTS: opts },
+    stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, MYSQLD_OPTS: opts, ...(tz ? { TZ: tz } : {}) },
   });
   const info = await new Promise((resolve, reject) => {
     const rl = readline.createInterface({ input: child.stdout });

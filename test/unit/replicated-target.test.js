@@ -12,26 +12,31 @@ const REPLICA = 'bbbbbbbb-0000-0000-0000-000000000002';
 const M2 = 'cccccccc-0000-0000-0000-000000000003';
 const M3 = 'dddddddd-0000-0000-0000-000000000004';
 
-const COUNT = /^SELECT COUNT\(\*\) AS n FROM `/;
+// One COUNT(*), or a batch of them (SELECT k AS k, COUNT(*) AS n FROM … UNION ALL …): n rows for each.
+const COUNT = /^SELECT (?:\d+ AS k, )?COUNT\(\*\) AS n FROM `/;
+const counts = (n) => (sql) => ({ rows: sql.split(' UNION ALL ').map((_, k) => ({ k, n })) });
 const TUNABLE_NOW = { sync_binlog: '1', innodb_flush_log_at_trx_commit: '1', innodb_adaptive_hash_index: 'ON',
   innodb_io_capacity: '200', innodb_io_capacity_max: '2000', gtid_mode: 'ON', log_bin: 'ON' };
 
 // A member that has applied everything (wait: 0) or not (1), with `rows` rows in every table; its
 // channel from `from` (IO/SQL threads, last errors, SOURCE_DELAY, filters), the replicas it feeds
 // (SHOW REPLICAS rows) and its variables. status: a function giving the channel row per call (it changes).
+// own: GTIDs of its own (not the target's): its rows are then counted, not proven by GTIDs.
 function member(uuid, { wait = 0, rows = 5, sqlRunning = 'Yes', ioRunning = 'Yes', from = SELF, delay = 0, sqlErrno = 0,
-  filters = [], replicas = [], variables = {}, status = null, channel: hasChannel = true } = {}) {
+  filters = [], replicas = [], variables = {}, status = null, channel: hasChannel = true, own = '' } = {}) {
   const channel = { Channel_Name: '', Source_Host: '127.0.0.1', Source_Port: 3306, Source_UUID: from, Replica_IO_Running: ioRunning,
     Replica_SQL_Running: sqlRunning, Last_SQL_Errno: sqlErrno, Last_SQL_Error: sqlErrno ? 'Error executing row event' : '', SQL_Delay: delay };
   return { variables: Object.assign({ log_bin: 'ON', log_replica_updates: 'ON' }, variables), sql: [
     [/server_uuid AS u/, { rows: [{ u: uuid }] }],
     [/WAIT_FOR_EXECUTED_GTID_SET/, { rows: [{ w: wait }] }],
+    [/GTID_SUBTRACT\(\?, \?\) AS e/, { rows: [{ e: own }] }],
     [/GTID_SUBTRACT/, { rows: [{ m: wait ? SELF + ':31-40' : '' }] }],
+    [/@@GLOBAL\.gtid_executed AS g/, { rows: [{ g: SELF + (wait ? ':1-30' : ':1-40') + (own ? ',' + own : '') }] }],
     [/^SHOW REPLICA STATUS$/, () => ({ rows: hasChannel ? [status ? Object.assign({}, channel, status()) : channel] : [] })],
     [/replication_applier_filters/, { rows: filters }],
     [/^SHOW REPLICAS$/, { rows: replicas }],
     [/COMMAND LIKE 'Binlog Dump%'/, { rows: replicas.length ? [{ h: 'localhost:40002' }] : [] }],
-    [COUNT, { rows: [{ n: rows }] }],
+    [COUNT, counts(rows)],
   ] };
 }
 
@@ -44,7 +49,7 @@ function source({ replica = member(REPLICA), variables = {}, metadata = [], othe
       [/^SHOW REPLICAS$/, { rows: [{ Server_Id: 2, Host: '', Port: 3307, Source_Id: 1, Replica_UUID: REPLICA }] }],
       [/COMMAND LIKE 'Binlog Dump%'/, { rows: [{ h: 'localhost:40001' }] }],
       [/@@GLOBAL\.gtid_executed/, { rows: [{ g: SELF + ':1-40' }] }],
-      [COUNT, { rows: [{ n: 5 }] }],
+      [COUNT, counts(5)],
     ],
     others: Object.assign(replica ? { '127.0.0.1:3307': replica } : {}, others),
   });
@@ -65,7 +70,7 @@ function groupHost(selfRole, { limit = '150000000', variables = {}, others = {} 
       [/FROM performance_schema\.replication_group_members$/, { rows }],
       [/^SHOW REPLICA STATUS$/, { rows: [{ Channel_Name: 'group_replication_applier', Replica_IO_Running: 'No', Replica_SQL_Running: 'Yes' }] }],
       [/@@GLOBAL\.gtid_executed/, { rows: [{ g: SELF + ':1-40' }] }],
-      [COUNT, { rows: [{ n: 5 }] }],
+      [COUNT, counts(5)],
     ],
     others: Object.assign({ 'db2:3306': member(M2, { channel: false }), 'db3:3306': member(M3, { channel: false }) }, others),
   });
@@ -80,7 +85,7 @@ function changes(h) { return h.statements().filter((s) => /^(SET GLOBAL|ALTER IN
 
 describe('restore.load into a replicated target (fake host)', function () {
   it('standalone: fastest keeps every lever (skipBinlog, redo log off, durability relaxed)', function () {
-    const h = fakeHost({ mount: { '/d': 'sample-dumps/shop' }, variables: TUNABLE_NOW, sql: [[COUNT, { rows: [{ n: 5 }] }]] });
+    const h = fakeHost({ mount: { '/d': 'sample-dumps/shop' }, variables: TUNABLE_NOW, sql: [[COUNT, counts(5)]] });
     runLoad(h, '/d', { preset: 'fastest' });
     expect(loadOptions(h)[0].skipBinlog).to.equal(true);
     expect(h.statements()).to.include('ALTER INSTANCE DISABLE INNODB REDO_LOG');
@@ -110,7 +115,7 @@ describe('restore.load into a replicated target (fake host)', function () {
     // The replica was reached (address from its dump thread) and is in the members table.
     expect(h.calls('sql.openOther').map((c) => c[1])).to.deep.equal(['127.0.0.1:3307', '127.0.0.1:3307']);
     expect(report.members.ok).to.equal(true);
-    expect(report.members.members.map((m) => [m.member, m.role, m.applied, m.rows])).to.deep.equal([['127.0.0.1:3307', 'replica', 'yes', 'yes']]);
+    expect(report.members.members.map((m) => [m.member, m.role, m.applied, m.rows])).to.deep.equal([['127.0.0.1:3307', 'replica', 'yes', 'yes (same GTIDs)']]);
     expect(plan).to.match(/127\.0\.0\.1:3307\s+replica\s+IO Yes, SQL Yes\s+yes\s+yes/);
   });
 
@@ -144,9 +149,15 @@ describe('restore.load into a replicated target (fake host)', function () {
     const lagging = source({ replica: member(REPLICA, { wait: 1 }) });
     const e = refusal(() => runLoad(lagging, '/d', { preset: 'fastest', membersTimeout: 1 }));
     expect(e.message).to.match(/members phase: 1 member\(s\) do not have the load: replica 127\.0\.0\.1:3307 did not apply the load within 1 s \(10 transaction\(s\) behind\)/);
-    const differing = source({ replica: member(REPLICA, { rows: 4 }) });
+    // A replica with transactions of its own: its rows are counted, and differ.
+    const differing = source({ replica: member(REPLICA, { rows: 4, own: REPLICA + ':1-2' }) });
     const e2 = refusal(() => runLoad(differing, '/d', { preset: 'safe' }));
     expect(e2.message).to.match(/replica 127\.0\.0\.1:3307 has other row counts: shop\.\S+ 5 here, 4 there/);
+    // One with none that applied every GTID of the target has its rows proven by them: no table scanned there.
+    const same = source({ replica: member(REPLICA, { rows: 4 }) });
+    const report = runLoad(same, '/d', { preset: 'safe' });
+    expect(report.members.members.map((m) => m.rows)).to.deep.equal(['yes (same GTIDs)']);
+    expect(same.memberLog.some((e) => /COUNT\(\*\)/.test(e[1] || ''))).to.equal(false);
   });
 
   it('a replica whose replication stops while it is waited for is no longer waited for: the load fails at once naming it', function () {
@@ -209,7 +220,7 @@ describe('restore.load into a replicated target (fake host)', function () {
     const h = chain({}, {});
     const report = runLoad(h, '/d', { preset: 'safe' });
     expect(report.members.members.map((m) => [m.member, m.via, m.verified, m.applied, m.rows])).to.deep.equal([
-      ['127.0.0.1:3307', '127.0.0.1:3306', true, 'yes', 'yes'], ['127.0.0.1:3308', '127.0.0.1:3307', true, 'yes', 'yes']]);
+      ['127.0.0.1:3307', '127.0.0.1:3306', true, 'yes', 'yes (same GTIDs)'], ['127.0.0.1:3308', '127.0.0.1:3307', true, 'yes', 'yes (same GTIDs)']]);
     expect(h.printed.join('\n')).to.match(/replica 127\.0\.0\.1:3308 \(applies from 127\.0\.0\.1:3307\): IO Yes, SQL Yes: waited for up to 600 s/);
     const stopped = chain({ sqlRunning: 'No', ioRunning: 'No' }, {});
     const r2 = runLoad(stopped, '/d', { preset: 'safe' });
@@ -228,7 +239,7 @@ describe('restore.load into a replicated target (fake host)', function () {
     const h = source({ replica: spec });
     const report = runLoad(h, '/d', { preset: 'safe' });
     expect(report.members.members.map((m) => [m.state, m.applied, m.rows, m.ok])).to.deep.equal([
-      ['replication not read (Access denied; you need REPLICATION CLIENT)', 'yes', 'yes', true]]);
+      ['replication not read (Access denied; you need REPLICATION CLIENT)', 'yes', 'yes (same GTIDs)', true]]);
     expect(h.printed.join('\n')).to.match(/replica 127\.0\.0\.1:3307: replication not read \(Access denied; you need REPLICATION CLIENT\): waited for up to 600 s, then verified; its own replicas could not be listed \(Access denied/);
   });
 
@@ -249,7 +260,7 @@ describe('restore.load into a replicated target (fake host)', function () {
 
   it('standalone with the binary log on: the plan says what skipBinlog keeps from a replica not connected now', function () {
     const plan = (variables) => {
-      const h = fakeHost({ mount: { '/d': 'sample-dumps/shop' }, variables: Object.assign({}, TUNABLE_NOW, variables), sql: [[COUNT, { rows: [{ n: 5 }] }]] });
+      const h = fakeHost({ mount: { '/d': 'sample-dumps/shop' }, variables: Object.assign({}, TUNABLE_NOW, variables), sql: [[COUNT, counts(5)]] });
       runLoad(h, '/d', { preset: 'fastest', dryRun: true });
       return h.printed.join('\n');
     };
@@ -307,8 +318,8 @@ describe('restore.load into a replicated target (fake host)', function () {
       'rep9:3309': member(R, { from: M3 }) } });
     const report = runLoad(h, '/d', { preset: 'safe' });
     expect(report.members.members.map((m) => [m.member, m.role, m.via, m.verified, m.rows])).to.deep.equal([
-      ['db2:3306', 'group secondary', '127.0.0.1:3306', true, 'yes'], ['db3:3306', 'group secondary', '127.0.0.1:3306', true, 'yes'],
-      ['rep9:3309', 'replica', 'db3:3306', true, 'yes']]);
+      ['db2:3306', 'group secondary', '127.0.0.1:3306', true, 'yes (same GTIDs)'], ['db3:3306', 'group secondary', '127.0.0.1:3306', true, 'yes (same GTIDs)'],
+      ['rep9:3309', 'replica', 'db3:3306', true, 'yes (same GTIDs)']]);
     const OUT = 'cdcdcdcd-0000-0000-0000-000000000009';
     const sec = groupHost('SECONDARY', { others: {
       'db2:3306': { sql: [[/server_uuid AS u/, { rows: [{ u: M2 }] }],
@@ -319,7 +330,7 @@ describe('restore.load into a replicated target (fake host)', function () {
   });
 
   it('topology "rebuild" on a server without members: every standalone lever, then the steps that add members by clone', function () {
-    const h = fakeHost({ mount: { '/d': 'sample-dumps/shop' }, variables: TUNABLE_NOW, sql: [[COUNT, { rows: [{ n: 5 }] }]] });
+    const h = fakeHost({ mount: { '/d': 'sample-dumps/shop' }, variables: TUNABLE_NOW, sql: [[COUNT, counts(5)]] });
     const report = runLoad(h, '/d', { preset: 'fastest', topology: 'rebuild' });
     expect(loadOptions(h)[0].skipBinlog).to.equal(true);
     expect(h.statements()).to.include('ALTER INSTANCE DISABLE INNODB REDO_LOG');
@@ -341,7 +352,7 @@ describe('restore.load into a replicated target (fake host)', function () {
       variables: Object.assign({}, TUNABLE_NOW, { group_replication_transaction_size_limit: '150000000' }),
       sql: [
         [/FROM performance_schema\.replication_group_members$/, { rows: [{ id: SELF, host: 'db1', port: 3306, state: 'ONLINE', role: 'PRIMARY' }] }],
-        [COUNT, { rows: [{ n: 5 }] }],
+        [COUNT, counts(5)],
       ],
     });
     runLoad(lone, '/d', { preset: 'fastest', topology: 'rebuild' });
@@ -355,12 +366,12 @@ describe('restore.load into a replicated target (fake host)', function () {
     const { sqlError } = require('../support/fake-host.js');
     const h = fakeHost({ mount: { '/d': 'sample-dumps/shop' }, variables: TUNABLE_NOW, sql: [
       [/^SHOW REPLICAS$/, () => { throw sqlError(1227, 'Access denied; you need (at least one of) the REPLICATION SLAVE privilege(s)'); }],
-      [COUNT, { rows: [{ n: 5 }] }]] });
+      [COUNT, counts(5)]] });
     runLoad(h, '/d', { preset: 'fastest', force: true });
     expect(loadOptions(h)[0].skipBinlog).to.equal(undefined);
     expect(h.printed.join('\n')).to.match(/skipBinlog from the preset dropped: whether replicas or a group read this server's binary log could not be checked \(replicasConnected: Access denied/);
     const h2 = fakeHost({ mount: { '/d': 'sample-dumps/shop' }, variables: TUNABLE_NOW, sql: [
-      [/^SHOW REPLICAS$/, () => { throw sqlError(1227, 'Access denied'); }], [COUNT, { rows: [{ n: 5 }] }]] });
+      [/^SHOW REPLICAS$/, () => { throw sqlError(1227, 'Access denied'); }], [COUNT, counts(5)]] });
     runLoad(h2, '/d', { preset: 'fastest', skipBinlog: true, force: true });
     expect(loadOptions(h2)[0].skipBinlog).to.equal(true);
   });

@@ -43,7 +43,7 @@ describe('restore.revert wording (lib/commands/revert.js)', function () {
     const r = revertMember(h);
     expect(h.statements().filter((s) => /REPLICA/.test(s))).to.deep.equal(["STOP REPLICA FOR CHANNEL 'restore_replay'",
       "RESET REPLICA ALL FOR CHANNEL 'restore_replay'"]);
-    expect(h.printed).to.include('Replication channel \'restore_replay\' left by an interrupted replay: stopped and removed.');
+    expect(h.printed).to.include('Replication channel \'restore_replay\' left by an interrupted replay: stopped and removed (with its password).');
     expect(r.channelRemoved).to.equal(true);
   });
 

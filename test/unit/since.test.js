@@ -211,6 +211,27 @@ describe('since: the option, chunk heads and the bisection (fake host)', functio
     expect(err.message).to.match(/the chunks of shop\.orders are not in the order of their key id: chunk 6 starts at \d+, lower than chunk 3/);
   });
 
+  it('a NULL first row of a chunk after non-NULL ones is no disorder: NULL cannot move the boundary', function () {
+    if (!HAVE_ZSTD) this.skip();
+    const chunks = ordersChunks();
+    // Chunk 3's first row with ordered_at NULL (\\N), compressed anew.
+    const rows = spawnSync('zstd', ['-dcq', path.join(SHOP, chunks[3])], { maxBuffer: 64 << 20 }).stdout.toString('utf8').split('\n');
+    const first = rows[0].split('\t');
+    first[2] = '\\N';
+    rows[0] = first.join('\t');
+    const again = spawnSync('zstd', ['-q', '-c', '-1', '--no-content-size'], { input: Buffer.from(rows.join('\n')), maxBuffer: 64 << 20 }).stdout;
+    const nullHead = (host) => host.files.writeFiles([{ path: '/d/' + chunks[3], data: again }], { overwrite: true });
+    for (const at of [2, 7]) {
+      const point = chunkRows(path.join(SHOP, chunks[at]))[5][2];
+      const plain = planOf({ since: { 'shop.orders.ordered_at': point }, sinceExact: false }).facts.since[0];
+      const withNull = planOf({ since: { 'shop.orders.ordered_at': point }, sinceExact: false }, nullHead).facts.since[0];
+      expect(withNull.disorder).to.deep.equal([]);
+      // Never fewer chunks than without the NULL (at or after the point taken for it, as for an empty chunk).
+      expect(withNull.load).to.be.at.least(plain.load);
+      expect(withNull.boundary).to.be.at.most(at);
+    }
+  });
+
   it('says in each sentence only what the facts show: whole tables, approximate slices, the DELETE left to the user, ' +
     'the trim\'s scope, the view\'s @.done.json', function () {
     const sb = require('../../lib/partial/since-boundary.js');

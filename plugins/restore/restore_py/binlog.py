@@ -12,7 +12,8 @@ def _new_file(path):
     return {"path": path, "size": None, "serverVersion": None, "checksum": None, "previousGtids": None,
             "events": 0, "transactions": 0, "firstEventTime": None, "lastEventTime": None,
             "firstGtid": None, "lastGtid": None, "firstCommit": None, "lastCommit": None,
-            "next": None, "error": None, "undecoded": {}, "timesFromHeaders": 0}
+            "next": None, "error": None, "undecoded": {}, "timesFromHeaders": 0,
+            "incidents": []}
 
 
 class _Reader(object):
@@ -52,6 +53,7 @@ class _Reader(object):
             self.info["next"] = bytes(body[8:]).decode("utf-8", "replace")
             return
         if kind == ev.INCIDENT:
+            self.info["incidents"].append(pos)
             self._undecoded("an INCIDENT event at %d: the server lost events there (replicas stop at it)" % pos)
             return
         if kind == ev.TAGGED_GTID:

@@ -1,7 +1,8 @@
 # The replay's other engine (restore.load replayWith "applier"): the target's own replication applier
 # applies the transactions, fed by this listener over the replication protocol. It answers as a source
 # would: a handshake advertising caching_sha2_password (verified with the per-run password: fast
-# authentication, no TLS, no RSA), the replica's setup queries, COM_REGISTER_SLAVE, then
+# authentication, no RSA) over TLS (binlog_guard.py: plain only over loopback, where lib/ asks so), the
+# replica's setup queries, COM_REGISTER_SLAVE, then
 # COM_BINLOG_DUMP_GTID: the transactions the plan chose that the replica's GTID set lacks, each file's
 # FORMAT_DESCRIPTION after a rotate, events as the files have them (schemaMap's rewritten ones through
 # binlog_apply.replay_event, anonymous ones given their derived GTID, the server id changed where it is
@@ -17,6 +18,7 @@ import time as _time
 
 from . import binlog_apply
 from . import binlog_events as ev
+from . import binlog_guard as guard
 from . import binlog_wire as w
 
 _FEEDS = {}
@@ -44,6 +46,7 @@ class Feed(object):
         if self.items:
             with open(self.dir + "/" + self.items[0][0], "rb") as f:
                 self.crc = binlog_apply.open_file(f, self.items[0][0])[2]
+        guard.secure(self, spec)  # self.tls (an ssl context, or None), tls_why, tls_version, refused
         self.sock = _socket.socket(_socket.AF_INET6 if ":" in spec["address"] else _socket.AF_INET, _socket.SOCK_STREAM)
         self.sock.setsockopt(_socket.SOL_SOCKET, _socket.SO_REUSEADDR, 1)
         self.sock.bind((spec["address"], 0))
@@ -62,22 +65,21 @@ class Feed(object):
                 continue
             except OSError:
                 return
-            c.settimeout(None)
+            c.settimeout(10)  # until authenticated: a client that says nothing is not waited for
+            conn = w.Conn(c)
             with self.lock:
                 self.connections += 1
-                self.clients.append(c)
-            _threading.Thread(target=self.serve, args=(c,), daemon=True).start()
+                self.clients.append(conn)
+            _threading.Thread(target=self.serve, args=(conn,), daemon=True).start()
 
     def note(self, text):
         with self.lock:
             if len(self.queries) < 200:
                 self.queries.append(text)
 
-    def serve(self, sock):
-        conn = w.Conn(sock)
+    def serve(self, conn):
         try:
-            if not w.handshake(conn, self.version, self.user, self.password):
-                self.note("refused a connection (user or password)")
+            if not guard.admit(conn, self):
                 return
             while not self.stopped:
                 conn.seq = 0
@@ -105,7 +107,7 @@ class Feed(object):
                 self.failed = "%s: %s" % (type(err).__name__, err)
         finally:
             try:
-                sock.close()
+                conn.s.close()
             except OSError:
                 pass
 
@@ -195,8 +197,8 @@ class Feed(object):
 
     def status(self):
         with self.lock:
-            return {"sent": self.sent, "sentLast": self.sent_last, "bytes": self.bytes, "connections": self.connections,
-                    "failed": self.failed, "queries": list(self.queries), "cpuSeconds": _time.process_time() - self.cpu}
+            return {"sent": self.sent, "sentLast": self.sent_last, "bytes": self.bytes, "connections": self.connections, "refused": self.refused,
+                    "tls": self.tls_version, "failed": self.failed, "queries": list(self.queries), "cpuSeconds": _time.process_time() - self.cpu}
 
     def stop(self):
         self.stopped = True
@@ -212,8 +214,8 @@ class Feed(object):
         with self.lock:
             for c in self.clients:
                 try:
-                    c.shutdown(_socket.SHUT_RDWR)
-                    c.close()
+                    c.s.shutdown(_socket.SHUT_RDWR)
+                    c.s.close()
                 except OSError:
                     pass
         self.thread.join(5)
@@ -223,11 +225,13 @@ def start(spec_json):
     # spec {dir, address (to listen on), version (the handshake's), targetServerId, uuid (the feed's
     # server_uuid), user, rewrite, transactions: [[file, start, end, gtid, texts]]} (an anonymous
     # transaction is sent with its gtid: the one derived from the dump's position).
-    # JSON text {id, port, user, password}: the password is per run, random.
+    # tls: "required" | "if-possible" | absent (binlog_guard.secure). JSON text {id, port, user, password, tls
+    # (whether it serves over TLS only), tlsWhy (why not)}: the password is per run, random.
     feed = Feed(_json.loads(spec_json))
     _IDS[0] += 1
     _FEEDS[_IDS[0]] = feed
-    return _json.dumps({"id": _IDS[0], "port": feed.port, "user": feed.user, "password": feed.password})
+    return _json.dumps({"id": _IDS[0], "port": feed.port, "user": feed.user, "password": feed.password,
+                        "tls": feed.tls is not None, "tlsWhy": feed.tls_why})
 
 
 def status(feed_id):

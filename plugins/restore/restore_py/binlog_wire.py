@@ -10,10 +10,15 @@ from . import binlog_events as ev
 from .binlog_rewrite import body_of, sealed
 
 # CLIENT_LONG_PASSWORD, LONG_FLAG, CONNECT_WITH_DB, PROTOCOL_41, TRANSACTIONS, SECURE_CONNECTION,
-# MULTI_STATEMENTS, MULTI_RESULTS, PLUGIN_AUTH, CONNECT_ATTRS, PLUGIN_AUTH_LENENC_CLIENT_DATA: no SSL,
-# no compression, no DEPRECATE_EOF, no query attributes.
+# MULTI_STATEMENTS, MULTI_RESULTS, PLUGIN_AUTH, CONNECT_ATTRS, PLUGIN_AUTH_LENENC_CLIENT_DATA (SSL added
+# by binlog_guard when the listener has a certificate): no compression, no DEPRECATE_EOF, no query attributes.
 CAPS = (0x1 | 0x4 | 0x8 | 0x200 | 0x2000 | 0x8000 | 0x10000 | 0x20000 | 0x80000 | 0x100000 | 0x200000)
+CLIENT_SSL = 0x800
 PLUGIN = b"caching_sha2_password"
+
+
+class Refused(Exception):
+    """A connection the listener closes before authentication (why: the message, for the status)."""
 
 
 def _sha(b):
@@ -69,6 +74,7 @@ class Conn(object):
     def __init__(self, sock):
         self.s, self.seq = sock, 0
         self.buf = b""
+        self.tls = None  # the TLS version negotiated, once wrapped
 
     def _recv(self, n):
         while len(self.buf) < n:
@@ -79,11 +85,14 @@ class Conn(object):
         out, self.buf = self.buf[:n], self.buf[n:]
         return out
 
-    def read(self):
+    def read(self, limit=None):
+        # limit: the largest logical packet taken (before authentication), else Refused.
         data = b""
         while True:
             head = self._recv(4)
             n = head[0] | head[1] << 8 | head[2] << 16
+            if limit is not None and len(data) + n > limit:
+                raise Refused("a packet of %d bytes before authentication (at most %d are taken)" % (len(data) + n, limit))
             self.seq = (head[3] + 1) & 0xFF
             data += self._recv(n)
             if n < 0xFFFFFF:
@@ -135,42 +144,6 @@ def read_lenenc(p, at):
         return int.from_bytes(p[at + 1:at + 4], "little"), at + 4
     return _struct.unpack_from("<Q", p, at + 1)[0], at + 9
 
-
-def handshake(conn, version, user_wanted, password):
-    # The server's side of connecting: True once the client proved it knows the password (fast
-    # authentication: the server knows the password itself, so no cache, TLS or RSA is needed).
-    nonce = bytes((b % 94) + 33 for b in _os.urandom(20))  # printable, no NUL: as servers send it
-    hello = (b"\x0a" + version.encode("ascii") + b"\x00" + _struct.pack("<I", 1) + nonce[:8] + b"\x00" +
-             _struct.pack("<H", CAPS & 0xFFFF) + b"\xff" + _struct.pack("<H", 2) + _struct.pack("<H", CAPS >> 16) +
-             bytes([21]) + b"\x00" * 10 + nonce[8:] + b"\x00" + PLUGIN + b"\x00")
-    conn.seq = 0
-    conn.write(hello)
-    p = conn.read()
-    (caps,) = _struct.unpack_from("<I", p, 0)
-    at = 32
-    end = p.index(b"\x00", at)
-    user = p[at:end].decode("utf-8", "replace")
-    at = end + 1
-    if caps & 0x200000:
-        n, at = read_lenenc(p, at)
-    else:
-        n, at = p[at], at + 1
-    answer = p[at:at + n]
-    at += n
-    if caps & 0x8 and at < len(p):
-        at = p.index(b"\x00", at) + 1
-    plugin = PLUGIN
-    if caps & 0x80000 and at < len(p):
-        plugin = p[at:p.index(b"\x00", at)] if b"\x00" in p[at:] else p[at:]
-    if plugin != PLUGIN:  # another plugin: switch it to caching_sha2_password with a new nonce
-        conn.write(b"\xfe" + PLUGIN + b"\x00" + nonce + b"\x00")
-        answer = conn.read()
-    if user != user_wanted or answer != scramble(password.encode("ascii"), nonce):
-        conn.error(1045, "Access denied for user '%s'" % user)
-        return False
-    conn.write(b"\x01\x03")  # AuthMoreData: fast authentication succeeded
-    conn.ok()
-    return True
 
 def heartbeat_period(text, current):
     # SET @source_heartbeat_period = N (nanoseconds): the period in seconds, else current.
