@@ -123,12 +123,14 @@ async function compareStop({ reference, target, run, stopName, roads, configHome
   const want = await snapshot(reference, run);
   const out = [];
   for (const road of roads) {
+    const log = path.join(path.dirname(target.datadir), 'server.log'); // with-mysql's (not after a restart here)
+    const logFrom = fs.existsSync(log) ? fs.statSync(log).size : 0;
     const p = await pluginRestore(target, run, stop, road, { configHome });
     if (!target.alive()) {
-      // The plugin's replay killed the target's mysqld (the server's log says how): a difference; started
-      // again on its data directory (crash recovery) for what comes next.
-      const log = path.join(path.dirname(target.datadir), 'server.log');
-      const said = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter((l) => /signal \d+|Assertion|terminated/i.test(l)).slice(0, 2) : [];
+      // The plugin's replay killed the target's mysqld (the server's log says how, from this restore on): a
+      // difference; started again on its data directory (crash recovery) for what comes next.
+      const said = fs.existsSync(log) ? fs.readFileSync(log).subarray(logFrom).toString('utf8').split('\n')
+        .filter((l) => /signal \d+|Assertion|terminated/i.test(l)).slice(0, 2) : [];
       out.push({ stop: stopName, road, verdict: 'differs', lines: [`the target's mysqld died during the plugin's restore${said.length ? ': ' + said.join(' | ') : ''}; ` +
         `the plugin said: ${p.error ? String(p.error.message).split('\n')[0] : 'nothing (no error)'}`] });
       await target.start();
