@@ -23,7 +23,8 @@ const PENDING = {
   maintenance: 'refused: ANALYZE/OPTIMIZE/REPAIR TABLE: "a statement whose tables the replay cannot tell ... the load is filtered"',
   objects: 'refused: CREATE VIEW, CREATE TRIGGER, CREATE PROCEDURE / FUNCTION, CREATE EVENT, DROP PROCEDURE: "cannot tell ... the load is filtered"',
   accounts: 'refused: CREATE USER (GRANT, ALTER USER, REVOKE, FLUSH PRIVILEGES, DROP USER come after it): "cannot tell ... the load is filtered"',
-  xa: 'refused: XA COMMIT / XA ROLLBACK of a prepared XA: "cannot tell ... the load is filtered"; XA COMMIT ... ONE PHASE: "holds an XA PREPARE event"',
+  xa: 'refused: XA COMMIT / XA ROLLBACK of a prepared XA: "cannot tell ... the load is filtered"; the XA PREPARE (and XA COMMIT ... ONE PHASE): ' +
+    '"holds an XA PREPARE event ... which the replay does not send yet"',
   compression: 'refused: "a compressed transaction (binlog_transaction_compression)"',
   tagged: 'refused: "holds a tagged GTID event ... the replay does not read tagged GTIDs yet"',
   // big is not a default shape (a larger seed's): on main the sessions road kills the target (signal 11).
