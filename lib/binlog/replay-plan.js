@@ -189,15 +189,15 @@ function planReplay(host, opts) {
     }
     if (gtids.hasGtid(dumpSet, t.gtid)) { out.inDump++; continue; }
     if (t.incomplete) throw new UserError('BINLOG_GAP', said('transaction ' + t.gtid + ' (' + t.file + ':' + t.start + '): ' + t.incomplete + '. Copy the file again once the source has rotated it.'));
-    if (t.undecoded.length || t.compression) {
+    if (t.undecoded.length) {
       throw new UserError('BINLOG_UNSUPPORTED', said('transaction ' + t.gtid + ' (' + t.file + ':' + t.start + ') holds what the replay does not send yet: ' +
-        (t.compression ? ['a compressed transaction (binlog_transaction_compression)'] : []).concat(t.undecoded).join('; ') +
+        t.undecoded.join('; ') +
         '. Replay it with mysqlbinlog | mysql.'));
     }
     var keep = keepForLoad(t, opts);
     if (keep === true) {
       out.transactions.push({ gtid: t.gtid, file: t.file, start: t.start, end: t.end, time: t.immediateCommit, statements: t.statements,
-        tables: writtenTables(t), lastCommitted: t.lastCommitted, sequenceNumber: t.sequenceNumber });
+        tables: writtenTables(t), lastCommitted: t.lastCommitted, sequenceNumber: t.sequenceNumber, sizes: t.sizes });
     } else out[keep]++;
     if (isStop(t, opts.stopAfter)) { out.reached = true; stopAt = k + 1; break; }
   }

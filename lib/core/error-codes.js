@@ -70,6 +70,7 @@ var CODES = {
   REVERT_INCOMPLETE: 'the server could not be put back as it was (the state file keeps what is left)',
   REPLAY_APPLIER_REFUSED: 'replayWith "applier": the target cannot replicate from the plugin (privilege, channel, address, settings, or it could not connect back)',
   REPLAY_FAILED: 'a transaction of the binary logs failed on the target during the replay (the ones before it stay applied)',
+  REPLAY_TOO_LARGE: 'a statement or event of the replay is above what the target accepts (max_allowed_packet, replica_max_allowed_packet)',
   REPLAY_PAST_STOP: 'rolling a replay forward to a stop earlier than what the target holds of it already (a replay does not go back)',
   REWRITE_IMPOSSIBLE: 'a dump file cannot be rewritten for schemaMap or definers',
   RSYNC_FAILED: 'rsync failed, or did not bring the chosen files',

@@ -12,6 +12,7 @@ var sourcePosition = require('../dump/dump-metadata.js').sourcePosition;
 var sourceIdentity = require('../dump/dump-metadata.js').sourceIdentity;
 var renameReplay = require('./replay-rename.js').renameReplay;
 var replayTables = require('../binlog/replay-tables.js');
+var replaySizes = require('../binlog/replay-sizes.js');
 var planApplier = require('../binlog/replay-applier.js').planApplier;
 var replayRecord = require('../binlog/replay-record.js');
 var rowOwnership = require('../snapshot/row-ownership.js');
@@ -220,6 +221,7 @@ function planLoadReplay(host, p) {
       plan.lines[2] += '; replayWith "auto" takes these, not the target\'s applier: ' + why;
     }
   }
+  replaySizes.refuseOversized(host, plan);
   return plan;
 }
 

@@ -127,6 +127,113 @@ describe('the binary log reader (Python companion) on files a real server wrote'
   });
 });
 
+// binlogPieces(path, ranges of every transaction binlogRead found) → what the sessions' replay sends.
+function pieces(name) {
+  const file = fixture(name);
+  const script = [
+    ...prelude(),
+    `got = json.loads(calls["binlogRead"](json.dumps([${JSON.stringify(file)}]), json.dumps({"keep": "all"}))[0])`,
+    `p = calls["binlogPieces"](${JSON.stringify(file)}, json.dumps([[t["start"], t["end"]] for t in got["transactions"]]), False)`,
+    'print(json.dumps(json.loads(p[0])["transactions"]))',
+  ].join('\n');
+  const r = spawnSync('python3', ['-B', '-c', script], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+describe('one transaction-boundary parser (binlog_types.Boundary) on every shape a server writes', function () {
+  this.timeout(20000);
+  before(function () { if (!HAVE_PYTHON) this.skip(); });
+  const SHAPES = 'b888196f-f26a-11f1-9da0-02fc00000001';
+
+  it('transactions as mysqlbinlog counts them (19): empty, CREATE TABLE … SELECT, XA, statement-based, compressed, tagged', function () {
+    const [got] = read([fixture('shapes.000002')], { keep: 'all' });
+    expect(got.files[0]).to.include({ transactions: 19, error: null });
+    expect(got.files[0].incidents).to.deep.equal([]);
+    const t = got.transactions;
+    // Positions as mysqlbinlog prints them (end_log_pos of each transaction's last event).
+    expect(t.map((x) => x.end)).to.deep.equal([334, 544, 826, 1046, 1490, 1870, 2034, 2414, 2580, 2960, 4604, 4764, 4991, 5354,
+      5721, 6087, 6331, 6605, 6777]);
+    expect(t[3]).to.include({ gtid: `${SHAPES}:100`, start: 826 }); // BEGIN; COMMIT
+    expect(t[3].statements).to.deep.equal([]);
+    // CREATE TABLE … SELECT: BEGIN, the CREATE … START TRANSACTION, its rows, XID; no statement-based logging.
+    expect(t[4].statements[0].text).to.match(/^CREATE TABLE `s`\.`c` [^]*START TRANSACTION$/);
+    expect(t[4].undecoded).to.deep.equal([]);
+    expect(t[4].tables).to.deep.equal({ 's.c': [2, 0, 0] });
+    expect(t.slice(5, 10).map((x) => x.statements.map((s) => s.text))).to.deep.equal([[], ["XA COMMIT X'61',X'',1"], [],
+      ["XA ROLLBACK X'62',X'',1"], []]);
+    expect(t[12].undecoded).to.deep.equal([]); // CREATE TABLE under binlog_format STATEMENT: a DDL
+    expect(t.slice(13, 16).map((x) => x.undecoded.length)).to.deep.equal([1, 1, 1]);
+    // SET gtid_next = 'AUTOMATIC:tg' (MySQL 8.3+): a GTID_TAGGED event, as mysqlbinlog reads it.
+    expect(t[17]).to.include({ gtid: `${SHAPES}:tg:1`, start: 6331, lastCommitted: 16, sequenceNumber: 18, immediateCommit: 1796667580578975 });
+    expect(t[17].undecoded).to.deep.equal([]);
+    expect(t[16]).to.include({ compression: 'zstd' });
+    expect(t[16].tables).to.deep.equal({ 's.t': [2, 0, 0] });
+    // One statement of five rows events (binlog_row_event_max_size 256): one BINLOG statement of all of them.
+    expect(t[10].sizes).to.deep.equal({ binlog: 1805, binlogAt: 3110, query: 71, queryAt: 3039, event: 259, eventAt: 3162 });
+    // Compressed: its BINLOG statement of inner events (each with a CRC32 added), the payload as the one event.
+    expect(t[16].sizes).to.deep.equal({ binlog: 145, binlogAt: 6164, query: 71, queryAt: 6164, event: 167, eventAt: 6164 });
+  });
+
+  it('what the sessions send: one BINLOG statement per statement, BEGIN only in an empty transaction, XA as mysqlbinlog writes it', function () {
+    const p = pieces('shapes.000002');
+    const kinds = p.map((t) => t.map((x) => Object.keys(x).filter((k) => !['schema', 'when', 'micros', 'state', 'client'].includes(k))[0]));
+    expect(kinds[3]).to.deep.equal(['begin', 'commit']);
+    expect(p[3][1]).to.deep.equal({ commit: null });
+    expect(kinds[4]).to.deep.equal(['query', 'binlog', 'commit']);
+    expect(p[5].map((x) => x.query || x.commit || (x.binlog ? 'binlog' : null))).to.deep.equal(["XA START X'61',X'',1", 'binlog',
+      "XA END X'61',X'',1", "XA PREPARE X'61',X'',1"]);
+    expect(p[6]).to.have.length(1);
+    expect(p[6][0].query).to.equal("XA COMMIT X'61',X'',1");
+    expect(p[9][3]).to.deep.equal({ commit: "XA COMMIT X'63',X'',1 ONE PHASE" });
+    // The INSERT … SELECT of five rows events, then the UPDATE: two BINLOG statements, each table map first,
+    // each ending with its rows event flagged STMT_END_F.
+    expect(kinds[10]).to.deep.equal(['binlog', 'binlog', 'commit']);
+    for (const b of [p[10][0].binlog, p[10][1].binlog]) {
+      const bytes = Buffer.from(b, 'base64');
+      const types = [];
+      let last = 0;
+      for (let at = 0; at < bytes.length; at += bytes.readUInt32LE(at + 9)) { types.push(bytes[at + 4]); last = at; }
+      expect(types[0]).to.equal(19);
+      expect(bytes.readUInt16LE(last + 19 + 6) & 1).to.equal(1);
+    }
+    expect(Buffer.from(p[10][0].binlog, 'base64').length).to.equal(1347); // 5 rows events and the table map, whole
+    // A compressed transaction: its inner events, sealed with CRC32s.
+    expect(kinds[16]).to.deep.equal(['binlog', 'commit']);
+    // Statement-based events: named, not sent.
+    expect(p[13].filter((x) => x.unsupported).map((x) => x.unsupported)).to.deep.equal([
+      'an INTVAR event (statement-based: INSERT_ID / LAST_INSERT_ID) at 5145', 'a RAND event (statement-based) at 5177']);
+  });
+});
+
+describe('a Group Replication view change and an INCIDENT event (made from a real file\'s events)', function () {
+  this.timeout(20000);
+  before(function () { if (!HAVE_PYTHON) this.skip(); });
+
+  it('a view change after its GTID is a transaction sent as an empty one; an INCIDENT is listed by position, its GTID\'s transaction marked', function () {
+    // shapes.000002's first 158 bytes (FORMAT_DESCRIPTION, PREVIOUS_GTIDS), its GTID event at 158 then a VIEW_CHANGE
+    // event, the GTID event at 826 then an INCIDENT event (LOST_EVENTS), each sealed with its CRC32.
+    const tmp = tempDir('binlog-reader-');
+    const file = path.join(tmp, 'made.000002');
+    const script = [...prelude(), 'rw = importlib.import_module("companion_under_test.binlog_rewrite")',
+      `d = open(${JSON.stringify(fixture('shapes.000002'))}, "rb").read()`,
+      'def ev(kind, body): return rw.sealed(d[158:162] + bytes([kind]) + d[163:177], body, True)',
+      'view = ev(37, b"view-id:1" + bytes(40))',
+      'incident = ev(26, bytes([1, 0, 11]) + b"lost events")',
+      `open(${JSON.stringify(file)}, "wb").write(d[:158] + d[158:235] + view + d[826:903] + incident)`,
+      `got = json.loads(calls["binlogRead"](json.dumps([${JSON.stringify(file)}]), json.dumps({"keep": "all"}))[0])`,
+      `p = json.loads(calls["binlogPieces"](${JSON.stringify(file)}, json.dumps([[t["start"], t["end"]] for t in got["transactions"]]), False)[0])`,
+      'print(json.dumps([got, p["transactions"]]))'].join('\n');
+    const r = spawnSync('python3', ['-B', '-c', script], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stderr);
+    const [got, pieces] = JSON.parse(r.stdout);
+    expect(got.files[0]).to.include({ transactions: 2, error: null });
+    expect(got.files[0].incidents).to.deep.equal([384]);
+    expect(got.transactions.map((t) => [t.start, t.end, t.incident])).to.deep.equal([[158, 307, null], [307, 421, 384]]);
+    expect(pieces[0]).to.deep.equal([{ begin: true }, { commit: null }]);
+  });
+});
+
 describe('statements that drop, read from their text (lib/binlog/statements.js)', function () {
   it('names the tables and schemas they drop, qualified with the event\'s schema where the text has none', function () {
     const c = statements.classify;

@@ -12,25 +12,34 @@ def _new_file(path):
     return {"path": path, "size": None, "serverVersion": None, "checksum": None, "previousGtids": None,
             "events": 0, "transactions": 0, "firstEventTime": None, "lastEventTime": None,
             "firstGtid": None, "lastGtid": None, "firstCommit": None, "lastCommit": None,
-            "next": None, "error": None, "undecoded": {}, "timesFromHeaders": 0,
-            "incidents": []}
+            "next": None, "error": None, "undecoded": {}, "timesFromHeaders": 0, "incidents": []}
+
+
+# Statements inside BEGIN that are no statement-based change: XA's and savepoints' own.
+_CONTROL = ("XA END", "SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO")
 
 
 class _Reader(object):
-    # Transactions as they end, handed to `emit`; the table maps of the current transaction by id.
+    # Transactions as they end (binlog_events.Boundary decides where), handed to `emit`; the table maps of
+    # the current transaction by id.
     def __init__(self, emit):
         self.emit, self.tables, self.trx, self.info = emit, {}, None, None
+        self.bound, self.crc, self.stmt, self.stmt_at = ev.Boundary(), False, 0, None
 
     def _open(self, pos, when, clock):
         if self.trx is not None:
             self._close(pos, incomplete="a new transaction began before this one ended")
+        self.stmt = 0
+        # sizes: binlog, the longest BINLOG '...' statement the sessions' replay sends for it (one statement's
+        # table maps and rows events), and where it begins; query, its longest Query event (a statement the
+        # sessions send as text); event, its longest event (what an applier receives: a compressed one whole).
         self.trx = dict(clock, file=_os.path.basename(self.info["path"]), start=pos, end=None, eventTime=when,
-                        tables={}, statements=[], undecoded=[], compression=None, incomplete=None, inTransaction=False)
+                        tables={}, statements=[], undecoded=[], compression=None, incomplete=None, incident=None,
+                        sizes={"binlog": 0, "binlogAt": None, "query": 0, "queryAt": None, "event": 0, "eventAt": None})
 
     def _close(self, end, incomplete=None):
         t, self.trx, self.tables = self.trx, None, {}
         t["end"], t["incomplete"] = end, incomplete
-        del t["inTransaction"]
         if t["immediateCommit"] is None:  # before 8.0.1, or a tagged GTID: the event's own second, and said so
             t["immediateCommit"] = t["eventTime"] * 1000000
             self.info["timesFromHeaders"] += 1
@@ -41,52 +50,64 @@ class _Reader(object):
                 "originalCommit": None}
 
     def event(self, pos, end, kind, when, body, post):
-        if kind in (ev.GTID, ev.ANONYMOUS):
-            self._open(pos, when, ev.gtid(body, kind == ev.ANONYMOUS))
+        text = ev.query(body, post) if kind == ev.QUERY else None
+        role, begins, ends = self.bound.feed(kind, text[1] if text else None)
+        if role == "ignore":
+            if kind == ev.PREVIOUS_GTIDS:
+                self.info["previousGtids"] = ev.gtid_set(body)
+                if self.info["previousGtids"] is None:
+                    self._undecoded("PREVIOUS_GTIDS in the tagged GTID format")
+            elif kind == ev.ROTATE:
+                self.info["next"] = bytes(body[8:]).decode("utf-8", "replace")
             return
-        if kind == ev.PREVIOUS_GTIDS:
-            self.info["previousGtids"] = ev.gtid_set(body)
-            if self.info["previousGtids"] is None:
-                self._undecoded("PREVIOUS_GTIDS in the tagged GTID format")
-            return
-        if kind == ev.ROTATE:
-            self.info["next"] = bytes(body[8:]).decode("utf-8", "replace")
-            return
-        if kind == ev.INCIDENT:
+        if role == "incident":
             self.info["incidents"].append(pos)
             self._undecoded("an INCIDENT event at %d: the server lost events there (replicas stop at it)" % pos)
+            if self.trx is not None and ends:  # its own GTID (so that a replica can skip it): that transaction
+                self.trx["incident"] = pos
+                self._close(end)
             return
-        if kind == ev.TAGGED_GTID:
-            self._open(pos, when, self._no_clock())
-            self.trx["undecoded"].append("a tagged GTID event (its GTID and commit time are not decoded)")
-            return
-        if kind not in (ev.QUERY, ev.TABLE_MAP, ev.XID, ev.XA_PREPARE, ev.PAYLOAD) and kind not in ev.ROW_KIND \
-                and kind not in ev.ROWS_V1:
-            return  # format, rows-query, intvar, rand, user var, heartbeat, stop...: nothing to count
-        if self.trx is None:  # no GTID event before it (a file cut before its transaction's start)
-            self._open(pos, when, self._no_clock())
-        self.inside(pos, end, kind, body, post)
+        if begins or self.trx is None:
+            if kind in (ev.GTID, ev.ANONYMOUS):
+                self._open(pos, when, ev.gtid(body, kind == ev.ANONYMOUS))
+            elif kind == ev.TAGGED_GTID:
+                clock = ev.tagged_gtid(body)
+                self._open(pos, when, clock or self._no_clock())
+                if clock is None:
+                    self.trx["undecoded"].append("a tagged GTID event of a format this reader does not know (its GTID is not read)")
+            else:
+                self._open(pos, when, self._no_clock())
+        sizes = self.trx["sizes"]
+        if end - pos > sizes["event"]:
+            sizes["event"], sizes["eventAt"] = end - pos, pos
+        if role != "gtid":
+            self.inside(pos, kind, body, post, text, self.bound, end - pos)
+        if ends and self.trx is not None:
+            self._close(end)
 
-    def inside(self, pos, end, kind, body, post):
+    def inside(self, pos, kind, body, post, text, bound, size):
+        # One event of the open transaction (bound: the parser it was fed to; size: its bytes in a BINLOG statement).
         t = self.trx
         if kind == ev.QUERY:
-            schema, text = ev.query(body, post)
-            word = text.strip().upper()
-            if word == "BEGIN" or word.startswith("XA START"):
-                t["inTransaction"] = True
-            elif word == "COMMIT" or word == "ROLLBACK" or not t["inTransaction"]:
-                if word not in ("COMMIT", "ROLLBACK"):
-                    t["statements"].append({"schema": schema, "text": text, "position": pos})
-                self._close(end)
-            elif not word.startswith(("XA ", "SAVEPOINT", "ROLLBACK TO", "RELEASE SAVEPOINT")):
-                # a statement inside a transaction: statement-based logging, rows not known
+            schema, text = text
+            if size > t["sizes"]["query"]:
+                t["sizes"]["query"], t["sizes"]["queryAt"] = size, pos
+            role = ev.query_role(text)
+            if role in ("statement", "open") or text.upper().startswith("XA ROLLBACK"):
+                if role == "statement" and bound.state == "dml":
+                    if text.upper().startswith(_CONTROL):
+                        return
+                    # a statement inside a transaction: statement-based logging, rows not known
+                    why = "a statement logged as text (binlog_format STATEMENT or MIXED): its rows are not counted"
+                    if why not in t["undecoded"]:
+                        t["undecoded"].append(why)
                 t["statements"].append({"schema": schema, "text": text, "position": pos})
-                why = "a statement logged as text (binlog_format STATEMENT or MIXED): its rows are not counted"
-                if why not in t["undecoded"]:
-                    t["undecoded"].append(why)
         elif kind == ev.TABLE_MAP:
             table_id, table = ev.table_map(body, post)
             self.tables[table_id] = table
+            if not self.stmt:
+                self.stmt_at = pos
+            self.stmt += size
         elif kind in ev.ROW_KIND:
             name, rows, why = ev.rows(body, post, self.tables, kind)
             counts = t["tables"].setdefault(name or "?", [0, 0, 0])
@@ -94,27 +115,34 @@ class _Reader(object):
                 t["undecoded"].append(why)
             else:
                 counts[("insert", "update", "delete").index(ev.ROW_KIND[kind])] += rows
+            if not self.stmt:
+                self.stmt_at = pos
+            self.stmt += size
+            if ev.rows_flags(body, post) & ev.STMT_END_F:
+                n = ev.binlog_size(self.stmt)
+                if n > t["sizes"]["binlog"]:
+                    t["sizes"]["binlog"], t["sizes"]["binlogAt"] = n, self.stmt_at
+                self.stmt = 0
         elif kind in ev.ROWS_V1:
             t["undecoded"].append("a version 1 rows event (MySQL 5.1 to 5.5): rows not sized")
-        elif kind in (ev.XID, ev.XA_PREPARE):
-            self._close(end)
         elif kind == ev.PAYLOAD:
             compression, data, why = ev.payload(body, post)
             t["compression"] = compression
             if data is None:
                 t["undecoded"].append("a compressed transaction: " + why)
-                self._close(end, incomplete=None)
                 return
-            for kind2, body2, post2 in ev.inner_events(data, self.posts):
-                if self.trx is None:
-                    break
-                self.inside(pos, end, kind2, body2, post2)
+            inner = ev.Boundary()
+            for kind2, body2, post2, raw in ev.inner_events(data, self.posts):
+                text2 = ev.query(body2, post2) if kind2 == ev.QUERY else None
+                inner.feed(kind2, text2[1] if text2 else None)
+                # sent to the sessions as a file's event: with a CRC32 when the file has them
+                self.inside(pos, kind2, body2, post2, text2, inner, len(raw) + (4 if self.crc else 0))
 
     def _undecoded(self, what):
         self.info["undecoded"][what] = self.info["undecoded"].get(what, 0) + 1
 
     def read_file(self, path, info):
-        self.info, self.tables, self.trx = info, {}, None
+        self.info, self.tables, self.trx, self.bound = info, {}, None, ev.Boundary()
         info["size"] = _os.path.getsize(path)
         with open(path, "rb") as f:
             try:
@@ -124,6 +152,7 @@ class _Reader(object):
                     info["lastEventTime"] = when
                     if kind == ev.FORMAT:
                         info["serverVersion"], info["checksum"] = body["version"], body["checksum"]
+                        self.crc = body["checksum"] == "crc32"
                         continue
                     self.posts = posts
                     self.event(pos, end, kind, when, body, posts[kind - 1] if kind - 1 < len(posts) else 0)

@@ -7,14 +7,20 @@ import json as _json
 import struct as _struct
 
 from . import binlog_events as ev
+from . import binlog_query
 from . import binlog_rewrite as rw
 from .errors import Refusal
 
-_ROWS = (ev.WRITE, ev.UPDATE, ev.DELETE, ev.PARTIAL_UPDATE)
-_SKIP = (ev.GTID, ev.ANONYMOUS, 29)  # GTID (set as gtid_next), ROWS_QUERY (a comment)
-_NAMES = {5: "an INTVAR event (statement-based)", 13: "a RAND event (statement-based)", 14: "a USER_VAR event (statement-based)",
-          ev.XA_PREPARE: "an XA PREPARE event", ev.PAYLOAD: "a compressed transaction (TRANSACTION_PAYLOAD)"}
-_CHUNK = 4 << 20  # bytes of events per BINLOG statement: well under max_allowed_packet
+# Not sent (as mysqlbinlog sends none of them): GTID events (set as gtid_next, 'uuid:tag:n' for a tagged one), ROWS_QUERY (a comment),
+# VIEW_CHANGE (Group Replication's view, logged as an empty transaction under its own GTID: BEGIN; COMMIT).
+_SKIP = (ev.GTID, ev.ANONYMOUS, ev.TAGGED_GTID, ev.ROWS_QUERY, ev.VIEW_CHANGE)
+# Statement-based events (binlog_format STATEMENT or MIXED): refused, named with their position (the replay
+# up to them, stopBefore, then mysqlbinlog | mysql). What the plugin checks and changes is row events: the
+# tables a transaction writes (filters, row ownership, the plan's counts), schemaMap's rewrite, outsideSlice's
+# rbr_exec_mode; a statement's text names none of it for sure, and re-run on the target it may change other
+# rows than it did on the source. The scope is ROW logging, where none of these events is written.
+_NAMES = {ev.INTVAR: "an INTVAR event (statement-based: INSERT_ID / LAST_INSERT_ID)", ev.RAND: "a RAND event (statement-based)",
+          ev.USER_VAR: "a USER_VAR event (statement-based)"}
 
 
 def replay_event(kind, raw, position, spec, crc, posts):
@@ -33,133 +39,169 @@ def _event(f, pos):
     return when, kind, head + f.read(size - ev.HEADER)
 
 
-# Query event status variables (MySQL's Q_* codes): how many bytes each takes, or a reader.
-def _lenstr(b, at):
-    return at + 1 + b[at]
+LAZY = 4 << 20  # a transaction above this many bytes is read when sent, one statement's events at a time
 
 
-def _dbs(b, at):
-    n = b[at]
-    at += 1
-    if n == 254:  # OVER_MAX_DBS_IN_EVENT_MTS
-        return at
-    for _ in range(n):
-        at = b.index(b"\0", at) + 1
-    return at
-
-
-_FIXED = {0: 4, 1: 8, 3: 4, 4: 6, 7: 2, 8: 2, 9: 8, 10: 4, 13: 3, 14: 8, 15: 8, 16: 1, 17: 8, 18: 2, 19: 1, 20: 1,
-          128: 3, 129: 8}
-_VARIABLE = {2: lambda b, at: _lenstr(b, at) + 1, 5: _lenstr, 6: _lenstr, 11: lambda b, at: _lenstr(b, _lenstr(b, at)), 12: _dbs}
-
-
-def status(body, post):
-    # {session variable: value} the statement ran under (what mysqlbinlog sets before it), the
-    # microseconds of its start, and the client character set id (its text is in it).
-    (vars_len,) = _struct.unpack_from("<H", body, 11)
-    b, at, end = body, post, post + vars_len
-    out, micros, client = {}, 0, None
-    while at < end:
-        code = b[at]
-        at += 1
-        if code in _FIXED:
-            v = b[at:at + _FIXED[code]]
-            nxt = at + _FIXED[code]
-        elif code in _VARIABLE:
-            nxt = _VARIABLE[code](b, at)
-        else:
-            break  # a code this reader does not know: the rest cannot be located, mysqlbinlog stops there too
-        if code == 0:
-            (flags,) = _struct.unpack("<I", v)
-            out["foreign_key_checks"] = 0 if flags & (1 << 26) else 1
-            out["unique_checks"] = 0 if flags & (1 << 27) else 1
-            out["sql_auto_is_null"] = 1 if flags & (1 << 14) else 0
-        elif code == 1:
-            out["sql_mode"] = _struct.unpack("<Q", v)[0]
-        elif code == 3:
-            out["auto_increment_increment"], out["auto_increment_offset"] = _struct.unpack("<HH", v)
-        elif code == 4:
-            client, out["collation_connection"], out["collation_server"] = _struct.unpack("<HHH", v)
-        elif code == 5:
-            out["time_zone"] = bytes(b[at + 1:nxt]).decode("utf-8", "replace")
-        elif code == 7:
-            out["lc_time_names"] = _struct.unpack("<H", v)[0]
-        elif code == 8:
-            out["collation_database"] = _struct.unpack("<H", v)[0]
-        elif code == 16:
-            out["explicit_defaults_for_timestamp"] = v[0]
-        elif code == 18:
-            out["default_collation_for_utf8mb4"] = _struct.unpack("<H", v)[0]
-        elif code == 19:
-            out["sql_require_primary_key"] = v[0]
-        elif code == 128:
-            micros = int.from_bytes(v, "little")
-        at = nxt
-    return out, micros, client
-
-
-def _query_piece(body, post, when, spec):
-    state, micros, client = status(body, post)
-    db_len = body[8]
-    (vars_len,) = _struct.unpack_from("<H", body, 11)
-    at = post + vars_len
-    schema = bytes(body[at:at + db_len]).decode("utf-8", "replace")
-    return {"query": bytes(body[at + db_len + 1:]), "schema": schema, "when": when, "micros": micros, "state": state,
-            "client": client}
-
-
-def read_transaction(f, start, end, posts, crc, check_only=False, spec=None):
-    # The pieces of one transaction [start, end): {binlog: bytes} (table maps and row events, one
-    # BINLOG statement's worth) | {query: bytes, schema, when, micros, state, client} | {commit: True}
-    # | {unsupported: why}; check_only: only the unsupported pieces. The transaction is read with one
-    # read and its events cut from it (no seek and read per event).
-    trx, rows, size, pos = [], [], [0], start
+def _whole(f, start, end):
+    # The events of [start, end) as (type, time, bytes, position), read with one read and cut from it.
     f.seek(start)
     buf = f.read(end - start)
     if len(buf) < end - start:
         raise Refusal("read-failed", f.name, "no event at position %d" % (start + len(buf)))
-    view = memoryview(buf)
-    unpack = _struct.unpack_from
-
-    def flush():
-        if rows:
-            trx.append({"binlog": b"".join(rows)})
-            del rows[:]
-            size[0] = 0
-
-    at = 0
+    view, at = memoryview(buf), 0
     while at < len(buf):
         if len(buf) - at < ev.HEADER:
             raise Refusal("read-failed", f.name, "no event at position %d" % (start + at))
-        when, kind, _, length = unpack("<IBII", buf, at)
+        when, kind, _, length = _struct.unpack_from("<IBII", buf, at)
         if length < ev.HEADER or at + length > len(buf):
             raise Refusal("read-failed", f.name, "no event at position %d" % (start + at))
-        here, at = at, at + length
-        pos = start + here
-        if kind in _SKIP:
-            continue
-        if kind == ev.TABLE_MAP or kind in _ROWS:
+        yield kind, when, view[at:at + length], start + at
+        at += length
+
+
+def _one_by_one(f, start, end, heads=False):
+    # The same, one event read at a time (a transaction above LAZY: its memory is one event's); heads: the
+    # headers only (bytes None).
+    pos = start
+    while pos < end:
+        f.seek(pos)
+        head = f.read(ev.HEADER)
+        when, kind, _, length = _struct.unpack_from("<IBII", head) if len(head) == ev.HEADER else (0, 0, 0, 0)
+        if length < ev.HEADER or pos + length > end:
+            raise Refusal("read-failed", f.name, "no event at position %d" % pos)
+        yield kind, when, None if heads else head + f.read(length - ev.HEADER), pos
+        pos += length
+
+
+def _pieces(events, posts, crc, check_only, spec):
+    # The pieces of one transaction's events, as mysqlbinlog | mysql sends them: {binlog: bytes} (ONE
+    # statement's table maps and rows events, up to the rows event flagged STMT_END_F: never cut inside, a
+    # rows event applied without its table map crashes the server) | {query: bytes, schema, when, micros,
+    # state, client} | {begin: True} (only in an empty transaction: BEGIN; COMMIT) | {commit: None or the
+    # statement that ends it in its turn: ROLLBACK, XA PREPARE <xid>, XA COMMIT <xid> ONE PHASE} |
+    # {unsupported: why}. A compressed transaction (TRANSACTION_PAYLOAD) is its inner events, sealed with
+    # a CRC32 as the file's events are. check_only: only the unsupported pieces.
+    rows, unpack = [], _struct.unpack_from
+
+    def flush():
+        if not rows:
+            return []
+        out = [{"binlog": b"".join(rows)}]
+        del rows[:]
+        return out
+
+    def one(kind, when, raw, pos, inner):
+        # raw: the event's bytes (an inner one's without a CRC32); a list of the pieces it completes
+        if kind == ev.TABLE_MAP or kind in ev.ROWS:
             if check_only:
-                continue
-            rows.append(replay_event(kind, bytes(view[here:at]), pos, spec, crc, posts) if spec and kind == ev.TABLE_MAP else view[here:at])
-            size[0] += length
-            if kind != ev.TABLE_MAP and size[0] > _CHUNK:
-                flush()
-            continue
-        flush()
-        if kind == ev.QUERY and check_only:
-            continue
+                return []
+            if inner and crc:
+                raw = rw.sealed(bytes(raw[:ev.HEADER]), bytes(raw[ev.HEADER:]), True)
+            if spec and kind == ev.TABLE_MAP:
+                raw = replay_event(kind, bytes(raw), pos, spec, crc, posts)
+            rows.append(raw)
+            if kind != ev.TABLE_MAP and ev.rows_flags(raw[ev.HEADER:], posts[kind - 1]) & ev.STMT_END_F:
+                return flush()
+            return []
+        out = flush()
+        if kind in _SKIP or ev.TYPES.get(kind, (None, None))[1] == "ignore":
+            return out
         if kind == ev.QUERY:
-            raw = replay_event(kind, bytes(view[here:at]), pos, spec, crc, posts)
-            body = rw.body_of(raw, crc)
-            trx.append(_query_piece(body, posts[kind - 1], when, spec))
+            # BEGIN and COMMIT (most of them) told by their text alone, before the status variables are read
+            b = ev.HEADER + posts[kind - 1]
+            text = bytes(raw[b + unpack("<H", raw, ev.HEADER + 11)[0] + raw[ev.HEADER + 8] + 1:len(raw) - (4 if crc and not inner else 0)])
+            if text == b"BEGIN" or text == b"COMMIT":
+                out.append({"begin": True} if text == b"BEGIN" else {"commit": None})
+                return out
+            raw = bytes(raw)
+            if inner and crc:
+                raw = rw.sealed(raw[:ev.HEADER], raw[ev.HEADER:], True)
+            raw = replay_event(kind, raw, pos, spec, crc, posts)
+            piece = binlog_query.piece(rw.body_of(raw, crc), posts[kind - 1], when)
+            text = piece["query"]
+            role = ev.query_role(text[:32].decode("utf-8", "replace"))  # COMMIT, ROLLBACK, XA ROLLBACK: by their first words
+            if role == "end" and text[:2].upper() != b"XA":  # ROLLBACK: the source rolled back (non-transactional changes kept)
+                out.append({"commit": "ROLLBACK"})
+            elif not check_only:
+                out.append(piece)
         elif kind == ev.XID:
-            if not check_only:
-                trx.append({"commit": True})
+            out.append({"commit": None})
+        elif kind == ev.XA_PREPARE:
+            out.append({"commit": ev.xa_text(rw.body_of(bytes(raw), crc and not inner))})
+        elif kind == ev.PAYLOAD and not inner:
+            compression, data, why = ev.payload(rw.body_of(bytes(raw), crc), posts[kind - 1])
+            if data is None:
+                out.append({"unsupported": "a compressed transaction at %d: %s" % (pos, why)})
+                return out
+            for kind2, _, _, raw2 in ev.inner_events(data, posts):
+                out += one(kind2, when, raw2, pos, True)
         else:
-            trx.append({"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %d" % kind), pos)})
-    flush()
-    return trx
+            out.append({"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %s" % ev.type_name(kind)), pos)})
+        return out
+
+    # BEGIN is sent only where nothing else opens the transaction: an empty one (an errant GTID's fix, a
+    # filtered replica's skipped transaction, a Group Replication view change), BEGIN; COMMIT.
+    sent, begin = 0, None
+    for kind, when, raw, pos in events:
+        for p in one(kind, when, raw, pos, False):
+            if begin is not None:
+                if p.get("commit", 0) is None and not check_only:
+                    sent += 1
+                    yield begin
+                begin = None
+            if "begin" in p:
+                begin = p
+            elif not check_only or "unsupported" in p:
+                sent += 1
+                yield p
+    for p in flush():
+        if not check_only:
+            sent += 1
+            yield p
+    if not sent and not check_only:  # nothing sent (a view change alone after its GTID): still its GTID, empty
+        yield {"begin": True}
+        yield {"commit": None}
+
+
+def read_transaction(f, start, end, posts, crc, check_only=False, spec=None):
+    # The pieces of one transaction [start, end) (_pieces), in a list.
+    return list(_pieces(_whole(f, start, end), posts, crc, check_only, spec))
+
+
+class Lazy(object):
+    # A transaction above LAZY bytes: its pieces read as they are sent, from a handle of its own (every time
+    # it is sent: a retry reads it again), so that what is held is one statement's events, never the whole
+    # transaction (a 1 GB transaction would be held twice, queued behind others). commits: whether it ends
+    # with a commit piece (the worker waits for its turn before a DDL, which commits by itself).
+    def __init__(self, path, start, end, posts, crc, spec):
+        self.args = (path, start, end, posts, crc, spec)
+        last = None
+        with open(path, "rb") as f:
+            for last in _one_by_one(f, start, end, heads=True):
+                pass
+            kind = last[0] if last else None
+            if kind == ev.QUERY:  # COMMIT, ROLLBACK: a commit piece; a DDL, XA COMMIT: none
+                when, _, raw = _event(f, last[3])
+                self.commits = any("commit" in p for p in _pieces(iter([(kind, when, raw, last[3])]), posts, crc, False, spec))
+            else:
+                self.commits = kind in (ev.XID, ev.XA_PREPARE, ev.PAYLOAD)
+
+    def __iter__(self):
+        path, start, end, posts, crc, spec = self.args
+        with open(path, "rb") as f:
+            for p in _pieces(_one_by_one(f, start, end), posts, crc, False, spec):
+                yield p
+
+
+def transaction(f, path, start, end, posts, crc, spec=None):
+    # What the replay queues for one transaction: its pieces, or a Lazy one above LAZY bytes.
+    if end - start > LAZY:
+        return Lazy(path, start, end, posts, crc, spec)
+    return read_transaction(f, start, end, posts, crc, spec=spec)
+
+
+def commits(trx):
+    return trx.commits if isinstance(trx, Lazy) else any("commit" in p for p in trx)
 
 
 def open_file(f, path):
@@ -180,7 +222,8 @@ def _b64(data):
 def pieces(path, ranges_json, check_only=False, rewrite_json=None):
     # ranges [[start, end], ...] of whole transactions. JSON text {format: base64, transactions:
     # [[piece, ...]]}, a piece {binlog: base64} | {query, schema, when} | {commit: true} |
-    # {unsupported: why}; check_only: only the unsupported pieces (a preflight's pass, no bytes kept).
+    # {unsupported: why}; check_only: only the unsupported pieces (a preflight's pass, no bytes kept: a
+    # transaction above LAZY read one event at a time).
     # rewrite_json: JSON text {schemaMap: {old: new}, texts: {"position": statement}} (schemaMap,
     # binlog_rewrite.py): table maps and default schemas renamed, the statements at those positions replaced.
     ranges = _json.loads(ranges_json)
@@ -191,7 +234,8 @@ def pieces(path, ranges_json, check_only=False, rewrite_json=None):
         out["format"] = _b64(fde)
         for start, end in ranges:
             trx = []
-            for p in read_transaction(f, start, end, posts, crc, check_only, rewrite):
+            events = _one_by_one(f, start, end) if end - start > LAZY else _whole(f, start, end)  # a big one: never whole in memory
+            for p in _pieces(events, posts, crc, check_only, rewrite):
                 if "binlog" in p:
                     p = {"binlog": _b64(p["binlog"])}
                 elif "query" in p:

@@ -12,11 +12,24 @@ from .errors import Refusal
 MAGIC = b"\xfebin"
 ENCRYPTED = b"\xfdbin"  # binlog_encryption: a file header, then encrypted events
 HEADER = 19
-QUERY, ROTATE, FORMAT, XID, TABLE_MAP, INCIDENT = 2, 4, 15, 16, 19, 26
-WRITE, UPDATE, DELETE, PARTIAL_UPDATE = 30, 31, 32, 39
-GTID, ANONYMOUS, PREVIOUS_GTIDS, XA_PREPARE, PAYLOAD, TAGGED_GTID = 33, 34, 35, 38, 40, 42
-ROWS_V1 = (23, 24, 25)
-ROW_KIND = {WRITE: "insert", UPDATE: "update", DELETE: "delete", PARTIAL_UPDATE: "update"}
+from .binlog_types import (QUERY, ROTATE, FORMAT, XID, TABLE_MAP, INCIDENT, INTVAR, RAND, USER_VAR, ROWS_QUERY,  # noqa: F401
+                           VIEW_CHANGE, WRITE, UPDATE, DELETE, PARTIAL_UPDATE, GTID, ANONYMOUS, PREVIOUS_GTIDS, XA_PREPARE,
+                           PAYLOAD, TAGGED_GTID, ROWS_V1, ROW_KIND, ROWS, STMT_END_F, TYPES, type_name, query_role, Boundary)
+
+
+def rows_flags(body, post):
+    # A rows event's flags (after its table id): STMT_END_F marks its statement's last one.
+    return _struct.unpack_from("<H", body, 6 if post >= 8 else 4)[0]
+
+
+def xa_text(body):
+    # XA_PREPARE event: one_phase (1), formatID (4), gtrid length (4), bqual length (4), the data. The
+    # statement mysqlbinlog writes for it: XA PREPARE <xid>, or XA COMMIT <xid> ONE PHASE.
+    one_phase = body[0]
+    fmt, glen, blen = _struct.unpack_from("<iII", body, 1)
+    data = bytes(body[13:13 + glen + blen])
+    xid = "X'%s',X'%s',%d" % (data[:glen].hex(), data[glen:].hex(), fmt)
+    return ("XA COMMIT %s ONE PHASE" if one_phase else "XA PREPARE %s") % xid
 
 
 class Damaged(Exception):
@@ -26,62 +39,7 @@ class Damaged(Exception):
         self.position, self.reason = position, reason
 
 
-def _uuid(b):
-    h = b.hex()
-    return "%s-%s-%s-%s-%s" % (h[0:8], h[8:12], h[12:16], h[16:20], h[20:32])
-
-
-def gtid_ranges(body, tagged=False):
-    # A GTID set as PREVIOUS_GTIDS (and COM_BINLOG_DUMP_GTID) encode it: {uuid: [(start, end exclusive), ...]};
-    # None for a format this reader does not know. tagged: the MySQL 8.3+ format too (first and eighth bytes 1,
-    # the count in the six between; each uuid followed by its tag, length << 1 in one byte then its letters,
-    # empty for untagged GTIDs: read off the 9.7 server's files), a tag's GTIDs under "uuid:tag".
-    (n,) = _struct.unpack_from("<Q", body, 0)
-    is_tagged = n >> 56 != 0
-    if is_tagged:
-        if not tagged or body[0] != 1 or body[7] != 1:
-            return None
-        n = int.from_bytes(body[1:7], "little")
-    at, out = 8, {}
-    for _ in range(n):
-        uuid = _uuid(body[at:at + 16])
-        at += 16
-        if is_tagged:
-            size = body[at]
-            if size & 1 or size >> 1 > 32:
-                return None  # a length of more than one byte: no tag is that long
-            tag = bytes(body[at + 1:at + 1 + (size >> 1)]).decode("ascii")
-            at += 1 + (size >> 1)
-            uuid = uuid + ":" + tag if tag else uuid
-        (k,) = _struct.unpack_from("<Q", body, at)
-        at += 8
-        ranges = out.setdefault(uuid, [])
-        for _ in range(k):
-            ranges.append(_struct.unpack_from("<qq", body, at))
-            at += 16
-    return out
-
-
-def gtid_set(body):
-    # PREVIOUS_GTIDS: uuid:start-end,... (a tag's: uuid:tag:start-end); None for a format this reader does not know.
-    ranges = gtid_ranges(body, tagged=True)
-    if ranges is None:
-        return None
-    return ",".join(uuid + ":" + ":".join(str(lo) if hi == lo + 1 else "%d-%d" % (lo, hi - 1) for lo, hi in r)
-                    for uuid, r in ranges.items())
-
-
-def gtid(body, anonymous):
-    # GTID / ANONYMOUS_GTID: the GTID, the logical clock and the commit timestamps (microseconds UTC).
-    out = {"gtid": None if anonymous else "%s:%d" % (_uuid(body[1:17]), _struct.unpack_from("<q", body, 17)[0]),
-           "lastCommitted": None, "sequenceNumber": None, "immediateCommit": None, "originalCommit": None}
-    if len(body) >= 42 and body[25] == 2:
-        out["lastCommitted"], out["sequenceNumber"] = _struct.unpack_from("<qq", body, 26)
-    if len(body) >= 49:
-        immediate = int.from_bytes(body[42:49], "little")
-        out["immediateCommit"] = immediate & ((1 << 55) - 1)
-        out["originalCommit"] = (int.from_bytes(body[49:56], "little") if immediate >> 55 else immediate)
-    return out
+from .binlog_gtids import gtid_ranges, gtid_set, gtid, tagged_gtid  # noqa: F401  (re-exported: one module of events)
 
 
 def query(body, post):
@@ -194,11 +152,17 @@ def events(f, path):
 
 
 def inner_events(data, posts):
-    # The events a TRANSACTION_PAYLOAD holds (no checksums): (type, body, post-header length).
+    # The events a TRANSACTION_PAYLOAD holds (without checksums: the payload has its own): (type, body,
+    # post-header length, raw event bytes).
     at = 0
     while at + HEADER <= len(data):
         _, kind, _, size, _, _ = _struct.unpack_from("<IBIIIH", data, at)
         if size < HEADER:
             return
-        yield kind, data[at + HEADER:at + size], posts[kind - 1] if kind - 1 < len(posts) else 0
+        yield kind, data[at + HEADER:at + size], posts[kind - 1] if kind - 1 < len(posts) else 0, data[at:at + size]
         at += size
+
+
+def binlog_size(events_bytes):
+    # The length of the statement BINLOG '<base64>' that carries these bytes of events.
+    return len("BINLOG ''") + 4 * ((events_bytes + 2) // 3)

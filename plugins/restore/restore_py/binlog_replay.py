@@ -114,7 +114,7 @@ class _Run(object):
                 nxt.relayed = "claimed"
             try:
                 self.statements[nxt.n] += 1
-                nxt.s.commit()
+                nxt.finish()
             except Exception as err:
                 with self.cond:
                     nxt.relayed = ("done", err)
@@ -150,7 +150,7 @@ class _Run(object):
                     f = open(self.dir + "/" + name, "rb")
                     raw, posts, crc = binlog_apply.open_file(f, name)
                     fde = _base64.b64encode(raw).decode("ascii")
-                self.queue.put((i, fde, binlog_apply.read_transaction(f, meta[1], meta[2], posts, crc, spec=self.spec_of(meta))))
+                self.queue.put((i, fde, binlog_apply.transaction(f, self.dir + "/" + name, meta[1], meta[2], posts, crc, self.spec_of(meta))))
         except Exception as err:
             self.fail(i, err)
         finally:
