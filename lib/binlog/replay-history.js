@@ -161,10 +161,10 @@ function checkUntil(host, r) {
   if (r.until === null) return;
   var last = null;
   r.trxs.forEach(function (t) {
-    if (r.inDump(t) && t.immediateCommit !== null && (!last || t.immediateCommit > last.immediateCommit)) last = t;
+    if (r.inDump(t) && t.commit !== null && (!last || t.commit > last.commit)) last = t;
   });
-  if (last && last.immediateCommit >= r.until) {
-    var shown = times.timeTexts(host, r.zone, [r.until, last.immediateCommit]);
+  if (last && last.commit >= r.until) {
+    var shown = times.timeTexts(host, r.zone, [r.until, last.commit]);
     throw new UserError('OPTION_INVALID', said('until ' + shown[0] + ' is before the dump\'s own point: ' + (last.gtid ? 'transaction ' + last.gtid +
       ' (' + last.file + ':' + last.start + ')' : 'the transaction at ' + last.file + ':' + last.start) + ', committed ' + shown[1] + ', is in the dump (' +
       (r.byPosition ? 'before its binlogFile:binlogPosition ' + r.dumpFile + ':' + r.dumpPosition : 'its gtidExecuted') + '), so the target would ' +
@@ -191,7 +191,7 @@ function checkIncidents(host, r) {
   for (var k = 0; k < r.trxs.length; k++) {
     var t = r.trxs[k];
     if (r.inDump(t)) continue;
-    if ((r.until !== null && t.immediateCommit >= r.until) || r.isStop(t, r.stopBefore)) { stopAt = k; break; }
+    if ((r.until !== null && t.commit >= r.until) || r.isStop(t, r.stopBefore)) { stopAt = k; break; }
     if (r.isStop(t, r.stopAfter)) { stopAt = k + 1; break; }
   }
   r.got.files.forEach(function (f, fk) {

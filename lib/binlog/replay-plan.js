@@ -6,47 +6,11 @@
 var UserError = require('../core/user-error.js').UserError;
 var folderOf = require('./binlog-folder.js');
 var binlogSource = require('./binlog-source.js');
-var secrets = require('../options/secrets.js');
 var times = require('./binlog-times.js');
 var gtids = require('./gtid-set.js');
 var statements = require('./statements.js');
 var history = require('./replay-history.js');
-
-// The tables (["s.t"]) or schema a DDL statement names, or null when its text says no table.
-function ddlTarget(text, schema) {
-  var list = statements.tokens(text);
-  var w = function (i) { return list[i] ? list[i].word : undefined; };
-  var i = 1;
-  if (w(0) === 'CREATE' || w(0) === 'DROP') {
-    if (w(1) === 'DATABASE' || w(1) === 'SCHEMA') {
-      i = w(2) === 'IF' ? (w(3) === 'NOT' ? 5 : 4) : 2;
-      return list[i] && list[i].name !== undefined ? { schema: list[i].name, tables: [] } : null;
-    }
-    if (w(i) === 'TEMPORARY') i++;
-    if (w(i) === 'TABLE') {
-      i++;
-      if (w(i) === 'IF') i += w(i + 1) === 'NOT' ? 3 : 2;
-      var names = [];
-      while (list[i] && list[i].name !== undefined) {
-        var dot = list[i + 1] && list[i + 1].word === '.' && list[i + 2] && list[i + 2].name !== undefined;
-        names.push(dot ? list[i].name + '.' + list[i + 2].name : schema + '.' + list[i].name);
-        i += dot ? 3 : 1;
-        if (w(0) !== 'DROP' || w(i) !== ',') break;
-        i++;
-      }
-      return names.length ? { schema: null, tables: names } : null;
-    }
-  }
-  if (w(0) === 'ALTER' || w(0) === 'TRUNCATE') {
-    i = w(1) === 'TABLE' ? 2 : w(1) === 'ONLINE' && w(2) === 'TABLE' ? 3 : (w(0) === 'TRUNCATE' ? 1 : -1);
-    if (i < 0 || !list[i] || list[i].name === undefined) return null;
-    var q = list[i + 1] && list[i + 1].word === '.' && list[i + 2] ? list[i].name + '.' + list[i + 2].name : schema + '.' + list[i].name;
-    // ALTER TABLE … RENAME: the new name is not followed here.
-    if (list.some(function (t) { return t.word === 'RENAME'; })) return null;
-    return { schema: null, tables: [q] };
-  }
-  return null;
-}
+var replayFilter = require('./replay-filter.js');
 
 function said(text) {
   return 'restore.load with binlogs: ' + text + ' Nothing was changed.';
@@ -96,7 +60,7 @@ var DROP_TEXT = { 'drop-table': 'DROP TABLE', truncate: 'TRUNCATE', 'drop-databa
 // dumpPosition (its binlogFile:binlogPosition), byPosition: {uuid, source} (a dump without gtidExecuted: the
 // transactions from dumpFile:dumpPosition on, numbered from 1 in the source's order, are given GTIDs uuid:n; the
 // preflight derives uuid), dumpPurged, dumpServerUuid (the dumped server's gtid_purged and server_uuid, as @.json records
-// them, or null), loaded: function (schema, table) | null (everything loaded), loadedSchema: function (schema)}.
+// them, or null), filter: lib/binlog/replay-filter.js forLoad's (what the load creates) | null (every transaction replays)}.
 // Returns {folder, files, zone, transactions: [{gtid, file, start, end, time, statements}], inDump, notLoaded, otherSchemas,
 // target: text, reached: bool, lines, numbered: the last number given (byPosition), after: the transactions past the stop [{gtid, time}]}.
 function planReplay(host, opts) {
@@ -169,7 +133,7 @@ function planReplay(host, opts) {
         continue;
       }
     }
-    if ((until !== null && t.immediateCommit >= until) || isStop(t, opts.stopBefore)) { out.reached = true; stopAt = k; break; }
+    if ((until !== null && t.commit >= until) || isStop(t, opts.stopBefore)) { out.reached = true; stopAt = k; break; }
     if (t.gtid === null && t.undecoded.length && !byPosition) {
       // A tagged GTID (MySQL 8.3+): its GTID is not read. Before the dump's binlogFile:binlogPosition it is in the dump;
       // after it, neither what it is nor whether the target holds it is known: refused.
@@ -194,17 +158,17 @@ function planReplay(host, opts) {
         t.undecoded.join('; ') +
         '. Replay it with mysqlbinlog | mysql.'));
     }
-    var keep = keepForLoad(t, opts);
+    var keep = replayFilter.keepForLoad(t, opts.filter);
     if (keep === true) {
-      out.transactions.push({ gtid: t.gtid, file: t.file, start: t.start, end: t.end, time: t.immediateCommit, statements: t.statements,
-        tables: writtenTables(t), lastCommitted: t.lastCommitted, sequenceNumber: t.sequenceNumber, sizes: t.sizes });
+      out.transactions.push({ gtid: t.gtid, file: t.file, start: t.start, end: t.end, time: t.commit, statements: t.statements,
+        tables: replayFilter.writtenTables(t), lastCommitted: t.lastCommitted, sequenceNumber: t.sequenceNumber, sizes: t.sizes });
     } else out[keep]++;
     if (isStop(t, opts.stopAfter)) { out.reached = true; stopAt = k + 1; break; }
   }
   out.after = pastStop(trxs.slice(stopAt), byPosition, beforeDump, out.numbered);
   refuseUnsent(host, folder, out.transactions);
   out.last = out.transactions.length ? out.transactions[out.transactions.length - 1] : null;
-  var shown = times.timeTexts(host, zone, [until, out.last ? out.last.time : null, got.last ? got.last.immediateCommit : null,
+  var shown = times.timeTexts(host, zone, [until, out.last ? out.last.time : null, got.last ? got.last.commit : null,
     resolved ? resolved.time : null]);
   if (resolved) resolved.timeText = shown[3];
   out.target = until !== null ? 'until ' + shown[0] + ' (' + zone.name + ')' : resolved ? 'stopBefore "' + resolved.asked + '": the ' +
@@ -219,7 +183,7 @@ function planReplay(host, opts) {
       (out.last ? '; the last ' + out.last.gtid + ' committed ' + out.lastText : ''),
     '  skipped: ' + out.inDump + (byPosition ? ' before the dump\'s position ' + opts.dumpFile + ':' + opts.dumpPosition + ' (in the dump)'
       : ' already in the dump (its gtidExecuted)') +
-      (opts.loaded ? ', ' + out.notLoaded + ' only of tables the load leaves out, ' + out.otherSchemas + ' only of schemas it does not load' : '') +
+      replayFilter.skippedText(out, opts.filter) +
       '; on the target, GTIDs it already holds are skipped too'];
   if (!out.reached && (until !== null || stopGtid)) {
     out.lines.push('  the files end before ' + out.target + ' (the last transaction in them committed ' + shown[2] +
@@ -247,7 +211,7 @@ function pastStop(rest, byPosition, beforeDump, n) {
     if (byPosition && beforeDump(t)) return;
     if (byPosition) n++;
     var gtid = t.gtid === null && byPosition ? byPosition.uuid + ':' + n : t.gtid;
-    if (gtid) out.push({ gtid: gtid, time: t.immediateCommit });
+    if (gtid) out.push({ gtid: gtid, time: t.commit });
   });
   return out;
 }
@@ -271,7 +235,7 @@ function resolveNamed(trxs, named, dumpSet, beforeDump) {
     var kind = dropsNamed(t, named);
     if (kind) {
       return { stop: t.gtid && !beforeDump ? t.gtid : t.file + ':' + t.start, gtid: t.gtid, file: t.file, position: t.start,
-        time: t.immediateCommit, kind: kind };
+        time: t.commit, kind: kind };
     }
   }
   return null;
@@ -299,44 +263,4 @@ function refuseUnsent(host, folder, list) {
   });
 }
 
-// The tables ("schema.table", source names) whose rows or definition the transaction changes.
-function writtenTables(t) {
-  var names = Object.keys(t.tables);
-  t.statements.forEach(function (s) {
-    var d = ddlTarget(s.text, s.schema);
-    (d ? d.tables : []).forEach(function (n) { if (names.indexOf(n) < 0) names.push(n); });
-  });
-  return names;
-}
-
-// Whether the transaction is replayed: all its tables loaded (true), none ('notLoaded' when a table of a
-// loaded schema is among them, else 'otherSchemas': the counts the plan prints), some: refused, naming it.
-// A table the transaction creates is loaded when the selection would have chosen it had it been in the dump.
-function keepForLoad(t, opts) {
-  if (!opts.loaded) return true;
-  var names = Object.keys(t.tables);
-  var schemas = [];
-  var unknown = false;
-  t.statements.forEach(function (s) {
-    var d = ddlTarget(s.text, s.schema);
-    if (!d) unknown = true;
-    else if (d.schema !== null) schemas.push(d.schema);
-    else names = names.concat(d.tables);
-  });
-  if (unknown) {
-    throw new UserError('BINLOG_UNSUPPORTED', said('transaction ' + t.gtid + ' (' + t.file + ':' + t.start + ') is a statement whose tables the replay ' +
-      'cannot tell (' + JSON.stringify(secrets.statement(t.statements[0].text).slice(0, 100)) + '), and the load is filtered: load without the filters, or stop before it.'));
-  }
-  var verdicts = names.map(function (n) {
-    var dot = n.indexOf('.');
-    return opts.loaded(n.slice(0, dot), n.slice(dot + 1));
-  }).concat(schemas.map(function (s) { return opts.loadedSchema(s); }));
-  if (verdicts.every(function (v) { return v; })) return true;
-  if (verdicts.every(function (v) { return !v; })) {
-    return names.some(function (n) { return opts.loadedSchema(n.slice(0, n.indexOf('.'))); }) ? 'notLoaded' : 'otherSchemas';
-  }
-  throw new UserError('BINLOG_UNSUPPORTED', said('transaction ' + t.gtid + ' (' + t.file + ':' + t.start + ') changes tables loaded and not loaded (' +
-    names.concat(schemas).join(', ') + '): it cannot be replayed in part. Load those tables too, or stop before it (stopBefore: "' + t.gtid + '").'));
-}
-
-module.exports = { planReplay: planReplay, ddlTarget: ddlTarget, splitPosition: splitPosition, namedStop: namedStop };
+module.exports = { planReplay: planReplay, splitPosition: splitPosition, namedStop: namedStop };

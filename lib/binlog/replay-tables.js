@@ -1,12 +1,12 @@
 // Tables a replay creates (CREATE TABLE in the binary logs, of a loaded schema): after the replay they
 // are tables of the restore like the loaded ones, so the report's rows, analyze and the members'
 // verification cover them too. Which ones exist is read from the server after the replay, not inferred.
-var ddlTarget = require('./replay-plan.js').ddlTarget;
+var ddlTarget = require('./replay-filter.js').ddlTarget;
 var statements = require('./statements.js');
 
 function isCreateTable(text) {
-  var list = statements.tokens(text);
-  return list.length > 1 && list[0].word === 'CREATE' && list[1].word === 'TABLE';
+  var r = statements.read(text, '');
+  return !!r && r.kind === 'create-table';
 }
 
 // plan: replay-plan.js planReplay's; map: {dump schema: loaded name} or null. [{schema, dumpSchema, table}]

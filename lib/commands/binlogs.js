@@ -32,7 +32,7 @@ function patternsOf(list) {
 function dangerousEvents(trxs, manyRows, patterns) {
   var out = [];
   trxs.forEach(function (t) {
-    var base = { gtid: t.gtid, file: t.file, position: t.start, end: t.end, time: t.immediateCommit };
+    var base = { gtid: t.gtid, file: t.file, position: t.start, end: t.end, time: t.commit };
     t.statements.forEach(function (s) {
       var c = statements.classify(s.text, s.schema);
       if (!c) return;
@@ -77,7 +77,7 @@ function binlogsCommand(host, where, options) {
     if (t.incomplete) undecoded.push({ gtid: t.gtid, file: t.file, position: t.start, reason: t.incomplete });
   });
   // Every time shown, converted in one go.
-  var wanted = [since, until, got.first && got.first.immediateCommit, got.last && got.last.immediateCommit];
+  var wanted = [since, until, got.first && got.first.commit, got.last && got.last.commit];
   got.files.forEach(function (f) { wanted.push(f.firstCommit, f.lastCommit); });
   dangerous.forEach(function (d) { wanted.push(d.time); });
   var shown = times.timeTexts(host, zone, wanted.map(function (t) { return t === undefined ? null : t; }));

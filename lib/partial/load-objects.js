@@ -133,4 +133,4 @@ function histogramBuckets(h, file) {
 // options: the util.loadDump options of the call → ([dumpSchema, table, trigger]) → whether the load creates that trigger.
 function triggerFilter(options) { return objectFilter(options || {}, 'Triggers', 2, 3); }
 
-module.exports = { loadObjects: loadObjects, rawObjectName: rawObjectName, triggerFilter: triggerFilter };
+module.exports = { loadObjects: loadObjects, rawObjectName: rawObjectName, triggerFilter: triggerFilter, objectFilter: objectFilter };

@@ -219,6 +219,8 @@ function lockedPreflight(host, p) {
   if (topo.members.length && own.membersTimeout > 0) members.surveyMembers(host, topo, objects.tables, own.membersTimeout);
   // A target holding part of this replay: rolled forward (no util.loadDump) or refused, before row ownership is asked.
   if (replay) planReplayForward(host, replay, { objects: objects, lo: final, own: own, dump: dump });
+  // Continued or rolled forward: the loaded tables stay (util.loadDump is not run, dropExisting drops nothing).
+  if (replay && replay.forward) drops = [];
   // Objects of the load already there: refused unless dropped, ignored or resumed (util.loadDump would stop at them).
   if (!own.dropExisting && !(replay && replay.forward)) dropExisting.refuseExisting(host, objects, final, rowOwnership.resumesProgress(host, final));
   // Which rows the load does not own, and what each post-load step may touch (refused here, before any change).

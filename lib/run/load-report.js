@@ -33,7 +33,8 @@ function planLines(plan) {
     (plan.preset.source === 'built-in' ? '' : ' from ' + plan.preset.source) + '):'];
   if (plan.optionEcho) lines.push('  restore.load options: ' + plan.optionEcho);
   // A replay rolled forward does not run util.loadDump (its replay lines say why).
-  lines.push(plan.replay && plan.replay.forward ? '  util.loadDump: not run (rolling forward a replay, below)'
+  var forward = plan.replay && plan.replay.forward;
+  lines.push(forward ? '  util.loadDump: not run (' + (forward.stopped ? 'continuing a replay that stopped' : 'rolling forward a replay') + ', below)'
     : '  util.loadDump options: ' + sortedJson(withoutSecrets(plan.loadDumpOptions)));
   lines = lines.concat(indent(plan.batchLines || []));
   if (plan.preset.threadsWhy && plan.loadDumpOptions.threads !== undefined) {
@@ -45,7 +46,8 @@ function planLines(plan) {
   lines = lines.concat(indent(plan.topologyLines || []));
   if (plan.dropRequested) {
     lines.push('  Drop before loading: ' + (plan.drops.length ? plan.drops.length + ' existing object(s)' +
-      (plan.dropNative ? ' (by util.loadDump\'s dropExistingObjects)' : '') : 'nothing exists yet'));
+      (plan.dropNative ? ' (by util.loadDump\'s dropExistingObjects)' : '') : forward ? 'nothing: the loaded tables hold this restore\'s ' +
+      'load and replay, which continues (below)' : 'nothing exists yet'));
     lines = lines.concat(indent(indent(describeDrops(plan.drops))));
   }
   lines.push('  InnoDB redo log: ' + redoPlanText(plan.redo));

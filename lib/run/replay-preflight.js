@@ -6,8 +6,10 @@
 // (positionGtids): that is what makes a rerun skip what is applied).
 var UserError = require('../core/user-error.js').UserError;
 var replayPlan = require('../binlog/replay-plan.js');
+var replayFilter = require('../binlog/replay-filter.js');
 var gtids = require('../binlog/gtid-set.js');
 var selection = require('../partial/selection.js');
+var objectFilter = require('../partial/load-objects.js').objectFilter;
 var sourcePosition = require('../dump/dump-metadata.js').sourcePosition;
 var sourceIdentity = require('../dump/dump-metadata.js').sourceIdentity;
 var renameReplay = require('./replay-rename.js').renameReplay;
@@ -155,6 +157,7 @@ function planLoadReplay(host, p) {
     return null;
   }
   var sliced = slicedTables(p.options);
+  var replicated = !!(p.topo && (p.topo.feedsOthers || p.topo.group));
   if (own.outsideSlice === 'skip' && !sliced) {
     throw new UserError('OPTION_CONFLICT', 'restore.load option outsideSlice says how a replay handles rows outside a slice of latest or since: ' +
       'give one of those too, or leave it out.', { options: ['outsideSlice'] });
@@ -178,15 +181,27 @@ function planLoadReplay(host, p) {
       'enforce_gtid_consistency ON) on the target. Nothing was changed.');
   }
   refuseInconsistent(p.dump.rootJson);
+  // What the load creates (the dump's scope and the filters): lib/binlog/replay-filter.js.
   var sel = selection.parseSelection(p.lo);
   var schemas = p.objects.schemas.map(function (s) { return s.dumpSchema; });
-  var loadedSchema = function (schema) { return schemas.indexOf(schema) >= 0; };
+  var inDump = p.dump.schemas.map(function (e) { return e.schema; });
+  // A schema the load creates (util.loadDump's include / excludeSchemas; includeTables keeps the other schemas and their
+  // routines and events, as lib/partial/load-objects.js reads it), or one the replay creates that they allow.
+  var loadsSchema = function (s) {
+    return inDump.indexOf(s) >= 0 ? schemas.indexOf(s) >= 0
+      : sel.excludeSchemas.indexOf(s) < 0 && (!sel.includeSchemas.length || sel.includeSchemas.indexOf(s) >= 0);
+  };
+  var filter = replayFilter.forLoad({ lo: p.lo, dump: p.dump, triggers: (p.objects.triggers || []).map(function (t) {
+    return { schema: t.dumpSchema, table: t.table, name: t.name };
+  }), chosen: { table: function (s, t) { return selection.isTableChosen(sel, s, t); }, schema: loadsSchema, loadsSchema: loadsSchema,
+    routine: objectFilter(p.lo, 'Routines', 2, 2), event: objectFilter(p.lo, 'Events', 2, 2), trigger: objectFilter(p.lo, 'Triggers', 2, 3) } });
   var plan = replayPlan.planReplay(host, { where: own.binlogs, until: own.until, stopBefore: own.stopBefore, stopAfter: own.stopAfter,
     dumpGtids: sourcePosition(p.dump.rootJson).gtidExecuted, dumpFile: sourcePosition(p.dump.rootJson).binlogFile,
     dumpPosition: sourcePosition(p.dump.rootJson).binlogPosition, byPosition: positionGtids(host, p.dump.rootJson), sourceOptions: p.options,
     dumpPurged: dumpSysvar(p.dump.rootJson, 'gtid_purged'), dumpServerUuid: dumpSysvar(p.dump.rootJson, 'server_uuid'),
-    loaded: function (schema, table) { return loadedSchema(schema) && selection.isTableChosen(sel, schema, table); },
-    loadedSchema: loadedSchema });
+    filter: filter });
+  var skippedAt = plan.lines.map(function (l) { return /^ {2}skipped: /.test(l); }).indexOf(true) + 1;
+  [replayFilter.scopeLine(filter), replayFilter.accountLine(filter)].filter(Boolean).reverse().forEach(function (l) { plan.lines.splice(skippedAt, 0, l); });
   // schemaMap (or util.loadDump's schema option): the events under the new names (lib/run/replay-rename.js).
   renameReplay(plan, p.objects, p.dump);
   markSliced(plan, sliced);
@@ -200,6 +215,7 @@ function planLoadReplay(host, p) {
     (p.tuned || p.redoOff ? '; with the load\'s ' + (p.tuned ? 'tuned settings' + (p.redoOff ? ' and ' : '') : '') + (p.redoOff ? 'redo log off' : '') +
       ', put back after the replay' : ''));
   plan.sessionWorkers = plan.workers;
+  plan.replicated = replicated; // what a refusal to continue offers (lib/binlog/replay-record.js)
   if (own.replayWith === 'applier') {
     // The target's own applier instead of the sessions (lib/binlog/replay-applier.js): checked here, the line says how.
     useApplier(plan, planApplier(host, plan, !!p.lo.skipBinlog));
@@ -226,16 +242,17 @@ function planLoadReplay(host, p) {
 }
 
 // Once util.loadDump's options are composed (the progress file chosen): a target holding part of this replay
-// already is rolled forward (util.loadDump not run again) or refused (lib/binlog/replay-record.js). The record's
+// already is continued or rolled forward (util.loadDump not run again, dropExisting drops nothing: the caller empties
+// its drops) or refused (lib/binlog/replay-record.js). The record's
 // key: the dump (where it ends in its source's history) and the loaded tables under their loaded names.
 // p: {objects, lo (util.loadDump's options, composed), own, dump}.
 function planReplayForward(host, plan, p) {
   var pos = sourcePosition(p.dump.rootJson);
   plan.recordKey = JSON.stringify({ dump: [pos.gtidExecuted, pos.binlogFile, pos.binlogPosition, sourceIdentity(p.dump.rootJson)],
     tables: p.objects.tables.map(function (t) { return t.schema + '.' + t.table; }).sort() });
+  var existing = Object.keys(rowOwnership.existingTables(host, p.objects.tables, []));
   plan.forward = replayRecord.planForward(host, plan, { key: plan.recordKey, dropExisting: !!p.own.dropExisting,
-    resumed: rowOwnership.resumesProgress(host, p.lo),
-    tablesThere: Object.keys(rowOwnership.existingTables(host, p.objects.tables, [])).length > 0 });
+    resumed: rowOwnership.resumesProgress(host, p.lo), tablesThere: existing.length > 0, existing: existing, replicated: !!plan.replicated });
   if (!plan.forward) return;
   var at = plan.lines.map(function (l) { return /^ {2}replay: /.test(l); }).indexOf(true);
   plan.lines.splice(at + 1, 0, plan.forward.line);

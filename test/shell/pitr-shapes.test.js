@@ -2,10 +2,9 @@
 // restore.load with binlogs on the shapes production binary logs hold (issue 53): one statement whose
 // row events pass 4 MB (the sessions sent it cut in two BINLOG statements, the second without its table
 // map, and the target mysqld died of signal 11), an empty transaction (an errant GTID's fix), CREATE
-// TABLE … SELECT, XA committed in one phase, a compressed transaction, a tagged GTID. Each road ends equal
-// to the source (CHECKSUM TABLE, the source's GTIDs); a statement above the target's max_allowed_packet is
-// refused before anything changes. (XA PREPARE then XA COMMIT / XA ROLLBACK, and ANALYZE TABLE, replay too
-// once the plan no longer refuses their statements as "filtered": lib/binlog/replay-plan.js keepForLoad.)
+// TABLE … SELECT, XA committed in one phase, XA PREPARE then XA COMMIT / XA ROLLBACK, ANALYZE TABLE, a
+// compressed transaction, a tagged GTID. Each road ends equal to the source (CHECKSUM TABLE, the source's
+// GTIDs); a statement above the target's max_allowed_packet is refused before anything changes.
 const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
@@ -74,6 +73,14 @@ describe('restore load --binlogs: the shapes of production binary logs (real She
     await q('INSERT INTO shp.t VALUES (5, 5)');
     await q("XA END 'c'");
     await q("XA COMMIT 'c' ONE PHASE");
+    for (const [xid, id, end] of [['a', 3, "XA COMMIT 'a'"], ['b', 4, "XA ROLLBACK 'b'"]]) {
+      await q(`XA START '${xid}'`);
+      await q(`INSERT INTO shp.t VALUES (${id + 10}, ${id})`);
+      await q(`XA END '${xid}'`);
+      await q(`XA PREPARE '${xid}'`);
+      await q(end);
+    }
+    await q('ANALYZE TABLE shp.t');
     await q('SET SESSION binlog_transaction_compression = ON');
     await q('UPDATE shp.t SET v = v * 10');
     await q('SET SESSION binlog_transaction_compression = OFF');

@@ -91,7 +91,7 @@ describe('rolling a replay forward (lib/binlog/replay-record.js)', function () {
       e.message.includes(`holds this replay already up to ${S}:18, committed`) && e.message.includes('past until X'));
   });
 
-  it('a write on the target after the restore, another selection, no record, tables gone or dropped: refused, said', function () {
+  it('a write on the target after a restore that ended, another selection, tables gone, a hole: refused, said', function () {
     const host = hostHolding('');
     restoredTo(host, 14);
     host.state.g = `${T}:1-5,${S}:11-14`;
@@ -100,16 +100,38 @@ describe('rolling a replay forward (lib/binlog/replay-record.js)', function () {
     host.state.g = `${T}:1-4,${S}:11-14`;
     expect(() => planForward(host, plan(18), Object.assign({}, p, { key: 'k2' }))).to.throw()
       .that.satisfies((e) => e.code === 'TARGET_CHANGED' && e.message.includes('loaded another dump, or other tables'));
-    expect(() => planForward(hostHolding(`${S}:11-12`), plan(18), p)).to.throw()
-      .that.satisfies((e) => e.code === 'TARGET_CHANGED' && e.message.includes('there is no record of one'));
-    expect(() => planForward(host, plan(18), Object.assign({}, p, { dropExisting: true }))).to.throw()
-      .that.satisfies((e) => e.code === 'TARGET_CHANGED' && e.message.includes('dropped by dropExisting') &&
-        e.message.includes('Without dropExisting the same command rolls forward'));
+    // Tables gone: loaded anew they would miss what the target holds; on a replicated target no RESET is offered.
+    expect(() => planForward(host, plan(18), Object.assign({}, p, { tablesThere: false, replicated: true }))).to.throw()
+      .that.satisfies((e) => e.code === 'TARGET_CHANGED' && e.message.includes('the loaded tables are not on the server') &&
+        e.message.includes('restore onto a fresh server (or a fresh group)') && !e.message.includes('drop the loaded schemas and RESET'));
     // A hole in what the target holds of the replay: not the plugin's doing.
     restoredTo(host, 12);
     host.state.g = `${T}:1-4,${S}:11-12:14`;
     expect(() => planForward(host, plan(18), p)).to.throw().that.satisfies((e) => e.code === 'TARGET_CHANGED' &&
       e.message.includes(`holds ${S}:14 of this replay but not ${S}:13`));
+  });
+
+  it('a replay that stopped (a failure, a kill): the same command continues, record or not, dropExisting or not, over a fix of the target\'s own', function () {
+    // No record (another machine's, or lost): what the target holds is the replay's beginning, the tables are there.
+    const none = planForward(hostHolding(`${T}:1-7,${S}:11-12`), plan(18), Object.assign({}, p, { existing: ['shop\u0000t'] }));
+    expect(none).to.include({ held: 2, stopped: true }).and.deep.include({ rows: { examined: ['shop\u0000t'], own: [] }, record: null });
+    expect(none.line).to.match(new RegExp(`^ {2}continuing a replay that stopped, from ${S}:12, committed .* to until X: the target holds 2 transaction`));
+    // The record written as the replay began, then the fix (a transaction of the target's own, T:5): continued.
+    const host = hostHolding(`${T}:1-4`);
+    writeRecord(host, { key: 'k1', rows: rows, last: null, replaying: true });
+    host.state.g = `${T}:1-5,${S}:11-13`;
+    const f = planForward(host, plan(18), Object.assign({}, p, { dropExisting: true }));
+    expect(f).to.include({ held: 3, stopped: true }).and.deep.include({ rows: rows });
+    expect(f.line).to.include('dropExisting drops nothing');
+    // A later transaction the source's logical clock let commit with a missing one: the same; one that depended on it: refused.
+    const clocked = (upTo) => Object.assign(plan(upTo), { transactions: plan(upTo).transactions.map((t, k) =>
+      Object.assign(t, { file: 'binlog.000002', start: 100 * k, sequenceNumber: k + 1, lastCommitted: k < 3 ? k : 2 })) });
+    host.state.g = `${T}:1-5,${S}:11-12:14`; // 13 (sequence 3) missing, 14 (last_committed 2) held
+    expect(planForward(host, clocked(18), p).from.gtid).to.equal(`${S}:14`);
+    host.state.g = `${T}:1-5,${S}:11-13:15-16`; // 14 (sequence 4) missing, 16 (last_committed 2 < 4) ok, 15 too
+    expect(planForward(host, clocked(18), p).held).to.equal(5);
+    expect(() => planForward(host, plan(18), p)).to.throw().that.satisfies((e) => e.code === 'TARGET_CHANGED' &&
+      e.message.includes(`holds ${S}:15 of this replay but not ${S}:14`));
   });
 
   it('a record the target no longer matches (RESET BINARY LOGS AND GTIDS since): a fresh load, its rows measured as before', function () {

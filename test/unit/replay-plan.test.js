@@ -6,7 +6,7 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 const { HAVE_PYTHON, prelude } = require('../support/companion');
 const gtids = require('../../lib/binlog/gtid-set.js');
-const { ddlTarget } = require('../../lib/binlog/replay-plan.js');
+const { ddlTarget } = require('../../lib/binlog/replay-filter.js');
 
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'binlogs');
 
@@ -54,8 +54,8 @@ describe('replay plan (lib/binlog): GTID sets and the tables of DDL', function (
     expect(ddlTarget('ALTER TABLE shop.orders ADD COLUMN status VARCHAR(10)', 'x')).to.deep.equal({ schema: null, tables: ['shop.orders'] });
     expect(ddlTarget('TRUNCATE orders', 'shop')).to.deep.equal({ schema: null, tables: ['shop.orders'] });
     expect(ddlTarget('CREATE DATABASE IF NOT EXISTS `new`', 'shop')).to.deep.equal({ schema: 'new', tables: [] });
-    // Not followed: a rename (the new name), statements without a table.
-    expect(ddlTarget('ALTER TABLE shop.a RENAME TO shop.b', 'shop')).to.equal(null);
+    // A rename: both names (the new one in the default schema when unqualified); statements without a table: null.
+    expect(ddlTarget('ALTER TABLE shop.a RENAME TO b', 'x')).to.deep.equal({ schema: null, tables: ['shop.a', 'x.b'] });
     expect(ddlTarget("CREATE USER 'u'@'%'", 'shop')).to.equal(null);
   });
 

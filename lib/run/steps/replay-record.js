@@ -13,7 +13,8 @@ function recordReplay(run) {
         ? { gtid: plan.forward.from.gtid, time: plan.forward.from.timeText } : null });
   } catch (e) {
     // The replay is done; only a later roll forward needs the record.
-    run.host.out.warn('The record of this replay could not be written (' + e.message + '): the same command with a later stop will be refused.');
+    run.host.out.warn('The record of this replay could not be written (' + e.message + '): the same command with a later stop still continues ' +
+      'from the target\'s GTIDs, but cannot tell a write made on the target since from this restore\'s own.');
   }
 }
 

@@ -7,6 +7,8 @@ var applyWithApplier = require('../../binlog/replay-applier.js').applyWithApplie
 var times = require('../../binlog/binlog-times.js');
 var replayedTables = require('../../binlog/replay-tables.js').replayedTables;
 var replayRecordStep = require('./replay-record.js');
+var replayRecord = require('../../binlog/replay-record.js');
+var rowFacts = require('../../snapshot/row-ownership.js').rowFacts;
 
 // replayWith "applier" (or "auto" that chose it): the target's replication applier, fed by the plugin (its binary
 // log as log_replica_updates says). "auto" falls back to the sessions when the target could not connect back
@@ -34,6 +36,8 @@ module.exports = {
     // The load's levers hold during the replay: it runs inside the tuned settings (the server steps before it,
     // the revert step after it, also on failure) and, where the load skips the binary log, so do its sessions.
     var unlogged = !!run.plan.loadDumpOptions.skipBinlog;
+    // The record says the replay began: one that stops is told from one that ended (lib/binlog/replay-record.js).
+    replayRecord.markReplaying(run.host, plan, rowFacts(run.plan.snapshot.ownership, run.pre.objects.tables, plan.forward));
     var done = replay(run.host, plan, unlogged);
     var r = done.r;
     if (done.engine === 'applier') unlogged = false;

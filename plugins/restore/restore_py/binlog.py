@@ -43,6 +43,9 @@ class _Reader(object):
         if t["immediateCommit"] is None:  # before 8.0.1, or a tagged GTID: the event's own second, and said so
             t["immediateCommit"] = t["eventTime"] * 1000000
             self.info["timesFromHeaders"] += 1
+        # The time every stop and report uses: the source's commit (original_commit_timestamp), which a replica's
+        # own logs carry beside theirs (immediate_commit_timestamp: the replica's clock, when it applied it).
+        t["commit"] = t["originalCommit"] if t["originalCommit"] is not None else t["immediateCommit"]
         self.emit(t, self.info)
 
     def _no_clock(self):
@@ -163,7 +166,7 @@ class _Reader(object):
 
 
 def _matches(t, spec):
-    when = t["immediateCommit"]
+    when = t["commit"]
     return (spec.get("since") is None or when >= spec["since"]) and (spec.get("until") is None or when < spec["until"])
 
 
@@ -186,8 +189,8 @@ def read(paths_json, spec_json):
         info["transactions"] += 1
         info["firstGtid"] = info["firstGtid"] or t["gtid"]
         info["lastGtid"] = t["gtid"] or info["lastGtid"]
-        info["firstCommit"] = info["firstCommit"] or t["immediateCommit"]
-        info["lastCommit"] = t["immediateCommit"]
+        info["firstCommit"] = info["firstCommit"] or t["commit"]
+        info["lastCommit"] = t["commit"]
         if not _matches(t, spec):
             return
         out["counted"] += 1
@@ -213,5 +216,5 @@ def read(paths_json, spec_json):
             info["error"] = {"code": "os-error", "position": None, "reason": os_refusal("os-error", path, "cannot read it", err).reason}
     for key in ("first", "last"):
         if out[key] is not None:
-            out[key] = {k: out[key][k] for k in ("gtid", "file", "start", "end", "immediateCommit")}
+            out[key] = {k: out[key][k] for k in ("gtid", "file", "start", "end", "immediateCommit", "commit")}
     return _json.dumps(out)

@@ -28,7 +28,7 @@ def head(path):
     info = binlog._new_file(path)
 
     def emit(t, _info):
-        info["firstGtid"], info["firstCommit"] = t["gtid"], t["immediateCommit"]
+        info["firstGtid"], info["firstCommit"] = t["gtid"], t["commit"]
         raise _Enough()
 
     try:
