@@ -133,7 +133,10 @@ const SHAPES = {
   async ddl(cx) {
     const { r } = cx;
     const t = `gen.d_${cx.c}_${cx.n}`;
-    await cx.run(`CREATE TABLE ${t} (id INT PRIMARY KEY, v VARCHAR(20)) ENGINE=${r.pick(['InnoDB', 'InnoDB', 'MyISAM'])}`);
+    // MyISAM only outside the dump: its rows are not in the dump's snapshot (written meanwhile, they would be
+    // in the dump and replayed again: the reference fails on them too).
+    const engine = r.pick(['InnoDB', 'InnoDB', 'MyISAM']);
+    await cx.run(`CREATE TABLE ${t} (id INT PRIMARY KEY, v VARCHAR(20)) ENGINE=${cx.phase === 'during' ? 'InnoDB' : engine}`);
     await cx.run(`INSERT INTO ${t} VALUES (1, 'a'), (2, 'b'), (${r.int(3, 99)}, 'c')`);
     await cx.run(`ALTER TABLE ${t} ADD COLUMN w INT DEFAULT ${r.int(0, 9)}`);
     const after = r.int(0, 3);
@@ -212,6 +215,7 @@ const SHAPES = {
   },
   // A transaction rolled back after changing a MyISAM table (the change stays, and is logged).
   async myisam_rollback(cx) {
+    if (cx.phase === 'during') return 'skip'; // not while the dump runs (ddl says why)
     const { r } = cx;
     await cx.run('BEGIN');
     await cx.run(`INSERT INTO gen.t_myisam (v) VALUES (${q(str(r, 9))})`);
