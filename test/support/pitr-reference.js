@@ -1,0 +1,174 @@
+'use strict';
+// The judge of issue 53 item 5: a generated run (pitr-generator.js) restored twice, on fresh targets —
+// the reference (the real util.loadDump, then the bundle's `mysqlbinlog <files> --exclude-gtids=<the dump's
+// gtidExecuted> [--stop-datetime | --stop-position] | mysql`) and the plugin (restore.load with binlogs and
+// the same stop, on a road) — and compared: CHECKSUM TABLE of every table of the dumped schemas, the other
+// objects there, @@gtid_executed (the target's own GTIDs left out: util.loadDump writes them under each
+// target's server_uuid), SHOW GRANTS of every generated account, and XA transactions left prepared. A plugin
+// refusal is no difference when the target is untouched: it is listed as "refused: <first line>".
+const fs = require('fs');
+const path = require('path');
+const { spawnSync } = require('child_process');
+const { runJs } = require('./shell');
+const { SCHEMAS } = require('./pitr-generator');
+
+const q = (s) => `'${String(s).replace(/'/g, "''")}'`;
+const sh = (s) => `'${String(s).replace(/'/g, "'\\''")}'`;
+
+// A target as fresh as can be without a new server: no generated schema or account, no prepared XA, no
+// channel, binary logs and GTIDs reset, and the plugin's own records of earlier loads removed.
+async function resetTarget(target, configHome) {
+  for (const x of await target.query('XA RECOVER')) {
+    await target.query(`XA ROLLBACK ${q(x.data.slice(0, Number(x.gtrid_length)))}`).catch(() => {});
+  }
+  for (const ch of await target.query('SELECT channel_name FROM performance_schema.replication_connection_configuration')) {
+    await target.query(`STOP REPLICA FOR CHANNEL ${q(ch.channel_name)}`).catch(() => {});
+    await target.query(`RESET REPLICA ALL FOR CHANNEL ${q(ch.channel_name)}`).catch(() => {});
+  }
+  for (const s of SCHEMAS) await target.query(`DROP DATABASE IF EXISTS \`${s}\``);
+  for (const u of await target.query("SELECT user, host FROM mysql.user WHERE user LIKE 'gen\\_u%'")) {
+    await target.query(`DROP USER ${q(u.user)}@${q(u.host)}`);
+  }
+  await target.query('RESET BINARY LOGS AND GTIDS');
+  if (configHome) fs.rmSync(path.join(configHome, 'restore'), { recursive: true, force: true });
+}
+
+function bundleBin(server, name) {
+  return path.join(path.dirname(server.client.trim().split(/\s+/)[0]), name);
+}
+
+// The reference restore of run on target, up to stop (a run.stops entry) → {ok, out}.
+async function referenceRestore(target, run, stop, { configHome } = {}) {
+  await resetTarget(target, configHome);
+  const load = runJs(target.uri, `util.loadDump(${JSON.stringify(run.dump)}, {showProgress: false, resetProgress: true}); null`, { configHome });
+  if (load.error) return { ok: false, out: `util.loadDump: ${load.error.message}\n${load.out.slice(-1500)}` };
+  const m = stop.mysqlbinlog;
+  const files = m.file ? run.files.slice(0, run.files.indexOf(m.file) + 1) : run.files;
+  const args = [`--exclude-gtids=${run.dumpGtids}`];
+  if (m.stopDatetime) args.push(`--stop-datetime=${m.stopDatetime}`);
+  if (m.stopPosition) args.push(`--stop-position=${m.stopPosition}`);
+  const cmd = `${sh(bundleBin(target, 'mysqlbinlog'))} ${args.map(sh).join(' ')} ${files.map((f) => sh(path.join(run.folder, f))).join(' ')} | ` +
+    `${target.client} --binary-mode`;
+  const r = spawnSync('bash', ['-o', 'pipefail', '-c', cmd], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+  return { ok: r.status === 0, out: (r.stdout + r.stderr).slice(-3000) };
+}
+
+// What the comparison reads on a server: {tables, objects, gtids, grants, xa}.
+async function snapshot(server, run) {
+  const own = String(await server.value('SELECT @@server_uuid')).toLowerCase();
+  const list = SCHEMAS.map(q).join(',');
+  const tables = {};
+  for (const t of await server.query(`SELECT table_schema s, table_name n FROM information_schema.tables WHERE table_schema IN (${list}) ` +
+    "AND table_type = 'BASE TABLE' ORDER BY 1, 2")) {
+    const name = `\`${t.s}\`.\`${t.n}\``;
+    const c = await server.query(`CHECKSUM TABLE ${name}`).then((x) => String(x[0].Checksum), (e) => `error ${e.code}`);
+    tables[`${t.s}.${t.n}`] = c;
+  }
+  const objects = (await server.query(
+    `SELECT CONCAT('view ', table_schema, '.', table_name) o FROM information_schema.views WHERE table_schema IN (${list}) UNION ALL ` +
+    `SELECT CONCAT('trigger ', trigger_schema, '.', trigger_name) FROM information_schema.triggers WHERE trigger_schema IN (${list}) UNION ALL ` +
+    `SELECT CONCAT(LOWER(routine_type), ' ', routine_schema, '.', routine_name) FROM information_schema.routines WHERE routine_schema IN (${list}) UNION ALL ` +
+    `SELECT CONCAT('event ', event_schema, '.', event_name) FROM information_schema.events WHERE event_schema IN (${list}) ORDER BY 1`)).map((x) => x.o);
+  const gtids = String(await server.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '').split(',')
+    .filter((p) => p && p.split(':')[0].toLowerCase() !== own).sort().join(',');
+  const grants = {};
+  for (const a of run.accounts || []) {
+    grants[a] = await server.query(`SHOW GRANTS FOR ${a}`).then((rows) => rows.map((x) => Object.values(x)[0]).join('; '), () => 'absent');
+  }
+  const xa = (await server.query('XA RECOVER')).map((x) => String(x.data)).sort();
+  return { tables, objects, gtids, grants, xa };
+}
+
+// Every difference between two snapshots, as lines.
+function differences(ref, got) {
+  const out = [];
+  const keys = (a, b) => [...new Set(Object.keys(a).concat(Object.keys(b)))].sort();
+  for (const t of keys(ref.tables, got.tables)) {
+    if (ref.tables[t] !== got.tables[t]) out.push(`table ${t}: reference ${ref.tables[t] || 'absent'}, plugin ${got.tables[t] || 'absent'}`);
+  }
+  const missing = ref.objects.filter((o) => !got.objects.includes(o));
+  const extra = got.objects.filter((o) => !ref.objects.includes(o));
+  if (missing.length) out.push(`objects only on the reference: ${missing.join(', ')}`);
+  if (extra.length) out.push(`objects only on the plugin's target: ${extra.join(', ')}`);
+  if (ref.gtids !== got.gtids) out.push(`gtid_executed: reference ${ref.gtids || '(empty)'}, plugin ${got.gtids || '(empty)'}`);
+  for (const a of keys(ref.grants, got.grants)) {
+    if (ref.grants[a] !== got.grants[a]) out.push(`SHOW GRANTS FOR ${a}: reference ${ref.grants[a]}, plugin ${got.grants[a]}`);
+  }
+  if (ref.xa.join() !== got.xa.join()) out.push(`XA RECOVER: reference [${ref.xa.join(', ')}], plugin [${got.xa.join(', ')}]`);
+  return out;
+}
+
+// Is the target as resetTarget left it? (A refusal is acceptable only then.)
+async function untouched(target, run) {
+  const s = await snapshot(target, run);
+  const schemas = Number(await target.value(`SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name IN (${SCHEMAS.map(q).join(',')})`));
+  return schemas === 0 && !s.gtids && Object.values(s.grants).every((g) => g === 'absent') && !s.xa.length;
+}
+
+// The plugin's restore of run on target, up to stop, by road ('sessions' | 'applier') → {error, out}.
+async function pluginRestore(target, run, stop, road, { configHome } = {}) {
+  await resetTarget(target, configHome);
+  const options = Object.assign({ binlogs: run.folder, replayWith: road, outputFormat: 'none' }, stop.option);
+  const r = runJs(target.uri, `restore.load(${JSON.stringify(run.dump)}, ${JSON.stringify(options)}); null`, { configHome });
+  return { error: r.error, out: r.out };
+}
+
+// The whole comparison for one stop: the reference once, then each road → [{stop, road, verdict, lines}]
+// verdict: 'equal' | 'refused' | 'differs' | 'reference failed'.
+async function compareStop({ reference, target, run, stopName, roads, configHome }) {
+  const stop = run.stops[stopName];
+  if (stop.refuse) return mustRefuse({ target, run, stopName, stop, roads, configHome });
+  const ref = await referenceRestore(reference, run, stop, { configHome });
+  if (!ref.ok) return roads.map((road) => ({ stop: stopName, road, verdict: 'reference failed', lines: [ref.out.split('\n').filter(Boolean).slice(-3).join(' | ')] }));
+  const want = await snapshot(reference, run);
+  const out = [];
+  for (const road of roads) {
+    const log = path.join(path.dirname(target.datadir), 'server.log'); // with-mysql's (not after a restart here)
+    const logFrom = fs.existsSync(log) ? fs.statSync(log).size : 0;
+    const p = await pluginRestore(target, run, stop, road, { configHome });
+    if (!target.alive()) {
+      // The plugin's replay killed the target's mysqld (the server's log says how, from this restore on): a
+      // difference; started again on its data directory (crash recovery) for what comes next.
+      const said = fs.existsSync(log) ? fs.readFileSync(log).subarray(logFrom).toString('utf8').split('\n')
+        .filter((l) => /signal \d+|Assertion|terminated/i.test(l)).slice(0, 2) : [];
+      out.push({ stop: stopName, road, verdict: 'differs', lines: [`the target's mysqld died during the plugin's restore${said.length ? ': ' + said.join(' | ') : ''}; ` +
+        `the plugin said: ${p.error ? String(p.error.message).split('\n')[0] : 'nothing (no error)'}`] });
+      await target.start();
+      continue;
+    }
+    if (p.error) {
+      const first = String(p.error.message).split('\n')[0];
+      if (await untouched(target, run)) {
+        out.push({ stop: stopName, road, verdict: 'refused', lines: [`refused: ${first}`] });
+        continue;
+      }
+      const lines = differences(want, await snapshot(target, run));
+      out.push({ stop: stopName, road, verdict: 'differs', lines: [`failed after changing the target: ${first}`].concat(lines) });
+      continue;
+    }
+    const lines = differences(want, await snapshot(target, run));
+    out.push({ stop: stopName, road, verdict: lines.length ? 'differs' : 'equal', lines });
+  }
+  return out;
+}
+
+// A stop the plugin must refuse before anything changes (before the dump's own point): a refusal that left
+// the target untouched is right; anything else differs (what the target holds then is said).
+async function mustRefuse({ target, run, stopName, stop, roads, configHome }) {
+  const out = [];
+  for (const road of roads) {
+    const p = await pluginRestore(target, run, stop, road, { configHome });
+    const first = p.error ? String(p.error.message).split('\n')[0] : null;
+    if (first && await untouched(target, run)) {
+      out.push({ stop: stopName, road, verdict: 'refused', lines: [`refused (as it must): ${first}`] });
+      continue;
+    }
+    const s = await snapshot(target, run);
+    out.push({ stop: stopName, road, verdict: 'differs', lines: [
+      first ? `refused only after changing the target: ${first}` : 'restored a stop before the dump\'s own point (no error), where only a refusal is right',
+      `the target holds ${Object.keys(s.tables).length} table(s) of the dump, gtid_executed ${s.gtids || '(empty)'}`] });
+  }
+  return out;
+}
+
+module.exports = { resetTarget, referenceRestore, pluginRestore, snapshot, differences, untouched, compareStop };
