@@ -73,7 +73,7 @@ function binlogsCommand(host, where, options) {
   var dangerous = dangerousEvents(got.transactions, manyRows, patterns);
   var undecoded = [];
   got.transactions.forEach(function (t) {
-    t.undecoded.forEach(function (why) { undecoded.push({ gtid: t.gtid, file: t.file, position: t.start, reason: why }); });
+    t.undecoded.concat(t.unsized || []).forEach(function (why) { undecoded.push({ gtid: t.gtid, file: t.file, position: t.start, reason: why }); });
     if (t.incomplete) undecoded.push({ gtid: t.gtid, file: t.file, position: t.start, reason: t.incomplete });
   });
   // Every time shown, converted in one go.

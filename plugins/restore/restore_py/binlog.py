@@ -34,7 +34,7 @@ class _Reader(object):
         # table maps and rows events), and where it begins; query, its longest Query event (a statement the
         # sessions send as text); event, its longest event (what an applier receives: a compressed one whole).
         self.trx = dict(clock, file=_os.path.basename(self.info["path"]), start=pos, end=None, eventTime=when,
-                        tables={}, statements=[], undecoded=[], compression=None, incomplete=None, incident=None,
+                        tables={}, statements=[], undecoded=[], unsized=[], compression=None, incomplete=None, incident=None,
                         sizes={"binlog": 0, "binlogAt": None, "query": 0, "queryAt": None, "event": 0, "eventAt": None})
 
     def _close(self, end, incomplete=None):
@@ -114,8 +114,10 @@ class _Reader(object):
         elif kind in ev.ROW_KIND:
             name, rows, why = ev.rows(body, post, self.tables, kind)
             counts = t["tables"].setdefault(name or "?", [0, 0, 0])
-            if rows is None:
-                t["undecoded"].append(why)
+            if rows is None and name is None:
+                t["undecoded"].append(why)  # no table map before it: not a statement the server can apply
+            elif rows is None and why not in t["unsized"]:
+                t["unsized"].append(why)  # rows not counted (partial JSON, a type not sized): sent as they are
             else:
                 counts[("insert", "update", "delete").index(ev.ROW_KIND[kind])] += rows
             if not self.stmt:
@@ -171,7 +173,7 @@ def _matches(t, spec):
 
 
 def _notable(t, many):
-    return bool(t["statements"] or t["undecoded"] or t["incomplete"]) or any(
+    return bool(t["statements"] or t["undecoded"] or t["unsized"] or t["incomplete"]) or any(
         c[1] >= many or c[2] >= many for c in t["tables"].values())
 
 

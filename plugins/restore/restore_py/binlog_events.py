@@ -74,7 +74,7 @@ def rows(body, post, tables, kind):
     extra = _struct.unpack_from("<H", body, post - 2)[0] if post == 10 else 0
     at = post + max(extra - 2, 0)
     if kind == PARTIAL_UPDATE:
-        return table["name"], None, "partial JSON updates (binlog_row_value_options=PARTIAL_JSON) are not sized"
+        return table["name"], None, "partial JSON updates (binlog_row_value_options=PARTIAL_JSON): rows not counted"
     try:
         return table["name"], binlog_rows.count_rows(body[at:], len(body) - at, table, kind == UPDATE), None
     except (binlog_rows.Unsized, IndexError, _struct.error) as err:
