@@ -77,8 +77,10 @@ class Conn(object):
         self.tls = None  # the TLS version negotiated, once wrapped
 
     def _recv(self, n):
+        # No more than asked: the bytes after a client's SSL request are its TLS handshake, the TLS layer's to read
+        # (a client sends both at once; read ahead here, they were lost to it and the connection refused).
         while len(self.buf) < n:
-            got = self.s.recv(65536)
+            got = self.s.recv(n - len(self.buf))
             if not got:
                 raise EOFError()
             self.buf += got
