@@ -148,9 +148,12 @@ describe('secrets: no channel shows the masks\' key or a credential (real Shell,
         return r.out;
       };
       const said = [
-        // A live server whose password holds @ and /, read by mysqlbinlog: its CREATE USER (a hash) stops the plan, quoted without it.
+        // A live server whose password holds @ and /, read by mysqlbinlog. Its binary logs are the target's own (this server):
+        // the transactions after the dump (the CREATE USER with its hash, the GRANT) are on it already, and the plan says so
+        // without the password or the hash (account statements replay now: none is quoted; secrets.statement hides them where
+        // a filtered replay quotes one, test/unit/secrets.test.js).
         refusal(server.uri, ['load', dump, `--schema=${target('sec_e')}`, `--binlogs=sec_rpl:${RPL}@127.0.0.1:${server.port}`, '--dry-run'],
-          'BINLOG_UNSUPPORTED'),
+          'TARGET_CHANGED'),
         refusal(null, ['binlogs', `mysql://sec_rpl:${RPL}@127.0.0.1:1`], 'BINLOG_SOURCE_UNREACHABLE'),
         refusal(null, ['binlogs', 'sec_rpl:NoPort-Secret-64@127.0.0.1'], 'REMOTE_ADDRESS_INVALID'),
         refusal(null, ['plan', 'rsync://bk:Daemon-Secret-62@127.0.0.1:1/mod/dump', '--latest=sec_src.orders:1'], 'REMOTE_ADDRESS_INVALID'),
@@ -158,7 +161,7 @@ describe('secrets: no channel shows the masks\' key or a credential (real Shell,
         refusal(null, ['plan', par('nightly'), '--latest=sec_src.orders:1'], 'REMOTE_ADDRESS_INVALID'),
         refusal(null, ['inspect', par('nightly')], 'REMOTE_ADDRESS_INVALID'),
       ];
-      expect(said[0]).to.match(/CREATE USER 'sec_rpl'@'127\.0\.0\.1' IDENTIFIED WITH '\(set, not shown\)' AS '\(set, not shown\)'/);
+      expect(said[0]).to.include('the target holds this replay already');
       expect(said[1]).to.include('sec_rpl@127.0.0.1:1');
       expect(said[3]).to.include('rsync://bk:(set, not shown)@127.0.0.1:1/mod/dump').and.include('RSYNC_PASSWORD');
       expect(said[5]).to.include('/p/(set, not shown)/');
