@@ -13,6 +13,7 @@ var textTable = require('../format/text-table.js');
 var topology = require('./topology.js');
 var health = require('./member-health.js');
 var globalVariable = require('./server-variables.js').globalVariable;
+var rowCounts = require('./row-counts.js');
 
 var PROGRESS_EVERY_MS = 2000;
 
@@ -320,15 +321,13 @@ function noOwnGtids(host, s) {
   return String(s.run('SELECT GTID_SUBTRACT(?, ?) AS e', [mine, target]).rows[0].e).replace(/\s/g, '') === '';
 }
 
-// COUNT(*)s per statement: 50,000 tables are not 50,000 round trips per server.
-var COUNT_BATCH = 100;
-
+// COUNT(*)s a batch of tables per statement (lib/server/row-counts.js): 50,000 tables are not 50,000 round trips per server.
 function countsEqual(host, s, tables) {
   var differ = [];
   var run = function (sql) { return host.sql.run(sql); };
   var other = function (sql) { return s.run(sql); };
-  for (var i = 0; i < tables.length; i += COUNT_BATCH) {
-    var batch = tables.slice(i, i + COUNT_BATCH);
+  for (var i = 0; i < tables.length; i += rowCounts.BATCH) {
+    var batch = tables.slice(i, i + rowCounts.BATCH);
     var here = batchCounts(run, batch), there = batchCounts(other, batch);
     batch.forEach(function (t, k) {
       if (here[k] !== there[k]) differ.push(displayTable(t.schema, t.table) + ' ' + here[k] + ' here, ' + (there[k] === null ? 'missing' : there[k]) + ' there');
@@ -340,10 +339,7 @@ function countsEqual(host, s, tables) {
 // The row counts of tables in one statement; one by one when a table is missing (null for it).
 function batchCounts(run, tables) {
   try {
-    var out = tables.map(function () { return null; });
-    run(tables.map(function (t, k) { return 'SELECT ' + k + ' AS k, COUNT(*) AS n FROM ' + quoteTable(t.schema, t.table); })
-      .join(' UNION ALL ')).rows.forEach(function (r) { out[Number(r.k)] = Number(r.n); });
-    return out;
+    return rowCounts.countTables(run, tables);
   } catch (e) {
     return tables.map(function (t) { return exactCount(run, t); });
   }

@@ -62,12 +62,18 @@ function tableRowCounts(host, tables, opts) {
       counted.push(x.r);
     });
   });
-  for (var i = 0; i < counted.length; i += BATCH) {
-    var batch = counted.slice(i, i + BATCH);
-    host.sql.run(batch.map(function (r, k) {
-      return 'SELECT ' + k + ' AS k, COUNT(*) AS n FROM ' + quoteTable(r.schema, r.table);
-    }).join(' UNION ALL ')).rows.forEach(function (row) { batch[Number(row.k)].rows = Number(row.n); });
-  }
+  countTables(function (sql) { return host.sql.run(sql); }, counted).forEach(function (n, k) { counted[k].rows = n; });
+  return out;
+}
+
+// COUNT(*) of each of tables [{schema, table}], BATCH a statement; run: a statement -> its result. [rows]
+function countTables(run, tables) {
+  var out = [];
+  tables.forEach(function (t, k) {
+    if (k % BATCH) return;
+    run(tables.slice(k, k + BATCH).map(function (b, j) { return 'SELECT ' + j + ' AS k, COUNT(*) AS n FROM ' + quoteTable(b.schema, b.table); })
+      .join(' UNION ALL ')).rows.forEach(function (row) { out[k + Number(row.k)] = Number(row.n); });
+  });
   return out;
 }
 
@@ -86,4 +92,4 @@ function rowChangeCounters(host) {
   }
 }
 
-module.exports = { tableRowCounts: tableRowCounts, rowChangeCounters: rowChangeCounters };
+module.exports = { tableRowCounts: tableRowCounts, countTables: countTables, BATCH: BATCH, rowChangeCounters: rowChangeCounters };
