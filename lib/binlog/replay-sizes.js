@@ -2,7 +2,8 @@
 // one statement's table maps and row events as one BINLOG '…' statement (as mysqlbinlog does: never cut
 // inside, a rows event without its table map crashes the server) and statements as text: max_allowed_packet
 // bounds both. The target's applier (replayWith "applier") receives events: replica_max_allowed_packet
-// bounds them. Sizes per transaction come from the reader (plugins/restore/restore_py/binlog.py).
+// bounds them. A Group Replication member certifies each transaction: group_replication_transaction_size_limit
+// bounds it. Sizes per transaction come from the reader (plugins/restore/restore_py/binlog.py).
 var UserError = require('../core/user-error.js').UserError;
 var gtids = require('./gtid-set.js');
 
@@ -11,11 +12,11 @@ function mb(n) {
 }
 
 // Throws REPLAY_TOO_LARGE naming the largest piece above the limit (its transaction, file:position, size).
-function refuseOversized(host, plan) {
+// held: the target's gtid_executed (a set): what it holds is not sent.
+function refuseOversized(host, plan, held) {
   var applier = !!plan.applier;
   var name = applier ? 'replica_max_allowed_packet' : 'max_allowed_packet';
   var limit = Number(host.sql.run('SELECT @@GLOBAL.' + name + ' AS m').rows[0].m);
-  var held = gtids.executed(host);
   var worst = null;
   plan.transactions.forEach(function (t) {
     var s = t.sizes;
@@ -43,4 +44,19 @@ function refuseOversized(host, plan) {
     ' Nothing was changed.', { file: t.file, position: worst.at, bytes: worst.n, limit: limit, variable: name });
 }
 
-module.exports = { refuseOversized: refuseOversized };
+// On a Group Replication member every replayed transaction is certified: one above group_replication_transaction_size_limit is
+// rolled back by the group mid-replay. Its size in the source's file stands for what the group measures (the same row events).
+function refuseGroupSize(plan, topo, held) {
+  var limit = topo && topo.group && topo.group.sizeLimit ? topo.group.sizeLimit : 0;
+  if (!limit) return;
+  var big = plan.transactions.filter(function (t) { return t.end - t.start > limit && !gtids.hasGtid(held, t.gtid); });
+  if (!big.length) return;
+  var t = big.reduce(function (a, b) { return b.end - b.start > a.end - a.start ? b : a; });
+  throw new UserError('BINLOG_TOO_LARGE', 'restore.load with binlogs: transaction ' + t.gtid + ' (' + t.file + ':' + t.start + ') is ' + (t.end - t.start) +
+    ' bytes in the binary log, above this group\'s group_replication_transaction_size_limit (' + limit + ' bytes): the group would roll it ' +
+    'back mid-replay' + (big.length > 1 ? ' (' + big.length + ' transaction(s) are above it; this is the largest)' : '') + '. Raise ' +
+    'group_replication_transaction_size_limit on every member to at least ' + (t.end - t.start) + ' (SET PERSIST), or stop before it ' +
+    '(stopBefore: "' + t.gtid + '"). Nothing was changed.', { gtid: t.gtid, file: t.file, position: t.start, size: t.end - t.start, limit: limit });
+}
+
+module.exports = { refuseOversized: refuseOversized, refuseGroupSize: refuseGroupSize };

@@ -63,8 +63,8 @@ function markSliced(plan, sliced) {
 
 // The tables ({schema, table}: loaded names) the transactions the target does not hold yet write: what
 // row-ownership checks (lib/snapshot/row-ownership.js: a table holding rows of its own is refused).
-function replayWrites(host, plan) {
-  var held = gtids.executed(host);
+// held: the target's gtid_executed (a set).
+function replayWrites(plan, held) {
   var map = plan.rewrite ? plan.rewrite.schemaMap : {};
   var out = [];
   var seen = {};
@@ -123,22 +123,6 @@ function refuseInconsistent(root) {
     'TABLES WITH READ LOCK while it read gtidExecuted, e.g. the account lacked RELOAD), so the point it records may not be where its rows ' +
     'stand, and a replay from there could skip transactions or apply them twice. Use a dump whose @.json says gtidExecutedInconsistent: false') +
     ', or load this one without binlogs. Nothing was changed.', { option: 'binlogs' });
-}
-
-// On a Group Replication member every replayed transaction is certified: one above group_replication_transaction_size_limit is
-// rolled back by the group mid-replay. Its size in the source's file stands for what the group measures (the same row events).
-function refuseGroupSize(host, plan, topo) {
-  var limit = topo && topo.group && topo.group.sizeLimit ? topo.group.sizeLimit : 0;
-  if (!limit) return;
-  var held = gtids.executed(host);
-  var big = plan.transactions.filter(function (t) { return t.end - t.start > limit && !gtids.hasGtid(held, t.gtid); });
-  if (!big.length) return;
-  var t = big.reduce(function (a, b) { return b.end - b.start > a.end - a.start ? b : a; });
-  throw new UserError('BINLOG_TOO_LARGE', 'restore.load with binlogs: transaction ' + t.gtid + ' (' + t.file + ':' + t.start + ') is ' + (t.end - t.start) +
-    ' bytes in the binary log, above this group\'s group_replication_transaction_size_limit (' + limit + ' bytes): the group would roll it ' +
-    'back mid-replay' + (big.length > 1 ? ' (' + big.length + ' transaction(s) are above it; this is the largest)' : '') + '. Raise ' +
-    'group_replication_transaction_size_limit on every member to at least ' + (t.end - t.start) + ' (SET PERSIST), or stop before it ' +
-    '(stopBefore: "' + t.gtid + '"). Nothing was changed.', { gtid: t.gtid, file: t.file, position: t.start, size: t.end - t.start, limit: limit });
 }
 
 // p: {own, options (every option given, resolved), lo (util.loadDump's), dump, objects, rename, snapshot, tuned, redoOff
@@ -206,8 +190,10 @@ function planLoadReplay(host, p) {
   // schemaMap (or util.loadDump's schema option): the events under the new names (lib/run/replay-rename.js).
   renameReplay(plan, p.objects, p.dump);
   markSliced(plan, sliced);
-  plan.writes = replayWrites(host, plan);
-  refuseGroupSize(host, plan, p.topo);
+  // What the target holds already is skipped by every check of what the replay sends (read once).
+  var held = gtids.executed(host);
+  plan.writes = replayWrites(plan, held);
+  replaySizes.refuseGroupSize(plan, p.topo, held);
   plan.created = replayTables.createdTables(plan, plan.rewrite ? plan.rewrite.schemaMap : null);
   // The replay's sessions: the load's threads (its preset's or the option's).
   plan.workers = Math.max(1, Number(p.lo.threads) || 4);
@@ -238,7 +224,7 @@ function planLoadReplay(host, p) {
       plan.lines[2] += '; replayWith "auto" takes these, not the target\'s applier: ' + why;
     }
   }
-  replaySizes.refuseOversized(host, plan);
+  replaySizes.refuseOversized(host, plan, held);
   return plan;
 }
 

@@ -5,7 +5,11 @@
 // server is test/shell/pitr-shapes.test.js's.
 const { expect } = require('chai');
 const { fakeHost } = require('../support/fake-host');
-const { refuseOversized } = require('../../lib/binlog/replay-sizes.js');
+const replaySizes = require('../../lib/binlog/replay-sizes.js');
+const gtids = require('../../lib/binlog/gtid-set.js');
+
+// What the preflight calls: the target's gtid_executed read once and given.
+const refuseOversized = (h, p) => replaySizes.refuseOversized(h, p, gtids.executed(h));
 
 const U = 'aaaaaaaa-0000-0000-0000-00000000000a';
 
