@@ -21,4 +21,15 @@ function prelude(before = '') {
   ];
 }
 
-module.exports = { PY_DIR, HAVE_PYTHON, prelude };
+// One companion call (name, JSON-text arguments…) in python3 -> its value, parsed; a failure thrown.
+function callCompanion(name, args) {
+  const script = [...prelude(), `got = calls[${JSON.stringify(name)}](*json.loads(${JSON.stringify(JSON.stringify(args))}))`,
+    'print(json.dumps([got[0], got[1]]))'].join('\n');
+  const r = spawnSync('python3', ['-B', '-c', script], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  const [value, failure] = JSON.parse(r.stdout);
+  if (failure) throw new Error(JSON.stringify(failure));
+  return JSON.parse(value);
+}
+
+module.exports = { PY_DIR, HAVE_PYTHON, prelude, callCompanion };

@@ -7,10 +7,9 @@
 const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
-const { spawnSync } = require('child_process');
 const { fakeHost } = require('../support/fake-host');
 const { tempDir } = require('../support/shell');
-const { HAVE_PYTHON, prelude } = require('../support/companion');
+const { HAVE_PYTHON, callCompanion: companion } = require('../support/companion');
 const { events, withIncident } = require('../support/binlog-craft');
 const { planReplay } = require('../../lib/binlog/replay-plan.js');
 
@@ -19,15 +18,6 @@ const U = 'e53c4a01-ea84-11f1-84d7-02fc00000001'; // types.000002: U:1-11, previ
 const OTHER = '0f0e0d0c-0b0a-8908-8706-050403020100';
 const FILE = 'binlog.000002';
 
-function companion(name, args) {
-  const script = [...prelude(), `got = calls[${JSON.stringify(name)}](*json.loads(${JSON.stringify(JSON.stringify(args))}))`,
-    'print(json.dumps([got[0], got[1]]))'].join('\n');
-  const r = spawnSync('python3', ['-B', '-c', script], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(r.stderr);
-  const [value, failure] = JSON.parse(r.stdout);
-  if (failure) throw new Error(JSON.stringify(failure));
-  return JSON.parse(value);
-}
 
 // A folder holding one fixture (its bytes, or bytes given) as binlog.000002.
 function folder(fixture, bytes) {

@@ -6,26 +6,15 @@
 const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
-const { spawnSync } = require('child_process');
 const { fakeHost } = require('../support/fake-host');
 const { tempDir } = require('../support/shell');
-const { HAVE_PYTHON, prelude } = require('../support/companion');
+const { HAVE_PYTHON, callCompanion: companion } = require('../support/companion');
 const { planReplay, namedStop } = require('../../lib/binlog/replay-plan.js');
 const { sourceIdentity } = require('../../lib/dump/dump-metadata.js');
 
 const U = '0f0e0d0c-0b0a-8908-8706-050403020100';
 const FILE = 'binlog.000002';
 
-// One companion call (name, JSON-text arguments…) → its value, parsed.
-function companion(name, args) {
-  const script = [...prelude(), `got = calls[${JSON.stringify(name)}](*json.loads(${JSON.stringify(JSON.stringify(args))}))`,
-    'print(json.dumps([got[0], got[1]]))'].join('\n');
-  const r = spawnSync('python3', ['-B', '-c', script], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(r.stderr);
-  const [value, failure] = JSON.parse(r.stdout);
-  if (failure) throw new Error(JSON.stringify(failure));
-  return JSON.parse(value);
-}
 
 describe('replay plan by file:position (a source with GTIDs off)', function () {
   this.timeout(20000);
