@@ -309,12 +309,16 @@ function optionEcho(member, all, explicit) {
   }).join(', ');
 }
 
+// An option's name on the command line: sinceExact -> --since-exact.
+function dashedName(name) {
+  return '--' + name.replace(/[A-Z]/g, function (c) { return '-' + c.toLowerCase(); });
+}
+
 // The command-line form, e.g. --since-exact=false, --include-tables=<a,b,…>.
 function cliForm(o) {
-  var dashed = o.name.replace(/[A-Z]/g, function (c) { return '-' + c.toLowerCase(); });
   var kind = { bool: o.default === true ? '=false' : '', string: '=<text>', integer: '=<n>', list: '=<a,b,…>',
     spec: '=<name:value,…>' }[o.type];
-  return '--' + dashed + (o.values ? '=' + o.values.join('|') : kind);
+  return dashedName(o.name) + (o.values ? '=' + o.values.join('|') : kind);
 }
 
 // The options given, as the command line would carry them (--preset=fastest --include-schemas=a,b):
@@ -322,7 +326,7 @@ function cliForm(o) {
 function cliOptions(options) {
   var o = options && typeof options === 'object' ? options : {};
   return Object.keys(o).filter(function (k) { return o[k] !== undefined && o[k] !== null; }).map(function (k) {
-    var dashed = '--' + k.replace(/[A-Z]/g, function (c) { return '-' + c.toLowerCase(); });
+    var dashed = dashedName(k);
     var v = o[k];
     if (secrets.isSecret(k)) return dashed + '=' + secrets.HIDDEN;
     if (v === true) return dashed;
