@@ -18,6 +18,7 @@ const { mysqlsh, cleanTemp, shellEnv } = require('../test/support/shell');
 const { runMeasured, onFreshServers, stats, fmt, machineLine } = require('./measure');
 const { MYSQLSH } = require('../test/support/real');
 const { phasesOf } = require('./load-bench');
+const { tablesPlan, floorTables } = require('./tables-floor');
 
 const TABLES = Number(process.env.BENCH_TABLES || 10000);
 const ROWS = 20;
@@ -93,6 +94,10 @@ async function makeDump(dump) {
   }
 }
 
+function floorSessions() {
+  return String(process.env.BENCH_FLOOR === undefined ? '2,4,8' : process.env.BENCH_FLOOR).split(',').map(Number).filter((n) => n > 0);
+}
+
 async function main() {
   const began = Date.now();
   const dump = process.env.BENCH_DUMP || path.join(os.tmpdir(), `restore-tablesbench-${TABLES}`);
@@ -109,6 +114,8 @@ async function main() {
   const expected = { tables: TABLES, indexes: TABLES * 3, rows: TABLES * ROWS };
   process.stdout.write(`Dump: ${(Number(done.dataBytes) / 1e6).toFixed(1)} MB of data, ${fs.readdirSync(dump).length} files\n\n`);
 
+  let floorText = null;
+  const floorPlan = () => (floorText = floorText || tablesPlan(dump));
   const threads = 4;
   const shell = (args) => runMeasured(MYSQLSH, args, { env: shellEnv({}) });
   const preset = (p) => (s) => shell([s.uri, '--', 'restore', 'load', dump, `--preset=${p}`, '--force']);
@@ -123,9 +130,15 @@ async function main() {
     { name: 'restore load --preset=fastest', run: preset('fastest') },
     { name: 'restore load --preset=dev', run: preset('dev') },
     // BENCH_FASTEST_THREADS=8: fastest with the threads given, beside the preset's own choice (its threads lever).
+    // The floor (bench/tables-floor.js): the dump's DDL and rows sent by N plain sessions, redo and binary log off.
+    // BENCH_FLOOR=2,4,8 (the sessions tried; 0: none); the best is the floor the verdict compares with.
+    ...floorSessions().map((n) => ({ name: `floor, ${n} plain sessions`, floor: n, run: async (s) => {
+      const f = await floorTables(s, floorPlan(), n);
+      return { status: 0, seconds: f.seconds, ddl: f.ddl, data: f.data, peakMB: NaN, cpu: NaN, stdout: '', stderr: '' };
+    } })),
     ...(process.env.BENCH_FASTEST_THREADS ? [{ name: `restore load --preset=fastest --threads=${process.env.BENCH_FASTEST_THREADS}`,
       run: (s) => shell([s.uri, '--', 'restore', 'load', dump, '--preset=fastest', `--threads=${process.env.BENCH_FASTEST_THREADS}`, '--force']) }] : []),
-  ].filter((v) => !process.env.BENCH_ONLY || v.name === DEFAULTS || process.env.BENCH_ONLY.split(',').some((x) => v.name.includes(x)));
+  ].filter((v) => !process.env.BENCH_ONLY || v.name === DEFAULTS || v.floor || process.env.BENCH_ONLY.split(',').some((x) => v.name.includes(x)));
   const runs = Number(process.env.BENCH_RUNS || 3);
   const results = await onFreshServers(variants, runs, { start: startServer, check: async (s, v, t) => {
     tidy(dump);
@@ -159,12 +172,12 @@ async function main() {
     `${slower.length ? 'slower than the defaults: ' + slower.map((v) => v.name).join(', ') : 'no preset slower than the defaults'}` +
     `${Number.isFinite(hand) ? `; hand-tuned util.loadDump ${hand.toFixed(2)}x` : ''}\n`);
   const f = results['restore load --preset=fastest'];
+  // util.loadDump's durations read "25 sec", "1 min 25 sec" or "1 h 2 min 3 sec".
+  const secondsOf = (m) => (m ? Number(m[1] || 0) * 3600 + Number(m[2] || 0) * 60 + Number(m[3]) : NaN);
+  const span = '(?:(\\d+) h(?:ours?)? )?(?:(\\d+) min )?(\\d+) sec';
+  // Summed over the summaries: a load of many tables is several util.loadDump calls (lib/run/load-batches.js).
+  const summed = (text, head) => Array.from(text.matchAll(new RegExp(head + span, 'g'))).reduce((n, m) => n + secondsOf(m), 0) || NaN;
   if (f) {
-    // util.loadDump's durations read "25 sec", "1 min 25 sec" or "1 h 2 min 3 sec".
-    const secondsOf = (m) => (m ? Number(m[1] || 0) * 3600 + Number(m[2] || 0) * 60 + Number(m[3]) : NaN);
-    const span = '(?:(\\d+) h(?:ours?)? )?(?:(\\d+) min )?(\\d+) sec';
-    // Summed over the summaries: a load of many tables is several util.loadDump calls (lib/run/load-batches.js).
-    const summed = (text, head) => Array.from(text.matchAll(new RegExp(head + span, 'g'))).reduce((n, m) => n + secondsOf(m), 0) || NaN;
     const said = (head) => fmt(f.map((t) => summed(t.stdout + t.stderr, head)), 0);
     const calls = f.map((t) => ((t.stdout + t.stderr).match(/Total duration: /g) || []).length);
     const phases = f.map((t) => phasesOf(t.stdout));
@@ -174,6 +187,20 @@ async function main() {
     process.stdout.write(`fastest inside util.loadDump (its summaries, whole seconds, summed over its ${fmt(calls, 0)} call(s)): DDL ${said('DDL files were executed in ')}, ` +
       `data ${said('Data load duration: ')}, total ${said('Total duration: ')}; mysqlsh CPU ` +
       `${fmt(f.map((t) => t.cpu), 1)} s\n`);
+  }
+  const floors = variants.filter((v) => v.floor);
+  if (floors.length) {
+    floors.forEach((v) => process.stdout.write(`${v.name}: DDL ${fmt(results[v.name].map((t) => t.ddl), 2)} s, data ` +
+      `${fmt(results[v.name].map((t) => t.data), 2)} s, all ${fmt(results[v.name].map((t) => t.seconds), 2)} s\n`));
+    const best = (k) => Math.min(...floors.map((v) => stats(results[v.name].map((t) => t[k])).median));
+    if (f) {
+      const medOf = (head) => stats(f.map((t) => summed(t.stdout + t.stderr, head))).median;
+      const ddl = medOf('DDL files were executed in ');
+      const data = medOf('Data load duration: ');
+      process.stdout.write(`floor verdict: fastest's DDL ${ddl} s = ${(ddl / best('ddl')).toFixed(2)}x the best floor's ` +
+        `${best('ddl').toFixed(2)} s (target <= 1.1x); its data ${data} s = ${(data / best('data')).toFixed(2)}x the best floor's ` +
+        `${best('data').toFixed(2)} s (target <= 1.1x; util.loadDump's summaries are whole seconds)\n`);
+    }
   }
   process.stdout.write('(wall time of the whole mysqlsh process, ~0.5 s of it Shell start; lines = what it printed; ' +
     `the whole bench took ${((Date.now() - began) / 60000).toFixed(1)} min)\n`);
