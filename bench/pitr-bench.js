@@ -19,7 +19,7 @@
 //   the setup, made by util.dumpSchemas right before the workload, is what it loads); timed: the
 //   report's replay phase (its util.loadDump phase is not part of the comparison). --replayWith=sessions
 //   (the default, "auto", takes the applier here): over 4 sessions
-//   (transactions scheduled by the source's logical clock, commit order kept), over 1 session, over
+//   (transactions scheduled by the source's logical clock, commit order kept), over 8, over 1 session, over
 //   4 with --preset=fastest (the restore-time levers the load uses apply during the replay), and with
 //   --replayWith=applier (the target's own applier fed by the plugin over the replication protocol).
 // BENCH_ONLY (a regular expression on the variants' names), BENCH_TARGET_OPTS (mysqld options of every
@@ -217,7 +217,9 @@ const pluginReplay = (threads, preset, cfgHome = home, extra = []) => async (tar
       `read and checked), the load's ${report.phases.find((p) => p.phase === 'util.loadDump').seconds.toFixed(1)} s; ` +
       (rp.engine === 'applier' ? `${rp.applied} transactions applied by the target's applier (${rp.workers} workers), fed by the plugin; `
         : `${rp.applied} transactions applied over ${rp.workers} session(s), ${(rp.statements / rp.applied).toFixed(2)} statements per ` +
-        `transaction, ${rp.retries} retried; `) + `CPU during the replay: mysqlsh ${(rp.cpuSeconds || 0).toFixed(1)} s; target mysqld ` +
+        `transaction, ${rp.retries} retried; ${(rp.commitSeconds || 0).toFixed(1)} s of the replay inside its COMMITs, sent one at a time ` +
+        `in the source's order (${((rp.commitSeconds || 0) * 1000 / rp.applied).toFixed(2)} ms each); `) +
+      `CPU during the replay: mysqlsh ${(rp.cpuSeconds || 0).toFixed(1)} s; target mysqld ` +
       `${p.cpuSeconds.toFixed(1)} s over the whole load` };
 };
 
@@ -303,6 +305,8 @@ async function main() {
     // The sessions named: replayWith's default ("auto") takes the applier on these targets.
     { name: 'plugin, 4 sessions', how: 'restore load --binlogs --threads=4 --replayWith=sessions (issue 43)', plugin: true,
       run: pluginReplay(4, undefined, home, SESSIONS) },
+    // More sessions than the clock needs: the ordered COMMITs, one at a time, are the bound (not the sessions).
+    { name: 'plugin, 8 sessions', how: 'restore load --binlogs --threads=8 --replayWith=sessions', plugin: true, run: pluginReplay(8, undefined, home, SESSIONS) },
     { name: 'plugin, 1 session', how: 'restore load --binlogs --threads=1 --replayWith=sessions', plugin: true, run: pluginReplay(1, undefined, home, SESSIONS) },
     // replayWith "applier": the target's own applier (replica_parallel_workers as the server has it: 4), fed by the plugin.
     { name: 'plugin via applier', how: 'restore load --binlogs --replayWith=applier (the target\'s applier, 4 workers)', plugin: true,
@@ -312,8 +316,8 @@ async function main() {
       run: pluginReplay(4, undefined, home) },
     { name: 'plugin, 4, preset fastest', how: 'restore load --binlogs --threads=4 --preset=fastest --replayWith=sessions (its restore-time levers)',
       plugin: true, run: pluginReplay(4, 'fastest', home, SESSIONS) },
-    ...compared.map((c) => ({ name: `plugin@${path.basename(c.dir)}, 4`, how: `restore load --binlogs --threads=4, the plugin of ${c.dir}`,
-      plugin: true, run: pluginReplay(4, undefined, c.home) })),
+    ...compared.map((c) => ({ name: `plugin@${path.basename(c.dir)}, 4`, how: `restore load --binlogs --threads=4 --replayWith=sessions, the plugin of ${c.dir}`,
+      plugin: true, run: pluginReplay(4, undefined, c.home, SESSIONS) })),
   ];
   process.stdout.write(`Commands: ${variants[0].how} (mysql = ${bin}/mysql --no-defaults -uroot -h127.0.0.1 -PPORT)\n` +
     `  applier: copy the files to DATADIR/relay.000001…, write DATADIR/relay.index; SET GLOBAL replica_parallel_workers = N; ` +

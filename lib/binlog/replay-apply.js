@@ -15,7 +15,7 @@ var POLL_SECONDS = 2;
 
 // plan: lib/binlog/replay-plan.js planReplay's; opts {workers: sessions, unlogged: sql_log_bin = 0 in them, quietMs:
 // progress.js's (tests)}. Returns {applied, onTarget, workers,
-// bytes, retries, statements, last: {gtid, time} | null}.
+// bytes, retries, statements, cpuSeconds, commitSeconds (waiting for the ordered COMMITs), last: {gtid, time} | null}.
 function applyReplay(host, plan, opts) {
   var workers = opts.workers;
   var held = gtids.executed(host);
@@ -47,6 +47,7 @@ function applyReplay(host, plan, opts) {
   out.retries = st.retries;
   out.statements = st.statements;
   out.cpuSeconds = st.cpuSeconds;
+  out.commitSeconds = st.commitSeconds;
   out.last = st.last ? { gtid: st.last.gtid, time: st.last.time } : null;
   if (st.failed) {
     var f = st.failed;

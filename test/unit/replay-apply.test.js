@@ -26,14 +26,14 @@ describe('the replay over the companion\'s engine', function () {
     const last = (n) => ({ gtid: `${U}:${n}`, file: 'binlog.000002', end: n * 100 + 100, time: AT + n * 1000000 });
     const t = setup([
       { done: false, applied: 1, bytes: 100, last: last(3), failed: null },
-      { done: true, applied: 3, bytes: 300, last: last(5), failed: null, retries: 1, statements: 9, cpuSeconds: 0.5 },
+      { done: true, applied: 3, bytes: 300, last: last(5), failed: null, retries: 1, statements: 9, cpuSeconds: 0.5, commitSeconds: 0.25 },
     ]);
     const r = applyReplay(t.host, t.plan, { workers: 4, unlogged: true, quietMs: 0 });
     expect(t.asked[0]).to.deep.equal({ dir: '/b', workers: 4, unlogged: true, rewrite: null, transactions: [3, 4, 5].map((n) => ['binlog.000002',
       n * 100, n * 100 + 100, `${U}:${n}`, n - 1, n, AT + n * 1000000, null, false]) });
     expect(t.asked[1]).to.deep.include({ id: 7 });
     expect(t.progress[0]).to.equal('Replaying binary logs - 33% (1 / 3 transactions; 100 B, commit time reached 2026-11-24 10:00:03.000000)');
-    expect(r).to.include({ applied: 3, onTarget: 2, workers: 4, bytes: 300, retries: 1, statements: 9 });
+    expect(r).to.include({ applied: 3, onTarget: 2, workers: 4, bytes: 300, retries: 1, statements: 9, cpuSeconds: 0.5, commitSeconds: 0.25 });
     expect(r.last).to.deep.equal({ gtid: `${U}:5`, time: AT + 5000000 });
   });
 

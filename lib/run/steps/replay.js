@@ -44,7 +44,7 @@ module.exports = {
     var last = r.last ? { gtid: r.last.gtid, time: r.last.time, timeText: times.timeTexts(run.host, plan.zone, [r.last.time])[0] } : null;
     run.report.replay = { applied: r.applied, onTarget: r.onTarget, last: last, zone: plan.zone.name, target: plan.target, stopNamed: plan.stopNamed || null,
       engine: done.engine, fallback: done.fallback || null, workers: r.workers, tls: r.tls || null, bytes: r.bytes, retries: r.retries, statements: r.statements,
-      cpuSeconds: r.cpuSeconds, unlogged: unlogged, created: replayedTables(run.host, plan.created || [], run.pre.objects.tables),
+      cpuSeconds: r.cpuSeconds, commitSeconds: r.commitSeconds, unlogged: unlogged, created: replayedTables(run.host, plan.created || [], run.pre.objects.tables),
       forward: plan.forward ? plan.forward.from || { gtid: null } : null };
     replayRecordStep.run(run); // the record for a roll forward, at once (the last step writes it again)
   },

@@ -52,6 +52,7 @@ class _Run(object):
         # worker (woken only when the commit it waits for is reached: a commit wakes one thread, not all).
         self.cond = _threading.Condition(_threading.Lock())
         self.committed, self.bytes, self.failed, self.stopped, self.retries = -1, 0, None, False, 0
+        self.commit_seconds = 0.0  # inside the COMMITs sent in order (binlog_worker.Worker.finish): at most one at a time
         self.parked = {}  # transaction index: the worker whose transaction waits only for its COMMIT (park)
         self.queue = _queue.Queue(maxsize=max(64, 16 * len(sessions)))
         self.sessions, self.charsets = sessions, charsets
@@ -167,7 +168,7 @@ class _Run(object):
             last = {"gtid": m[3], "file": m[0], "end": m[2], "time": m[6]}
         return {"done": self.alive == 0, "applied": c + 1, "bytes": self.bytes, "last": last, "failed": self.failed,
                 "retries": self.retries, "statements": sum(self.statements), "seconds": _time.time() - self.started,
-                "cpuSeconds": _time.process_time() - self.cpu}
+                "cpuSeconds": _time.process_time() - self.cpu, "commitSeconds": self.commit_seconds}
 
 
 def start(spec_json):
@@ -198,7 +199,7 @@ def start(spec_json):
 def wait(run_id, seconds, stop=False):
     # Waits up to `seconds` for the run to end. JSON text {done, applied, bytes, last: {gtid, file, end,
     # time} | null, failed: {index, gtid, file, position, code, message} | null, retries, statements,
-    # seconds, cpuSeconds (this process's, every thread)}; stop: every transaction not committed yet is rolled back. Once done: threads joined,
+    # seconds, cpuSeconds (this process's, every thread), commitSeconds (waiting for the ordered COMMITs)}; stop: every transaction not committed yet is rolled back. Once done: threads joined,
     # sessions closed, the run forgotten.
     run = _RUNS[run_id]
     end = _time.time() + max(0.0, seconds)
