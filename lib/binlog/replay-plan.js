@@ -166,6 +166,7 @@ function planReplay(host, opts) {
     if (isStop(t, opts.stopAfter)) { out.reached = true; stopAt = k + 1; break; }
   }
   out.after = pastStop(trxs.slice(stopAt), byPosition, beforeDump, out.numbered);
+  out.next = firstPastStop(trxs[stopAt], out);
   refuseUnsent(host, folder, out.transactions);
   out.last = out.transactions.length ? out.transactions[out.transactions.length - 1] : null;
   var shown = times.timeTexts(host, zone, [until, out.last ? out.last.time : null, got.last ? got.last.commit : null,
@@ -223,6 +224,17 @@ function pastStop(rest, byPosition, beforeDump, n) {
     if (gtid) out.push({ gtid: gtid, time: t.commit });
   });
   return out;
+}
+
+// The transaction the stop falls on (t: the first one in the files not replayed because of it), {gtid, file, start,
+// end}: the replay's applier road has the target stop before it by itself (START REPLICA UNTIL SQL_BEFORE_GTIDS).
+// null where there is none (no stop, or the files end first), or its GTID is not the one the target would see
+// (a tagged GTID, not read), or it is not whole in the files.
+function firstPastStop(t, out) {
+  if (!t || !out.reached || !out.after.length || t.incomplete || (t.undecoded && t.undecoded.length)) return null;
+  var gtid = out.after[0].gtid; // t's own, or the one derived for it (a source with GTIDs off)
+  if (t.gtid && t.gtid !== gtid) return null;
+  return { gtid: gtid, file: t.file, start: t.start, end: t.end };
 }
 
 // names: the files in order → t → whether transaction t starts before file:position.
