@@ -207,6 +207,8 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
     expect(a.status, a.out).to.equal(0);
     expect(a.stdout).to.include('replica_parallel_workers 2 (the load\'s threads, put back after)');
     expect(a.stdout).to.match(/by the target's replication applier \(2 worker\(s\), over TLSv1\.[23]\)/);
+    // until as a time, 2 workers: the server's own stop before the DROP, the first transaction at or after it.
+    expect(a.stdout).to.include(`Replay: the target's applier stopped by itself before ${dropGtid} (Until_Condition SQL_BEFORE_GTIDS)`);
     expect(await checksums(target)).to.deep.equal(expected);
     expect(await channels()).to.equal(0);
     expect(Number(await target.value('SELECT @@GLOBAL.replica_parallel_workers'))).to.equal(4);
