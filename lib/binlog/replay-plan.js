@@ -115,7 +115,7 @@ function planReplay(host, opts) {
     if (isStop(t, opts.stopAfter)) { out.reached = true; stopAt = k + 1; break; }
   }
   out.after = stops.pastStop(trxs.slice(stopAt), byPosition, beforeDump, out.numbered);
-  out.next = stops.firstPastStop(trxs[stopAt], out);
+  out.next = stops.firstPastStop(trxs[stopAt], out, byPosition);
   refuseUnsent(host, folder, out.transactions);
   out.last = out.transactions.length ? out.transactions[out.transactions.length - 1] : null;
   var shown = times.timeTexts(host, zone, [until, out.last ? out.last.time : null, got.last ? got.last.commit : null,

@@ -91,9 +91,10 @@ function pastStop(rest, byPosition, beforeDump, n) {
 // The transaction the stop falls on (t: the first one in the files not replayed because of it), {gtid, file, start,
 // end}: the replay's applier road has the target stop before it by itself (START REPLICA UNTIL SQL_BEFORE_GTIDS).
 // null where there is none (no stop, or the files end first), or its GTID is not the one the target would see
-// (a tagged GTID, not read), or it is not whole in the files.
-function firstPastStop(t, out) {
+// (a tagged GTID not read, none at all), or it is not whole in the files. byPosition: planReplay's (GTIDs derived).
+function firstPastStop(t, out, byPosition) {
   if (!t || !out.reached || !out.after.length || t.incomplete || (t.undecoded && t.undecoded.length)) return null;
+  if (!t.gtid && !byPosition) return null; // without a GTID of its own or one derived, out.after[0] is a later one's
   var gtid = out.after[0].gtid; // t's own, or the one derived for it (a source with GTIDs off)
   if (t.gtid && t.gtid !== gtid) return null;
   return { gtid: gtid, file: t.file, start: t.start, end: t.end };

@@ -4,6 +4,7 @@
 // The server's side of it runs in test/shell/pitr-applier.test.js.
 const { expect } = require('chai');
 const channel = require('../../lib/binlog/replay-channel.js');
+const { firstPastStop } = require('../../lib/binlog/replay-stops.js');
 
 const U = '3e11fa47-71ca-11e1-9e33-c80aa9429562';
 
@@ -25,5 +26,19 @@ describe('replay channel: the stop and the rename as the server\'s work', functi
     expect(channel.filterStatement(w)).to.equal(null);
     expect(channel.feedRewrite({}, w)).to.equal(null);
     expect(channel.workText(w)).to.equal('');
+  });
+
+  it('the transaction the UNTIL names: the first past the stop, under the GTID the target sees (its own, or the one derived); none where that is not sure', function () {
+    const t = { gtid: `${U}:7`, file: 'binlog.000002', start: 400, end: 900, undecoded: [] };
+    const reached = (after) => ({ reached: true, after });
+    expect(firstPastStop(t, reached([{ gtid: `${U}:7` }]))).to.deep.equal({ gtid: `${U}:7`, file: 'binlog.000002', start: 400, end: 900 });
+    // GTIDs off at the source: the number the replay would have given it.
+    expect(firstPastStop({ ...t, gtid: null }, reached([{ gtid: `${U}:12` }]), { uuid: U }).gtid).to.equal(`${U}:12`);
+    // No GTID and none derived (GTIDs turned off after a dump that records them): the next GTID is another transaction's.
+    expect(firstPastStop({ ...t, gtid: null }, reached([{ gtid: `${U}:12` }]), null)).to.equal(null);
+    expect(firstPastStop(t, { reached: false, after: [] })).to.equal(null); // the files end before the stop
+    expect(firstPastStop({ ...t, incomplete: 'the file ends inside it' }, reached([{ gtid: `${U}:7` }]))).to.equal(null);
+    expect(firstPastStop({ ...t, gtid: null, undecoded: ['a tagged GTID event of a format this reader does not know'] }, reached([{ gtid: `${U}:9` }]))).to.equal(null);
+    expect(firstPastStop(undefined, reached([]))).to.equal(null);
   });
 });
