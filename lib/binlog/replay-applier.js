@@ -60,7 +60,7 @@ function planApplier(host, plan, unlogged, auto) {
       SESSIONS);
   }
   var v = host.sql.run('SELECT @@GLOBAL.replica_parallel_workers AS w, @@GLOBAL.replica_preserve_commit_order AS o, ' +
-    '@@GLOBAL.log_bin AS lb, @@GLOBAL.log_replica_updates AS lru, @@GLOBAL.server_id AS sid').rows[0];
+    '@@GLOBAL.log_bin AS lb, @@GLOBAL.log_replica_updates AS lru, @@GLOBAL.server_id AS sid, @@GLOBAL.lower_case_table_names AS lc').rows[0];
   var workers = Number(v.w);
   if (workers > 1 && String(v.o) !== '1' && String(v.o).toUpperCase() !== 'ON') {
     throw refused('the target has replica_parallel_workers ' + workers + ' and replica_preserve_commit_order OFF: ' +
@@ -98,7 +98,7 @@ function planApplier(host, plan, unlogged, auto) {
   }
   var ordered = String(v.o) === '1' || String(v.o).toUpperCase() === 'ON';
   var a = { address: address, workers: workers, ordered: ordered, kept: false, tuned: false, leftover: !!row, logged: unlogged && String(v.lb) === '1', auto: !!auto,
-    tls: tls.on, plainWhy: tls.on ? null : tls.why, server: channel.serverWork(plan) };
+    tls: tls.on, plainWhy: tls.on ? null : tls.why, server: channel.serverWork(plan, v.lc) };
   a.lines = [applierLine(a)];
   return a;
 }

@@ -12,7 +12,8 @@
 //   event's schema and every statement's default schema, exactly as the plugin did (one exact lookup per name,
 //   applied once: a swap a->b, b->a holds). It does not rewrite a name inside a statement's text (`shop`.t, CREATE
 //   DATABASE shop): those statements, and only those, still have their text rewritten by the plugin
-//   (lib/run/replay-rename.js), with their default schema left for the filter to map as it maps the others.
+//   (lib/run/replay-rename.js), with their default schema left for the filter to map as it maps the others. Only
+//   where the target's lower_case_table_names is 0 (serverWork says why).
 // Not handed to the server: which transactions apply (the load's filters). REPLICATE_WILD_DO_TABLE /
 // REPLICATE_DO_TABLE would differ from the plugin's rules (lib/binlog/replay-filter.js) and from the reference:
 // - a transaction they filter out whole still commits on the target, empty, under its GTID, where the plugin leaves
@@ -31,11 +32,16 @@ function quoteString(s) {
   return "'" + String(s).replace(/\\/g, '\\\\').replace(/'/g, "''") + "'";
 }
 
-// plan: planReplay's (with rewrite from lib/run/replay-rename.js). {until: the GTID the applier stops before, or null;
-// next: that transaction {gtid, file, start, end}; rewrite: {from: to} for REPLICATE_REWRITE_DB, or null}.
-function serverWork(plan) {
+// plan: planReplay's (with rewrite from lib/run/replay-rename.js); lctn: the target's lower_case_table_names. {until: the
+// GTID the applier stops before, or null; next: that transaction {gtid, file, start, end}; rewrite: {from: to} for
+// REPLICATE_REWRITE_DB, or null; folded: lctn where the plugin keeps the rename}. With lower_case_table_names 1 or 2 the
+// applier folds an event's schema name to lower case before its filter looks it up, where the plugin's map is exact:
+// a name in capitals would be renamed by one and not the other, so there the plugin keeps renaming.
+function serverWork(plan, lctn) {
   var map = plan.rewrite && plan.rewrite.schemaMap;
-  return { until: plan.next ? plan.next.gtid : null, next: plan.next || null, rewrite: map && Object.keys(map).length ? map : null };
+  var any = !!map && Object.keys(map).length > 0;
+  var folds = Number(lctn) > 0;
+  return { until: plan.next ? plan.next.gtid : null, next: plan.next || null, rewrite: any && !folds ? map : null, folded: any && folds ? Number(lctn) : null };
 }
 
 // The plan line's part for it.
@@ -46,6 +52,10 @@ function workText(w) {
   if (w.rewrite) {
     parts.push('the channel\'s filter renames the schemas (REPLICATE_REWRITE_DB ' + Object.keys(w.rewrite).map(function (k) { return k + ' -> ' + w.rewrite[k]; })
       .join(', ') + ')');
+  }
+  if (w.folded) {
+    parts.push('schemaMap\'s names rewritten by the plugin, not the channel\'s filter (lower_case_table_names ' + w.folded + ': the server ' +
+      'folds an event\'s schema name to lower case before its filter maps it, the plugin\'s map is exact)');
   }
   return parts.length ? '; ' + parts.join('; ') : '';
 }

@@ -20,6 +20,14 @@ describe('replay channel: the stop and the rename as the server\'s work', functi
     expect(channel.workText(w)).to.include(`it stops by itself before ${U}:7`).and.include('REPLICATE_REWRITE_DB shop -> shop_copy, we`ird -> b');
   });
 
+  it('a target with lower_case_table_names 1: the plugin keeps renaming (the server folds names first), and says so', function () {
+    const plan = { next: null, rewrite: { schemaMap: { Shop: 'shop_copy' } } };
+    const w = channel.serverWork(plan, 1);
+    expect(channel.filterStatement(w)).to.equal(null);
+    expect(channel.feedRewrite(plan, w)).to.deep.equal({ schemaMap: { Shop: 'shop_copy' } });
+    expect(channel.workText(w)).to.include('schemaMap\'s names rewritten by the plugin, not the channel\'s filter (lower_case_table_names 1');
+  });
+
   it('no stop in the files and no schemaMap: a plain START REPLICA, no filter, nothing for the feed to rewrite', function () {
     const w = channel.serverWork({ next: null, rewrite: null });
     expect(channel.startStatement(w.until)).to.equal("START REPLICA FOR CHANNEL 'restore_replay'");
