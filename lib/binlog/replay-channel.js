@@ -34,9 +34,9 @@ function quoteString(s) {
 
 // plan: planReplay's (with rewrite from lib/run/replay-rename.js); lctn: the target's lower_case_table_names. {until: the
 // GTID the applier stops before, or null; next: that transaction {gtid, file, start, end}; rewrite: {from: to} for
-// REPLICATE_REWRITE_DB, or null; folded: lctn where the plugin keeps the rename}. With lower_case_table_names 1 or 2 the
-// applier folds an event's schema name to lower case before its filter looks it up, where the plugin's map is exact:
-// a name in capitals would be renamed by one and not the other, so there the plugin keeps renaming.
+// REPLICATE_REWRITE_DB, or null; folded: lctn where the plugin keeps the rename}. With lower_case_table_names 0 the filter
+// matches a name exactly, as the plugin's map does; with 1 it matches regardless of case (measured on 9.7: the rule
+// (Shop, shop_copy) renamed the row events of a schema shop too), so there the plugin keeps renaming.
 function serverWork(plan, lctn) {
   var map = plan.rewrite && plan.rewrite.schemaMap;
   var any = !!map && Object.keys(map).length > 0;
@@ -54,8 +54,8 @@ function workText(w) {
       .join(', ') + ')');
   }
   if (w.folded) {
-    parts.push('schemaMap\'s names rewritten by the plugin, not the channel\'s filter (lower_case_table_names ' + w.folded + ': the server ' +
-      'folds an event\'s schema name to lower case before its filter maps it, the plugin\'s map is exact)');
+    parts.push('schemaMap\'s names rewritten by the plugin, not the channel\'s filter (lower_case_table_names ' + w.folded + ': the channel\'s ' +
+      'filter matches schema names regardless of case there, the plugin\'s map exactly)');
   }
   return parts.length ? '; ' + parts.join('; ') : '';
 }
