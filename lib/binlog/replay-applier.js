@@ -1,7 +1,8 @@
 // replayWith "applier": the replay's transactions applied by the target's own replication applier,
 // fed by the plugin. The Python companion serves the transactions the plan chose (the same ones the
-// sessions would send: loaded tables only, schemaMap's names, nothing past the stop, derived GTIDs for a
-// source with GTIDs off) over the replication protocol (plugins/restore/restore_py/binlog_feed.py), and
+// sessions would send: loaded tables only, derived GTIDs for a source with GTIDs off), then the first one
+// past the stop, over the replication protocol (plugins/restore/restore_py/binlog_feed.py); the stop and
+// schemaMap's names are the server's work (lib/binlog/replay-channel.js says which work, and why not the rest); and
 // the target replicates them through a channel of its own, CHANNEL, which this module creates, waits on
 // and removes: always, on failure and interruption too (finally); what a killed mysqlsh left, the next
 // load's preflight or restore.revert() removes (removeLeftover). The rows travel over TLS (a key and a
@@ -14,6 +15,7 @@ var startProgress = require('../format/progress.js').startProgress;
 var formatBytes = require('../format/text-table.js').formatBytes;
 var times = require('./binlog-times.js');
 var gtids = require('./gtid-set.js');
+var channel = require('./replay-channel.js');
 
 var CHANNEL = 'restore_replay';
 var USER = 'mysqlsh_restore'; // the user the channel presents to the plugin's listener (its password: random, per run)
@@ -58,7 +60,7 @@ function planApplier(host, plan, unlogged, auto) {
       SESSIONS);
   }
   var v = host.sql.run('SELECT @@GLOBAL.replica_parallel_workers AS w, @@GLOBAL.replica_preserve_commit_order AS o, ' +
-    '@@GLOBAL.log_bin AS lb, @@GLOBAL.log_replica_updates AS lru, @@GLOBAL.server_id AS sid').rows[0];
+    '@@GLOBAL.log_bin AS lb, @@GLOBAL.log_replica_updates AS lru, @@GLOBAL.server_id AS sid, @@GLOBAL.lower_case_table_names AS lc').rows[0];
   var workers = Number(v.w);
   if (workers > 1 && String(v.o) !== '1' && String(v.o).toUpperCase() !== 'ON') {
     throw refused('the target has replica_parallel_workers ' + workers + ' and replica_preserve_commit_order OFF: ' +
@@ -96,7 +98,7 @@ function planApplier(host, plan, unlogged, auto) {
   }
   var ordered = String(v.o) === '1' || String(v.o).toUpperCase() === 'ON';
   var a = { address: address, workers: workers, ordered: ordered, kept: false, tuned: false, leftover: !!row, logged: unlogged && String(v.lb) === '1', auto: !!auto,
-    tls: tls.on, plainWhy: tls.on ? null : tls.why };
+    tls: tls.on, plainWhy: tls.on ? null : tls.why, server: channel.serverWork(plan, v.lc) };
   a.lines = [applierLine(a)];
   return a;
 }
@@ -107,7 +109,7 @@ function applierLine(a) {
     (a.tuned ? ' (the load\'s threads, put back after)' : '') +
     (a.kept ? ' (not raised to the load\'s threads: replica_preserve_commit_order is OFF, and more workers would commit out of ' +
       'the source\'s order)' : '') +
-    ', commit order kept), fed by the plugin from ' + a.address + ' (the target connects back there' +
+    ', commit order kept' + channel.workText(a.server) + '), fed by the plugin from ' + a.address + ' (the target connects back there' +
     (a.tls ? ' over TLS, SOURCE_SSL = 1, with a key and certificate made for this run' : ', not encrypted: over loopback, the rows do not leave this machine (' + a.plainWhy + ')') +
     '; the channel is removed at the end)' +
     (a.leftover ? '; a channel \'' + CHANNEL + '\' left by an interrupted run is stopped and removed first' : '') +
@@ -239,6 +241,10 @@ function applyWithApplier(host, plan, opts) {
   var before = gtids.executedText(host);
   var held = gtids.parseSet(before, 'The target\'s gtid_executed');
   var todo = plan.transactions.filter(function (t) { return !gtids.hasGtid(held, t.gtid); });
+  var server = plan.applier.server || channel.serverWork({});
+  // The transaction past the stop, sent after the last one for the applier to stop before (not where the target holds
+  // it: the dump's, then the server would take the stop as reached at once).
+  var until = server.until && !gtids.hasGtid(held, server.until) ? server.next : null;
   var out = { applied: 0, onTarget: plan.transactions.length - todo.length, workers: plan.applier.workers, bytes: 0, retries: 0,
     statements: 0, last: null, engine: 'applier' };
   if (!todo.length) return out;
@@ -246,26 +252,39 @@ function applyWithApplier(host, plan, opts) {
   var info = host.sql.run('SELECT @@GLOBAL.server_id AS sid, VERSION() AS v, UUID() AS u, @@GLOBAL.replica_parallel_workers AS w').rows[0];
   out.workers = Number(info.w); // as the server has it when the channel starts (the tuned value, when tuned)
   var feed = host.files.binlogFeedStart({ tls: plan.applier.tls ? 'required' : null, dir: plan.folder.dir, address: plan.applier.address, version: String(info.v).replace(/-.*/, ''),
-    targetServerId: Number(info.sid), uuid: String(info.u), user: USER, rewrite: plan.rewrite ? { schemaMap: plan.rewrite.schemaMap } : null,
-    transactions: todo.map(function (t) { return [t.file, t.start, t.end, t.gtid, t.texts || null]; }) });
+    targetServerId: Number(info.sid), uuid: String(info.u), user: USER, rewrite: channel.feedRewrite(plan, server),
+    transactions: todo.map(function (t) { return [t.file, t.start, t.end, t.gtid, t.texts || null]; })
+      .concat(until ? [[until.file, until.start, until.end, until.gtid, null, true]] : []) });
   var progress = startProgress(host, 'Replaying binary logs (the target\'s applier)', todo.length, { unit: 'transactions', quietMs: opts.quietMs });
   var started = Date.now();
   var done = 0;
   var failure = null;
+  var did = null;
   try {
     // The password only in this statement: the server masks it in its logs; the channel is reset at the end.
     host.sql.run("CHANGE REPLICATION SOURCE TO SOURCE_HOST = ?, SOURCE_PORT = ?, SOURCE_USER = ?, SOURCE_PASSWORD = ?, SOURCE_AUTO_POSITION = 1, " +
       "SOURCE_SSL = " + (feed.tls ? 1 : 0) + ", GET_SOURCE_PUBLIC_KEY = 0, SOURCE_CONNECT_RETRY = 1, SOURCE_RETRY_COUNT = 10 FOR CHANNEL '" + CHANNEL + "'",
     [plan.applier.address, feed.port, feed.user, feed.password]);
-    host.sql.run("START REPLICA FOR CHANNEL '" + CHANNEL + "'");
+    var filter = channel.filterStatement(server);
+    if (filter) host.sql.run(filter);
+    host.sql.run(channel.startStatement(until ? until.gtid : null));
     for (;;) {
       var w = host.sql.run('SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?) AS w', [wantedText, POLL_SECONDS]).rows[0].w;
       var finished = w !== null && Number(w) === 0; // NULL (no answer) is not "every GTID is there"
       done = appliedPrefix(host, todo);
-      if (finished) break;
+      if (finished) { did = channel.whatServerDid(host, server); break; }
       var st = host.files.binlogFeedStatus(feed.id);
       var err = channelErrors(host);
       if (err.applier) { failure = { kind: 'applier', code: err.applier.code, message: err.applier.message }; break; }
+      if (until && channel.applierStopped(host)) {
+        // Stopped before the replay's last transaction was applied: by an error (read again), else the UNTIL taken as
+        // reached early (never expected: the target does not hold that transaction).
+        if (appliedPrefix(host, todo) === todo.length) continue;
+        err = channelErrors(host);
+        failure = err.applier ? { kind: 'applier', code: err.applier.code, message: err.applier.message }
+          : { kind: 'applier', code: null, message: 'stopped for START REPLICA UNTIL SQL_BEFORE_GTIDS = ' + until.gtid + ' with transactions of the replay not applied' };
+        break;
+      }
       if (err.io && err.io.code && (!st.connections || err.io.state === 'OFF') && (err.io.state === 'OFF' || Date.now() - started > CONNECT_SECONDS * 1000)) {
         failure = { kind: st.connections ? 'io' : 'unreachable', code: err.io.code, message: err.io.message, feed: st.failed };
         if (failure.kind === 'unreachable') failure.idle = channelIdle(host);
@@ -295,12 +314,14 @@ function applyWithApplier(host, plan, opts) {
   if (failure) {
     var next = todo[done];
     throw new UserError('REPLAY_FAILED', 'The replay failed at transaction ' + (next ? next.gtid + ' (' + next.file + ':' + next.start + ')' : '(none left)') +
-      ': the target\'s ' + (failure.kind === 'io' ? 'replication connection' : 'applier') + ' says MySQL error ' + failure.code + ': ' + failure.message +
+      ': the target\'s ' + (failure.kind === 'io' ? 'replication connection' : 'applier') + (failure.code === null ? ' ' : ' says MySQL error ' + failure.code + ': ') + failure.message +
       (failure.feed ? ' (the plugin\'s listener: ' + failure.feed + ')' : '') + '. ' + done + ' transaction(s) were applied before it, in the ' +
       'source\'s order, and stay (each with its GTID); the channel was removed. The same command continues from there once the cause is fixed.',
     { applied: done, gtid: next ? next.gtid : null, file: next ? next.file : null, position: next ? next.start : null });
   }
   progress.done(done + ' transactions, ' + formatBytes(out.bytes));
+  if (did && did.text) host.out.print('Replay: ' + did.text + '.');
+  out.server = did;
   return out;
 }
 

@@ -2,59 +2,25 @@
 // from where the dump ends (its gtidExecuted: those transactions are skipped) to the target (until:
 // every transaction committed before that time, none at or after it; stopBefore / stopAfter: a
 // GTID), only transactions of loaded tables. Every refusal (a gap, GTIDs off, events it cannot
-// send, a transaction over loaded and not loaded tables) is thrown here, in the preflight.
+// send, a transaction over loaded and not loaded tables) is thrown here, in the preflight. One job a module: here the
+// files read and each transaction chosen; where it stops, replay-stops.js; the files' history, replay-history.js;
+// what the load creates, replay-filter.js; the plan's lines, replay-lines.js (sizes: replay-sizes.js, in the preflight).
 var UserError = require('../core/user-error.js').UserError;
 var folderOf = require('./binlog-folder.js');
 var binlogSource = require('./binlog-source.js');
 var times = require('./binlog-times.js');
 var gtids = require('./gtid-set.js');
-var statements = require('./statements.js');
 var history = require('./replay-history.js');
 var replayFilter = require('./replay-filter.js');
+var stops = require('./replay-stops.js');
+var planLines = require('./replay-lines.js');
+
+var splitPosition = stops.splitPosition;
+var isStop = stops.isStop;
 
 function said(text) {
   return 'restore.load with binlogs: ' + text + ' Nothing was changed.';
 }
-
-// A stop given as file:position (a transaction's first byte, as restore.binlogs and REPLAY_FAILED name it):
-// {file, position}, or null when the text is not of that form.
-function splitPosition(text) {
-  var m = /^(.*[^\s:]):(\d+)$/.exec(String(text).trim());
-  return m && !gtids.splitGtid(text) ? { file: m[1], position: Number(m[2]) } : null;
-}
-
-// Whether transaction t is the one a stop names (a GTID, or file:position).
-function isStop(t, text) {
-  if (!text) return false;
-  var at = splitPosition(text);
-  return at ? t.file === at.file && t.start === at.position : t.gtid === text;
-}
-
-// stopBefore "first drop of shop.customers" (or `shop`.`customers`): the preview's finding named, never a GTID
-// (no colon needed) nor a file:position. -> {schema, table}, or null when the text is not of that form.
-var NAMED = /^\s*first\s+drop\s+of\s+(?:`((?:[^`]|``)+)`|([^\s.`]+))\.(?:`((?:[^`]|``)+)`|([^\s.`]+))\s*$/i;
-
-function namedStop(text) {
-  var m = NAMED.exec(String(text));
-  if (!m) return null;
-  var unquote = function (q, plain) { return q !== undefined ? q.replace(/``/g, '`') : plain; };
-  return { schema: unquote(m[1], m[2]), table: unquote(m[3], m[4]) };
-}
-
-// The first statement of t that drops the named table (DROP TABLE, DROP DATABASE of its schema) or empties
-// it (TRUNCATE): the same classification restore.binlogs lists its dangerous events by. Or null.
-function dropsNamed(t, named) {
-  var full = named.schema + '.' + named.table;
-  for (var k = 0; k < t.statements.length; k++) {
-    var c = statements.classify(t.statements[k].text, t.statements[k].schema);
-    if (!c) continue;
-    if ((c.kind === 'drop-table' || c.kind === 'truncate') && c.tables.indexOf(full) >= 0) return c.kind;
-    if (c.kind === 'drop-database' && c.schema === named.schema) return c.kind;
-  }
-  return null;
-}
-
-var DROP_TEXT = { 'drop-table': 'DROP TABLE', truncate: 'TRUNCATE', 'drop-database': 'DROP DATABASE' };
 
 // opts: {where, until, stopBefore, stopAfter (the user's texts), dumpGtids (the dump's gtidExecuted), dumpFile,
 // dumpPosition (its binlogFile:binlogPosition), byPosition: {uuid, source} (a dump without gtidExecuted: the
@@ -64,25 +30,8 @@ var DROP_TEXT = { 'drop-table': 'DROP TABLE', truncate: 'TRUNCATE', 'drop-databa
 // Returns {folder, files, zone, transactions: [{gtid, file, start, end, time, statements}], inDump, notLoaded, otherSchemas,
 // target: text, reached: bool, lines, numbered: the last number given (byPosition), after: the transactions past the stop [{gtid, time}]}.
 function planReplay(host, opts) {
-  var targets = ['until', 'stopBefore', 'stopAfter'].filter(function (n) { return opts[n] !== undefined && opts[n] !== null; });
-  if (targets.length > 1) {
-    throw new UserError('OPTION_CONFLICT', 'restore.load: ' + targets.join(' and ') + ' both name where the replay stops: give one.',
-      { options: targets });
-  }
   var byPosition = opts.dumpGtids ? null : opts.byPosition;
-  var named = opts.stopBefore ? namedStop(opts.stopBefore) : null;
-  ['stopBefore', 'stopAfter'].forEach(function (n) {
-    if (!opts[n] || splitPosition(opts[n]) || (n === 'stopBefore' && named)) return;
-    if (!gtids.splitGtid(opts[n])) {
-      throw new UserError('OPTION_INVALID', 'restore.load option ' + n + ': ' + JSON.stringify(opts[n]) + ' is not a GTID ' +
-        '(source_uuid:number) nor a file:position (binlog.000003:1234), as restore.binlogs lists them' +
-        (n === 'stopBefore' ? ', nor "first drop of schema.table"' : '') + '.');
-    }
-    if (byPosition) {
-      throw new UserError('OPTION_INVALID', said(n + ' ' + opts[n] + ' is a GTID, and the dump records none (GTIDs off on the source): ' +
-        'give the transaction\'s file:position instead (' + n + ': "binlog.000003:1234", as restore.binlogs lists it), or until.'));
-    }
-  });
+  var named = stops.checkStops(opts, byPosition);
   if (!opts.dumpGtids && !byPosition) {
     throw new UserError('BINLOG_UNSUPPORTED', said('the dump records neither gtidExecuted nor binlogFile:binlogPosition (the dump is too old, ' +
       'or binary logging was off on the source): where the replay starts is not known.'));
@@ -97,9 +46,9 @@ function planReplay(host, opts) {
   var checked = history.checkFiles(host, folder, got, opts, dumpSet, byPosition);
   var names = checked.names;
   // A dump without GTIDs: a transaction before its binlogFile:binlogPosition is in it.
-  var dumpPosition = opts.dumpFile && typeof opts.dumpPosition === 'number' ? beforePosition(names, opts.dumpFile, opts.dumpPosition) : null;
+  var dumpPosition = opts.dumpFile && typeof opts.dumpPosition === 'number' ? stops.beforePosition(names, opts.dumpFile, opts.dumpPosition) : null;
   var beforeDump = byPosition ? dumpPosition : null;
-  var resolved = named ? resolveNamed(got.transactions, named, dumpSet, beforeDump) : null;
+  var resolved = named ? stops.resolveNamed(got.transactions, named, dumpSet, beforeDump) : null;
   if (named && !resolved) {
     throw new UserError('BINLOG_STOP_NOT_FOUND', said('stopBefore ' + JSON.stringify(opts.stopBefore) + ': no statement drops or truncates ' +
       named.schema + '.' + named.table + ' (DROP TABLE, DROP DATABASE ' + named.schema + ', TRUNCATE) after the dump in ' + folder.dir + ' (' +
@@ -165,89 +114,18 @@ function planReplay(host, opts) {
     } else out[keep]++;
     if (isStop(t, opts.stopAfter)) { out.reached = true; stopAt = k + 1; break; }
   }
-  out.after = pastStop(trxs.slice(stopAt), byPosition, beforeDump, out.numbered);
+  out.after = stops.pastStop(trxs.slice(stopAt), byPosition, beforeDump, out.numbered);
+  out.next = stops.firstPastStop(trxs[stopAt], out, byPosition);
   refuseUnsent(host, folder, out.transactions);
   out.last = out.transactions.length ? out.transactions[out.transactions.length - 1] : null;
   var shown = times.timeTexts(host, zone, [until, out.last ? out.last.time : null, got.last ? got.last.commit : null,
     resolved ? resolved.time : null]);
   if (resolved) resolved.timeText = shown[3];
-  out.target = until !== null ? 'until ' + shown[0] + ' (' + zone.name + ')' : resolved ? 'stopBefore "' + resolved.asked + '": the ' +
-      DROP_TEXT[resolved.kind] + ' at ' + (resolved.stop === resolved.gtid ? resolved.gtid + ' (' + resolved.file + ':' + resolved.position + ')'
-        : resolved.stop) + ', committed ' + shown[3]
-    : opts.stopBefore ? 'stopBefore ' + opts.stopBefore
-    : opts.stopAfter ? 'stopAfter ' + opts.stopAfter : 'the end of the files';
+  out.target = stops.targetText(opts, until, zone, resolved, shown);
   out.lastText = out.last ? shown[1] : null;
-  out.lines = ['Binary logs: ' + out.files.length + ' file(s) in ' + folder.dir + ' (' + out.files[0] + ' … ' + out.files[out.files.length - 1] +
-      ', ordered by ' + folder.order + ')',
-    '  replay: ' + out.transactions.length + ' transaction(s) after the dump, up to ' + out.target +
-      (out.last ? '; the last ' + out.last.gtid + ' committed ' + out.lastText : ''),
-    '  skipped: ' + out.inDump + (byPosition ? ' before the dump\'s position ' + opts.dumpFile + ':' + opts.dumpPosition + ' (in the dump)'
-      : ' already in the dump (its gtidExecuted)') +
-      replayFilter.skippedText(out, opts.filter) +
-      '; on the target, GTIDs it already holds are skipped too'];
-  if (!out.reached && (until !== null || stopGtid)) {
-    out.lines.push('  the files end before ' + out.target + ' (the last transaction in them committed ' + shown[2] +
-      '): every transaction in them is replayed');
-  }
-  if (byPosition) {
-    // What a DBA finds in gtid_executed afterwards, said before: the numbers are the transactions' order from the position.
-    out.lines.splice(2, 0, '  GTIDs: the dump records none (gtid_mode OFF at the source): transactions replayed from ' + byPosition.source + ' ' + opts.dumpFile + ':' +
-      opts.dumpPosition + ' onward get GTIDs ' + byPosition.uuid + ':1-' + out.numbered + ' (n: the n-th transaction of its binary log ' +
-      'from there; the UUID is derived from the source and that position, so the same command again skips what the target holds)' +
-      (out.ownGtids ? '; ' + out.ownGtids + ' of them carry a GTID of their own (GTIDs turned on at the source later): kept, their numbers unused' : ''));
-  }
-  if (checked.note) out.lines.push('  ' + checked.note);
-  if (folder.line) out.lines.splice(1, 0, '  ' + folder.line);
-  out.lines.push('  ' + zone.text.replace(/^./, function (c) { return 'Times in ' + c; }) + sourceZoneText(zone, opts.sourceZone));
+  out.lines = planLines.linesOf(out, { folder: folder, until: until, stopGtid: stopGtid, shown: shown, byPosition: byPosition, opts: opts,
+    checked: checked, zone: zone });
   return out;
-}
-
-// The source's time zone as the dump records it (@.json source.sysvars), offered beside the zone times are read in.
-function sourceZoneText(zone, source) {
-  if (!source || !source.timeZone) return '';
-  var name = source.timeZone === 'SYSTEM' && source.systemZone ? 'SYSTEM (' + source.systemZone + ')' : source.timeZone;
-  return name === zone.name ? ' (the source\'s too, as the dump records it)'
-    : '; the source\'s, as the dump records it: time_zone ' + name + ' (a time on its clock is given with its UTC offset, e.g. ' +
-      '"2026-11-24 10:42:00+01:00")';
-}
-
-// The transactions in the files past the stop, [{gtid, time}] (a dump without GTIDs: numbered on from n as the
-// replay would number them): a target holding one of them holds the replay past the stop (a roll forward to an
-// earlier point is refused: lib/binlog/replay-record.js).
-function pastStop(rest, byPosition, beforeDump, n) {
-  var out = [];
-  rest.forEach(function (t) {
-    if (byPosition && beforeDump(t)) return;
-    if (byPosition) n++;
-    var gtid = t.gtid === null && byPosition ? byPosition.uuid + ':' + n : t.gtid;
-    if (gtid) out.push({ gtid: gtid, time: t.commit });
-  });
-  return out;
-}
-
-// names: the files in order → t → whether transaction t starts before file:position.
-function beforePosition(names, file, position) {
-  var at = names.indexOf(file);
-  return function (t) {
-    var k = names.indexOf(t.file);
-    return k < at || (k === at && t.start < position);
-  };
-}
-
-// The first transaction after the dump (not in its gtidExecuted; with beforeDump, a dump that records no
-// GTIDs: not before its position) that drops or truncates the named table: {stop: its GTID, or file:position
-// without one, gtid, file, position, time, kind}, or null.
-function resolveNamed(trxs, named, dumpSet, beforeDump) {
-  for (var k = 0; k < trxs.length; k++) {
-    var t = trxs[k];
-    if (beforeDump ? beforeDump(t) : t.gtid && gtids.hasGtid(dumpSet, t.gtid)) continue;
-    var kind = dropsNamed(t, named);
-    if (kind) {
-      return { stop: t.gtid && !beforeDump ? t.gtid : t.file + ':' + t.start, gtid: t.gtid, file: t.file, position: t.start,
-        time: t.commit, kind: kind };
-    }
-  }
-  return null;
 }
 
 // Events the replay cannot send (statement-based ones, XA, compressed transactions) found by one pass
@@ -272,4 +150,4 @@ function refuseUnsent(host, folder, list) {
   });
 }
 
-module.exports = { planReplay: planReplay, splitPosition: splitPosition, namedStop: namedStop };
+module.exports = { planReplay: planReplay, splitPosition: splitPosition, namedStop: stops.namedStop };

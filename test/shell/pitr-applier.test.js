@@ -108,6 +108,10 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
       }
     }));
     await Promise.all(conns.map((x) => x.end()));
+    // One compressed transaction (a TRANSACTION_PAYLOAD event): its TABLE_MAP events are inside the payload, which only
+    // the target's server decompresses; schemaMap's rename of them is the channel filter's (issue 53 item 4).
+    await q("SET SESSION binlog_transaction_compression = ON; UPDATE app.a SET v = CONCAT('z', v) WHERE k < 300; " +
+      'SET SESSION binlog_transaction_compression = OFF');
     await new Promise((r) => setTimeout(r, 1100));
     expected = await checksums(source);
     beforeDrop = String(await source.value('SELECT CAST(NOW(6) AS CHAR)'));
@@ -153,6 +157,33 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
     expect(await channels()).to.equal(0);
   });
 
+  // Issue 53 item 4: the server does the stop and the rename. The feed sends the DROP's GTID event (the first
+  // transaction past the stop) and the events with their schema as the files have it; the target's applier stops
+  // before the DROP by its UNTIL, and its channel filter maps app to app_copy. The rows are the sessions' (the first test: the source's).
+  it('schemaMap and stopBefore: the target\'s applier stops by itself before the DROP (UNTIL SQL_BEFORE_GTIDS, only its GTID event sent), its channel filter REPLICATE_REWRITE_DB renames; every table as the source had it', async function () {
+    await freshTarget();
+    await target.query('DROP DATABASE IF EXISTS app_copy');
+    try {
+      const a = load([`--stopBefore=${dropGtid}`, '--replayWith=applier', '--schemaMap=app:app_copy']);
+      expect(a.status, a.out).to.equal(0);
+      const out = a.stdout.replace(/\s+/g, ' ');
+      expect(out).to.include(`it stops by itself before ${dropGtid}, the first transaction past the stop (START REPLICA UNTIL SQL_BEFORE_GTIDS)`)
+        .and.include('the channel\'s filter renames the schemas (REPLICATE_REWRITE_DB app -> app_copy)');
+      // Said from the server's own status before the channel went: SHOW REPLICA STATUS, performance_schema.replication_applier_filters.
+      expect(out).to.include(`Replay: the target's applier stopped by itself before ${dropGtid} (Until_Condition SQL_BEFORE_GTIDS), whose GTID event it received`);
+      const used = /the channel's filter REPLICATE_REWRITE_DB \(app,app_copy\) was used (\d+) time\(s\)/.exec(out);
+      expect(used, out).to.not.equal(null);
+      expect(Number(used[1])).to.be.above(PER_CLIENT); // each transaction's TABLE_MAP (and statements' default schema) mapped by the server
+      const sums = await checksumTables(target, TABLES.map((t) => t.replace(/^app\./, 'app_copy.')));
+      expect(Object.values(sums)).to.deep.equal(TABLES.map((t) => expected[t]));
+      expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'app'"))).to.equal(0);
+      expect(Number(await target.value(`SELECT GTID_SUBSET('${dropGtid}', @@GLOBAL.gtid_executed)`))).to.equal(0); // the DROP: received, not applied
+      expect(await channels()).to.equal(0);
+    } finally {
+      await target.query('DROP DATABASE IF EXISTS app_copy');
+    }
+  });
+
   it('without the openssl program (a fresh Debian): the applier over loopback only, not encrypted, said in the plan', async function () {
     await freshTarget();
     const bin = tempDir('restore-path-'); // every program of this PATH but openssl
@@ -176,6 +207,8 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
     expect(a.status, a.out).to.equal(0);
     expect(a.stdout).to.include('replica_parallel_workers 2 (the load\'s threads, put back after)');
     expect(a.stdout).to.match(/by the target's replication applier \(2 worker\(s\), over TLSv1\.[23]\)/);
+    // until as a time, 2 workers: the server's own stop before the DROP, the first transaction at or after it.
+    expect(a.stdout).to.include(`Replay: the target's applier stopped by itself before ${dropGtid} (Until_Condition SQL_BEFORE_GTIDS)`);
     expect(await checksums(target)).to.deep.equal(expected);
     expect(await channels()).to.equal(0);
     expect(Number(await target.value('SELECT @@GLOBAL.replica_parallel_workers'))).to.equal(4);

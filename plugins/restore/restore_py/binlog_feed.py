@@ -4,11 +4,10 @@
 # authentication, no RSA) over TLS (binlog_guard.py: plain only over loopback, where lib/ asks so), the
 # replica's setup queries, COM_REGISTER_SLAVE, then
 # COM_BINLOG_DUMP_GTID: the transactions the plan chose that the replica's GTID set lacks, each file's
-# FORMAT_DESCRIPTION after a rotate, events as the files have them (schemaMap's rewritten ones through
-# binlog_apply.replay_event, anonymous ones given their derived GTID, the server id changed where it is
-# the target's own), CRC32 recomputed where an event changed. Nothing past the plan's last transaction
-# is ever sent; the connection then stays open until the plugin stops the channel. lib/ drives the
-# channel (lib/binlog/replay-applier.js) and polls this for what was sent.
+# FORMAT_DESCRIPTION after a rotate, events as the files have them (a statement naming a schema in its text
+# rewritten by binlog_apply.replay_event, the rest mapped by the channel's filter; anonymous ones given their derived
+# GTID, the server id changed where it is the target's own), CRC32 recomputed where an event changed; past the last
+# transaction only the next one's GTID event (the applier's UNTIL); then idle until lib/ (replay-applier.js) stops it.
 import json as _json
 import os as _os
 import socket as _socket
@@ -139,11 +138,13 @@ class Feed(object):
                         self.send(conn, w.rotate(self.server_id, name, crc))
                     self.send(conn, w.format_event(self.server_id, fde, crc))
                 f.seek(meta[1])
-                data = f.read(meta[2] - meta[1])
+                data = f.read(ev.HEADER if len(meta) > 5 and meta[5] else meta[2] - meta[1])
+                if len(meta) > 5 and meta[5]:
+                    data += f.read(_struct.unpack_from("<I", data, 9)[0] - ev.HEADER)
                 out = self.events(data, meta, posts, crc)
                 self.send(conn, *out)
-                self.mark(i, meta[2] - meta[1])
-                end = meta[2]
+                self.mark(i, len(data))
+                end = meta[1] + len(data)
         finally:
             if f:
                 f.close()
@@ -223,8 +224,8 @@ class Feed(object):
 
 def start(spec_json):
     # spec {dir, address (to listen on), version (the handshake's), targetServerId, uuid (the feed's
-    # server_uuid), user, rewrite, transactions: [[file, start, end, gtid, texts]]} (an anonymous
-    # transaction is sent with its gtid: the one derived from the dump's position).
+    # server_uuid), user, rewrite, transactions: [[file, start, end, gtid, texts, head]]} (head: the transaction past the
+    # stop, its GTID event alone, for the replica's UNTIL; an anonymous one is sent with its GTID derived from the dump's position).
     # tls: "required" | "if-possible" | absent (binlog_guard.secure). JSON text {id, port, user, password, tls
     # (whether it serves over TLS only), tlsWhy (why not)}: the password is per run, random.
     feed = Feed(_json.loads(spec_json))

@@ -1,0 +1,52 @@
+'use strict';
+// What the target's server does on the applier road (lib/binlog/replay-channel.js): the statements that hand it the
+// stop and the schema rename, every name quoted; the feed then leaves TABLE_MAP events and default schemas as they are.
+// The server's side of it runs in test/shell/pitr-applier.test.js.
+const { expect } = require('chai');
+const channel = require('../../lib/binlog/replay-channel.js');
+const { firstPastStop } = require('../../lib/binlog/replay-stops.js');
+
+const U = '3e11fa47-71ca-11e1-9e33-c80aa9429562';
+
+describe('replay channel: the stop and the rename as the server\'s work', function () {
+  it('a stop and a schemaMap: START REPLICA UNTIL SQL_BEFORE_GTIDS the next transaction, REPLICATE_REWRITE_DB with each name quoted', function () {
+    const plan = { next: { gtid: `${U}:7`, file: 'binlog.000002', start: 400, end: 900 }, rewrite: { schemaMap: { shop: 'shop_copy', 'we`ird': 'b' } } };
+    const w = channel.serverWork(plan);
+    expect(channel.startStatement(w.until)).to.equal(`START REPLICA UNTIL SQL_BEFORE_GTIDS = '${U}:7' FOR CHANNEL 'restore_replay'`);
+    expect(channel.filterStatement(w)).to.equal('CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ((`shop`, `shop_copy`), (`we``ird`, `b`)) ' +
+      "FOR CHANNEL 'restore_replay'");
+    // The feed keeps only the statements' own texts: TABLE_MAP events and default schemas pass as the files have them.
+    expect(channel.feedRewrite(plan, w)).to.deep.equal({ schemaMap: null });
+    expect(channel.workText(w)).to.include(`it stops by itself before ${U}:7`).and.include('REPLICATE_REWRITE_DB shop -> shop_copy, we`ird -> b');
+  });
+
+  it('a target with lower_case_table_names 1: the plugin keeps renaming (the server folds names first), and says so', function () {
+    const plan = { next: null, rewrite: { schemaMap: { Shop: 'shop_copy' } } };
+    const w = channel.serverWork(plan, 1);
+    expect(channel.filterStatement(w)).to.equal(null);
+    expect(channel.feedRewrite(plan, w)).to.deep.equal({ schemaMap: { Shop: 'shop_copy' } });
+    expect(channel.workText(w)).to.include('schemaMap\'s names rewritten by the plugin, not the channel\'s filter (lower_case_table_names 1');
+  });
+
+  it('no stop in the files and no schemaMap: a plain START REPLICA, no filter, nothing for the feed to rewrite', function () {
+    const w = channel.serverWork({ next: null, rewrite: null });
+    expect(channel.startStatement(w.until)).to.equal("START REPLICA FOR CHANNEL 'restore_replay'");
+    expect(channel.filterStatement(w)).to.equal(null);
+    expect(channel.feedRewrite({}, w)).to.equal(null);
+    expect(channel.workText(w)).to.equal('');
+  });
+
+  it('the transaction the UNTIL names: the first past the stop, under the GTID the target sees (its own, or the one derived); none where that is not sure', function () {
+    const t = { gtid: `${U}:7`, file: 'binlog.000002', start: 400, end: 900, undecoded: [] };
+    const reached = (after) => ({ reached: true, after });
+    expect(firstPastStop(t, reached([{ gtid: `${U}:7` }]))).to.deep.equal({ gtid: `${U}:7`, file: 'binlog.000002', start: 400, end: 900 });
+    // GTIDs off at the source: the number the replay would have given it.
+    expect(firstPastStop({ ...t, gtid: null }, reached([{ gtid: `${U}:12` }]), { uuid: U }).gtid).to.equal(`${U}:12`);
+    // No GTID and none derived (GTIDs turned off after a dump that records them): the next GTID is another transaction's.
+    expect(firstPastStop({ ...t, gtid: null }, reached([{ gtid: `${U}:12` }]), null)).to.equal(null);
+    expect(firstPastStop(t, { reached: false, after: [] })).to.equal(null); // the files end before the stop
+    expect(firstPastStop({ ...t, incomplete: 'the file ends inside it' }, reached([{ gtid: `${U}:7` }]))).to.equal(null);
+    expect(firstPastStop({ ...t, gtid: null, undecoded: ['a tagged GTID event of a format this reader does not know'] }, reached([{ gtid: `${U}:9` }]))).to.equal(null);
+    expect(firstPastStop(undefined, reached([]))).to.equal(null);
+  });
+});
