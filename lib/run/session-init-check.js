@@ -13,9 +13,10 @@ var atLeast = require('../options/shell-version.js').atLeast;
 var BEYOND = { GLOBAL: 1, PERSIST: 1, PERSIST_ONLY: 1, PASSWORD: 1, RESOURCE: 1 };
 
 // The words of a statement outside its quoted strings, quoted names and comments (upper case);
-// paren: a "(" there; more: anything but a comment after a ";" there.
+// paren: a "(" there; more: anything but a comment after a ";" there; torn: a quote left open or
+// parentheses that do not pair (a statement cut at a comma, as the command line splits a list).
 function statementWords(sql) {
-  var words = [], paren = false, more = false, ended = false;
+  var words = [], paren = false, more = false, ended = false, depth = 0, open = false;
   var i = 0, n = sql.length;
   while (i < n) {
     var c = sql[i];
@@ -33,6 +34,7 @@ function statementWords(sql) {
     if (c === '\'' || c === '"' || c === '`') {
       var j = i + 1;
       while (j < n && sql[j] !== c) j += sql[j] === '\\' && c !== '`' ? 2 : 1;
+      if (j >= n) open = true;
       i = j + 1;
     } else if (/[A-Za-z0-9_$]/.test(c)) {
       var w = /^[A-Za-z0-9_$]+/.exec(sql.slice(i))[0];
@@ -41,12 +43,13 @@ function statementWords(sql) {
     } else {
       // A versioned comment (/*!80000 … */) is run by the server: its words count.
       if (c === '/' && sql[i + 1] === '*') i += 2;
-      if (c === '(') paren = true;
+      if (c === '(') { paren = true; depth++; }
+      if (c === ')') depth--;
       if (c === ';') ended = true;
       i++;
     }
   }
-  return { words: words, paren: paren, more: more };
+  return { words: words, paren: paren, more: more, torn: open || depth !== 0 };
 }
 
 // Why a statement is not tried before the load, or null when it is (a SET of session or user
@@ -96,7 +99,9 @@ function checkSessionInit(host, statements, shellVersion) {
         throw new UserError('SESSION_INIT_FAILED', 'sessionInitSql statement ' + (i + 1) + ' of ' + list.length + ' fails on this server: "' +
           list[i] + '": MySQL Error ' + e.code + ': ' + e.message + '. util.loadDump runs each statement in every one of its sessions ' +
           'and would stop the load at this one (tried in order on a session of the plugin\'s own, opened as util.loadDump opens ' +
-          'its sessions). Fix or remove the statement. Nothing was changed.', { option: 'sessionInitSql', statement: i + 1, errno: e.code });
+          'its sessions). Fix or remove the statement' + (statementWords(list[i]).torn ? ' (it looks cut short: on the command line ' +
+          'a list is split at every comma; give a statement that holds one as a JSON list, --session-init-sql=\'["…"]\')' : '') +
+          '. Nothing was changed.', { option: 'sessionInitSql', statement: i + 1, errno: e.code });
       }
     }
   } finally {
@@ -123,4 +128,4 @@ function trialNote(trial) {
   return ' sessionInitSql: ' + parts.join('; ') + '.';
 }
 
-module.exports = { checkSessionInit: checkSessionInit, whyNotTried: whyNotTried, trialNote: trialNote };
+module.exports = { checkSessionInit: checkSessionInit, whyNotTried: whyNotTried, statementWords: statementWords, trialNote: trialNote };

@@ -3,7 +3,7 @@
 // before the load (lib/run/session-init-check.js): a SET that stays inside its session, nothing
 // that could change data or the server in a dry run.
 const { expect } = require('chai');
-const { whyNotTried } = require('../../lib/run/session-init-check.js');
+const { whyNotTried, statementWords } = require('../../lib/run/session-init-check.js');
 
 describe('sessionInitSql: what is tried before the load', function () {
   it('tries a SET of session or user variables, names, a role, with plain values (quotes and comments ignored)', function () {
@@ -27,5 +27,11 @@ describe('sessionInitSql: what is tried before the load', function () {
       'INSERT INTO t VALUES (1)': /not a SET statement/,
     };
     for (const [sql, why] of Object.entries(cases)) expect(whyNotTried(sql), sql).to.match(why);
+  });
+  it('sees a statement cut at a comma (the command line splits a list there): a quote left open, parentheses unpaired', function () {
+    for (const sql of ["SET SESSION sql_mode = 'ANSI_QUOTES", 'SET @a = IF(1 = 1', "NO_ZERO_DATE'"]) expect(statementWords(sql).torn, sql).to.equal(true);
+    for (const sql of ["SET SESSION sql_mode = 'ANSI_QUOTES,NO_ZERO_DATE'", 'SET @a = IF(1 = 1, 2, 3)', "SET @a = 'it''s'", 'SET @a = \'(\'']) {
+      expect(statementWords(sql).torn, sql).to.equal(false);
+    }
   });
 });
