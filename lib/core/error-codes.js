@@ -77,6 +77,7 @@ var CODES = {
   SCHEMA_EXISTS: 'a schema the load would create exists already',
   SECRET_LOGGED: 'a secret given as an option the Shell would write into its log (mysqlsh.log): give it where the Shell reads it unlogged',
   SERVER_SERVES_OTHERS: 'the server looks like it serves others: server changes need force',
+  SESSION_INIT_FAILED: 'a statement of sessionInitSql failed when tried before the load (data.statement: its number, data.errno: the server\'s error)',
   SHELL_TOO_OLD: 'the running MySQL Shell lacks what the option or function needs',
   SINCE_UNSUITED: 'since cannot find a boundary on that column or table',
   STATE_FILE_DAMAGED: 'the restore state file is damaged',

@@ -113,6 +113,9 @@
 //                                  another server (a replica, a group member) with this session's
 //                                  account; errors thrown as SqlError
 //     openUri(uri, password)    -> the same, on a server the user named (binlogs from a live source)
+//     openDuplicate()           -> the same, on this server with the global session's connection options
+//                                  (as util.loadDump opens its sessions; Shell 8.0.31+), or null where the
+//                                  host cannot (optional: lib/run/session-init-check.js then tries nothing)
 //   },
 //   util: { loadDump(url, opts), dumpInstance(dir, opts), dumpSchemas(schemas, dir, opts),
 //           dumpTables(schema, tables, dir, opts), importTable(file, opts) }   (errors thrown as ShellApiError)

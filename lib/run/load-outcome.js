@@ -13,6 +13,7 @@ var revert = require('../server/revert.js');
 var tableRowCounts = require('../server/row-counts.js').tableRowCounts;
 var withReplayed = require('../binlog/replay-tables.js').withReplayed;
 var loadReport = require('./load-report.js');
+var trialNote = require('./session-init-check.js').trialNote;
 // What is returned and printed shows no secret (an Azure SAS token among util.loadDump's options).
 var withoutSecrets = require('../options/secrets.js').withoutSecrets;
 
@@ -53,7 +54,7 @@ function settle(run, reverted, failure) {
   if (failure) {
     report.error = failure.error.message;
     if (userError.isKnownFailure(failure.error)) {
-      throw new UserError('LOAD_FAILED', failureMessage(failure.phase, failure.error, reverted, changed) +
+      throw new UserError('LOAD_FAILED', failureMessage(failure.phase, failure.error, reverted, changed, run.plan.sessionInit) +
         droppedNote(host, run.pre, run.plan, report, failure.phase), { phase: failure.phase, cause: causeOf(failure.error) });
     }
     left.forEach(host.out.warn);
@@ -72,11 +73,14 @@ function causeOf(e) {
   return { code: f.code, data: f.data };
 }
 
-function failureMessage(phase, e, revertResult, changed) {
+// sessionInit: the preflight's trial of the user's sessionInitSql (lib/run/session-init-check.js).
+function failureMessage(phase, e, revertResult, changed, sessionInit) {
   // No phase: a step that is not timed (the progress file's directory, before the first phase).
   var text = phase === 'util.loadDump' ? 'util.loadDump failed: ' + e.message
     : 'restore.load failed' + (phase ? ' in the ' + phase + ' phase' : '') + ': ' + e.message;
   if (!/[.!?]$/.test(text)) text += '.';
+  // util.loadDump's words may name a sessionInitSql statement's error (never read here): the list's context.
+  if (phase === 'util.loadDump') text += trialNote(sessionInit);
   // After util.loadDump finished, every row is in: only the later step failed.
   if (phase === 'analyze') {
     text += ' The data is in: util.loadDump finished without an error; only the statistics step failed. Fix the cause ' +

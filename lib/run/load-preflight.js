@@ -56,6 +56,7 @@ var statementSize = require('../snapshot/statement-size.js');
 var planLoadReplay = require('./replay-preflight.js').planLoadReplay;
 var planReplayForward = require('./replay-preflight.js').planReplayForward;
 var planBatches = require('./load-batches.js').planBatches;
+var checkSessionInit = require('./session-init-check.js').checkSessionInit;
 var replayApplier = require('../binlog/replay-applier.js');
 var tuneWorkers = replayApplier.tuneWorkers;
 var optionTable = require('../options/option-table.js');
@@ -120,6 +121,8 @@ function preflight(host, dumpDir, options, partial) {
   // util.loadDump waits for (or refuses) an unfinished dump only after dropExistingObjects.
   if (!own.allowIncomplete && !(Number(given.waitDumpTimeout) > 0)) refuseIncomplete(host, dir, 'restore.load');
   if (given.progressFile !== undefined) checkProgressFile(host, dir, given.progressFile);
+  // The user's sessionInitSql, tried on a session of its own: a statement that fails is refused here.
+  var sessionInit = checkSessionInit(host, given.sessionInitSql, host.shell.version);
   var fresh = null;
   if (own.freshProgress) {
     if (given.progressFile !== undefined) throw new UserError('OPTION_CONFLICT', 'freshProgress and progressFile are both given: choose one.',
@@ -150,7 +153,7 @@ function preflight(host, dumpDir, options, partial) {
   try {
     var pre = lockedPreflight(host, { dir: dir, src: src, resolved: resolved, own: own, lo: lo, stepOptions: stepOptions,
       ctx: ctx, planned: planned, dropNative: dropNative, fresh: fresh,
-      topo: topo, binlogDropped: binlogDropped, transactionLine: transaction.line });
+      topo: topo, binlogDropped: binlogDropped, transactionLine: transaction.line, sessionInit: sessionInit });
     pre.release = release;
     return pre;
   } catch (e) {
@@ -244,7 +247,7 @@ function lockedPreflight(host, p) {
     batches: batches.calls, batchLines: batches.lines,
     leverLines: levers.lines, threadsLever: levers.loadOptions.threads !== undefined,
     advice: own.tune ? tuning.restartAdvice(host, final, topo.feedsOthers) : [], partialLines: planned && planned.lines ? planned.lines : [],
-    warnings: [], blockers: [], snapshot: snapshot, replay: replay, leftoverChannel: leftoverChannel,
+    warnings: [], blockers: [], snapshot: snapshot, replay: replay, leftoverChannel: leftoverChannel, sessionInit: p.sessionInit,
     topology: topo, verifyMembers: topo.members.length > 0 && own.membersTimeout > 0 && !own.dryRun,
     topologyLines: road.planLines(topo, { binlogDropped: p.binlogDropped, redoKept: own.redoLog === 'off' && redoPlan.action !== 'disable',
       tune: own.tune, threads: final.threads, deferred: final.deferTableIndexes, indexBuffer: !!indexBuilds,

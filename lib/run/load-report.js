@@ -2,6 +2,7 @@
 // report at the end (time per phase, rows per table, settings changed and put back, redo log
 // state before and after). Both are plain lines for println; the facts are returned as data.
 var replayApplier = require('../binlog/replay-applier.js');
+var trialNote = require('./session-init-check.js').trialNote;
 var textTable = require('../format/text-table.js');
 var displayTable = require('../format/display-name.js').displayTable;
 var describeDrops = require('../server/drop-existing.js').describeDrops;
@@ -37,6 +38,8 @@ function planLines(plan) {
   lines.push(forward ? '  util.loadDump: not run (' + (forward.stopped ? 'continuing a replay that stopped' : 'rolling forward a replay') + ', below)'
     : '  util.loadDump options: ' + sortedJson(withoutSecrets(plan.loadDumpOptions)));
   lines = lines.concat(indent(plan.batchLines || []));
+  var init = trialNote(plan.sessionInit);
+  if (init) lines.push(' ' + init);
   if (plan.preset.threadsWhy && plan.loadDumpOptions.threads !== undefined) {
     lines.push('  Threads: ' + (plan.threadsLever ? plan.loadDumpOptions.threads + ' (chosen from the dump\'s figures: levers below)'
       : plan.loadDumpOptions.threads === plan.preset.options.threads ? plan.preset.threadsWhy : plan.loadDumpOptions.threads + ' (given explicitly)'));

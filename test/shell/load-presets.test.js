@@ -33,6 +33,34 @@ describe('restore load (real Shell, real MySQL)', function () {
     });
   }
 
+  it('a sessionInitSql statement that fails is refused before anything changes, naming it and the server\'s error (a dry run too)', async function () {
+    const before = await serverFingerprint(server);
+    const init = "--session-init-sql=SET @restore_test = 1,SET SESSION sort_buffer_size = 'big'";
+    for (const extra of [[], ['--dry-run']]) {
+      const r = cli(server.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--force', init, ...extra]);
+      expect(r.status, r.out).to.equal(1);
+      expect(r.out.trimEnd().split('\n').pop()).to.match(new RegExp('^ERROR: .*sessionInitSql statement 2 of 2 fails on this server: ' +
+        '"SET SESSION sort_buffer_size = \'big\'": MySQL Error 1232: Incorrect argument type to variable \'sort_buffer_size\'\\. ' +
+        '.*Fix or remove the statement\\. Nothing was changed\\.$'));
+      expect(r.out, 'util.loadDump never ran, no setting was changed').to.not.match(/Loading DDL|Settings changed for the load|OFF during the load/);
+    }
+    expect(Number(await server.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'"))).to.equal(0);
+    expect(await serverFingerprint(server)).to.deep.equal(before);
+  });
+
+  it('a sessionInitSql statement not tried before the load (it reads a table) fails in util.loadDump: the last line names the error and the list\'s context', async function () {
+    const before = await serverFingerprint(server);
+    const r = cli(server.uri, ['load', copyDump(SAMPLE_SHOP), '--preset=fastest', '--force',
+      '--session-init-sql=SET @restore_test = 1,SET @restore_missing = (SELECT no_such_column)']);
+    expect(r.status, r.out).to.equal(1);
+    expect(r.out.trimEnd().split('\n').pop()).to.match(new RegExp('^ERROR: .*util\\.loadDump failed: .*MySQL Error 1054.*no_such_column.* ' +
+      'sessionInitSql: statement 1 of 2 ran without an error on a session of the plugin\'s own before the load; statement 2 was not ' +
+      'tried before the load \\(it calls a function or reads a table, which may act beyond its session\\)\\. ' +
+      'The redo log and the server settings were put back as they were\\.$'));
+    expect(Number(await server.value("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'shop'"))).to.equal(0);
+    expect(await serverFingerprint(server)).to.deep.equal(before);
+  });
+
   it('the report\'s rows are each table\'s COUNT(*): as loaded (util.loadDump\'s progress file) where nothing changed the table after, counted where a mask did', async function () {
     const dump = copyDump(SAMPLE_SHOP);
     const r = cli(server.uri, ['load', dump, '--preset=fastest', '--force', '--mask=shop.customers.email:text', '--output-format=json']);

@@ -300,6 +300,20 @@ function makeSql() {
     openOther: function (hostName, port) {
       return ownSession(openOtherSession(session(), hostName, port, typed));
     },
+    // The same server with the global session's connection options (shell.openSession() without
+    // arguments, 8.0.31+: how util.loadDump and the Python companion open theirs); null without it.
+    openDuplicate: function () {
+      if (typeof shell.openSession !== 'function') return null;
+      session();
+      var other;
+      try {
+        other = shell.openSession();
+      } catch (e) {
+        var d = errorDetails(e);
+        throw new SqlError(d.code, d.message.replace(/^\w+\.openSession: /, ''));
+      }
+      return ownSession(other);
+    },
     serverInfo: function () {
       if (info) return info;
       var v = run('SELECT @@version AS version, @@version_comment AS comment, @@hostname AS hostname, ' +
