@@ -1,9 +1,9 @@
 // A replay's transactions applied to the target by the Python companion's engine
 // (plugins/restore/restore_py/binlog_replay.py): `workers` sessions of its own, transactions scheduled
-// by the logical clock the source wrote, committed in the source's order, each under its GTID (the
-// source's, or one derived from the dump's position when the source had GTIDs off). The target keeps
-// it: a rerun skips what gtid_executed holds, and since commits keep the order a stopped replay leaves
-// no hole before the first transaction it did not apply. This loop polls it for progress and turns a
+// by the logical clock the source wrote, each committed once it is done (before an earlier one only
+// where the clock says it does not depend on it), under its GTID (the source's, or one derived from the
+// dump's position when the source had GTIDs off). The target keeps it: a rerun skips what gtid_executed
+// holds, and a stopped replay leaves only holes the clock allows (replay-record.js accepts them). This loop polls it for progress and turns a
 // failure into REPLAY_FAILED.
 var UserError = require('../core/user-error.js').UserError;
 var startProgress = require('../format/progress.js').startProgress;
@@ -15,7 +15,7 @@ var POLL_SECONDS = 2;
 
 // plan: lib/binlog/replay-plan.js planReplay's; opts {workers: sessions, unlogged: sql_log_bin = 0 in them, quietMs:
 // progress.js's (tests)}. Returns {applied, onTarget, workers,
-// bytes, retries, statements, cpuSeconds, commitSeconds (waiting for the ordered COMMITs), last: {gtid, time} | null}.
+// bytes, retries, statements, cpuSeconds, commitSeconds (inside the COMMITs, summed over the sessions), last: {gtid, time} | null}.
 function applyReplay(host, plan, opts) {
   var workers = opts.workers;
   var held = gtids.executed(host);
@@ -52,8 +52,9 @@ function applyReplay(host, plan, opts) {
   if (st.failed) {
     var f = st.failed;
     throw new UserError('REPLAY_FAILED', 'The replay failed at transaction ' + (f.gtid || 'without a GTID') + ' (' + f.file + ':' + f.position +
-      '): ' + (f.code ? 'MySQL error ' + f.code + ': ' : '') + f.message + '. ' + st.applied + ' transaction(s) were applied before it, in the ' +
-      'source\'s order, and stay (each with its GTID): the same command continues from there once the cause is fixed.',
+      '): ' + (f.code ? 'MySQL error ' + f.code + ': ' : '') + f.message + '. ' + st.applied + ' transaction(s) were applied before it' +
+      (st.ahead ? ', and ' + st.ahead + ' after it that the source\'s logical clock let commit without it (they do not depend on it)' : '') +
+      ', and stay (each with its GTID): the same command continues from there once the cause is fixed.',
       { applied: st.applied, gtid: f.gtid, file: f.file, position: f.position });
   }
   progress.done(st.applied + ' transactions, ' + formatBytes(st.bytes));

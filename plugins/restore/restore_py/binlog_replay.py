@@ -2,11 +2,13 @@
 # sessions of its own (shell.open_session(): the global session's connection options), scheduled
 # by the logical clock the source wrote (a transaction starts once every one it may depend on has
 # committed; sequence numbers restart in each file, so a new file waits for the last one to end)
-# and committed in the source's order (a COMMIT waits for the one before it), so the target's
-# gtid_executed never has a hole past the first transaction not applied. Each transaction as
-# mysqlbinlog | mysql would send it: SET gtid_next (combined with the session state of its
-# statements), its row events as one BINLOG statement, statements as text, COMMIT; the worker
-# sessions run with autocommit off (no BEGIN round trip).
+# and committed as soon as they are done, as a replica with replica_preserve_commit_order OFF does:
+# a transaction commits before an earlier one only where the clock says it does not depend on it
+# (its last_committed before that one's sequence_number), so the server's group commit can share
+# one flush among several COMMITs, and a stop leaves only holes the clock allows (the same command
+# fills them: lib/binlog/replay-record.js). Each transaction as mysqlbinlog | mysql would send it:
+# SET gtid_next (combined with the session state of its statements), its row events as one BINLOG
+# statement, statements as text, COMMIT; the worker sessions run with autocommit off (no BEGIN round trip).
 # JS starts a run (start) and polls it (wait) for progress; the last wait joins the threads and
 # closes every session.
 import base64 as _base64
@@ -51,9 +53,9 @@ class _Run(object):
         # One lock; the run's condition (a failure, a stop, a worker ending: every waiter) and one per
         # worker (woken only when the commit it waits for is reached: a commit wakes one thread, not all).
         self.cond = _threading.Condition(_threading.Lock())
-        self.committed, self.bytes, self.failed, self.stopped, self.retries = -1, 0, None, False, 0
-        self.commit_seconds = 0.0  # inside the COMMITs sent in order (binlog_worker.Worker.finish): at most one at a time
-        self.parked = {}  # transaction index: the worker whose transaction waits only for its COMMIT (park)
+        # committed: every transaction up to it has committed; ahead: those committed past it (the clock let them).
+        self.committed, self.ahead, self.bytes, self.failed, self.stopped, self.retries = -1, set(), 0, None, False, 0
+        self.commit_seconds = 0.0  # inside the COMMITs (binlog_worker.Worker.finish), summed over the sessions
         self.queue = _queue.Queue(maxsize=max(64, 16 * len(sessions)))
         self.sessions, self.charsets = sessions, charsets
         self.statements = [0] * len(sessions)
@@ -95,33 +97,17 @@ class _Run(object):
             w.turn.notify()
 
     def committed_now(self, i):
-        # Transaction i committed. When the next one only waits for its COMMIT (parked), that COMMIT is
-        # sent from this thread on that worker's idle session, at once, and so on down the chain: the
-        # order is the same (each COMMIT still sent after the previous one returned) without a thread
-        # wake-up between two commits.
-        relayed = None
-        while True:
-            with self.cond:
-                if relayed is not None:
-                    relayed.relayed = ("done", None)
-                self.committed = i
-                self.bytes += self.items[i][2] - self.items[i][1]
-                for w in self.workers:
-                    if w.until is not None and w.until <= i:
-                        w.turn.notify()
-                nxt = self.parked.pop(i + 1, None)
-                if nxt is None or self.halted(i + 1):
-                    return
-                nxt.relayed = "claimed"
-            try:
-                self.statements[nxt.n] += 1
-                nxt.finish()
-            except Exception as err:
-                with self.cond:
-                    nxt.relayed = ("done", err)
-                    nxt.turn.notify()
-                return
-            i, relayed = i + 1, nxt
+        # Transaction i committed: the run's prefix moves on over it and those committed ahead of it,
+        # and the workers waiting for that prefix are woken.
+        with self.cond:
+            self.ahead.add(i)
+            while self.committed + 1 in self.ahead:
+                self.ahead.discard(self.committed + 1)
+                self.committed += 1
+                self.bytes += self.items[self.committed][2] - self.items[self.committed][1]
+            for w in self.workers:
+                if w.until is not None and w.until <= self.committed:
+                    w.turn.notify()
 
     def fail(self, i, err):
         meta = self.items[i]
@@ -166,7 +152,7 @@ class _Run(object):
         if c >= 0:
             m = self.items[c]
             last = {"gtid": m[3], "file": m[0], "end": m[2], "time": m[6]}
-        return {"done": self.alive == 0, "applied": c + 1, "bytes": self.bytes, "last": last, "failed": self.failed,
+        return {"done": self.alive == 0, "applied": c + 1, "ahead": len(self.ahead), "bytes": self.bytes, "last": last, "failed": self.failed,
                 "retries": self.retries, "statements": sum(self.statements), "seconds": _time.time() - self.started,
                 "cpuSeconds": _time.process_time() - self.cpu, "commitSeconds": self.commit_seconds}
 
@@ -197,9 +183,10 @@ def start(spec_json):
 
 
 def wait(run_id, seconds, stop=False):
-    # Waits up to `seconds` for the run to end. JSON text {done, applied, bytes, last: {gtid, file, end,
+    # Waits up to `seconds` for the run to end. JSON text {done, applied (every one up to `last`), ahead (committed
+    # past it, as the clock allows: after a failure or a stop), bytes, last: {gtid, file, end,
     # time} | null, failed: {index, gtid, file, position, code, message} | null, retries, statements,
-    # seconds, cpuSeconds (this process's, every thread), commitSeconds (waiting for the ordered COMMITs)}; stop: every transaction not committed yet is rolled back. Once done: threads joined,
+    # seconds, cpuSeconds (this process's, every thread), commitSeconds (inside the COMMITs, summed over the sessions)}; stop: every transaction not committed yet is rolled back. Once done: threads joined,
     # sessions closed, the run forgotten.
     run = _RUNS[run_id]
     end = _time.time() + max(0.0, seconds)

@@ -1,6 +1,7 @@
 # One session of a replay (plugins/restore/restore_py/binlog_replay.py runs several): a transaction
 # sent as mysqlbinlog | mysql would send it, with its session state set only where it changes, and
-# committed in its turn. The session runs with autocommit off: no BEGIN round trip.
+# committed once it is done (its turn, as the logical clock allows, came before it started:
+# binlog_replay.py). The session runs with autocommit off: no BEGIN round trip.
 import base64 as _base64
 import threading as _threading
 import time as _time
@@ -11,12 +12,6 @@ _KNOWN = ("foreign_key_checks", "unique_checks", "sql_auto_is_null", "auto_incre
           "explicit_defaults_for_timestamp", "sql_require_primary_key")
 _RETRY = (1205, 1213)  # lock wait timeout, deadlock: rolled back and run again alone
 _CODECS = {"utf8mb4": "utf-8", "utf8mb3": "utf-8", "utf8": "utf-8", "ascii": "ascii", "latin1": "cp1252", "binary": "utf-8"}
-# The connections waiting for a lock this session holds.
-_BLOCKED = ("SELECT r.PROCESSLIST_ID FROM performance_schema.data_lock_waits w "
-            "JOIN performance_schema.threads b ON b.THREAD_ID = w.BLOCKING_THREAD_ID "
-            "JOIN performance_schema.threads r ON r.THREAD_ID = w.REQUESTING_THREAD_ID WHERE b.PROCESSLIST_ID = CONNECTION_ID()")
-
-
 class Retry(Exception):
     pass
 
@@ -34,7 +29,6 @@ class Worker(object):
         self.run, self.s, self.n = run, session, n
         self.fde, self.schema, self.index = None, None, None
         self.turn, self.until = _threading.Condition(run.cond), None  # the commit this worker waits for (binlog_replay.py)
-        self.relayed = None  # its COMMIT sent by another worker: "claimed", then ("done", error or None)
         self.ending = None  # the statement its transaction ends with in its turn (None: COMMIT)
         self.xa = None  # the xid of an XA transaction started and not prepared yet
         self.connection = int(session.run_sql("SELECT CONNECTION_ID()").fetch_one()[0])
@@ -73,8 +67,10 @@ class Worker(object):
                 run.wait_committed(self, i, i - 1)
             try:
                 self.send(i, fde, trx, True)
-            except Retry:
+            except Retry:  # a lock wait timeout or a deadlock on the target: run again once all before it committed
                 self.rollback()
+                with run.cond:
+                    run.retries += 1
                 run.wait_committed(self, i, i - 1)
                 self.send(i, fde, trx, False)
         except Halt:
@@ -143,7 +139,7 @@ class Worker(object):
                     if sets:
                         self.set(sets)
                         sets = []
-                    self.commit(i, may_retry, p["commit"])
+                    self.commit(i, p["commit"])
                     committed, self.xa = True, None
                 else:
                     raise RuntimeError(p["unsupported"] + " (not sent by the replay)")
@@ -164,13 +160,6 @@ class Worker(object):
                 self.state[k] = v
         self.sql("SET " + ", ".join(names), [v for _, v in pairs])
 
-    def blocks_earlier(self, i, since):
-        try:
-            blocked = set(int(r[0]) for r in self.s.run_sql(_BLOCKED).fetch_all() if r[0] is not None)
-        except Exception:  # performance_schema off: after 5 s of waiting, assume so
-            return _time.time() - since > 5
-        return any(w.connection in blocked and w.index is not None and w.index < i for w in self.run.workers)
-
     def text(self, p):
         codec = _CODECS.get(self.run.charsets.get(p["client"]), "utf-8") if p["client"] is not None else "utf-8"
         try:
@@ -180,44 +169,11 @@ class Worker(object):
                 return p["query"].decode("latin-1")
             raise RuntimeError("a statement whose text is not valid in its character set (id %s)" % p["client"])
 
-    def park(self, i, timeout):
-        # Its transaction i waits only for its COMMIT (its session idle): True once its turn has come
-        # (it commits itself), "done" once another worker committed it on its session (committed_now),
-        # False after timeout; Halt if the run halts first (unless its COMMIT is already under way).
-        run, end = self.run, _time.time() + timeout
-        with run.cond:
-            run.parked[i] = self
-            try:
-                while True:
-                    if self.relayed is not None:
-                        if self.relayed == "claimed":  # its COMMIT is being sent: wait for the answer
-                            self.until = i - 1
-                            self.turn.wait(1.0)
-                            continue
-                        err, self.relayed = self.relayed[1], None
-                        if err is not None:
-                            raise err
-                        return "done"
-                    if run.committed >= i - 1:
-                        return True
-                    if run.halted(i):
-                        raise Halt()
-                    left = end - _time.time()
-                    if left <= 0:
-                        return False
-                    self.until = i - 1
-                    self.turn.wait(left)
-            finally:
-                self.until = None
-                if run.parked.get(i) is self:
-                    del run.parked[i]
-
     def finish(self):
         # The statement that ends this worker's transaction: COMMIT (session.commit(): about 15% less client time
-        # than run_sql("COMMIT"), measured in mysqlsh 9.1: 31 against 37 us CPU, 56 against 71 us wall; it is on
-        # the chain of commits), or the one its source ended it with (ROLLBACK, XA PREPARE <xid>, ...).
-        # Timed (run.commit_seconds): the chain of COMMITs, one at a time, is where an ordered replay's time goes
-        # on a target that flushes each commit (one redo and one binary log flush each, never shared).
+        # than run_sql("COMMIT"), measured in mysqlsh 9.1: 31 against 37 us CPU, 56 against 71 us wall), or the one
+        # its source ended it with (ROLLBACK, XA PREPARE <xid>, ...). Timed (run.commit_seconds): on a target that
+        # flushes each commit, the COMMITs are where a replay's time goes.
         t = _time.perf_counter()
         try:
             if self.ending is None:
@@ -225,23 +181,20 @@ class Worker(object):
             else:
                 self.s.run_sql(self.ending)
         finally:
-            self.run.commit_seconds += _time.perf_counter() - t
+            took = _time.perf_counter() - t
+            with self.run.cond:
+                self.run.commit_seconds += took
 
-    def commit(self, i, may_retry, ending=None):
+    def commit(self, i, ending=None):
+        # Sent at once, whatever is still running: every transaction it may depend on (those up to
+        # run.wait_for[i]) committed before it started, and those after that one are, by the source's
+        # clock, not its dependencies (last_committed(i) < their sequence_number). COMMITs of separate
+        # sessions overlap, and the server's group commit shares their flushes. Not once the run halts
+        # for it (a failure before it, a stop): what it did is rolled back.
         run = self.run
         self.ending = ending
-        since = _time.time()
-        while True:
-            turn = self.park(i, 0.5)
-            if turn == "done":  # committed on this session by the worker that committed the one before
-                return
-            if turn:
-                break
-            # Still not its turn: a transaction before it may be waiting for a lock this one holds
-            # (a dependency the clock did not see): then this one goes back and runs after it.
-            if may_retry and self.blocks_earlier(i, since):
-                run.retries += 1
-                raise Retry()
+        if run.halted(i):
+            raise Halt()
         self.run.statements[self.n] += 1
         self.finish()
         run.committed_now(i)
