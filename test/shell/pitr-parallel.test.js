@@ -81,6 +81,14 @@ describe('restore load --binlogs: the parallel replay (real Shell, real servers)
     return holes;
   }
 
+  // The source's transactions in the order the target's binary log holds them (their GTID numbers).
+  async function targetOrder() {
+    const bin = path.join(path.dirname(source.client.trim().split(/\s+/)[0]), 'mysqlbinlog');
+    const logs = (await target.query('SHOW BINARY LOGS')).map((x) => path.join(target.datadir, x.Log_name));
+    const r = spawnSync(bin, logs, { encoding: 'latin1', maxBuffer: 1 << 28 });
+    return [...r.stdout.matchAll(new RegExp(`GTID_NEXT= '${uuid}:(\\d+)'`, 'g'))].map((x) => Number(x[1]));
+  }
+
   // A source and a target with GTIDs, the plugin installed in a config home of this file's own.
   async function servers() {
     return Object.assign(await gtidSourceAndTarget(), { home: installPlugin(tempDir('restore-cfg-')) });
@@ -172,6 +180,17 @@ describe('restore load --binlogs: the parallel replay (real Shell, real servers)
         "TABLE_NAME = 'tz' AND COLUMN_NAME = 'ts'"))).to.equal(tzDefault);
       const got = await sourceGtids();
       expect([got.last, got.count], got.text).to.deep.equal([endN, endN - got.first + 1]);
+      // Committed before an earlier one of the source only where the source's clock let them run together.
+      const order = await targetOrder();
+      expect(order.length).to.equal(got.count);
+      const clock = sourceClock();
+      for (let p = 0; p < order.length; p++) {
+        for (let q = p + 1; q < order.length; q++) {
+          if (order[q] > order[p]) continue;
+          const a = clock.get(order[p]), b = clock.get(order[q]); // eslint-disable-line one-var
+          expect(a.file === b.file && a.lc < b.seq, `${uuid}:${order[p]} committed before ${uuid}:${order[q]}, which it depends on`).to.equal(true);
+        }
+      }
       // Every worker session closed: only the test's own connection is left.
       expect(Number(await target.value("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = 'root' AND ID <> CONNECTION_ID()")))
         .to.equal(0);
