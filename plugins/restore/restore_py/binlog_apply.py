@@ -200,6 +200,11 @@ def transaction(f, path, start, end, posts, crc, spec=None):
     return read_transaction(f, start, end, posts, crc, spec=spec)
 
 
+def held(trx, size):
+    # The bytes a queued transaction holds: its size read whole, a Lazy one's next to nothing.
+    return 256 if isinstance(trx, Lazy) else size + 256
+
+
 def commits(trx):
     return trx.commits if isinstance(trx, Lazy) else any("commit" in p for p in trx)
 
