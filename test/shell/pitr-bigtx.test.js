@@ -3,7 +3,9 @@
 // reads them, never the whole transaction in mysqlsh. A transaction of about 48 MB (1 KB rows, and one row of a
 // 17 MB BLOB: one event above 16 MB, sent as wire packets of 16 MB - 1) replays equal to the source, and mysqlsh's
 // peak memory stays within 100 MB of an idle mysqlsh's (the transaction held whole, as before: about +250 MB).
-// The 1 GB run is `BENCH_LARGE=bigtx npm run bench:pitr`.
+// Before it, two compressed transactions, each one TRANSACTION_PAYLOAD event: 8 MB in about 1 MB, and 12 MB in
+// about 6 MB (above 4 MB: the plan's reader does not read it whole either). Both are decompressed as they are
+// read and sent (binlog_events.inner_stream), never whole. The 1 GB run is `BENCH_LARGE=bigtx npm run bench:pitr`.
 const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
@@ -15,13 +17,17 @@ const { runMeasured } = require('../../bench/measure');
 
 const TABLES = ['big.t', 'big.b'];
 
-describe('restore load --binlogs --replayWith=applier: one transaction of 48 MB, streamed (real Shell, real servers)', function () {
+describe('restore load --binlogs: one transaction of 48 MB, compressed ones of 8 and 12 MB, streamed (real Shell, real servers)', function () {
   this.timeout(300000);
-  let source, target, home, dump, folder, expected, gtids; // eslint-disable-line one-var
+  let source, target, home, dump, folder, expected, gtids, uuid, bigGtid, beforeBig; // eslint-disable-line one-var
+
+  // 1 KB rows: compressed about 9 to 1 (hexadecimal text, repeated), or with random ones about 2 to 1
+  const rows = (from, to, pad = 'RPAD(SHA2(n, 256), 1000, SHA2(n + 1, 512))') => 'INSERT INTO big.t WITH RECURSIVE s(n) AS ' +
+    `(SELECT ${from} UNION ALL SELECT n + 1 FROM s WHERE n < ${to}) SELECT n, ${pad} FROM s`;
 
   before(async function () {
     needs(this, ['server', 'shell']);
-    ({ source, target } = await gtidSourceAndTarget());
+    ({ source, target, uuid } = await gtidSourceAndTarget());
     home = installPlugin(tempDir('restore-cfg-'));
     await source.query(`CREATE DATABASE big; CREATE TABLE big.t (id BIGINT PRIMARY KEY, pad VARCHAR(1000) CHARACTER SET ascii NOT NULL);
       CREATE TABLE big.b (id INT PRIMARY KEY, data LONGBLOB NOT NULL); INSERT INTO big.t VALUES (0, 'before the dump')`);
@@ -29,11 +35,14 @@ describe('restore load --binlogs --replayWith=applier: one transaction of 48 MB,
     const d = await withShellDumper(source, () => runJs(source.uri, `util.dumpSchemas(['big'], ${JSON.stringify(dump)}, ` +
       '{showProgress: false}); null', { configHome: home, env: DUMP_ENV }));
     expect(d.error, d.out).to.equal(null);
-    await source.query('FLUSH BINARY LOGS; SET SESSION cte_max_recursion_depth = 10000; BEGIN');
-    for (let i = 0; i < 48; i++) {
-      await source.query(`INSERT INTO big.t WITH RECURSIVE s(n) AS (SELECT ${i * 1000 + 1} UNION ALL SELECT n + 1 FROM s WHERE n < ` +
-        `${(i + 1) * 1000}) SELECT n, RPAD(SHA2(n, 256), 1000, SHA2(n + 1, 512)) FROM s`);
-    }
+    await source.query('FLUSH BINARY LOGS; SET SESSION cte_max_recursion_depth = 10000; SET SESSION binlog_transaction_compression = ON; BEGIN');
+    for (let i = 0; i < 8; i++) await source.query(rows(100001 + i * 1000, 100000 + (i + 1) * 1000));
+    await source.query('COMMIT; BEGIN');
+    for (let i = 0; i < 12; i++) await source.query(rows(200001 + i * 1000, 200000 + (i + 1) * 1000, 'HEX(RANDOM_BYTES(500))'));
+    await source.query('COMMIT; SET SESSION binlog_transaction_compression = OFF; BEGIN');
+    beforeBig = await checksumTables(source, TABLES);
+    bigGtid = `${uuid}:${Number(/:1-(\d+)$/.exec(String(await source.value('SELECT @@GLOBAL.gtid_executed')))[1]) + 1}`;
+    for (let i = 0; i < 48; i++) await source.query(rows(i * 1000 + 1, (i + 1) * 1000));
     await source.query("INSERT INTO big.b VALUES (1, REPEAT(SHA2('blob', 512), 136 * 1024)); COMMIT; FLUSH BINARY LOGS");
     expected = await checksumTables(source, TABLES);
     const dumped = JSON.parse(fs.readFileSync(path.join(dump, '@.json'), 'utf8')).gtidExecuted;
@@ -48,7 +57,20 @@ describe('restore load --binlogs --replayWith=applier: one transaction of 48 MB,
     await Promise.all([source, target].filter(Boolean).map((s) => s.stop()));
   });
 
-  it('equal to the source; mysqlsh within 100 MB of an idle one', async function () {
+  async function freshTarget() {
+    fs.rmSync(path.join(home, 'restore', 'progress'), { recursive: true, force: true });
+    await target.query('DROP DATABASE IF EXISTS big; RESET BINARY LOGS AND GTIDS');
+  }
+
+  it('sessions road, up to the 48 MB one: the compressed transactions equal to the source', async function () {
+    const r = runMeasured(MYSQLSH, [target.uri, '--', 'restore', 'load', dump, `--binlogs=${folder}`, '--replayWith=sessions',
+      `--stopBefore=${bigGtid}`], { env: shellEnv({ configHome: home }) });
+    expect(r.status, r.stdout + r.stderr).to.equal(0);
+    expect(await checksumTables(target, TABLES)).to.deep.equal(beforeBig);
+  });
+
+  it('applier road, all of it: equal to the source; mysqlsh within 100 MB of an idle one', async function () {
+    await freshTarget();
     const env = shellEnv({ configHome: home });
     const idle = runMeasured(MYSQLSH, ['--js', '-e', 'null'], { env });
     const r = runMeasured(MYSQLSH, [target.uri, '--', 'restore', 'load', dump, `--binlogs=${folder}`, '--replayWith=applier'], { env });

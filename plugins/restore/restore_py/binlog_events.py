@@ -4,6 +4,7 @@
 import shutil as _shutil
 import struct as _struct
 import subprocess as _subprocess
+import threading as _threading
 import zlib as _zlib
 
 from . import binlog_rows
@@ -81,8 +82,8 @@ def rows(body, post, tables, kind):
         return table["name"], None, "rows not sized: %s" % err
 
 
-def payload(body, post):
-    # TRANSACTION_PAYLOAD: (compression, the events it holds as bytes, or None and why).
+def payload_fields(body):
+    # TRANSACTION_PAYLOAD's header fields: ({1: payload size, 2: compression type, 3: uncompressed size}, where its data begins).
     at, fields = 0, {}
     while at < len(body):
         kind, at = binlog_rows.packed(body, at)
@@ -91,6 +92,12 @@ def payload(body, post):
         length, at = binlog_rows.packed(body, at)
         fields[kind] = int.from_bytes(body[at:at + length], "little")
         at += length
+    return fields, at
+
+
+def payload(body, post):
+    # TRANSACTION_PAYLOAD: (compression, the events it holds as bytes, or None and why).
+    fields, at = payload_fields(body)
     data = bytes(body[at:])
     compression = fields.get(2, 0)
     if compression == 255:
@@ -115,6 +122,26 @@ def _post_lengths(body):
     return version, header, lengths, alg == 1
 
 
+LARGE = 4 << 20  # a TRANSACTION_PAYLOAD event above this is never read whole
+
+
+def _check_large(f, pos, head, size, crc):
+    # Reads the rest of the event at pos, 1 MB at a time, checking its CRC32 as it goes.
+    check, left = _zlib.crc32(head), size - HEADER - (4 if crc else 0)
+    while left > 0:
+        part = f.read(min(left, 1 << 20))
+        if not part:
+            raise Damaged(pos, "the file ends inside an event (%d bytes short)" % left)
+        check = _zlib.crc32(part, check)
+        left -= len(part)
+    if crc:
+        tail = f.read(4)
+        if len(tail) < 4:
+            raise Damaged(pos, "the file ends inside an event (%d bytes short)" % (4 - len(tail)))
+        if check & 0xFFFFFFFF != _struct.unpack("<I", tail)[0]:
+            raise Damaged(pos, "the event's CRC32 checksum does not match")
+
+
 def events(f, path):
     # Yields (position, type, timestamp, end position, body, post-header lengths by type) for each
     # event of an open file, the body without the CRC32 footer; the FORMAT_DESCRIPTION event sets how the rest is read.
@@ -134,6 +161,12 @@ def events(f, path):
         when, kind, _, size, end, _ = _struct.unpack("<IBIIIH", head)
         if size < HEADER:
             raise Damaged(pos, "an event of %d bytes" % size)
+        if kind == PAYLOAD and size > LARGE:
+            # A large compressed transaction: checked as it is read, its body left in the file (None; inner_stream)
+            _check_large(f, pos, head, size, crc)
+            yield pos, kind, when, pos + size, None, posts or []
+            pos += size
+            continue
         body = f.read(size - HEADER)
         if len(body) < size - HEADER:
             raise Damaged(pos, "the file ends inside an event (%d of %d bytes)" % (HEADER + len(body), size))
@@ -149,6 +182,84 @@ def events(f, path):
             body = body[:-4]
         yield pos, kind, when, pos + size, body, posts or []
         pos += size
+
+
+class Undecodable(Exception):
+    pass
+
+
+def inner_stream(path, pos, length, crc, posts):
+    # (compression, the events of the TRANSACTION_PAYLOAD event at pos (length bytes) of the file at path, as
+    # inner_events gives them, decompressed as they are read (zstd fed by a thread)): what is held is one inner
+    # event, never the transaction. Undecodable (compression, why): when it cannot be read, at once or at the end.
+    with open(path, "rb") as f:
+        f.seek(pos + HEADER)
+        fields, _ = payload_fields(f.read(min(64, length - HEADER)))
+    compression = fields.get(2, 0)
+    if compression not in (0, 255):
+        raise Undecodable("type %d" % compression, "compression type %d is not known" % compression)
+    if compression == 0 and _shutil.which("zstd") is None:
+        raise Undecodable("zstd", "the zstd program is not on PATH to decompress it")
+    return "zstd" if compression == 0 else "none", _inner_stream(path, pos, length, crc, posts)
+
+
+def _inner_stream(path, pos, length, crc, posts):
+    with open(path, "rb") as f:
+        f.seek(pos + HEADER)
+        fields, at = payload_fields(f.read(min(64, length - HEADER)))
+    start, end = pos + HEADER + at, pos + length - (4 if crc else 0)
+    program = _shutil.which("zstd") if fields.get(2, 0) == 0 else None
+    f = open(path, "rb")
+    f.seek(start)
+    proc, out = None, f
+    if program:
+        proc = _subprocess.Popen([program, "-dcq"], stdin=_subprocess.PIPE, stdout=_subprocess.PIPE, stderr=_subprocess.PIPE)
+        out = proc.stdout
+
+        def feed():
+            left = end - start
+            try:
+                while left > 0:
+                    part = f.read(min(left, 1 << 20))
+                    if not part:
+                        break
+                    proc.stdin.write(part)
+                    left -= len(part)
+            except (OSError, ValueError):
+                pass  # zstd stopped reading: its exit says why
+            finally:
+                try:
+                    proc.stdin.close()
+                except OSError:
+                    pass
+        writer = _threading.Thread(target=feed, daemon=True)
+        writer.start()
+    done, left = False, None if proc else end - start
+    try:
+        while left is None or left > 0:
+            head = out.read(HEADER)
+            if not head:
+                break
+            _, kind, _, size, _, _ = _struct.unpack("<IBIIIH", head) if len(head) == HEADER else (0, 0, 0, 0, 0, 0)
+            body = out.read(size - HEADER) if size >= HEADER else b""
+            if size < HEADER or len(body) < size - HEADER:
+                raise Undecodable("zstd" if proc else "none", "its events end inside an event")
+            if left is not None:
+                left -= size
+            yield kind, body, posts[kind - 1] if kind - 1 < len(posts) else 0, head + body
+        done = True
+    finally:
+        if proc:
+            if not done:
+                proc.kill()
+            proc.stdout.close()
+            writer.join()
+            why = proc.stderr.read().decode("utf-8", "replace").strip()
+            proc.stderr.close()
+            proc.wait()
+        f.close()
+    if proc and proc.returncode != 0:
+        raise Undecodable("zstd", "zstd could not decompress it (%s)" % why)
 
 
 def inner_events(data, posts):

@@ -178,7 +178,7 @@ class _Run(object):
                     raw, posts, crc = binlog_apply.open_file(f, name)
                     fde = _base64.b64encode(raw).decode("ascii")
                 trx = binlog_apply.transaction(f, self.dir + "/" + name, meta[1], meta[2], posts, crc, self.spec_of(meta))
-                self.queue.put((i, fde, trx), binlog_apply.held(trx, meta[2] - meta[1]))
+                self.queue.put((i, fde, trx), binlog_apply.held(trx))
         except Exception as err:
             self.fail(i, err)
         finally:
