@@ -411,7 +411,9 @@ async function bigtx() {
   let t0 = Date.now();
   // 1,000 rows of 1 KB per INSERT (each its own BINLOG statement of about 1 MB): one transaction of mb MB.
   const per = 1000;
-  await source.query('SET SESSION cte_max_recursion_depth = 100000; BEGIN');
+  // BENCH_BIGTX_COMPRESSED=1: written with binlog_transaction_compression (one TRANSACTION_PAYLOAD event, zstd).
+  const compressed = process.env.BENCH_BIGTX_COMPRESSED === '1';
+  await source.query(`SET SESSION binlog_transaction_compression = ${compressed ? 'ON' : 'OFF'}; SET SESSION cte_max_recursion_depth = 100000; BEGIN`);
   const inserts = Math.ceil(mb * 1024 / per);
   for (let i = 0; i < inserts; i++) {
     await source.query(`INSERT INTO big.t WITH RECURSIVE s(n) AS (SELECT ${i * per + 1} UNION ALL SELECT n + 1 FROM s WHERE n < ${(i + 1) * per}) ` +
@@ -423,7 +425,7 @@ async function bigtx() {
   for (const f of files) fs.copyFileSync(path.join(source.datadir, f), path.join(folder, f));
   const bytes = files.reduce((n, f) => n + fs.statSync(path.join(folder, f)).size, 0);
   const bin = binDir(source);
-  say(`Source: one transaction of ${inserts * per} rows of 1 KB (${inserts} INSERTs) written in ${((Date.now() - t0) / 1000).toFixed(0)} s; ` +
+  say(`Source: one ${compressed ? 'compressed ' : ''}transaction of ${inserts * per} rows of 1 KB (${inserts} INSERTs) written in ${((Date.now() - t0) / 1000).toFixed(0)} s; ` +
     `binary logs after the dump: ${files.join(', ')}, ${(bytes / 2 ** 20).toFixed(0)} MB`);
   await source.stop();
 
@@ -456,11 +458,12 @@ async function bigtx() {
     if (r.status !== 0) throw new Error(`restore load ${extra.join(' ')}: ${r.stdout.slice(-3000)}${r.stderr.slice(-2000)}`);
     const report = JSON.parse(r.stdout);
     const phase = (n) => (report.phases.find((p) => p.phase === n) || { seconds: 0 }).seconds.toFixed(1);
-    return `${r.seconds.toFixed(1)} s in all (preflight ${phase('preflight')} s, replay ${phase('replay')} s), mysqlsh peak ${r.peakMB.toFixed(0)} MB ` +
+    return `${r.seconds.toFixed(1)} s in all (preflight ${phase('preflight')} s, replay ${phase('replay')} s), mysqlsh CPU ${r.cpu.toFixed(1)} s, peak ${r.peakMB.toFixed(0)} MB ` +
       `(+${(r.peakMB - idle.peakMB).toFixed(0)} MB over idle)${report.replay ? `, road ${report.replay.engine}` : ''}`;
   }
   let failed = 0;
   for (const [name, run] of roads) {
+    if (ONLY && name !== 'reference' && !ONLY.test(name)) continue;
     const target = await startServer({ opts: TARGET_OPTS });
     try {
       settle();
