@@ -1,11 +1,11 @@
 'use strict';
 // One large transaction on the applier road (issue 53 item 1, issue 54 item 1): the feed streams its events as it
-// reads them, never the whole transaction in mysqlsh. A transaction of about 48 MB (1 KB rows, and one row of a
-// 17 MB BLOB: one event above 16 MB, sent as wire packets of 16 MB - 1) replays equal to the source, and mysqlsh's
-// peak memory stays within 100 MB of an idle mysqlsh's (the transaction held whole, as before: about +250 MB).
-// Before it, two compressed transactions, each one TRANSACTION_PAYLOAD event: 8 MB in about 1 MB, and 12 MB in
-// about 6 MB (above 4 MB: the plan's reader does not read it whole either). Both are decompressed as they are
-// read and sent (binlog_events.inner_stream), never whole. The 1 GB run is `BENCH_LARGE=bigtx npm run bench:pitr`.
+// reads them, never the whole transaction in mysqlsh. A transaction of about 42 MB (24 MB of 1 KB rows, and one row
+// of a 17 MB BLOB: one event above 16 MB, sent as wire packets of 16 MB - 1) replays equal to the source, and
+// mysqlsh's peak memory stays within 100 MB of an idle mysqlsh's (the transaction held whole, as before: +259 MB).
+// Before it, two compressed transactions, each one TRANSACTION_PAYLOAD event: 5 MB in under 1 MB, and 10 MB in
+// over 4 MB (the plan's reader does not read that one whole either). Both are decompressed as they are read and
+// sent (binlog_events.inner_stream), never whole. The 1 GB run is `BENCH_LARGE=bigtx npm run bench:pitr`.
 const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
@@ -17,7 +17,7 @@ const { runMeasured } = require('../../bench/measure');
 
 const TABLES = ['big.t', 'big.b'];
 
-describe('restore load --binlogs: one transaction of 48 MB, compressed ones of 8 and 12 MB, streamed (real Shell, real servers)', function () {
+describe('restore load --binlogs: one transaction of 24 MB, compressed ones of 5 and 10 MB, streamed (real Shell, real servers)', function () {
   this.timeout(300000);
   let source, target, home, dump, folder, expected, gtids, uuid, bigGtid, beforeBig; // eslint-disable-line one-var
 
@@ -36,13 +36,13 @@ describe('restore load --binlogs: one transaction of 48 MB, compressed ones of 8
       '{showProgress: false}); null', { configHome: home, env: DUMP_ENV }));
     expect(d.error, d.out).to.equal(null);
     await source.query('FLUSH BINARY LOGS; SET SESSION cte_max_recursion_depth = 10000; SET SESSION binlog_transaction_compression = ON; BEGIN');
-    for (let i = 0; i < 8; i++) await source.query(rows(100001 + i * 1000, 100000 + (i + 1) * 1000));
+    for (let i = 0; i < 5; i++) await source.query(rows(100001 + i * 1000, 100000 + (i + 1) * 1000));
     await source.query('COMMIT; BEGIN');
-    for (let i = 0; i < 12; i++) await source.query(rows(200001 + i * 1000, 200000 + (i + 1) * 1000, 'HEX(RANDOM_BYTES(500))'));
+    for (let i = 0; i < 10; i++) await source.query(rows(200001 + i * 1000, 200000 + (i + 1) * 1000, 'HEX(RANDOM_BYTES(500))'));
     await source.query('COMMIT; SET SESSION binlog_transaction_compression = OFF; BEGIN');
     beforeBig = await checksumTables(source, TABLES);
     bigGtid = `${uuid}:${Number(/:1-(\d+)$/.exec(String(await source.value('SELECT @@GLOBAL.gtid_executed')))[1]) + 1}`;
-    for (let i = 0; i < 48; i++) await source.query(rows(i * 1000 + 1, (i + 1) * 1000));
+    for (let i = 0; i < 24; i++) await source.query(rows(i * 1000 + 1, (i + 1) * 1000));
     await source.query("INSERT INTO big.b VALUES (1, REPEAT(SHA2('blob', 512), 136 * 1024)); COMMIT; FLUSH BINARY LOGS");
     expected = await checksumTables(source, TABLES);
     const dumped = JSON.parse(fs.readFileSync(path.join(dump, '@.json'), 'utf8')).gtidExecuted;
@@ -62,7 +62,7 @@ describe('restore load --binlogs: one transaction of 48 MB, compressed ones of 8
     await target.query('DROP DATABASE IF EXISTS big; RESET BINARY LOGS AND GTIDS');
   }
 
-  it('sessions road, up to the 48 MB one: the compressed transactions equal to the source', async function () {
+  it('sessions road, up to the 24 MB one: the compressed transactions equal to the source', async function () {
     const r = runMeasured(MYSQLSH, [target.uri, '--', 'restore', 'load', dump, `--binlogs=${folder}`, '--replayWith=sessions',
       `--stopBefore=${bigGtid}`], { env: shellEnv({ configHome: home }) });
     expect(r.status, r.stdout + r.stderr).to.equal(0);
