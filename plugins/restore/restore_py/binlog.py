@@ -5,6 +5,7 @@ import json as _json
 import os as _os
 
 from . import binlog_events as ev
+from . import binlog_stream as stream
 from .errors import Refusal, os_refusal
 
 
@@ -133,9 +134,9 @@ class _Reader(object):
         elif kind == ev.PAYLOAD:
             if body is None:  # a large one (ev.events): decompressed as it is read, never whole in memory
                 try:
-                    t["compression"], inner = ev.inner_stream(self.info["path"], pos, size, self.crc, self.posts)
+                    t["compression"], inner = stream.inner_stream(self.info["path"], pos, size, self.crc, self.posts)
                     self._inner(pos, inner)
-                except ev.Undecodable as err:
+                except stream.Undecodable as err:
                     t["compression"] = err.args[0]
                     t["undecoded"].append("a compressed transaction: " + err.args[1])
                 return

@@ -9,6 +9,7 @@ import struct as _struct
 from . import binlog_events as ev
 from . import binlog_query
 from . import binlog_rewrite as rw
+from . import binlog_stream as stream
 from .errors import Refusal
 
 # Not sent (as mysqlbinlog sends none of them): GTID events (set as gtid_next, 'uuid:tag:n' for a tagged one), ROWS_QUERY (a comment),
@@ -59,15 +60,9 @@ def _whole(f, start, end):
         at += length
 
 
-class Span(object):
-    # A compressed transaction's TRANSACTION_PAYLOAD event left in its file (read by ev.inner_stream as it is sent).
-    def __init__(self, path, length):
-        self.path, self.length = path, length
-
-
 def _one_by_one(f, start, end, heads=False):
     # The same, one event read at a time (a transaction above LAZY: its memory is one event's; a TRANSACTION_PAYLOAD
-    # event a Span); heads: the headers only (bytes None).
+    # event a stream.Span); heads: the headers only (bytes None).
     pos = start
     while pos < end:
         f.seek(pos)
@@ -75,30 +70,8 @@ def _one_by_one(f, start, end, heads=False):
         when, kind, _, length = _struct.unpack_from("<IBII", head) if len(head) == ev.HEADER else (0, 0, 0, 0)
         if length < ev.HEADER or pos + length > end:
             raise Refusal("read-failed", f.name, "no event at position %d" % pos)
-        if heads:
-            yield kind, when, None, pos
-        elif kind == ev.PAYLOAD:
-            yield kind, when, Span(f.name, length), pos
-        else:
-            yield kind, when, head + f.read(length - ev.HEADER), pos
+        yield kind, when, None if heads else stream.Span(f.name, length) if kind == ev.PAYLOAD else head + f.read(length - ev.HEADER), pos
         pos += length
-
-
-def _inflates(f, start, end):
-    # Whether a compressed transaction's events, decompressed, pass LAZY (its TRANSACTION_PAYLOAD comes right after
-    # its GTID event): then it is read as it is sent, like a large one.
-    f.seek(start)
-    head = f.read(ev.HEADER)
-    if len(head) < ev.HEADER:
-        return False
-    at = start + _struct.unpack_from("<I", head, 9)[0]
-    if at + ev.HEADER >= end:
-        return False
-    f.seek(at)
-    head = f.read(ev.HEADER + 64)
-    if len(head) <= ev.HEADER or head[4] != ev.PAYLOAD:
-        return False
-    return ev.payload_fields(head[ev.HEADER:])[0].get(3, 0) > LAZY
 
 
 def _pieces(events, posts, crc, check_only, spec):
@@ -119,8 +92,7 @@ def _pieces(events, posts, crc, check_only, spec):
         return out
 
     def one(kind, when, raw, pos, inner):
-        # raw: the event's bytes (an inner one's without a CRC32; a Span for a payload left in its file); the pieces
-        # it completes
+        # raw: the event's bytes (an inner one's without a CRC32; a payload's maybe a stream.Span); the pieces it completes
         if kind == ev.TABLE_MAP or kind in ev.ROWS:
             if check_only:
                 return
@@ -157,19 +129,12 @@ def _pieces(events, posts, crc, check_only, spec):
             yield {"commit": None}
         elif kind == ev.XA_PREPARE:
             yield {"commit": ev.xa_text(rw.body_of(bytes(raw), crc and not inner))}
-        elif kind == ev.PAYLOAD and not inner and isinstance(raw, Span):  # decompressed as it is sent
-            try:
-                for kind2, _, _, raw2 in ev.inner_stream(raw.path, pos, raw.length, crc, posts)[1]:
-                    yield from one(kind2, when, raw2, pos, True)
-            except ev.Undecodable as err:
-                yield {"unsupported": "a compressed transaction at %d: %s" % (pos, err.args[1])}
         elif kind == ev.PAYLOAD and not inner:
-            compression, data, why = ev.payload(rw.body_of(bytes(raw), crc), posts[kind - 1])
-            if data is None:
-                yield {"unsupported": "a compressed transaction at %d: %s" % (pos, why)}
-                return
-            for kind2, _, _, raw2 in ev.inner_events(data, posts):
-                yield from one(kind2, when, raw2, pos, True)
+            try:
+                for kind2, _, _, raw2 in stream.payload_events(raw, pos, crc, posts):
+                    yield from one(kind2, when, raw2, pos, True)
+            except stream.Undecodable as err:
+                yield {"unsupported": "a compressed transaction at %d: %s" % (pos, err.args[1])}
         else:
             yield {"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %s" % ev.type_name(kind)), pos)}
 
@@ -229,16 +194,9 @@ class Lazy(object):
 
 def transaction(f, path, start, end, posts, crc, spec=None):
     # What the replay queues for one transaction: its pieces, or a Lazy one above LAZY bytes.
-    if end - start > LAZY or _inflates(f, start, end):
+    if end - start > LAZY or stream.inflates(f, start, end, LAZY):
         return Lazy(path, start, end, posts, crc, spec)
     return read_transaction(f, start, end, posts, crc, spec=spec)
-
-
-def held(trx):
-    # The bytes a queued transaction holds: its pieces' (a compressed one's decompressed), a Lazy one's next to nothing.
-    if isinstance(trx, Lazy):
-        return 256
-    return sum(256 + len(p.get("binlog") or p.get("query") or b"") for p in trx)
 
 
 def commits(trx):
@@ -275,8 +233,8 @@ def pieces(path, ranges_json, check_only=False, rewrite_json=None):
         out["format"] = _b64(fde)
         for start, end in ranges:
             trx = []
-            big = end - start > LAZY or _inflates(f, start, end)
-            events = _one_by_one(f, start, end) if big else _whole(f, start, end)  # a big one: never whole in memory
+            big = end - start > LAZY or stream.inflates(f, start, end, LAZY)  # never whole in memory
+            events = _one_by_one(f, start, end) if big else _whole(f, start, end)
             for p in _pieces(events, posts, crc, check_only, rewrite):
                 if "binlog" in p:
                     p = {"binlog": _b64(p["binlog"])}

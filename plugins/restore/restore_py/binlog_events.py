@@ -4,7 +4,6 @@
 import shutil as _shutil
 import struct as _struct
 import subprocess as _subprocess
-import threading as _threading
 import zlib as _zlib
 
 from . import binlog_rows
@@ -182,84 +181,6 @@ def events(f, path):
             body = body[:-4]
         yield pos, kind, when, pos + size, body, posts or []
         pos += size
-
-
-class Undecodable(Exception):
-    pass
-
-
-def inner_stream(path, pos, length, crc, posts):
-    # (compression, the events of the TRANSACTION_PAYLOAD event at pos (length bytes) of the file at path, as
-    # inner_events gives them, decompressed as they are read (zstd fed by a thread)): what is held is one inner
-    # event, never the transaction. Undecodable (compression, why): when it cannot be read, at once or at the end.
-    with open(path, "rb") as f:
-        f.seek(pos + HEADER)
-        fields, _ = payload_fields(f.read(min(64, length - HEADER)))
-    compression = fields.get(2, 0)
-    if compression not in (0, 255):
-        raise Undecodable("type %d" % compression, "compression type %d is not known" % compression)
-    if compression == 0 and _shutil.which("zstd") is None:
-        raise Undecodable("zstd", "the zstd program is not on PATH to decompress it")
-    return "zstd" if compression == 0 else "none", _inner_stream(path, pos, length, crc, posts)
-
-
-def _inner_stream(path, pos, length, crc, posts):
-    with open(path, "rb") as f:
-        f.seek(pos + HEADER)
-        fields, at = payload_fields(f.read(min(64, length - HEADER)))
-    start, end = pos + HEADER + at, pos + length - (4 if crc else 0)
-    program = _shutil.which("zstd") if fields.get(2, 0) == 0 else None
-    f = open(path, "rb")
-    f.seek(start)
-    proc, out = None, f
-    if program:
-        proc = _subprocess.Popen([program, "-dcq"], stdin=_subprocess.PIPE, stdout=_subprocess.PIPE, stderr=_subprocess.PIPE)
-        out = proc.stdout
-
-        def feed():
-            left = end - start
-            try:
-                while left > 0:
-                    part = f.read(min(left, 1 << 20))
-                    if not part:
-                        break
-                    proc.stdin.write(part)
-                    left -= len(part)
-            except (OSError, ValueError):
-                pass  # zstd stopped reading: its exit says why
-            finally:
-                try:
-                    proc.stdin.close()
-                except OSError:
-                    pass
-        writer = _threading.Thread(target=feed, daemon=True)
-        writer.start()
-    done, left = False, None if proc else end - start
-    try:
-        while left is None or left > 0:
-            head = out.read(HEADER)
-            if not head:
-                break
-            _, kind, _, size, _, _ = _struct.unpack("<IBIIIH", head) if len(head) == HEADER else (0, 0, 0, 0, 0, 0)
-            body = out.read(size - HEADER) if size >= HEADER else b""
-            if size < HEADER or len(body) < size - HEADER:
-                raise Undecodable("zstd" if proc else "none", "its events end inside an event")
-            if left is not None:
-                left -= size
-            yield kind, body, posts[kind - 1] if kind - 1 < len(posts) else 0, head + body
-        done = True
-    finally:
-        if proc:
-            if not done:
-                proc.kill()
-            proc.stdout.close()
-            writer.join()
-            why = proc.stderr.read().decode("utf-8", "replace").strip()
-            proc.stderr.close()
-            proc.wait()
-        f.close()
-    if proc and proc.returncode != 0:
-        raise Undecodable("zstd", "zstd could not decompress it (%s)" % why)
 
 
 def inner_events(data, posts):

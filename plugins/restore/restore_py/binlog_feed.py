@@ -1,13 +1,13 @@
-# The replay's other engine (restore.load replayWith "applier"): the target's own replication applier
-# applies the transactions, fed by this listener over the replication protocol. It answers as a source
-# would: a handshake advertising caching_sha2_password (verified with the per-run password: fast
-# authentication, no RSA) over TLS (binlog_guard.py: plain only over loopback, where lib/ asks so), the
-# replica's setup queries, COM_REGISTER_SLAVE, then COM_BINLOG_DUMP_GTID: the transactions the plan chose that the replica's GTID set lacks, each file's
-# FORMAT_DESCRIPTION after a rotate, events as the files have them (a statement naming a schema in its text
-# rewritten by binlog_apply.replay_event, the rest mapped by the channel's filter; anonymous ones given their derived
-# GTID, the server id changed where it is the target's own), CRC32 recomputed where an event changed, read and sent
-# 1 MB at a time (binlog_stream.py: never a whole transaction); past the last
-# transaction only the next one's GTID event (the applier's UNTIL); then idle until lib/ (replay-applier.js) stops it.
+# The replay's other engine (restore.load replayWith "applier"): the target's own replication applier applies the
+# transactions, fed by this listener over the replication protocol. It answers as a source would: a handshake
+# advertising caching_sha2_password (verified with the per-run password: fast authentication, no RSA) over TLS
+# (binlog_guard.py: plain only over loopback, where lib/ asks so), the replica's setup queries, COM_REGISTER_SLAVE,
+# then COM_BINLOG_DUMP_GTID: the transactions the plan chose that the replica's GTID set lacks, each file's
+# FORMAT_DESCRIPTION after a rotate, events as the files have them (a statement naming a schema in its text rewritten
+# by binlog_apply.replay_event, the rest mapped by the channel's filter; anonymous ones given their derived GTID, the
+# server id changed where it is the target's own), CRC32 recomputed where an event changed, read and sent 1 MB at a
+# time (binlog_stream.py: never a whole transaction); past the last transaction only the next one's GTID event (the
+# applier's UNTIL); then idle until lib/ (replay-applier.js) stops it.
 import json as _json
 import os as _os
 import socket as _socket

@@ -12,40 +12,14 @@
 import base64 as _base64
 import bisect as _bisect
 import json as _json
-import collections as _collections
 import threading as _threading
 import time as _time
 
-from . import binlog_apply, binlog_worker
+from . import binlog_apply, binlog_stream, binlog_worker
 
 _RUNS = {}
 _IDS = [0]
 QUEUE_BYTES = 16 << 20  # what the reader may hold ahead of the workers (a transaction above binlog_apply.LAZY counts little: read when sent)
-
-
-class Queue(object):
-    # The reader's transactions for the workers, bounded by a count and by bytes (put waits while either is
-    # full; one item is always taken, whatever its size).
-    def __init__(self, count, size):
-        self.count, self.size, self.items, self.bytes = count, size, _collections.deque(), 0
-        self.cond = _threading.Condition(_threading.Lock())
-
-    def put(self, item, size=0):
-        with self.cond:
-            while self.items and (len(self.items) >= self.count or self.bytes + size > self.size):
-                self.cond.wait()
-            self.items.append((item, size))
-            self.bytes += size
-            self.cond.notify_all()
-
-    def get(self):
-        with self.cond:
-            while not self.items:
-                self.cond.wait()
-            item, size = self.items.popleft()
-            self.bytes -= size
-            self.cond.notify_all()
-            return item
 
 
 def wait_indexes(items):
@@ -80,7 +54,7 @@ class _Run(object):
         self.committed, self.bytes, self.failed, self.stopped, self.retries = -1, 0, None, False, 0
         self.commit_seconds = 0.0  # inside the COMMITs sent in order (binlog_worker.Worker.finish): at most one at a time
         self.parked = {}  # transaction index: the worker whose transaction waits only for its COMMIT (park)
-        self.queue = Queue(max(64, 16 * len(sessions)), QUEUE_BYTES)
+        self.queue = binlog_stream.Queue(max(64, 16 * len(sessions)), QUEUE_BYTES)
         self.sessions, self.charsets = sessions, charsets
         self.statements = [0] * len(sessions)
         self.alive = len(sessions)
@@ -178,7 +152,7 @@ class _Run(object):
                     raw, posts, crc = binlog_apply.open_file(f, name)
                     fde = _base64.b64encode(raw).decode("ascii")
                 trx = binlog_apply.transaction(f, self.dir + "/" + name, meta[1], meta[2], posts, crc, self.spec_of(meta))
-                self.queue.put((i, fde, trx), binlog_apply.held(trx))
+                self.queue.put((i, fde, trx), binlog_stream.held(trx))
         except Exception as err:
             self.fail(i, err)
         finally:
