@@ -13,7 +13,7 @@ from . import binlog_events as ev
 from .binlog_rewrite import body_of
 
 CHUNK = 1 << 20  # the feed reads and sends at most this many bytes of whole events at a time
-LARGE = 4 << 20  # an event above this is sent as it is read (send_large), never held whole
+LARGE = ev.LARGE  # an event above this is sent as it is read (send_large), never held whole
 READ = 1 << 20
 
 
