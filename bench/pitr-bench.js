@@ -395,4 +395,101 @@ async function main() {
   cleanTemp();
 }
 
-main().catch((e) => { process.stderr.write((e && e.stack) || String(e)); cleanTemp(); process.exit(1); });
+// BENCH_LARGE=bigtx (issue 53 item 1, issue 54 item 1): ONE transaction of BENCH_BIGTX_MB (1024) MB of row
+// events after a dump (1 MB multi-row INSERTs of 1 KB rows inside one BEGIN … COMMIT, then one small
+// transaction), replayed onto fresh targets by the reference (util.loadDump, then mysqlbinlog
+// --exclude-gtids=<the dump's> | mysql) and by the plugin on each road; each compared with the reference
+// (CHECKSUM TABLE, gtid_executed without the target's own GTIDs). Reported: seconds, mysqlsh's peak RSS (the
+// Python companion runs inside it) against an idle mysqlsh's and a load of the dump alone.
+async function bigtx() {
+  if (!HAVE.server) throw new Error('npm run bench:pitr needs ../shared (a real MySQL server).');
+  const mb = Number(process.env.BENCH_BIGTX_MB || 1024);
+  const work = tempDir('restore-bigtx-');
+  const folder = path.join(work, 'binlogs');
+  fs.mkdirSync(folder);
+  const say = (t) => process.stdout.write(`${t}\n`);
+  const source = await startServer({ opts: GTIDS });
+  await source.query(`CREATE SCHEMA big; CREATE TABLE big.t (id BIGINT PRIMARY KEY, k INT UNSIGNED NOT NULL, pad VARCHAR(1000) CHARACTER SET ascii NOT NULL);
+    CREATE TABLE big.after (id INT PRIMARY KEY, v INT); INSERT INTO big.t VALUES (0, 0, 'before the dump'); FLUSH BINARY LOGS`);
+  const dump = path.join(work, 'dump');
+  const dumped = await withShellDumper(source, () => runJs(source.uri, `util.dumpSchemas(['big'], ${JSON.stringify(dump)}, {showProgress: false}); null`,
+    { configHome: home, env: DUMP_ENV }));
+  if (dumped.error) throw new Error(`util.dumpSchemas failed: ${dumped.out}`);
+  const dumpGtids = JSON.parse(fs.readFileSync(path.join(dump, '@.json'), 'utf8')).gtidExecuted;
+  const startFile = (await source.query('SHOW BINARY LOG STATUS'))[0].File;
+  let t0 = Date.now();
+  // 1,000 rows of 1 KB per INSERT (each its own BINLOG statement of about 1 MB): one transaction of mb MB.
+  const per = 1000;
+  // BENCH_BIGTX_COMPRESSED=1: written with binlog_transaction_compression (one TRANSACTION_PAYLOAD event, zstd).
+  const compressed = process.env.BENCH_BIGTX_COMPRESSED === '1';
+  await source.query(`SET SESSION binlog_transaction_compression = ${compressed ? 'ON' : 'OFF'}; SET SESSION cte_max_recursion_depth = 100000; BEGIN`);
+  const inserts = Math.ceil(mb * 1024 / per);
+  for (let i = 0; i < inserts; i++) {
+    await source.query(`INSERT INTO big.t WITH RECURSIVE s(n) AS (SELECT ${i * per + 1} UNION ALL SELECT n + 1 FROM s WHERE n < ${(i + 1) * per}) ` +
+      "SELECT n, CRC32(n), RPAD(SHA2(n, 256), 1000, SHA2(n + 1, 512)) FROM s");
+  }
+  await source.query('COMMIT; INSERT INTO big.after VALUES (1, 1); FLUSH BINARY LOGS');
+  const logs = (await source.query('SHOW BINARY LOGS')).map((r) => r.Log_name);
+  const files = logs.slice(logs.indexOf(startFile), -1);
+  for (const f of files) fs.copyFileSync(path.join(source.datadir, f), path.join(folder, f));
+  const bytes = files.reduce((n, f) => n + fs.statSync(path.join(folder, f)).size, 0);
+  const bin = binDir(source);
+  say(`Source: one ${compressed ? 'compressed ' : ''}transaction of ${inserts * per} rows of 1 KB (${inserts} INSERTs) written in ${((Date.now() - t0) / 1000).toFixed(0)} s; ` +
+    `binary logs after the dump: ${files.join(', ')}, ${(bytes / 2 ** 20).toFixed(0)} MB`);
+  await source.stop();
+
+  const state = async (t) => {
+    const own = String(await t.value('SELECT @@server_uuid')).toLowerCase();
+    const sums = (await t.query('CHECKSUM TABLE big.t, big.after')).map((r) => `${r.Table} ${r.Checksum}`).join(', ');
+    const gtids = String(await t.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '').split(',')
+      .filter((x) => x && x.split(':')[0].toLowerCase() !== own).join(',');
+    return `${sums}; gtid_executed ${gtids}`;
+  };
+  const idle = runMeasured(MYSQLSH, ['--js', '-e', 'null'], { env: shellEnv({ configHome: home }) });
+  say(`An idle mysqlsh (the plugin loaded): peak ${idle.peakMB.toFixed(0)} MB`);
+  let reference = null;
+  const roads = [
+    ['reference', async (t) => {
+      t0 = Date.now();
+      const load = runJs(t.uri, `util.loadDump(${JSON.stringify(dump)}, {showProgress: false}); null`, { configHome: home });
+      if (load.error) throw new Error(`util.loadDump: ${load.out}`);
+      const r = measuredPipe([path.join(bin, 'mysqlbinlog'), `--exclude-gtids=${dumpGtids}`, ...files.map((f) => path.join(folder, f))],
+        [...t.client.trim().split(/\s+/), '--binary-mode']);
+      if (r.status) throw new Error(`mysqlbinlog | mysql: ${r.stderr}`);
+      return `${((Date.now() - t0) / 1000).toFixed(1)} s (mysqlbinlog | mysql ${r.seconds.toFixed(1)} s, peak ${r.sides})`;
+    }],
+    ['dump only (no binlogs)', (t) => plugin(t, [])],
+    ...['sessions', 'applier'].map((road) => [`plugin, replayWith ${road}`, (t) => plugin(t, [`--binlogs=${folder}`, `--replayWith=${road}`])]),
+  ];
+  function plugin(t, extra) {
+    const r = runMeasured(MYSQLSH, [t.uri, '--', 'restore', 'load', dump, '--threads=4', ...extra, '--output-format=json'],
+      { env: shellEnv({ configHome: home }) });
+    if (r.status !== 0) throw new Error(`restore load ${extra.join(' ')}: ${r.stdout.slice(-3000)}${r.stderr.slice(-2000)}`);
+    const report = JSON.parse(r.stdout);
+    const phase = (n) => (report.phases.find((p) => p.phase === n) || { seconds: 0 }).seconds.toFixed(1);
+    return `${r.seconds.toFixed(1)} s in all (preflight ${phase('preflight')} s, replay ${phase('replay')} s), mysqlsh CPU ${r.cpu.toFixed(1)} s, peak ${r.peakMB.toFixed(0)} MB ` +
+      `(+${(r.peakMB - idle.peakMB).toFixed(0)} MB over idle)${report.replay ? `, road ${report.replay.engine}` : ''}`;
+  }
+  let failed = 0;
+  for (const [name, run] of roads) {
+    if (ONLY && name !== 'reference' && !ONLY.test(name)) continue;
+    const target = await startServer({ opts: TARGET_OPTS });
+    try {
+      settle();
+      const line = await run(target);
+      const got = await state(target);
+      if (name === 'reference') reference = got;
+      const same = name === 'dump only (no binlogs)' || name === 'reference' ? '' : got === reference ? '; equal to the reference' : `; DIFFERS: ${got}`;
+      if (same.startsWith('; DIFFERS')) failed++;
+      say(`${name}: ${line}${same}${name === 'reference' ? `; ${got}` : ''}`);
+    } finally {
+      await target.stop();
+    }
+  }
+  say(`\n${machineLine(MYSQLSH)}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  cleanTemp();
+  if (failed) process.exit(1);
+}
+
+const large = { bigtx };
+(large[process.env.BENCH_LARGE] || main)().catch((e) => { process.stderr.write((e && e.stack) || String(e)); cleanTemp(); process.exit(1); });

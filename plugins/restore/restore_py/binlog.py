@@ -5,6 +5,7 @@ import json as _json
 import os as _os
 
 from . import binlog_events as ev
+from . import binlog_stream as stream
 from .errors import Refusal, os_refusal
 
 
@@ -131,17 +132,29 @@ class _Reader(object):
         elif kind in ev.ROWS_V1:
             t["undecoded"].append("a version 1 rows event (MySQL 5.1 to 5.5): rows not sized")
         elif kind == ev.PAYLOAD:
+            if body is None:  # a large one (ev.events): decompressed as it is read, never whole in memory
+                try:
+                    t["compression"], inner = stream.inner_stream(self.info["path"], pos, size, self.crc, self.posts)
+                    self._inner(pos, inner)
+                except stream.Undecodable as err:
+                    t["compression"] = err.args[0]
+                    t["undecoded"].append("a compressed transaction: " + err.args[1])
+                return
             compression, data, why = ev.payload(body, post)
             t["compression"] = compression
             if data is None:
                 t["undecoded"].append("a compressed transaction: " + why)
                 return
-            inner = ev.Boundary()
-            for kind2, body2, post2, raw in ev.inner_events(data, self.posts):
-                text2 = ev.query(body2, post2) if kind2 == ev.QUERY else None
-                inner.feed(kind2, text2[1] if text2 else None)
-                # sent to the sessions as a file's event: with a CRC32 when the file has them
-                self.inside(pos, kind2, body2, post2, text2, inner, len(raw) + (4 if self.crc else 0))
+            self._inner(pos, ev.inner_events(data, self.posts))
+
+    def _inner(self, pos, events):
+        # A compressed transaction's events, as the file's own.
+        inner = ev.Boundary()
+        for kind2, body2, post2, raw in events:
+            text2 = ev.query(body2, post2) if kind2 == ev.QUERY else None
+            inner.feed(kind2, text2[1] if text2 else None)
+            # sent to the sessions as a file's event: with a CRC32 when the file has them
+            self.inside(pos, kind2, body2, post2, text2, inner, len(raw) + (4 if self.crc else 0))
 
     def _undecoded(self, what):
         self.info["undecoded"][what] = self.info["undecoded"].get(what, 0) + 1

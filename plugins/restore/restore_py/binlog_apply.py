@@ -9,6 +9,7 @@ import struct as _struct
 from . import binlog_events as ev
 from . import binlog_query
 from . import binlog_rewrite as rw
+from . import binlog_stream as stream
 from .errors import Refusal
 
 # Not sent (as mysqlbinlog sends none of them): GTID events (set as gtid_next, 'uuid:tag:n' for a tagged one), ROWS_QUERY (a comment),
@@ -60,8 +61,8 @@ def _whole(f, start, end):
 
 
 def _one_by_one(f, start, end, heads=False):
-    # The same, one event read at a time (a transaction above LAZY: its memory is one event's); heads: the
-    # headers only (bytes None).
+    # The same, one event read at a time (a transaction above LAZY: its memory is one event's; a TRANSACTION_PAYLOAD
+    # event a stream.Span); heads: the headers only (bytes None).
     pos = start
     while pos < end:
         f.seek(pos)
@@ -69,7 +70,7 @@ def _one_by_one(f, start, end, heads=False):
         when, kind, _, length = _struct.unpack_from("<IBII", head) if len(head) == ev.HEADER else (0, 0, 0, 0)
         if length < ev.HEADER or pos + length > end:
             raise Refusal("read-failed", f.name, "no event at position %d" % pos)
-        yield kind, when, None if heads else head + f.read(length - ev.HEADER), pos
+        yield kind, when, None if heads else stream.Span(f.name, length) if kind == ev.PAYLOAD else head + f.read(length - ev.HEADER), pos
         pos += length
 
 
@@ -91,28 +92,28 @@ def _pieces(events, posts, crc, check_only, spec):
         return out
 
     def one(kind, when, raw, pos, inner):
-        # raw: the event's bytes (an inner one's without a CRC32); a list of the pieces it completes
+        # raw: the event's bytes (an inner one's without a CRC32; a payload's maybe a stream.Span); the pieces it completes
         if kind == ev.TABLE_MAP or kind in ev.ROWS:
             if check_only:
-                return []
+                return
             if inner and crc:
                 raw = rw.sealed(bytes(raw[:ev.HEADER]), bytes(raw[ev.HEADER:]), True)
             if spec and kind == ev.TABLE_MAP:
                 raw = replay_event(kind, bytes(raw), pos, spec, crc, posts)
             rows.append(raw)
             if kind != ev.TABLE_MAP and ev.rows_flags(raw[ev.HEADER:], posts[kind - 1]) & ev.STMT_END_F:
-                return flush()
-            return []
-        out = flush()
+                yield from flush()
+            return
+        yield from flush()
         if kind in _SKIP or ev.TYPES.get(kind, (None, None))[1] == "ignore":
-            return out
+            return
         if kind == ev.QUERY:
             # BEGIN and COMMIT (most of them) told by their text alone, before the status variables are read
             b = ev.HEADER + posts[kind - 1]
             text = bytes(raw[b + unpack("<H", raw, ev.HEADER + 11)[0] + raw[ev.HEADER + 8] + 1:len(raw) - (4 if crc and not inner else 0)])
             if text == b"BEGIN" or text == b"COMMIT":
-                out.append({"begin": True} if text == b"BEGIN" else {"commit": None})
-                return out
+                yield {"begin": True} if text == b"BEGIN" else {"commit": None}
+                return
             raw = bytes(raw)
             if inner and crc:
                 raw = rw.sealed(raw[:ev.HEADER], raw[ev.HEADER:], True)
@@ -121,23 +122,21 @@ def _pieces(events, posts, crc, check_only, spec):
             text = piece["query"]
             role = ev.query_role(text[:32].decode("utf-8", "replace"))  # COMMIT, ROLLBACK, XA ROLLBACK: by their first words
             if role == "end" and text[:2].upper() != b"XA":  # ROLLBACK: the source rolled back (non-transactional changes kept)
-                out.append({"commit": "ROLLBACK"})
+                yield {"commit": "ROLLBACK"}
             elif not check_only:
-                out.append(piece)
+                yield piece
         elif kind == ev.XID:
-            out.append({"commit": None})
+            yield {"commit": None}
         elif kind == ev.XA_PREPARE:
-            out.append({"commit": ev.xa_text(rw.body_of(bytes(raw), crc and not inner))})
+            yield {"commit": ev.xa_text(rw.body_of(bytes(raw), crc and not inner))}
         elif kind == ev.PAYLOAD and not inner:
-            compression, data, why = ev.payload(rw.body_of(bytes(raw), crc), posts[kind - 1])
-            if data is None:
-                out.append({"unsupported": "a compressed transaction at %d: %s" % (pos, why)})
-                return out
-            for kind2, _, _, raw2 in ev.inner_events(data, posts):
-                out += one(kind2, when, raw2, pos, True)
+            try:
+                for kind2, _, _, raw2 in stream.payload_events(raw, pos, crc, posts):
+                    yield from one(kind2, when, raw2, pos, True)
+            except stream.Undecodable as err:
+                yield {"unsupported": "a compressed transaction at %d: %s" % (pos, err.args[1])}
         else:
-            out.append({"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %s" % ev.type_name(kind)), pos)})
-        return out
+            yield {"unsupported": "%s at %d" % (_NAMES.get(kind, "an event of type %s" % ev.type_name(kind)), pos)}
 
     # BEGIN is sent only where nothing else opens the transaction: an empty one (an errant GTID's fix, a
     # filtered replica's skipped transaction, a Group Replication view change), BEGIN; COMMIT.
@@ -195,7 +194,7 @@ class Lazy(object):
 
 def transaction(f, path, start, end, posts, crc, spec=None):
     # What the replay queues for one transaction: its pieces, or a Lazy one above LAZY bytes.
-    if end - start > LAZY:
+    if end - start > LAZY or stream.inflates(f, start, end, LAZY):
         return Lazy(path, start, end, posts, crc, spec)
     return read_transaction(f, start, end, posts, crc, spec=spec)
 
@@ -234,7 +233,8 @@ def pieces(path, ranges_json, check_only=False, rewrite_json=None):
         out["format"] = _b64(fde)
         for start, end in ranges:
             trx = []
-            events = _one_by_one(f, start, end) if end - start > LAZY else _whole(f, start, end)  # a big one: never whole in memory
+            big = end - start > LAZY or stream.inflates(f, start, end, LAZY)  # never whole in memory
+            events = _one_by_one(f, start, end) if big else _whole(f, start, end)
             for p in _pieces(events, posts, crc, check_only, rewrite):
                 if "binlog" in p:
                     p = {"binlog": _b64(p["binlog"])}

@@ -81,8 +81,8 @@ def rows(body, post, tables, kind):
         return table["name"], None, "rows not sized: %s" % err
 
 
-def payload(body, post):
-    # TRANSACTION_PAYLOAD: (compression, the events it holds as bytes, or None and why).
+def payload_fields(body):
+    # TRANSACTION_PAYLOAD's header fields: ({1: payload size, 2: compression type, 3: uncompressed size}, where its data begins).
     at, fields = 0, {}
     while at < len(body):
         kind, at = binlog_rows.packed(body, at)
@@ -91,6 +91,12 @@ def payload(body, post):
         length, at = binlog_rows.packed(body, at)
         fields[kind] = int.from_bytes(body[at:at + length], "little")
         at += length
+    return fields, at
+
+
+def payload(body, post):
+    # TRANSACTION_PAYLOAD: (compression, the events it holds as bytes, or None and why).
+    fields, at = payload_fields(body)
     data = bytes(body[at:])
     compression = fields.get(2, 0)
     if compression == 255:
@@ -115,6 +121,26 @@ def _post_lengths(body):
     return version, header, lengths, alg == 1
 
 
+LARGE = 4 << 20  # a TRANSACTION_PAYLOAD event above this is never read whole
+
+
+def _check_large(f, pos, head, size, crc):
+    # Reads the rest of the event at pos, 1 MB at a time, checking its CRC32 as it goes.
+    check, left = _zlib.crc32(head), size - HEADER - (4 if crc else 0)
+    while left > 0:
+        part = f.read(min(left, 1 << 20))
+        if not part:
+            raise Damaged(pos, "the file ends inside an event (%d bytes short)" % left)
+        check = _zlib.crc32(part, check)
+        left -= len(part)
+    if crc:
+        tail = f.read(4)
+        if len(tail) < 4:
+            raise Damaged(pos, "the file ends inside an event (%d bytes short)" % (4 - len(tail)))
+        if check & 0xFFFFFFFF != _struct.unpack("<I", tail)[0]:
+            raise Damaged(pos, "the event's CRC32 checksum does not match")
+
+
 def events(f, path):
     # Yields (position, type, timestamp, end position, body, post-header lengths by type) for each
     # event of an open file, the body without the CRC32 footer; the FORMAT_DESCRIPTION event sets how the rest is read.
@@ -134,6 +160,12 @@ def events(f, path):
         when, kind, _, size, end, _ = _struct.unpack("<IBIIIH", head)
         if size < HEADER:
             raise Damaged(pos, "an event of %d bytes" % size)
+        if kind == PAYLOAD and size > LARGE:
+            # A large compressed transaction: checked as it is read, its body left in the file (None; inner_stream)
+            _check_large(f, pos, head, size, crc)
+            yield pos, kind, when, pos + size, None, posts or []
+            pos += size
+            continue
         body = f.read(size - HEADER)
         if len(body) < size - HEADER:
             raise Damaged(pos, "the file ends inside an event (%d of %d bytes)" % (HEADER + len(body), size))

@@ -1,13 +1,13 @@
-# The replay's other engine (restore.load replayWith "applier"): the target's own replication applier
-# applies the transactions, fed by this listener over the replication protocol. It answers as a source
-# would: a handshake advertising caching_sha2_password (verified with the per-run password: fast
-# authentication, no RSA) over TLS (binlog_guard.py: plain only over loopback, where lib/ asks so), the
-# replica's setup queries, COM_REGISTER_SLAVE, then
-# COM_BINLOG_DUMP_GTID: the transactions the plan chose that the replica's GTID set lacks, each file's
-# FORMAT_DESCRIPTION after a rotate, events as the files have them (a statement naming a schema in its text
-# rewritten by binlog_apply.replay_event, the rest mapped by the channel's filter; anonymous ones given their derived
-# GTID, the server id changed where it is the target's own), CRC32 recomputed where an event changed; past the last
-# transaction only the next one's GTID event (the applier's UNTIL); then idle until lib/ (replay-applier.js) stops it.
+# The replay's other engine (restore.load replayWith "applier"): the target's own replication applier applies the
+# transactions, fed by this listener over the replication protocol. It answers as a source would: a handshake
+# advertising caching_sha2_password (verified with the per-run password: fast authentication, no RSA) over TLS
+# (binlog_guard.py: plain only over loopback, where lib/ asks so), the replica's setup queries, COM_REGISTER_SLAVE,
+# then COM_BINLOG_DUMP_GTID: the transactions the plan chose that the replica's GTID set lacks, each file's
+# FORMAT_DESCRIPTION after a rotate, events as the files have them (a statement naming a schema in its text rewritten
+# by binlog_apply.replay_event, the rest mapped by the channel's filter; anonymous ones given their derived GTID, the
+# server id changed where it is the target's own), CRC32 recomputed where an event changed, read and sent 1 MB at a
+# time (binlog_stream.py: never a whole transaction); past the last transaction only the next one's GTID event (the
+# applier's UNTIL); then idle until lib/ (replay-applier.js) stops it.
 import json as _json
 import os as _os
 import socket as _socket
@@ -18,6 +18,7 @@ import time as _time
 from . import binlog_apply
 from . import binlog_events as ev
 from . import binlog_guard as guard
+from . import binlog_stream as stream
 from . import binlog_wire as w
 
 _FEEDS = {}
@@ -137,14 +138,15 @@ class Feed(object):
                     if end is None:
                         self.send(conn, w.rotate(self.server_id, name, crc))
                     self.send(conn, w.format_event(self.server_id, fde, crc))
-                f.seek(meta[1])
-                data = f.read(ev.HEADER if len(meta) > 5 and meta[5] else meta[2] - meta[1])
-                if len(meta) > 5 and meta[5]:
-                    data += f.read(_struct.unpack_from("<I", data, 9)[0] - ev.HEADER)
-                out = self.events(data, meta, posts, crc)
-                self.send(conn, *out)
-                self.mark(i, len(data))
-                end = meta[1] + len(data)
+                size = 0
+                for at, data in stream.chunks(f, meta[1], meta[2], len(meta) > 5 and meta[5]):  # never a whole transaction held
+                    if data is None:
+                        size += stream.send_large(conn, f, at, crc, self.target_id, self.server_id)
+                    else:
+                        self.send(conn, *self.events(data, meta, posts, crc, at))
+                        size += len(data)
+                self.mark(i, size)
+                end = meta[1] + size
         finally:
             if f:
                 f.close()
@@ -167,7 +169,7 @@ class Feed(object):
     def send(self, conn, *events):
         conn.write(*[b"\x00" + e for e in events])
 
-    def events(self, data, meta, posts, crc):
+    def events(self, data, meta, posts, crc, base):  # data: whole events, the first at base
         out, at, spec = [], 0, None
         if self.rewrite:
             spec = {"schemaMap": self.rewrite.get("schemaMap"), "texts": meta[4]}
@@ -175,7 +177,7 @@ class Feed(object):
             kind = data[at + 4]
             (length, ) = _struct.unpack_from("<I", data, at + 9)
             raw = data[at:at + length]
-            pos = meta[1] + at
+            pos = base + at
             at += length
             if spec and kind in (ev.TABLE_MAP, ev.QUERY):
                 raw = binlog_apply.replay_event(kind, raw, pos, spec, crc, posts)

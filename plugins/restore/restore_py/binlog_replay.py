@@ -14,14 +14,14 @@
 import base64 as _base64
 import bisect as _bisect
 import json as _json
-import queue as _queue
 import threading as _threading
 import time as _time
 
-from . import binlog_apply, binlog_worker
+from . import binlog_apply, binlog_stream, binlog_worker
 
 _RUNS = {}
 _IDS = [0]
+QUEUE_BYTES = 16 << 20  # what the reader may hold ahead of the workers (a transaction above binlog_apply.LAZY counts little: read when sent)
 
 
 def wait_indexes(items):
@@ -56,7 +56,7 @@ class _Run(object):
         # committed: every transaction up to it has committed; ahead: those committed past it (the clock let them).
         self.committed, self.ahead, self.bytes, self.failed, self.stopped, self.retries = -1, set(), 0, None, False, 0
         self.commit_seconds = 0.0  # inside the COMMITs (binlog_worker.Worker.finish), summed over the sessions
-        self.queue = _queue.Queue(maxsize=max(64, 16 * len(sessions)))
+        self.queue = binlog_stream.Queue(max(64, 16 * len(sessions)), QUEUE_BYTES)
         self.sessions, self.charsets = sessions, charsets
         self.statements = [0] * len(sessions)
         self.alive = len(sessions)
@@ -137,7 +137,8 @@ class _Run(object):
                     f = open(self.dir + "/" + name, "rb")
                     raw, posts, crc = binlog_apply.open_file(f, name)
                     fde = _base64.b64encode(raw).decode("ascii")
-                self.queue.put((i, fde, binlog_apply.transaction(f, self.dir + "/" + name, meta[1], meta[2], posts, crc, self.spec_of(meta))))
+                trx = binlog_apply.transaction(f, self.dir + "/" + name, meta[1], meta[2], posts, crc, self.spec_of(meta))
+                self.queue.put((i, fde, trx), binlog_stream.held(trx))
         except Exception as err:
             self.fail(i, err)
         finally:

@@ -115,6 +115,28 @@ class Conn(object):
     def write(self, *payloads):
         self.s.sendall(b"".join(self.pack(p) for p in payloads))
 
+    def write_stream(self, total, parts):
+        # One logical packet of `total` bytes given as parts (bytes), written as they come: a wire packet's
+        # header before each 16 MB - 1, and an empty one after a payload of an exact multiple of it.
+        left, room = total, 0
+        for part in parts:
+            part = memoryview(part)
+            while len(part):
+                if room == 0:
+                    if left == 0:
+                        raise OSError("an event longer than its %d bytes" % total)
+                    room = min(left, 0xFFFFFF)
+                    self.s.sendall(_struct.pack("<I", room)[:3] + bytes([self.seq]))
+                    self.seq = (self.seq + 1) & 0xFF
+                n = min(room, len(part))
+                self.s.sendall(part[:n])
+                part, room, left = part[n:], room - n, left - n
+        if left != 0:
+            raise OSError("an event of %d bytes ended %d bytes short" % (total, left))
+        if total % 0xFFFFFF == 0:
+            self.s.sendall(b"\x00\x00\x00" + bytes([self.seq]))
+            self.seq = (self.seq + 1) & 0xFF
+
     def ok(self):
         self.write(b"\x00\x00\x00\x02\x00\x00\x00")
 
