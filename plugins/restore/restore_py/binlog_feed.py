@@ -3,11 +3,10 @@
 # advertising caching_sha2_password (verified with the per-run password: fast authentication, no RSA) over TLS
 # (binlog_guard.py: plain only over loopback, where lib/ asks so), the replica's setup queries, COM_REGISTER_SLAVE,
 # then COM_BINLOG_DUMP_GTID: the transactions the plan chose that the replica's GTID set lacks, each file's
-# FORMAT_DESCRIPTION after a rotate, events as the files have them (a statement naming a schema in its text rewritten
-# by binlog_apply.replay_event, the rest mapped by the channel's filter; anonymous ones given their derived GTID, the
-# server id changed where it is the target's own), CRC32 recomputed where an event changed, read and sent 1 MB at a
-# time (binlog_stream.py: never a whole transaction); past the last transaction only the next one's GTID event (the
-# applier's UNTIL); then idle until lib/ (replay-applier.js) stops it.
+# FORMAT_DESCRIPTION after a rotate, events as the files have them (a statement naming a schema in its text rewritten by
+# binlog_apply.replay_event, the rest mapped by the channel's filter; anonymous ones given their derived GTID, the server
+# id changed where it is the target's own; CRC32 recomputed where changed), 1 MB at a time (binlog_stream.py: never a whole
+# transaction); past the last only the next one's GTID event (the UNTIL); then idle until lib/ (replay-applier.js) stops it.
 import json as _json
 import os as _os
 import socket as _socket
@@ -150,9 +149,8 @@ class Feed(object):
         finally:
             if f:
                 f.close()
-        # Everything planned is sent: the connection stays open, idle, until the channel is stopped.
-        # Heartbeats at the period the replica asked for (else it reconnects after replica_net_timeout
-        # without data): where the stream is, the last file and the end of its last event.
+        # All planned is sent: the connection stays open until the channel is stopped, with heartbeats at the replica's
+        # period (else it reconnects after replica_net_timeout): the last file and the end of its last event.
         beat = _time.time()
         while not self.stopped:
             _time.sleep(0.2)
@@ -225,11 +223,11 @@ class Feed(object):
 
 
 def start(spec_json):
-    # spec {dir, address (to listen on), version (the handshake's), targetServerId, uuid (the feed's
-    # server_uuid), user, rewrite, transactions: [[file, start, end, gtid, texts, head]]} (head: the transaction past the
-    # stop, its GTID event alone, for the replica's UNTIL; an anonymous one is sent with its GTID derived from the dump's position).
-    # tls: "required" | "if-possible" | absent (binlog_guard.secure). JSON text {id, port, user, password, tls
-    # (whether it serves over TLS only), tlsWhy (why not)}: the password is per run, random.
+    # spec {dir, address (to listen on), version (the handshake's), targetServerId, uuid (the feed's server_uuid), user,
+    # rewrite, transactions: [[file, start, end, gtid, texts, head]]} (head: the transaction past the stop, its GTID event
+    # alone, for the replica's UNTIL; an anonymous one: its GTID derived from the dump's position). tls: "required" |
+    # "if-possible" | absent (binlog_guard.secure). JSON text {id, port, user, password, tls (whether it serves over TLS
+    # only), tlsWhy (why not)}: the password is per run, random.
     feed = Feed(_json.loads(spec_json))
     _IDS[0] += 1
     _FEEDS[_IDS[0]] = feed
