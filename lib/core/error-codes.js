@@ -3,6 +3,7 @@
 // reworded at any time; a code is not. test/unit/error-codes.test.js holds every construction to it.
 var CODES = {
   ARGUMENT_MISSING: 'a required argument (the dump directory, an output directory, what to act on) is missing',
+  BINLOG_DUMP_POINT: 'the dumped server\'s own binary logs hold the dump\'s binlogFile:binlogPosition at another point than its gtidExecuted (a history begun again, or a dump not read at one point)',
   BINLOG_GAP: 'the binary logs given do not reach from where the dump ends to the target (a file missing, GTIDs purged)',
   BINLOG_INCIDENT: 'an INCIDENT event (the source lost events there) lies between the dump and the stop: replay up to it',
   BINLOG_OTHER_HISTORY: 'the binary logs given are not the dumped server\'s history (another server\'s, a history begun again, or copied before the dump)',
