@@ -18,9 +18,8 @@ const { SCHEMAS } = require('./pitr-generator');
 const q = (s) => `'${String(s).replace(/'/g, "''")}'`;
 const sh = (s) => `'${String(s).replace(/'/g, "'\\''")}'`;
 
-// A target as fresh as can be without a new server: no generated schema or account, no prepared XA, no
-// channel of the plugin's, binary logs and GTIDs reset (gtids: false keeps them: a shared topology's other
-// tests' GTIDs, compared from a baseline then), and the plugin's own records of earlier loads removed.
+// What a run leaves on a server (through its binary log, on a topology's primary): prepared XA, a channel of
+// the plugin's, the generated schemas and accounts.
 async function clearData(server) {
   for (const x of await server.query('XA RECOVER')) {
     await server.query(`XA ROLLBACK ${q(x.data.slice(0, Number(x.gtrid_length)))}`).catch(() => {});
@@ -36,6 +35,10 @@ async function clearData(server) {
   }
 }
 
+// A target (a server or a topology) as fresh as can be without new servers: clearData, every member applied
+// it, binary logs and GTIDs reset on every member (gtids: false keeps them: a shared topology's other tests'
+// GTIDs), what each member holds then kept as its baseline, and the plugin's own records of earlier loads
+// removed. → asTarget's object.
 async function resetTarget(target, configHome, { gtids = true } = {}) {
   const t = await asTarget(target);
   await clearData(t.primary);
