@@ -1,7 +1,7 @@
 'use strict';
 // restore.load with binlogs, refused in the preflight when the files cannot be replayed onto this dump
 // (issue 53, item 2; lib/binlog/replay-history.js): the binary logs of another server holding the same
-// schema, an until before the dump's own point, an INCIDENT event (crafted into a real file; mysqlbinlog
+// schema, the dumped server's own of a history begun again (GTIDs alike, positions not), an until before the dump's own point, an INCIDENT event (crafted into a real file; mysqlbinlog
 // reads it) between the dump and the stop, a dump made with consistent: false, a transaction above the
 // group's size limit. Each: rc 1, the refusal's text, the target unchanged (no schema, gtid_executed).
 const { expect } = require('chai');

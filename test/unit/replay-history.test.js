@@ -1,7 +1,8 @@
 'use strict';
 // Whether the binary logs can be replayed onto the dump (lib/binlog/replay-history.js through planReplay): the dump's
 // gtidExecuted inside the history the files carry (else another server's, or copied before the dump), its
-// binlogFile:binlogPosition where a transaction begins or ends (GTIDs off), until after the dump's own point, no
+// binlogFile:binlogPosition where a transaction begins or ends (GTIDs off; GTIDs on in the dumped server's own files:
+// at the gtidExecuted's point), until after the dump's own point, no
 // INCIDENT between the dump and the stop. On files a real server wrote (test/fixtures/binlogs), one with an INCIDENT
 // crafted in (test/support/binlog-craft.js), read by the companion in python3.
 const { expect } = require('chai');
