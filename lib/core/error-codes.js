@@ -32,6 +32,7 @@ var CODES = {
   GROUP_LIMIT_TOO_SMALL: 'a step after the load would write one transaction above the group\'s size limit (refused before anything changed)',
   GROUP_ROLLED_BACK: 'the group rolled back a statement of the plugin\'s own steps (error 3100 or 3231): its transaction size limit',
   GTID_SET_INVALID: 'a GTID set read from the server or the dump (gtid_executed, @.json gtidExecuted) does not parse',
+  INNODB_REQUIRED: 'a group takes no rows of a table of another engine than InnoDB (MyISAM, MEMORY…)',
   LOAD_BLOCKED: 'the server refuses what the load needs (local_infile OFF), or util.loadDump would log a secret option',
   LOAD_CANCELLED: 'the user declined the drops',
   LOAD_FAILED: 'a step of restore.load failed; data.phase names it, data.cause is its own code',

@@ -235,7 +235,9 @@ async function compareStop({ reference, target, run, stopName, roads, configHome
         continue;
       }
       const lines = await memberDifferences(t, run, want);
-      out.push({ stop: stopName, road, verdict: 'differs', lines: [`failed after changing the target: ${first}`].concat(lines) });
+      // What util.loadDump or the server said before it failed (the first line is only the summary).
+      const said = String(p.out || '').split('\n').filter((l) => /ERROR|MySQL Error|error \d+/i.test(l)).slice(0, 3);
+      out.push({ stop: stopName, road, verdict: 'differs', lines: [`failed after changing the target: ${first}`].concat(said.map((l) => `  said: ${l.trim()}`), lines) });
       continue;
     }
     const lines = await memberDifferences(t, run, want);
