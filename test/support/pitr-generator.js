@@ -301,7 +301,10 @@ for (const [name, stmts] of Object.entries(PROBES)) {
     const n = `${cx.c}_${cx.n}`;
     const u = `'gen_u${n}'@'%'`;
     if (name === 'create_user') cx.run.state.accounts.push(u);
-    for (const s of stmts) await cx.run(s.replace(/\$t/g, `gen.p_${n}`).replace(/\$n/g, n).replace(/\$u/g, u));
+    for (const s of stmts) {
+      const sql = s.replace(/\$t/g, `gen.p_${n}`).replace(/\$n/g, n).replace(/\$u/g, u);
+      await cx.run(cx.run.state.groupSafe ? sql.replace(/ENGINE=MyISAM/, 'ENGINE=InnoDB') : sql); // groupSafe: setup's
+    }
   };
 }
 const ALL = Object.keys(SHAPES);
