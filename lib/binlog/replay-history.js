@@ -1,7 +1,7 @@
 // Whether the binary log files given can be replayed onto this dump, decided from what they hold before
 // anything changes (lib/binlog/replay-plan.js planReplay calls these): every file there and readable, no
-// gap after the dump, the files the dumped server's history (its gtidExecuted inside what they carry; a
-// dump without GTIDs: its binlogFile:binlogPosition where a transaction begins or ends), a stop after the
+// gap after the dump, the files the dumped server's history (its gtidExecuted inside what they carry, and in its own
+// files at its binlogFile:binlogPosition; a dump without GTIDs: that position where a transaction begins or ends), a stop after the
 // dump's own point, no INCIDENT (events the source lost) inside what is replayed.
 var UserError = require('../core/user-error.js').UserError;
 var gtids = require('./gtid-set.js');
@@ -43,6 +43,7 @@ function checkFiles(host, folder, got, opts, dumpSet, byPosition) {
       'ran a transaction with a tagged GTID, SET gtid_next = \'AUTOMATIC:tag\'), which the replay does not read yet. Replay with mysqlbinlog | mysql.'));
   }
   var note = checkHistory(host, got, names, opts, dumpSet);
+  checkDumpPoint(got, names, opts, dumpSet);
   var purged = gtids.minus(gtids.parseSet(first.previousGtids, host.files.basename(first.path) + '\'s previous GTIDs'), dumpSet);
   if (gtids.setText(purged)) {
     throw new UserError('BINLOG_GAP', said('transactions ' + gtids.setText(purged) + ' ran on the source after the dump and before the first file here, ' +
@@ -56,8 +57,7 @@ function checkFiles(host, folder, got, opts, dumpSet, byPosition) {
 // GTIDs, the GTIDs of the transactions in them), or was never logged by the dumped server (its gtid_purged, as the
 // dump records it: SET gtid_purged there leaves no event). Else the files are another server's (its own GTIDs), or
 // of a history begun again (RESET BINARY LOGS AND GTIDS), or end before the dump: refused, naming what is missing.
-// The dump's binlogFile:binlogPosition is not held against files with GTIDs: a replica writes the same GTIDs under
-// file names that coincide with its source's, at other positions, and the files do not say which server wrote them.
+// The dump's binlogFile:binlogPosition: checkDumpPoint.
 function checkHistory(host, got, names, opts, dumpSet) {
   var carried = {};
   got.files.forEach(function (f) {
@@ -112,6 +112,58 @@ function checkHistory(host, got, names, opts, dumpSet) {
       : 'none of them carries (they carry ' + (carriedText || 'no GTID') + '; ' + first + '\'s previous GTIDs: ' +
         (got.files[0].previousGtids ? got.files[0].previousGtids.replace(/\s+/g, '') : 'none') + '): they are another server\'s, or of a history begun again after the dump ' +
         '(RESET BINARY LOGS AND GTIDS). ' + OWN_FILES)), { file: first, missing: text });
+}
+
+// GTIDs on, in the dumped server's own files: its binlogFile:binlogPosition is where a transaction of that file begins
+// or ends, every transaction before it is in the dump's gtidExecuted and none from it on. Own files: the file the dump
+// names is here, written by the server_id the dump records (a replica writes files of the same names under its own
+// server_id, the same GTIDs at other positions: not held to the position), and the files hold transactions of the
+// dumped server's own (its server_uuid or group name: not a server loaded from the dump that kept server_id 1).
+// Else the dump's two records of its point disagree on these files: a history begun again (RESET BINARY LOGS AND GTIDS)
+// that numbered its GTIDs alike, which checkHistory cannot tell.
+function checkDumpPoint(got, names, opts, dumpSet) {
+  var file = opts.dumpFile;
+  var pos = opts.dumpPosition;
+  var k = names.indexOf(file);
+  if (k < 0 || typeof pos !== 'number' || opts.dumpServerId === null || opts.dumpServerId === undefined) return;
+  var info = got.files[k];
+  if (info.serverId === null || info.serverId === undefined || String(info.serverId) !== String(opts.dumpServerId).trim()) return;
+  var uuids = [opts.dumpServerUuid, opts.dumpGroupName].filter(Boolean).map(function (u) { return u.toLowerCase(); });
+  var mine = got.transactions.some(function (t) {
+    var g = t.gtid ? gtids.splitGtid(t.gtid) : null;
+    return g && uuids.indexOf(g.uuid.toLowerCase()) >= 0;
+  });
+  if (!mine) return;
+  var why = pointMismatch(got, names, k, pos, dumpSet);
+  if (!why) return;
+  throw new UserError('BINLOG_DUMP_POINT', said('the dump ends at ' + file + ':' + pos + ' (its binlogFile:binlogPosition) with the transactions of its ' +
+    'gtidExecuted, and in ' + file + ' here, written by the dumped server (server_id ' + info.serverId + ', as @.json records it), ' + why +
+    ': the two do not name one point of these files. They are of a history begun again after the dump (RESET BINARY LOGS AND GTIDS, ' +
+    'its GTIDs numbered alike), or the dump\'s gtidExecuted was not read at its binlogFile:binlogPosition. Give the files of the history ' +
+    'the dump was taken in (SHOW BINARY LOGS on the source), or use a dump taken after the reset.'), { file: file, position: pos });
+}
+
+// Why file k's position pos and the dump's gtidExecuted are not one point (a sentence), or null.
+function pointMismatch(got, names, k, pos, dumpSet) {
+  var file = names[k];
+  var info = got.files[k];
+  var here = got.transactions.filter(function (t) { return t.file === file; });
+  if (here.length ? !here.some(function (t) { return t.start === pos || t.end === pos; }) : pos > info.size) {
+    var around = here.filter(function (t) { return t.start < pos && pos < t.end; })[0];
+    return pos > info.size ? 'the file ends at ' + info.size + ', before that position'
+      : 'no transaction begins or ends at ' + pos + (around ? ' (' + (around.gtid ? 'transaction ' + around.gtid + ', ' : 'the transaction ') + 'at ' +
+        around.start + ', runs to ' + around.end + ')' : '');
+  }
+  for (var i = 0; i < got.transactions.length; i++) {
+    var t = got.transactions[i];
+    if (!t.gtid) continue; // a tagged GTID not read: no GTID to hold against the set
+    var fk = names.indexOf(t.file);
+    var before = fk < k || (fk === k && t.end !== null && t.end <= pos);
+    if (before === gtids.hasGtid(dumpSet, t.gtid)) continue;
+    return 'transaction ' + t.gtid + ' at ' + t.file + ':' + t.start + (before ? ', before that position, is not in the dump\'s gtidExecuted'
+      : ', from that position on, is in the dump\'s gtidExecuted');
+  }
+  return null;
 }
 
 function merge(into, set) {

@@ -25,8 +25,8 @@ function said(text) {
 // opts: {where, until, stopBefore, stopAfter (the user's texts), dumpGtids (the dump's gtidExecuted), dumpFile,
 // dumpPosition (its binlogFile:binlogPosition), byPosition: {uuid, source} (a dump without gtidExecuted: the
 // transactions from dumpFile:dumpPosition on, numbered from 1 in the source's order, are given GTIDs uuid:n; the
-// preflight derives uuid), dumpPurged, dumpServerUuid (the dumped server's gtid_purged and server_uuid, as @.json records
-// them, or null), filter: lib/binlog/replay-filter.js forLoad's (what the load creates) | null (every transaction replays)}.
+// preflight derives uuid), dumpPurged, dumpServerUuid, dumpServerId, dumpGroupName (the dumped server's gtid_purged,
+// server_uuid, server_id and group_replication_group_name, as @.json records them, or null), filter: lib/binlog/replay-filter.js forLoad's (what the load creates) | null (every transaction replays)}.
 // Returns {folder, files, zone, transactions: [{gtid, file, start, end, time, statements}], inDump, notLoaded, otherSchemas,
 // target: text, reached: bool, lines, numbered: the last number given (byPosition), after: the transactions past the stop [{gtid, time}]}.
 function planReplay(host, opts) {

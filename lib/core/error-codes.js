@@ -3,6 +3,7 @@
 // reworded at any time; a code is not. test/unit/error-codes.test.js holds every construction to it.
 var CODES = {
   ARGUMENT_MISSING: 'a required argument (the dump directory, an output directory, what to act on) is missing',
+  BINLOG_DUMP_POINT: 'the dumped server\'s own binary logs hold the dump\'s binlogFile:binlogPosition at another point than its gtidExecuted (a history begun again, or a dump not read at one point)',
   BINLOG_GAP: 'the binary logs given do not reach from where the dump ends to the target (a file missing, GTIDs purged)',
   BINLOG_INCIDENT: 'an INCIDENT event (the source lost events there) lies between the dump and the stop: replay up to it',
   BINLOG_OTHER_HISTORY: 'the binary logs given are not the dumped server\'s history (another server\'s, a history begun again, or copied before the dump)',
@@ -31,6 +32,7 @@ var CODES = {
   GROUP_LIMIT_TOO_SMALL: 'a step after the load would write one transaction above the group\'s size limit (refused before anything changed)',
   GROUP_ROLLED_BACK: 'the group rolled back a statement of the plugin\'s own steps (error 3100 or 3231): its transaction size limit',
   GTID_SET_INVALID: 'a GTID set read from the server or the dump (gtid_executed, @.json gtidExecuted) does not parse',
+  INNODB_REQUIRED: 'a group takes no rows of a table of another engine than InnoDB (MyISAM, MEMORY…)',
   LOAD_BLOCKED: 'the server refuses what the load needs (local_infile OFF), or util.loadDump would log a secret option',
   LOAD_CANCELLED: 'the user declined the drops',
   LOAD_FAILED: 'a step of restore.load failed; data.phase names it, data.cause is its own code',

@@ -38,6 +38,7 @@ var topology = require('../server/topology.js');
 var road = require('../server/replicated-road.js');
 var members = require('../server/members.js');
 var tableDdl = require('../snapshot/table-ddl.js');
+var createTableTexts = require('../dump/dump-texts.js').createTableTexts;
 var displayTable = require('../format/display-name.js').displayTable;
 var restoreState = require('../server/restore-state.js');
 var globalVariable = require('../server/server-variables.js').globalVariable;
@@ -171,6 +172,18 @@ function keylessTables(host, dump, objects) {
   }).map(function (t) { return displayTable(t.schema, t.table); });
 }
 
+// "schema.table ENGINE" of the loaded tables whose dump DDL names an engine other than InnoDB.
+function otherEngineTables(host, dump, objects) {
+  var textOf = createTableTexts(host, dump);
+  var out = [];
+  objects.tables.forEach(function (t) {
+    var text = textOf(t.dumpSchema, t.table);
+    var m = text === null ? null : /\)\s*ENGINE\s*=\s*(\w+)/i.exec(text); // the table's options (partitions' come after)
+    if (m && m[1].toLowerCase() !== 'innodb') out.push(displayTable(t.schema, t.table) + ' ' + m[1]);
+  });
+  return out;
+}
+
 // The part of the preflight that reads the state file and plans server changes: under the lock.
 function lockedPreflight(host, p) {
   var dir = p.dir, src = p.src, own = p.own, lo = p.lo, ctx = p.ctx, planned = p.planned;
@@ -203,6 +216,7 @@ function lockedPreflight(host, p) {
   if (replay && replay.applier) tuneWorkers(replay, tuned, own.tune, Number(lo.threads) || 4);
   var keys = road.invisiblePrimaryKeys(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? keylessTables(host, dump, objects) : [], lo,
     p.resolved.explicit.createInvisiblePKs !== undefined);
+  road.refuseOtherEngines(topo, road.needsPrimaryKeys(topo) && lo.loadDdl !== false ? otherEngineTables(host, dump, objects) : []);
   // A built-in preset's levers, kept where the dump's figures say they pay (lib/run/load-levers.js).
   // Each table's bytes as @.done.json records them, read once when first asked (the levers, the report's row counts).
   var recorded;

@@ -183,6 +183,7 @@ function planLoadReplay(host, p) {
     dumpGtids: sourcePosition(p.dump.rootJson).gtidExecuted, dumpFile: sourcePosition(p.dump.rootJson).binlogFile,
     dumpPosition: sourcePosition(p.dump.rootJson).binlogPosition, byPosition: positionGtids(host, p.dump.rootJson), sourceOptions: p.options,
     dumpPurged: dumpSysvar(p.dump.rootJson, 'gtid_purged'), dumpServerUuid: dumpSysvar(p.dump.rootJson, 'server_uuid'),
+    dumpServerId: dumpSysvar(p.dump.rootJson, 'server_id'), dumpGroupName: dumpSysvar(p.dump.rootJson, 'group_replication_group_name'),
     sourceZone: { timeZone: dumpSysvar(p.dump.rootJson, 'time_zone'), systemZone: dumpSysvar(p.dump.rootJson, 'system_time_zone') },
     filter: filter });
   var skippedAt = plan.lines.map(function (l) { return /^ {2}skipped: /.test(l); }).indexOf(true) + 1;

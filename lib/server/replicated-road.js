@@ -152,6 +152,17 @@ function invisiblePrimaryKeys(topo, keyless, loadOptions, explicit) {
     'invisible column my_row_id is added' };
 }
 
+// Group Replication takes rows only of InnoDB tables (error 3098, as for a table without a primary key):
+// util.loadDump would stop in the middle of the load. others: "schema.table ENGINE" of the dump's tables.
+function refuseOtherEngines(topo, others) {
+  if (!needsPrimaryKeys(topo) || !others.length) return;
+  var list = others.slice(0, 5).join(', ') + (others.length > 5 ? ' and ' + (others.length - 5) + ' more' : '');
+  throw new UserError('INNODB_REQUIRED', others.length + ' table(s) of the dump use an engine other than InnoDB (' + list + '): Group ' +
+    'Replication refuses their rows (error 3098), so util.loadDump would stop in the middle of the load. Exclude them (excludeTables), ' +
+    'dump them again with compatibility: ["force_innodb"], or load into a server outside the group. Nothing was changed.',
+  { tables: others });
+}
+
 // topology: "rebuild": the target is loaded as a standalone server (every lever: no binary log,
 // redo log off) while it has no other member, and the members are added afterwards by clone (a
 // physical copy: what is not in the binary log reaches them too). Refused while any member is there.
@@ -224,5 +235,5 @@ function unloggedNote(from) {
 }
 
 module.exports = { binlogDecision: binlogDecision, keptDurability: keptDurability, transactionSize: transactionSize,
-  invisiblePrimaryKeys: invisiblePrimaryKeys, needsPrimaryKeys: needsPrimaryKeys, rebuildTopology: rebuildTopology, rebuildSteps: rebuildSteps,
+  invisiblePrimaryKeys: invisiblePrimaryKeys, needsPrimaryKeys: needsPrimaryKeys, refuseOtherEngines: refuseOtherEngines, rebuildTopology: rebuildTopology, rebuildSteps: rebuildSteps,
   planLines: planLines, DURABILITY: DURABILITY };

@@ -3,11 +3,13 @@
 // on a real source with concurrent clients, dumped mid-way by the real util.dumpSchemas, then restored to a
 // point after the dump by the plugin and by the reference (util.loadDump + mysqlbinlog | mysql): every table
 // (CHECKSUM TABLE), the schemas' other objects, gtid_executed and the generated accounts' grants equal.
-// `npm run soak:pitr` runs many seeds, every stop on each road (scripts/soak-pitr.js).
+// The last test restores onto a source with a replica (the shared one), both compared with the reference.
+// `npm run soak:pitr` runs many seeds, every stop on each road and topology (scripts/soak-pitr.js).
 const { expect } = require('chai');
 const { gtidSourceAndTarget, startServer } = require('../support/server');
 const { installPlugin, tempDir } = require('../support/shell');
 const { needs } = require('../support/real');
+const { sharedReplicaSet } = require('../support/topology');
 const { generate, parseShapes } = require('../support/pitr-generator');
 const { compareStop, resetTarget, snapshot, differences } = require('../support/pitr-reference');
 
@@ -60,5 +62,16 @@ describe('point in time, proof by difference: a seeded workload restored by the 
     expect(differences(await snapshot(reference, run), atDrop)).to.not.deep.equal([]);
     await resetTarget(reference, home);
     await resetTarget(target, home);
+  });
+
+  it('a source with a replica, sessions, stopBefore "first drop of gen.victim": the source and its replica each equal to the reference', async function () {
+    // The shared replica set keeps other tests' GTIDs: compared from what each member held before (one restore of the run there).
+    const set = Object.create(await sharedReplicaSet(), { shared: { value: true } });
+    try {
+      const [res] = await compareStop({ reference, target: set, run, stopName: 'drop', roads: ['sessions'], configHome: home });
+      expect(res.verdict, res.lines.join('\n')).to.equal('equal');
+    } finally {
+      await resetTarget(set, home, { gtids: false });
+    }
   });
 });

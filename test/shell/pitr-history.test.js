@@ -1,7 +1,7 @@
 'use strict';
 // restore.load with binlogs, refused in the preflight when the files cannot be replayed onto this dump
 // (issue 53, item 2; lib/binlog/replay-history.js): the binary logs of another server holding the same
-// schema, an until before the dump's own point, an INCIDENT event (crafted into a real file; mysqlbinlog
+// schema, the dumped server's own of a history begun again (GTIDs alike, positions not), an until before the dump's own point, an INCIDENT event (crafted into a real file; mysqlbinlog
 // reads it) between the dump and the stop, a dump made with consistent: false, a transaction above the
 // group's size limit. Each: rc 1, the refusal's text, the target unchanged (no schema, gtid_executed).
 const { expect } = require('chai');
@@ -182,6 +182,28 @@ describe('restore load --binlogs: files that cannot be replayed onto the dump, r
     const e2 = await refused(target, shaky, [`--binlogs=${files}`]);
     expect(e2.code).to.equal('DUMP_INCONSISTENT');
     expect(e2.message).to.include('gtidExecutedInconsistent: true').and.include('could skip transactions or apply them twice');
+  });
+
+  it('the dumped server\'s own files of a history begun again (RESET BINARY LOGS AND GTIDS, GTIDs numbered alike): refused at the dump\'s binlogFile:binlogPosition', async function () {
+    // On `other`: a dump, then the history begun again with the same GTIDs and more, written differently.
+    await other.query(`DROP DATABASE IF EXISTS ${SCHEMA}; RESET BINARY LOGS AND GTIDS; CREATE DATABASE ${SCHEMA}; ` +
+      `CREATE TABLE ${SCHEMA}.t (id INT PRIMARY KEY, v VARCHAR(200))`);
+    for (let i = 1; i <= 4; i++) await other.query(`INSERT INTO ${SCHEMA}.t VALUES (${i}, 'r${i}')`);
+    const dir = path.join(tempDir('restore-hist-dump-'), 'before-reset');
+    const d = await withShellDumper(other, () => runJs(other.uri, `util.dumpSchemas(['${SCHEMA}'], ${JSON.stringify(dir)}, {showProgress: false}); null`,
+      { configHome: home, env: DUMP_ENV }));
+    expect(d.error, d.out).to.equal(null);
+    const at = JSON.parse(fs.readFileSync(path.join(dir, '@.json'), 'utf8'));
+    await other.query(`DROP DATABASE ${SCHEMA}; RESET BINARY LOGS AND GTIDS; CREATE DATABASE ${SCHEMA}; ` +
+      `CREATE TABLE ${SCHEMA}.t (id INT PRIMARY KEY, v VARCHAR(200))`);
+    for (let i = 1; i <= 8; i++) await other.query(`INSERT INTO ${SCHEMA}.t VALUES (${i}, '${'again'.repeat(i)}')`);
+    await other.query('FLUSH BINARY LOGS');
+    // The GTIDs agree (the files carry the dump's and more); the position does not.
+    const e = await refused(target, dir, [`--binlogs=${copyLogs(other)}`]);
+    expect(e.code).to.equal('BINLOG_DUMP_POINT');
+    expect(e.message).to.include(`the dump ends at ${at.binlogFile}:${at.binlogPosition} (its binlogFile:binlogPosition) with the transactions ` +
+      `of its gtidExecuted, and in ${at.binlogFile} here, written by the dumped server (server_id 1`).and.include('RESET BINARY LOGS AND GTIDS');
+    await other.query(`DROP DATABASE ${SCHEMA}`);
   });
 
   it('a group primary: a transaction above group_replication_transaction_size_limit refused, named with its size', async function () {

@@ -5,6 +5,8 @@
 // the group's size limit and every member ends ONLINE with equal rows; a load at a secondary is
 // refused naming the primary.
 const { expect } = require('chai');
+const fs = require('fs');
+const path = require('path');
 const { needs, SAMPLE_SHOP } = require('../support/real');
 const { cli, copyDump } = require('../support/shell');
 const { serverFingerprint } = require('../support/fingerprint');
@@ -51,6 +53,21 @@ describe('restore load into a Group Replication group (real Shell, real MySQL)',
     expect(Number(await secondaries[0].value('SELECT COUNT(*) FROM shop.orders'))).to.equal(12000);
     expect(Number(await secondaries[1].value('SELECT COUNT(*) FROM shop.audit_log'))).to.equal(2000);
     expect(await group.allOnline()).to.equal(true);
+    expect(await serverFingerprint(primary)).to.deep.equal(before);
+  });
+
+  it('a table of another engine than InnoDB (MyISAM) in the dump: refused before anything changes, naming it (util.loadDump stopped mid-load, error 3098)', async function () {
+    this.timeout(60000);
+    const dump = copyDump(SAMPLE_SHOP);
+    const ddl = path.join(dump, 'shop@customers.sql');
+    fs.writeFileSync(ddl, fs.readFileSync(ddl, 'utf8').replace(') ENGINE=InnoDB', ') ENGINE=MyISAM'));
+    const before = await serverFingerprint(primary);
+    const r = cli(primary.uri, ['load', dump, '--output-format=json']);
+    expect(r.status, r.out).to.equal(1);
+    const e = JSON.parse(r.stdout).error;
+    expect(e.code, r.out).to.equal('INNODB_REQUIRED');
+    expect(e.message).to.include('1 table(s) of the dump use an engine other than InnoDB (shop.customers MyISAM): Group Replication refuses their rows')
+      .and.include('Nothing was changed.');
     expect(await serverFingerprint(primary)).to.deep.equal(before);
   });
 

@@ -126,7 +126,10 @@ const SHAPES = {
   async ctas(cx) {
     const { r } = cx;
     const t = `gen.ctas_${cx.c}_${cx.n}`;
-    await cx.run(`CREATE TABLE ${t} ${r.chance(0.5) ? '(extra INT DEFAULT 7) ' : ''}SELECT id, k, v FROM gen.t_small WHERE k < ${r.int(0, 5000)} LIMIT 300`);
+    // A group takes rows only into a table with a primary key.
+    const pk = cx.run.state.groupSafe ? ['PRIMARY KEY (id)'] : [];
+    const defs = (r.chance(0.5) ? ['extra INT DEFAULT 7'] : []).concat(pk);
+    await cx.run(`CREATE TABLE ${t} ${defs.length ? `(${defs.join(', ')}) ` : ''}SELECT id, k, v FROM gen.t_small WHERE k < ${r.int(0, 5000)} LIMIT 300`);
     if (r.chance(0.3)) await cx.run(`DROP TABLE ${t}`);
   },
   // Tables of the client's own: CREATE, ALTER, then TRUNCATE, RENAME (in the schema or to the other) or DROP.
@@ -136,7 +139,7 @@ const SHAPES = {
     // MyISAM only outside the dump: its rows are not in the dump's snapshot (written meanwhile, they would be
     // in the dump and replayed again: the reference fails on them too).
     const engine = r.pick(['InnoDB', 'InnoDB', 'MyISAM']);
-    await cx.run(`CREATE TABLE ${t} (id INT PRIMARY KEY, v VARCHAR(20)) ENGINE=${cx.phase === 'during' ? 'InnoDB' : engine}`);
+    await cx.run(`CREATE TABLE ${t} (id INT PRIMARY KEY, v VARCHAR(20)) ENGINE=${cx.phase === 'during' || cx.run.state.groupSafe ? 'InnoDB' : engine}`);
     await cx.run(`INSERT INTO ${t} VALUES (1, 'a'), (2, 'b'), (${r.int(3, 99)}, 'c')`);
     await cx.run(`ALTER TABLE ${t} ADD COLUMN w INT DEFAULT ${r.int(0, 9)}`);
     const after = r.int(0, 3);
@@ -298,7 +301,10 @@ for (const [name, stmts] of Object.entries(PROBES)) {
     const n = `${cx.c}_${cx.n}`;
     const u = `'gen_u${n}'@'%'`;
     if (name === 'create_user') cx.run.state.accounts.push(u);
-    for (const s of stmts) await cx.run(s.replace(/\$t/g, `gen.p_${n}`).replace(/\$n/g, n).replace(/\$u/g, u));
+    for (const s of stmts) {
+      const sql = s.replace(/\$t/g, `gen.p_${n}`).replace(/\$n/g, n).replace(/\$u/g, u);
+      await cx.run(cx.run.state.groupSafe ? sql.replace(/ENGINE=MyISAM/, 'ENGINE=InnoDB') : sql); // groupSafe: setup's
+    }
   };
 }
 const ALL = Object.keys(SHAPES);
@@ -320,20 +326,22 @@ function parseShapes(spec) {
   return [...new Set(out)];
 }
 
-async function setup(conn) {
+// groupSafe: what a Group Replication target can hold (every table InnoDB with a primary key): gen.t_nopk gets
+// one (a last column), gen.t_myisam is InnoDB.
+async function setup(conn, { groupSafe = false } = {}) {
   const sql = [
     'CREATE DATABASE gen', 'CREATE DATABASE gen_b',
     'CREATE TABLE gen.t_small (id INT AUTO_INCREMENT PRIMARY KEY, k INT, v VARCHAR(64), KEY (k))',
-    'CREATE TABLE gen.t_nopk (a INT, b VARCHAR(64))',
+    `CREATE TABLE gen.t_nopk (a INT, b VARCHAR(64)${groupSafe ? ', id INT AUTO_INCREMENT PRIMARY KEY' : ''})`,
     'CREATE TABLE gen.victim (id INT AUTO_INCREMENT PRIMARY KEY, k INT, v VARCHAR(64))',
     'CREATE TABLE gen.t_wide (id INT AUTO_INCREMENT PRIMARY KEY, b LONGBLOB, t TEXT, j JSON, n DECIMAL(12,2))',
     'CREATE TABLE gen.t_json (id INT PRIMARY KEY, doc JSON)',
     'CREATE TABLE gen.t_geo (id INT AUTO_INCREMENT PRIMARY KEY, g POINT NOT NULL SRID 0, p GEOMETRY, SPATIAL INDEX (g))',
     'CREATE TABLE gen.t_genc (id INT AUTO_INCREMENT PRIMARY KEY, a INT, b INT, s INT AS (a + b) STORED, v INT AS (a * b) VIRTUAL, KEY (v))',
-    'CREATE TABLE gen.t_myisam (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(20)) ENGINE=MyISAM',
+    `CREATE TABLE gen.t_myisam (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(20)) ENGINE=${groupSafe ? 'InnoDB' : 'MyISAM'}`,
     'CREATE TABLE gen_b.t_other (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(64))',
     `INSERT INTO gen.t_small (k, v) VALUES ${Array.from({ length: 200 }, (_, i) => `(${i * 25}, 'r${i}')`).join(',')}`,
-    `INSERT INTO gen.t_nopk VALUES ${Array.from({ length: 100 }, (_, i) => `(${i * 50}, 'n${i}')`).join(',')}`,
+    `INSERT INTO gen.t_nopk (a, b) VALUES ${Array.from({ length: 100 }, (_, i) => `(${i * 50}, 'n${i}')`).join(',')}`,
     `INSERT INTO gen.victim (k, v) VALUES ${Array.from({ length: 100 }, (_, i) => `(${i * 50}, 'v${i}')`).join(',')}`,
     `INSERT INTO gen.t_wide (b, t, j, n) VALUES ${Array.from({ length: 30 }, (_, i) => `(REPEAT('b', ${i * 40}), 't${i}', '{"a": ${i}}', ${i})`).join(',')}`,
     `INSERT INTO gen.t_json VALUES ${Array.from({ length: 40 }, (_, i) => `(${i + 1}, '{"n": ${i}, "s": "x${i}", "x": [1, 2]}')`).join(',')}`,
@@ -399,7 +407,8 @@ async function resetSource(source) {
 // One seeded run on `source` (a test/support/server.js Server with GTIDs) → the run's facts:
 // {seed, shapes (asked), made {shape: count}, failed, errors, dump, folder, files, uuid, dumpGtids, stops,
 //  accounts, log (every statement, also in <dir>/statements.sql, for a repro), dir}. opts: clients (2-4, from the seed if not given),
-// ops (per client and phase), shapes (a list or parseShapes' text), configHome.
+// ops (per client and phase), shapes (a list or parseShapes' text), configHome, groupSafe (setup's: a workload a
+// Group Replication target can hold; myisam_rollback then rolls back an InnoDB change, logged as nothing).
 async function generate(source, seed, opts = {}) {
   const r = prng(seed);
   const shapes = Array.isArray(opts.shapes) ? opts.shapes : parseShapes(opts.shapes);
@@ -407,12 +416,13 @@ async function generate(source, seed, opts = {}) {
   const ops = opts.ops || 6;
   const dir = tempDir('pitr-gen-');
   const run = {
-    seed, shapes, clients, made: {}, failed: {}, errors: [],
+    seed, shapes, clients, made: {}, failed: {}, errors: [], groupSafe: Boolean(opts.groupSafe),
     rngs: Array.from({ length: clients }, (_, c) => prng(seed * 31 + c + 1)),
-    state: { dir, opN: Array(clients).fill(0), accounts: [], errantUuid: errantUuid(seed), errantN: 0, bigDone: 0, victimGone: false, sql: [] },
+    state: { dir, opN: Array(clients).fill(0), accounts: [], errantUuid: errantUuid(seed), errantN: 0, bigDone: 0, victimGone: false, sql: [],
+      groupSafe: Boolean(opts.groupSafe) },
   };
   await resetSource(source);
-  await setup(source.conn);
+  await setup(source.conn, { groupSafe: opts.groupSafe });
   const conns = await Promise.all(Array.from({ length: clients }, () => mysql.createConnection({
     host: '127.0.0.1', port: source.port, user: 'root', password: '', multipleStatements: true,
     infileStreamFactory: (p) => fs.createReadStream(p),

@@ -36,7 +36,7 @@ describe('the binary log reader (Python companion) on files a real server wrote'
     const [got, failed] = read([fixture('types.000002')], { keep: 'all' });
     expect(failed).to.equal(null);
     const f = got.files[0];
-    expect(f).to.include({ size: 4204, serverVersion: '9.7.4-2', checksum: 'crc32', previousGtids: '', transactions: 11,
+    expect(f).to.include({ size: 4204, serverVersion: '9.7.4-2', serverId: 1, checksum: 'crc32', previousGtids: '', transactions: 11,
       firstGtid: `${UUID}:1`, lastGtid: `${UUID}:11`, next: 'binlog.000003', error: null });
     const t = got.transactions;
     expect(t.map((x) => x.gtid)).to.deep.equal([...Array(11).keys()].map((i) => `${UUID}:${i + 1}`));

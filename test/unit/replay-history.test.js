@@ -1,7 +1,8 @@
 'use strict';
 // Whether the binary logs can be replayed onto the dump (lib/binlog/replay-history.js through planReplay): the dump's
 // gtidExecuted inside the history the files carry (else another server's, or copied before the dump), its
-// binlogFile:binlogPosition where a transaction begins or ends (GTIDs off), until after the dump's own point, no
+// binlogFile:binlogPosition where a transaction begins or ends (GTIDs off; GTIDs on in the dumped server's own files:
+// at the gtidExecuted's point), until after the dump's own point, no
 // INCIDENT between the dump and the stop. On files a real server wrote (test/fixtures/binlogs), one with an INCIDENT
 // crafted in (test/support/binlog-craft.js), read by the companion in python3.
 const { expect } = require('chai');
@@ -69,6 +70,29 @@ describe('replay history: files, dump and stop that belong together (lib/binlog/
     const early = refusal(() => plan(types, { dumpGtids: `${U}:1-13` }));
     expect(early.code).to.equal('BINLOG_OTHER_HISTORY');
     expect(early.message).to.include(`the dump holds ${U}:12-13`).and.include('they were copied before the dump was taken');
+  });
+
+  it('GTIDs on, the dumped server\'s own file (its server_id, its server_uuid\'s transactions): binlogFile:binlogPosition at the gtidExecuted\'s point; else refused, naming file:position', function () {
+    // types.000002 was written by server_id 1; U:1-4 end at 1788.
+    const own = { dumpGtids: `${U}:1-4`, dumpServerId: '1', dumpServerUuid: U, stopBefore: `${U}:9` };
+    expect(plan(types, Object.assign({ dumpPosition: 1788 }, own)).inDump).to.equal(4);
+    const after = refusal(() => plan(types, Object.assign({ dumpPosition: 2513 }, own)));
+    expect(after.code).to.equal('BINLOG_DUMP_POINT');
+    expect(after.message).to.include(`the dump ends at ${FILE}:2513 (its binlogFile:binlogPosition) with the transactions of its gtidExecuted, and in ` +
+      `${FILE} here, written by the dumped server (server_id 1, as @.json records it), transaction ${U}:5 at ${FILE}:1788, before that position, ` +
+      'is not in the dump\'s gtidExecuted').and.include('RESET BINARY LOGS AND GTIDS').and.include('Nothing was changed.');
+    expect(after.data).to.deep.equal({ file: FILE, position: 2513 });
+    expect(refusal(() => plan(types, Object.assign({ dumpPosition: 1429 }, own))).message)
+      .to.include(`transaction ${U}:4 at ${FILE}:1429, from that position on, is in the dump's gtidExecuted`);
+    expect(refusal(() => plan(types, Object.assign({ dumpPosition: 1500 }, own))).message)
+      .to.include(`no transaction begins or ends at 1500 (transaction ${U}:4, at 1429, runs to 1788)`);
+    // Not the dumped server's file: another server_id (a replica's file of the same name), or none of its server_uuid's
+    // transactions (a server loaded from the dump that kept server_id 1), or no server_id in the dump: not held to the position.
+    for (const o of [{ dumpServerId: '2' }, { dumpServerUuid: OTHER }, { dumpServerId: null }]) {
+      expect(plan(types, Object.assign({}, own, { dumpPosition: 2513 }, o)).inDump, JSON.stringify(o)).to.equal(4);
+    }
+    // A group member's own file: its transactions are the group name's.
+    expect(refusal(() => plan(types, Object.assign({}, own, { dumpServerUuid: OTHER, dumpGroupName: U, dumpPosition: 2513 }))).code).to.equal('BINLOG_DUMP_POINT');
   });
 
   it('GTIDs off: the dump\'s binlogFile:binlogPosition where a transaction begins or ends; elsewhere or past the file\'s end: refused', function () {

@@ -10,7 +10,7 @@ from .errors import Refusal, os_refusal
 
 
 def _new_file(path):
-    return {"path": path, "size": None, "serverVersion": None, "checksum": None, "previousGtids": None,
+    return {"path": path, "size": None, "serverVersion": None, "serverId": None, "checksum": None, "previousGtids": None,
             "events": 0, "transactions": 0, "firstEventTime": None, "lastEventTime": None,
             "firstGtid": None, "lastGtid": None, "firstCommit": None, "lastCommit": None,
             "next": None, "error": None, "undecoded": {}, "timesFromHeaders": 0, "incidents": []}
@@ -170,6 +170,7 @@ class _Reader(object):
                     info["lastEventTime"] = when
                     if kind == ev.FORMAT:
                         info["serverVersion"], info["checksum"] = body["version"], body["checksum"]
+                        info["serverId"] = info["serverId"] if info["serverId"] is not None else body["serverId"]
                         self.crc = body["checksum"] == "crc32"
                         continue
                     self.posts = posts

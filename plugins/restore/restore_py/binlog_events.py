@@ -157,7 +157,7 @@ def events(f, path):
             return
         if len(head) < HEADER:
             raise Damaged(pos, "the file ends inside an event header")
-        when, kind, _, size, end, _ = _struct.unpack("<IBIIIH", head)
+        when, kind, server_id, size, end, _ = _struct.unpack("<IBIIIH", head)
         if size < HEADER:
             raise Damaged(pos, "an event of %d bytes" % size)
         if kind == PAYLOAD and size > LARGE:
@@ -172,7 +172,8 @@ def events(f, path):
         if kind == FORMAT:
             version, header, lengths, crc = _post_lengths(body)
             posts = lengths
-            yield pos, kind, when, pos + size, {"version": version, "checksum": "crc32" if crc else "none"}, posts
+            # serverId: the server that wrote the file (its FORMAT_DESCRIPTION's header; a replica's own, not its source's).
+            yield pos, kind, when, pos + size, {"version": version, "checksum": "crc32" if crc else "none", "serverId": server_id}, posts
             pos += size
             continue
         if crc:
