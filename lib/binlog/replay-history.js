@@ -63,9 +63,11 @@ function checkHistory(host, got, names, opts, dumpSet) {
   got.files.forEach(function (f) {
     if (f.previousGtids) merge(carried, gtids.parseSet(f.previousGtids, host.files.basename(f.path) + '\'s previous GTIDs'));
   });
-  var tagless = false;
+  var tagless = !!got.tagless;
+  // The plan's read (replay-read.js) gives every GTID it read as one set.
+  if (got.gtidsRead !== undefined) merge(carried, gtids.parseSet(got.gtidsRead, 'The GTIDs read'));
   var numbers = {};
-  got.transactions.forEach(function (t) {
+  (got.gtidsRead !== undefined ? [] : got.transactions).forEach(function (t) {
     var g = t.gtid ? gtids.splitGtid(t.gtid) : null;
     if (g) (numbers[g.uuid] = numbers[g.uuid] || []).push(g.n);
     else if (t.undecoded.length) tagless = true;
@@ -160,7 +162,9 @@ function checkStop(folder, trxs, stopGtid, stopName, dumpSet, isStop, splitPosit
 function checkUntil(host, r) {
   if (r.until === null) return;
   var last = null;
-  r.trxs.forEach(function (t) {
+  // The plan's read summarises the dump's transactions: the one committed last among them (replay-read.js).
+  var inDumpLast = r.got.inDump && r.got.inDump.last;
+  (inDumpLast ? r.trxs.concat([inDumpLast]) : r.trxs).forEach(function (t) {
     if (r.inDump(t) && t.commit !== null && (!last || t.commit > last.commit)) last = t;
   });
   if (last && last.commit >= r.until) {

@@ -4,7 +4,7 @@
 // GTID), only transactions of loaded tables. Every refusal (a gap, GTIDs off, events it cannot
 // send, a transaction over loaded and not loaded tables) is thrown here, in the preflight.
 var UserError = require('../core/user-error.js').UserError;
-var folderOf = require('./binlog-folder.js');
+var replayRead = require('./replay-read.js');
 var binlogSource = require('./binlog-source.js');
 var times = require('./binlog-times.js');
 var gtids = require('./gtid-set.js');
@@ -62,7 +62,8 @@ var DROP_TEXT = { 'drop-table': 'DROP TABLE', truncate: 'TRUNCATE', 'drop-databa
 // preflight derives uuid), dumpPurged, dumpServerUuid (the dumped server's gtid_purged and server_uuid, as @.json records
 // them, or null), filter: lib/binlog/replay-filter.js forLoad's (what the load creates) | null (every transaction replays)}.
 // Returns {folder, files, zone, transactions: [{gtid, file, start, end, time, statements}], inDump, notLoaded, otherSchemas,
-// target: text, reached: bool, lines, numbered: the last number given (byPosition), after: the transactions past the stop [{gtid, time}]}.
+// target: text, reached: bool, lines, numbered: the last number given (byPosition), pastStop: where the files go on past the
+// stop (lib/binlog/replay-read.js heldPastStop) or null}.
 function planReplay(host, opts) {
   var targets = ['until', 'stopBefore', 'stopAfter'].filter(function (n) { return opts[n] !== undefined && opts[n] !== null; });
   if (targets.length > 1) {
@@ -92,7 +93,10 @@ function planReplay(host, opts) {
   var until = opts.until ? times.parseTime(host, zone, opts.until, 'until', 'restore.load') : null;
   var folder = binlogSource.openBinlogs(host, opts.where, opts.sourceOptions, { startFile: opts.dumpFile || null, dumpGtids: opts.dumpGtids, until: until,
     stopGtid: [named ? null : opts.stopBefore, opts.stopAfter].filter(function (x) { return x && !splitPosition(x); })[0] || null });
-  var got = folderOf.readFolder(host, folder, { keep: 'all' });
+  // Read from the dump's file to the stop, no further (a stop by name: every file, the drop is found in them).
+  var got = replayRead.readPlan(host, folder, { dumpGtids: opts.dumpGtids || null, dumpFile: opts.dumpFile || null,
+    dumpPosition: typeof opts.dumpPosition === 'number' ? opts.dumpPosition : null, until: until, toEnd: !!named,
+    stopBefore: named ? null : opts.stopBefore || null, stopAfter: opts.stopAfter || null });
   // The files: all there, readable, no gap, the dumped server's history (lib/binlog/replay-history.js).
   var checked = history.checkFiles(host, folder, got, opts, dumpSet, byPosition);
   var names = checked.names;
@@ -111,7 +115,7 @@ function planReplay(host, opts) {
     opts = Object.assign({}, opts, { stopBefore: resolved.stop });
   }
   var out = { folder: folder, files: names, zone: zone, stopNamed: resolved,
-    transactions: [], inDump: 0, notLoaded: 0, otherSchemas: 0, reached: false, target: null, last: null, numbered: 0, ownGtids: 0 };
+    transactions: [], inDump: got.inDump.count, notLoaded: 0, otherSchemas: 0, reached: false, target: null, last: null, numbered: 0, ownGtids: 0 };
   var stopGtid = opts.stopBefore || opts.stopAfter;
   var stopName = opts.stopBefore ? 'stopBefore ' : 'stopAfter ';
   var inDump = function (t) { return beforeDump ? beforeDump(t) : t.gtid ? gtids.hasGtid(dumpSet, t.gtid) : !!(dumpPosition && dumpPosition(t)); };
@@ -122,6 +126,8 @@ function planReplay(host, opts) {
   history.checkIncidents(host, range);
   var trxs = got.transactions;
   var stopAt = trxs.length;
+  var kept = [];
+  var written0 = [];
   for (var k = 0; k < trxs.length; k++) {
     var t = trxs[k];
     if (byPosition) {
@@ -158,15 +164,22 @@ function planReplay(host, opts) {
         t.undecoded.join('; ') +
         '. Replay it with mysqlbinlog | mysql.'));
     }
-    var keep = replayFilter.keepForLoad(t, opts.filter);
+    // Transactions writing the same tables and no statement: decided once.
+    var plain = !t.statements.length;
+    var keep = plain && kept[t.tableSet] !== undefined ? kept[t.tableSet] : replayFilter.keepForLoad(t, opts.filter);
+    if (plain) kept[t.tableSet] = keep;
     if (keep === true) {
-      out.transactions.push({ gtid: t.gtid, file: t.file, start: t.start, end: t.end, time: t.commit, statements: t.statements,
-        tables: replayFilter.writtenTables(t), lastCommitted: t.lastCommitted, sequenceNumber: t.sequenceNumber, sizes: t.sizes });
+      // The object read is the plan's (no copy): its tables become the names it writes.
+      var written = plain && written0[t.tableSet] ? written0[t.tableSet] : replayFilter.writtenTables(t);
+      if (plain) written0[t.tableSet] = written;
+      t.time = t.commit;
+      t.tables = written;
+      out.transactions.push(t);
     } else out[keep]++;
     if (isStop(t, opts.stopAfter)) { out.reached = true; stopAt = k + 1; break; }
   }
-  out.after = pastStop(trxs.slice(stopAt), byPosition, beforeDump, out.numbered);
-  refuseUnsent(host, folder, out.transactions);
+  out.pastStop = pastStop(folder, got, trxs, stopAt, opts.stopAfter, byPosition, out.numbered, dumpSet);
+  refuseUnsent(out.transactions);
   out.last = out.transactions.length ? out.transactions[out.transactions.length - 1] : null;
   var shown = times.timeTexts(host, zone, [until, out.last ? out.last.time : null, got.last ? got.last.commit : null,
     resolved ? resolved.time : null]);
@@ -211,18 +224,28 @@ function sourceZoneText(zone, source) {
       '"2026-11-24 10:42:00+01:00")';
 }
 
-// The transactions in the files past the stop, [{gtid, time}] (a dump without GTIDs: numbered on from n as the
-// replay would number them): a target holding one of them holds the replay past the stop (a roll forward to an
-// earlier point is refused: lib/binlog/replay-record.js).
-function pastStop(rest, byPosition, beforeDump, n) {
-  var out = [];
-  rest.forEach(function (t) {
-    if (byPosition && beforeDump(t)) return;
-    if (byPosition) n++;
-    var gtid = t.gtid === null && byPosition ? byPosition.uuid + ':' + n : t.gtid;
-    if (gtid) out.push({ gtid: gtid, time: t.commit });
+// Where the files go on past the stop, for the check that the target holds nothing of them (a roll forward to an
+// earlier point is refused: lib/binlog/replay-record.js, through replay-read.js heldPastStop), or null when nothing
+// is past it. known: what the history up to the stop holds (the dump's GTIDs, the first file's previous GTIDs, every
+// GTID read before the stop); numbered/uuid: a dump without GTIDs, its transactions numbered on from numbered + 1.
+function pastStop(folder, got, trxs, stopAt, stopAfter, byPosition, numbered, dumpSet) {
+  var at = stopAt < trxs.length ? trxs[stopAt] : got.stopped ? null : stopAt > 0 && isStop(trxs[stopAt - 1], stopAfter) ? trxs[stopAt - 1] : null;
+  var from = at ? { file: at.file, position: at === trxs[stopAt] ? at.start : at.end } : got.stopped;
+  if (!from) return null;
+  var known = gtids.parseSet(got.gtidsBeforeStop);
+  [gtids.setText(dumpSet), got.files.length ? got.files[0].previousGtids : ''].forEach(function (t) {
+    var set = gtids.parseSet(t || '');
+    Object.keys(set).forEach(function (s) { set[s].forEach(function (r) { gtids.addRange(known, s, r[0], r[1]); }); });
   });
-  return out;
+  // A transaction read past the stop (a stop by name reads every file) is not known: it is what the check looks for.
+  var read = {};
+  trxs.slice(stopAt).forEach(function (t) {
+    var g = t.gtid && gtids.splitGtid(t.gtid);
+    if (g) gtids.addRange(read, g.uuid, g.n, g.n);
+  });
+  if (stopAt < trxs.length) known = gtids.minus(known, read);
+  return { dir: folder.dir, files: folder.files.slice(folder.files.indexOf(from.file)), position: from.position, known: gtids.setText(known),
+    numbered: numbered, uuid: byPosition ? byPosition.uuid : null };
 }
 
 // names: the files in order → t → whether transaction t starts before file:position.
@@ -250,26 +273,16 @@ function resolveNamed(trxs, named, dumpSet, beforeDump) {
   return null;
 }
 
-// Events the replay cannot send (statement-based ones, XA, compressed transactions) found by one pass
-// over the transactions' bytes, before the load: refused, naming the first.
-function refuseUnsent(host, folder, list) {
-  var byFile = {};
-  var files = [];
-  list.forEach(function (t) {
-    if (!byFile[t.file]) { byFile[t.file] = []; files.push(t.file); }
-    byFile[t.file].push(t);
-  });
-  files.forEach(function (file) {
-    var trxs = byFile[file];
-    var got = host.files.binlogPieces(host.files.join(folder.dir, file), trxs.map(function (t) { return [t.start, t.end]; }), true);
-    got.transactions.forEach(function (pieces, k) {
-      var bad = pieces.filter(function (p) { return p.unsupported; });
-      if (!bad.length) return;
-      throw new UserError('BINLOG_UNSUPPORTED', said('transaction ' + trxs[k].gtid + ' (' + file + ':' + trxs[k].start + ') holds ' +
-        bad.map(function (p) { return p.unsupported; }).join(', ') + ', which the replay does not send yet. Replay up to it ' +
-        '(stopBefore: "' + trxs[k].gtid + '") and the rest with mysqlbinlog | mysql.'));
-    });
-  });
+// Events the replay cannot send (statement-based ones, events of a type it does not know) found in the plan's one
+// read of the files (plugins/restore/restore_py/binlog_plan.py): refused, naming the first.
+function refuseUnsent(list) {
+  for (var k = 0; k < list.length; k++) {
+    var t = list[k];
+    if (!t.unsupported.length) continue;
+    throw new UserError('BINLOG_UNSUPPORTED', said('transaction ' + t.gtid + ' (' + t.file + ':' + t.start + ') holds ' +
+      t.unsupported.join(', ') + ', which the replay does not send yet. Replay up to it ' +
+      '(stopBefore: "' + t.gtid + '") and the rest with mysqlbinlog | mysql.'));
+  }
 }
 
 module.exports = { planReplay: planReplay, splitPosition: splitPosition, namedStop: namedStop };

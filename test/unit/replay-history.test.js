@@ -31,6 +31,8 @@ function plan(dir, opts) {
   host.sql.connected = () => false; // times in UTC
   const real = (p) => path.join(dir, path.basename(p));
   host.files.binlogRead = (paths, spec) => companion('binlogRead', [JSON.stringify(paths.map(real)), JSON.stringify(spec)]);
+  host.files.binlogPlan = (paths, spec) => companion('binlogPlan', [JSON.stringify(paths.map(real)), JSON.stringify(spec)]);
+  host.files.binlogPast = (paths, spec) => companion('binlogPast', [JSON.stringify(paths.map(real)), JSON.stringify(spec)]);
   host.files.binlogPieces = (p, ranges, checkOnly) => companion('binlogPieces', [real(p), JSON.stringify(ranges), checkOnly]);
   return planReplay(host, Object.assign({ where: '/bl', dumpFile: FILE }, opts));
 }

@@ -26,6 +26,8 @@ describe('replay plan by file:position (a source with GTIDs off)', function () {
     host.sql.connected = () => false; // times in UTC, not the server's
     const real = (p) => path.join(dir, path.basename(p));
     host.files.binlogRead = (paths, spec) => companion('binlogRead', [JSON.stringify(paths.map(real)), JSON.stringify(spec)]);
+    host.files.binlogPlan = (paths, spec) => companion('binlogPlan', [JSON.stringify(paths.map(real)), JSON.stringify(spec)]);
+    host.files.binlogPast = (paths, spec) => companion('binlogPast', [JSON.stringify(paths.map(real)), JSON.stringify(spec)]);
     host.files.binlogPieces = (p, ranges, checkOnly) => companion('binlogPieces', [real(p), JSON.stringify(ranges), checkOnly]);
     return planReplay(host, Object.assign({ where: '/bl', dumpGtids: null, dumpFile: FILE, byPosition: { uuid: U, source: 'the source x' } }, opts));
   }

@@ -1,0 +1,80 @@
+// The binary log files a replay's plan reads (host.files.binlogPlan, plugins/restore/restore_py/binlog_plan.py):
+// from the dump's file to the stop, no further, each transaction the dump holds summarised, every other one
+// crossing as a short array made here into the object planReplay works on. And, when the target holds GTIDs
+// the replay up to the stop does not explain, whether those lie past the stop (heldPastStop: a scan of the
+// files from the stop on, only then).
+var folderOf = require('./binlog-folder.js');
+var gtids = require('./gtid-set.js');
+
+var NONE = [];
+
+// folder: binlog-folder.js folderFiles' (or binlog-source.js openBinlogs'); spec: binlog_plan.plan's.
+// Returns what binlog-folder.js readFolder returns (files, transactions, last) with inDump {count, gtids, last},
+// gtidsRead, gtidsBeforeStop, tagless, stopped ({file, position} or null) and unread (names of the files not read).
+function readPlan(host, folder, spec) {
+  var paths = folder.files.map(function (n) { return host.files.join(folder.dir, n); });
+  var got = paths.length ? host.files.binlogPlan(paths, spec)
+    : { files: [], unread: [], tables: [], sets: [], transactions: [], inDump: { count: 0, gtids: '', last: null }, gtidsRead: '',
+      gtidsBeforeStop: '', tagless: false, stopped: null, last: null };
+  // A table set: {name: true} (the filters read its keys) and its names (shared by the transactions writing it).
+  var sets = got.sets.map(function (ids) {
+    var o = {};
+    ids.forEach(function (i) { o[got.tables[i]] = true; });
+    return o;
+  });
+  var names = folder.files;
+  var list = got.transactions;
+  for (var k = 0; k < list.length; k++) {
+    var r = list[k];
+    var x = r[11] || {};
+    var size = Math.max(r[8], r[9], r[10]);
+    list[k] = { file: names[r[0]], start: r[1], end: r[2], gtid: r[3], lastCommitted: r[4], sequenceNumber: r[5], commit: r[6],
+      tables: sets[r[7]], tableSet: r[7], statements: x.statements || NONE, undecoded: x.undecoded || NONE, unsized: x.unsized || NONE,
+      unsupported: x.unsupported || NONE, incomplete: x.incomplete || null, compression: x.compression || null, inDump: !!x.inDump,
+      // Below 1 KB no piece can exceed max_allowed_packet (its least value): no sizes kept.
+      sizes: x.sizes || (size < 1024 ? null : { binlog: r[8], binlogAt: r[1], query: r[9], queryAt: r[1], event: r[10], eventAt: r[1] }) };
+  }
+  got.unread = got.unread.map(function (p) { return host.files.basename(p); });
+  got.files = got.files.filter(function (f) {
+    if (!f.error || f.error.code !== 'not-a-binlog') return true;
+    folder.skipped.push({ file: host.files.basename(f.path), reason: f.error.reason });
+    return false;
+  });
+  if (folder.order === 'file names') {
+    folder.missing = folderOf.numberGaps(got.files.map(function (f) { return host.files.basename(f.path); }).concat(got.unread));
+  }
+  return got;
+}
+
+// plan: planReplay's (pastStop {dir, files (the stop's file and those after), position, known (a GTID set's text: the
+// dump's, the first file's previous GTIDs, every GTID up to the stop), numbered, uuid}); now: the target's gtid_executed (a set).
+// The last transaction past the stop the target holds, {gtid, time}, or null.
+function heldPastStop(host, plan, now) {
+  var p = plan.pastStop;
+  if (!p) return null;
+  var cand = gtids.minus(now, gtids.parseSet(p.known));
+  var derived = {};
+  if (p.uuid && cand[p.uuid]) {
+    // A dump without GTIDs: the replay numbers its transactions uuid:1, 2…; those above the stop's number are past it.
+    gtids.addRange(derived, p.uuid, p.numbered + 1, Number.MAX_SAFE_INTEGER);
+    derived = gtids.minus(cand, gtids.minus(cand, derived));
+  }
+  delete cand[p.uuid];
+  // Only sources the files carry: the last file's previous GTIDs hold every source before it (a source first
+  // written in that file itself is not seen: its transactions are read only when another one is in question).
+  var sources = {};
+  Object.keys(gtids.parseSet(p.known)).forEach(function (s) { sources[s] = true; });
+  if (Object.keys(cand).some(function (s) { return !sources[s]; })) {
+    var head = host.files.binlogHead(host.files.join(p.dir, p.files[p.files.length - 1]));
+    if (head.previousGtids) Object.keys(gtids.parseSet(head.previousGtids)).forEach(function (s) { sources[s] = true; });
+  }
+  Object.keys(cand).forEach(function (s) { if (!sources[s]) delete cand[s]; });
+  Object.keys(derived).forEach(function (s) { cand[s] = derived[s]; });
+  var text = gtids.setText(cand);
+  if (!text) return null;
+  var got = host.files.binlogPast(p.files.map(function (n) { return host.files.join(p.dir, n); }),
+    { position: p.position, held: text, numbered: p.numbered, uuid: p.uuid || null });
+  return got.last ? { gtid: got.last.gtid, time: got.last.commit } : null;
+}
+
+module.exports = { readPlan: readPlan, heldPastStop: heldPastStop };

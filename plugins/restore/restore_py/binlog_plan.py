@@ -1,0 +1,290 @@
+# What a replay's plan needs from the binary log files, read once and only as far as the replay goes:
+# from the first file given (lib/ starts at the dump's file) to the first transaction at or after the stop
+# that the dump does not hold (until: committed at or after it; stopBefore / stopAfter: a GTID or
+# file:position), no further file opened. A transaction the dump holds (its GTID in the dump's
+# gtidExecuted, or before its binlogFile:binlogPosition when the GTID is not read) crosses to JS as counts
+# and GTIDs only; every other one as one short array (what the schedule, the filters and the size checks
+# need), its statements and anything unusual beside it. Also: the events a replay cannot send (the check
+# binlog_apply.pieces makes), found in the same pass. Read only.
+import bisect as _bisect
+import json as _json
+import os as _os
+
+from . import binlog, binlog_apply
+from . import binlog_events as ev
+from .errors import Refusal, os_refusal
+
+# A transaction of at least this many bytes keeps where its largest pieces begin (the size refusal names it);
+# a smaller one's are given as its own start.
+_AT_FROM = 16384
+
+
+class GtidSet(object):
+    # A GTID set's text ("uuid:1-5:7,uuid:tag:3") for membership tests; adds GTIDs as read (runs kept).
+    def __init__(self, text=""):
+        self.ranges, self.dirty = {}, set()  # "uuid" or "uuid:tag" -> sorted [[lo, hi]]; keys added out of order
+        for part in (text or "").replace("\n", "").split(","):
+            bits = [b.strip() for b in part.split(":") if b.strip()]
+            if not bits:
+                continue
+            key = bits[0].lower()
+            for b in bits[1:]:
+                lo, _, hi = b.partition("-")
+                if not lo.isdigit():
+                    key = bits[0].lower() + ":" + b.lower()  # a tag: the intervals after it are its own
+                    continue
+                self.add(key, int(lo), int(hi or lo))
+
+    def add(self, key, lo, hi=None):
+        hi = lo if hi is None else hi
+        r = self.ranges.setdefault(key, [])
+        if r and r[-1][0] <= lo <= r[-1][1] + 1:
+            r[-1][1] = max(r[-1][1], hi)
+        else:
+            r.append([lo, hi])
+            if len(r) > 1 and r[-2][0] > lo:
+                self.dirty.add(key)
+
+    @staticmethod
+    def split(gtid):
+        key, _, n = gtid.rpartition(":")
+        return key.lower(), int(n)
+
+    def has(self, gtid):
+        key, n = self.split(gtid)
+        self._sort(key)
+        r = self.ranges.get(key)
+        if not r:
+            return False
+        k = _bisect.bisect_right(r, [n, float("inf")]) - 1
+        return k >= 0 and r[k][0] <= n <= r[k][1]
+
+    def _sort(self, key):
+        if key in self.dirty:
+            r = sorted(self.ranges[key])
+            out = []
+            for lo, hi in r:
+                if out and lo <= out[-1][1] + 1:
+                    out[-1][1] = max(out[-1][1], hi)
+                else:
+                    out.append([lo, hi])
+            self.ranges[key] = out
+            self.dirty.discard(key)
+
+    def text(self):
+        for key in list(self.dirty):
+            self._sort(key)
+        return ",".join(key + ":" + ":".join(str(lo) if lo == hi else "%d-%d" % (lo, hi) for lo, hi in r)
+                        for key, r in self.ranges.items() if r)
+
+
+def _split_position(text):
+    # "binlog.000003:1234" -> (file, position), else None (a GTID: its last part is a number too, its first a UUID).
+    if not text:
+        return None
+    head, _, n = text.strip().rpartition(":")
+    if not head or not n.isdigit() or len(head.split(":")[0]) == 36 and head.count("-") >= 4:
+        return None
+    return head, int(n)
+
+
+class _Stop(Exception):
+    pass
+
+
+def _unsupported(kind):
+    # An event the sessions' replay does not send (binlog_apply._pieces' rule), or None.
+    if kind in (ev.TABLE_MAP, ev.QUERY, ev.XID, ev.XA_PREPARE, ev.PAYLOAD) or kind in ev.ROWS or kind in binlog_apply._SKIP:
+        return None
+    if ev.TYPES.get(kind, (None, None))[1] == "ignore":
+        return None
+    return binlog_apply._NAMES.get(kind, "an event of type %s" % ev.type_name(kind))
+
+
+class _PlanReader(binlog._Reader):
+    # binlog._Reader, also noting the events a replay cannot send (by position) in the open transaction.
+    def inside(self, pos, kind, body, post, text, bound, size):
+        why = _unsupported(kind)
+        if why is not None and self.trx is not None:
+            self.trx.setdefault("unsupported", []).append("%s at %d" % (why, pos))
+        binlog._Reader.inside(self, pos, kind, body, post, text, bound, size)
+
+
+def plan(paths_json, spec_json):
+    # paths: the files in replay order (lib/ starts them at the dump's file). spec {dumpGtids (text) | null,
+    # dumpFile, dumpPosition (GTIDs off, or a GTID not read), until (microseconds UTC) | null, stopBefore,
+    # stopAfter (a GTID or file:position) | null, toEnd (a stop by name: read every file)}.
+    # JSON text {files (binlog.read's per file, the unread ones left out), unread (paths not opened),
+    # tables: [name], sets: [[table index]], transactions: [[file index, start, end, gtid, lastCommitted,
+    # sequenceNumber, commit, set index, binlog size, query size, event size, extra | 0]] (extra {statements,
+    # undecoded, unsized, incomplete, unsupported, compression, sizes, inDump}), inDump {count, gtids, last:
+    # the one committed last {gtid, file, start, end, commit}}, gtidsRead (every transaction's read, the
+    # stop's past it excepted: gtidsBeforeStop too), tagless, stopped: {file, position} where what is past
+    # the stop begins, or null, last: the last transaction read}.
+    paths, spec = _json.loads(paths_json), _json.loads(spec_json)
+    dump = GtidSet(spec["dumpGtids"]) if spec.get("dumpGtids") else None
+    names = [_os.path.basename(p) for p in paths]
+    dump_at = (names.index(spec["dumpFile"]), spec["dumpPosition"]) if spec.get("dumpFile") in names and \
+        isinstance(spec.get("dumpPosition"), int) else None
+    until, to_end = spec.get("until"), bool(spec.get("toEnd"))
+    before_at = _split_position(spec.get("stopBefore"))
+    after_at = _split_position(spec.get("stopAfter"))
+    before_gtid = None if before_at or not spec.get("stopBefore") else spec["stopBefore"].strip().lower()
+    after_gtid = None if after_at or not spec.get("stopAfter") else spec["stopAfter"].strip().lower()
+    out = {"files": [], "unread": [], "tables": [], "sets": [], "transactions": [], "tagless": False, "stopped": None, "last": None,
+           "inDump": {"count": 0, "gtids": "", "last": None}}
+    table_ids, set_ids = {}, {}
+    read, before_stop, in_dump_gtids = GtidSet(), GtidSet(), GtidSet()
+    state = {"file": 0, "pendingIncidents": [], "seen": False}
+
+    def in_dump(t, k):
+        if dump is not None and t["gtid"]:
+            return dump.has(t["gtid"])
+        return dump_at is not None and (k < dump_at[0] or (k == dump_at[0] and t["start"] < dump_at[1]))
+
+    def matches(t, k, at, gtid):
+        return (at is not None and names[k] == at[0] and t["start"] == at[1]) or (gtid is not None and (t["gtid"] or "").lower() == gtid)
+
+    def brief(t):
+        return {"gtid": t["gtid"], "file": t["file"], "start": t["start"], "end": t["end"], "commit": t["commit"]}
+
+    def emit(t, info):
+        k = state["file"]
+        info["transactions"] += 1
+        info["firstGtid"] = info["firstGtid"] or t["gtid"]
+        info["lastGtid"] = t["gtid"] or info["lastGtid"]
+        info["firstCommit"] = info["firstCommit"] or t["commit"]
+        info["lastCommit"] = t["commit"]
+        out["last"] = t
+        if t["gtid"]:
+            key, n = GtidSet.split(t["gtid"])
+            read.add(key, n)
+        elif t["undecoded"]:
+            out["tagless"] = True
+        mine = in_dump(t, k)
+        # An INCIDENT before a transaction of the dump is before the dump's point: no matter (lib/ checks the rest).
+        for where, pos in state["pendingIncidents"]:
+            if mine:
+                where.remove(pos)
+        state["pendingIncidents"] = []
+        hit_before = matches(t, k, before_at, before_gtid)
+        hit_after = matches(t, k, after_at, after_gtid)
+        if mine and dump is not None and not hit_before and not hit_after:
+            # Held by the dump: counted, its GTID kept as read; the one committed last kept (until before the dump's point).
+            d = out["inDump"]
+            d["count"] += 1
+            if t["gtid"]:
+                in_dump_gtids.add(*GtidSet.split(t["gtid"]))
+            if d["last"] is None or (t["commit"] is not None and t["commit"] > d["last"]["commit"]):
+                d["last"] = brief(t)
+            if t["gtid"]:
+                before_stop.add(*GtidSet.split(t["gtid"]))
+            return
+        past = not mine and not to_end and (state["seen"] or hit_before or (until is not None and t["commit"] >= until))
+        if mine and (hit_before or hit_after):
+            state["seen"] = True  # a stop the dump holds: refused by lib/, from the first transaction after the dump on
+        out["transactions"].append(_compact(t, k, mine, table_ids, set_ids, out))
+        if past:
+            out["stopped"] = {"file": t["file"], "position": t["start"]}
+            raise _Stop()
+        if t["gtid"]:
+            before_stop.add(*GtidSet.split(t["gtid"]))
+        if hit_after and not mine and not to_end:
+            out["stopped"] = {"file": t["file"], "position": t["end"]}
+            raise _Stop()
+
+    reader = _PlanReader(emit)
+    stopped = False
+    for k, path in enumerate(paths):
+        if stopped:
+            out["unread"].append(path)
+            continue
+        state["file"] = k
+        info = binlog._new_file(path)
+        out["files"].append(info)
+        try:
+            _read_file(reader, path, info, state)
+        except _Stop:
+            stopped = True
+        except Refusal as err:
+            info["error"] = {"code": err.code, "position": None, "reason": err.reason}
+        except OSError as err:
+            info["error"] = {"code": "os-error", "position": None, "reason": os_refusal("os-error", path, "cannot read it", err).reason}
+    out["gtidsRead"], out["gtidsBeforeStop"] = read.text(), before_stop.text()
+    out["inDump"]["gtids"] = in_dump_gtids.text()
+    if out["last"] is not None:
+        out["last"] = {k: out["last"][k] for k in ("gtid", "file", "start", "end", "immediateCommit", "commit")}
+    return _json.dumps(out, separators=(",", ":"))
+
+
+def _read_file(reader, path, info, state):
+    # binlog._Reader.read_file, the incidents seen kept pending until the next transaction tells whether they are before the dump's point.
+    class _Watch(list):
+        def append(self, pos):
+            list.append(self, pos)
+            state["pendingIncidents"].append((self, pos))
+    info["incidents"] = _Watch(info["incidents"])
+    try:
+        reader.read_file(path, info)
+    finally:
+        info["incidents"] = list(info["incidents"])
+
+
+def _compact(t, k, mine, table_ids, set_ids, out):
+    names = []
+    for name in t["tables"]:
+        i = table_ids.get(name)
+        if i is None:
+            i = table_ids[name] = len(out["tables"])
+            out["tables"].append(name)
+        names.append(i)
+    key = tuple(names)
+    s = set_ids.get(key)
+    if s is None:
+        s = set_ids[key] = len(out["sets"])
+        out["sets"].append(names)
+    sizes = t["sizes"]
+    extra = {}
+    for field in ("statements", "undecoded", "unsized", "unsupported"):
+        if t.get(field):
+            extra[field] = t[field]
+    for field in ("incomplete", "compression", "incident"):
+        if t.get(field):
+            extra[field] = t[field]
+    if mine:
+        extra["inDump"] = True
+    if max(sizes["binlog"], sizes["query"], sizes["event"]) >= _AT_FROM:
+        extra["sizes"] = sizes
+    return [k, t["start"], t["end"], t["gtid"], t["lastCommitted"], t["sequenceNumber"], t["commit"], s,
+            sizes["binlog"], sizes["query"], sizes["event"], extra or 0]
+
+
+def past(paths_json, spec_json):
+    # The transactions past a replay's stop the target holds: spec {position (where the first file's part past the
+    # stop begins), held (a GTID set's text: the target's GTIDs the replay up to the stop does not explain), numbered,
+    # uuid (a dump without GTIDs: transactions without one are uuid:numbered+1, +2… as the replay numbers them)}.
+    # JSON text {count, last: {gtid, commit} | null}: the last of them in the files' order.
+    paths, spec = _json.loads(paths_json), _json.loads(spec_json)
+    held = GtidSet(spec["held"])
+    state = {"n": spec.get("numbered") or 0, "count": 0, "last": None, "first": True}
+    start = spec.get("position") or 0
+
+    def emit(t, _info):
+        if state["first"] and t["start"] < start:
+            return
+        gtid = t["gtid"]
+        if spec.get("uuid"):
+            state["n"] += 1
+            gtid = gtid or "%s:%d" % (spec["uuid"], state["n"])
+        if gtid and held.has(gtid):
+            state["count"] += 1
+            state["last"] = {"gtid": gtid, "commit": t["commit"]}
+
+    reader = binlog._Reader(emit)
+    for k, path in enumerate(paths):
+        state["first"] = k == 0
+        try:
+            reader.read_file(path, binlog._new_file(path))
+        except (Refusal, OSError):
+            pass
+    return _json.dumps({"count": state["count"], "last": state["last"]})
