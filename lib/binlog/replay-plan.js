@@ -210,6 +210,11 @@ function planReplay(host, opts) {
       (out.ownGtids ? '; ' + out.ownGtids + ' of them carry a GTID of their own (GTIDs turned on at the source later): kept, their numbers unused' : ''));
   }
   if (checked.note) out.lines.push('  ' + checked.note);
+  var unread = got.unread;
+  if (unread.length) {
+    out.lines.push('  the ' + unread.length + ' file(s) after ' + names[names.length - 1] + ' (' + unread[0] + (unread.length > 1 ? ' … ' +
+      unread[unread.length - 1] : '') + ') are past the stop: not read');
+  }
   if (folder.line) out.lines.splice(1, 0, '  ' + folder.line);
   out.lines.push('  ' + zone.text.replace(/^./, function (c) { return 'Times in ' + c; }) + sourceZoneText(zone, opts.sourceZone));
   return out;
