@@ -10,7 +10,10 @@ import bisect as _bisect
 import json as _json
 import os as _os
 
-from . import binlog, binlog_apply
+import struct as _struct
+import zlib as _zlib
+
+from . import binlog, binlog_apply, binlog_rows
 from . import binlog_events as ev
 from .errors import Refusal, os_refusal
 
@@ -193,7 +196,13 @@ def plan(paths_json, spec_json):
             out["stopped"] = {"file": t["file"], "position": t["end"]}
             raise _Stop()
 
+    def skip(gtid, start, k):
+        # A transaction the dump holds and no stop names: skipped whole, unread (emit counts it).
+        return dump is not None and dump.has(gtid) and not (before_at and names[k] == before_at[0] and start == before_at[1]) \
+            and not (after_at and names[k] == after_at[0] and start == after_at[1]) and gtid.lower() not in (before_gtid, after_gtid)
+
     reader = _PlanReader(emit)
+    reader.skip = skip
     stopped = False
     for k, path in enumerate(paths):
         if stopped:
@@ -213,7 +222,7 @@ def plan(paths_json, spec_json):
     out["gtidsRead"], out["gtidsBeforeStop"] = read.text(), before_stop.text()
     out["inDump"]["gtids"] = in_dump_gtids.text()
     if out["last"] is not None:
-        out["last"] = {k: out["last"][k] for k in ("gtid", "file", "start", "end", "immediateCommit", "commit")}
+        out["last"] = {k: out["last"].get(k) for k in ("gtid", "file", "start", "end", "immediateCommit", "commit")}
     return _json.dumps(out, separators=(",", ":"))
 
 
@@ -225,9 +234,94 @@ def _read_file(reader, path, info, state):
             state["pendingIncidents"].append((self, pos))
     info["incidents"] = _Watch(info["incidents"])
     try:
-        reader.read_file(path, info)
+        _read(reader, path, info, state["file"])
     finally:
         info["incidents"] = list(info["incidents"])
+
+
+def _read(reader, path, info, k):
+    # binlog._Reader.read_file, but a transaction the dump holds (reader.skip) is passed over whole from its GTID
+    # event (its transaction_length, MySQL 8.0.2+): only what tells it is the dump's is read.
+    reader.info, reader.tables, reader.trx, reader.bound = info, {}, None, ev.Boundary()
+    info["size"] = _os.path.getsize(path)
+    name = _os.path.basename(path)
+    with open(path, "rb") as f:
+        try:
+            for pos, kind, when, end, body, posts, jump in _events(f, path):
+                info["events"] += 1
+                info["firstEventTime"] = info["firstEventTime"] or when
+                info["lastEventTime"] = when
+                if kind == ev.FORMAT:
+                    info["serverVersion"], info["checksum"] = body["version"], body["checksum"]
+                    reader.crc = body["checksum"] == "crc32"
+                    continue
+                if kind == ev.GTID and reader.trx is None and reader.bound.state is None:
+                    length = _length(body)
+                    if length:
+                        clock = ev.gtid(body, False)
+                        if reader.skip(clock["gtid"], pos, k):
+                            commit = clock["originalCommit"] if clock["originalCommit"] is not None else clock["immediateCommit"]
+                            reader.emit({"gtid": clock["gtid"], "file": name, "start": pos, "end": pos + length, "commit": commit,
+                                         "immediateCommit": clock["immediateCommit"], "undecoded": []}, info)
+                            jump.append(pos + length)
+                            continue
+                reader.posts = posts
+                reader.event(pos, end, kind, when, body, posts[kind - 1] if kind - 1 < len(posts) else 0)
+        except ev.Damaged as err:
+            info["error"] = {"code": "damaged", "position": err.position, "reason": err.reason}
+        if reader.trx is not None:
+            reader._close(None, incomplete="the file ends inside this transaction")
+
+
+def _length(body):
+    # A GTID event's transaction_length (MySQL 8.0.2+: after the commit timestamps), or None.
+    try:
+        if len(body) < 49:
+            return None
+        at = 49 + (7 if int.from_bytes(body[42:49], "little") >> 55 else 0)
+        n, _ = binlog_rows.packed(body, at)
+        return n or None
+    except (IndexError, binlog_rows.Unsized):
+        return None
+
+
+def _events(f, path):
+    # binlog_events.events, and a list per event: a position appended to it is where the reading goes on.
+    magic = f.read(4)
+    if magic == ev.ENCRYPTED:
+        raise Refusal("not-a-binlog", path, "an encrypted binary log (binlog_encryption=ON): not read; the server that "
+                      "wrote it can (mysqlbinlog --read-from-remote-server)")
+    if magic != ev.MAGIC:
+        raise Refusal("not-a-binlog", path, "not a binary log file (it does not begin with the binary log magic bytes)")
+    pos, crc, posts, H = 4, False, None, ev.HEADER
+    while True:
+        head = f.read(H)
+        if not head:
+            return
+        if len(head) < H:
+            raise ev.Damaged(pos, "the file ends inside an event header")
+        when, kind, _, size, _, _ = _struct.unpack("<IBIIIH", head)
+        if size < H:
+            raise ev.Damaged(pos, "an event of %d bytes" % size)
+        body = f.read(size - H)
+        if len(body) < size - H:
+            raise ev.Damaged(pos, "the file ends inside an event (%d of %d bytes)" % (H + len(body), size))
+        jump = []
+        if kind == ev.FORMAT:
+            version, _, posts, crc = ev._post_lengths(body)
+            yield pos, kind, when, pos + size, {"version": version, "checksum": "crc32" if crc else "none"}, posts, jump
+            pos += size
+            continue
+        if crc:
+            if _zlib.crc32(head + body[:-4]) != _struct.unpack_from("<I", body, len(body) - 4)[0]:
+                raise ev.Damaged(pos, "the event's CRC32 checksum does not match")
+            body = body[:-4]
+        yield pos, kind, when, pos + size, body, posts or [], jump
+        if jump:
+            pos = jump[0]
+            f.seek(pos)
+        else:
+            pos += size
 
 
 def _compact(t, k, mine, table_ids, set_ids, out):
