@@ -172,7 +172,6 @@ function planReplay(host, opts) {
       // The object read is the plan's (no copy): its tables become the names it writes.
       var written = plain && written0[t.tableSet] ? written0[t.tableSet] : replayFilter.writtenTables(t);
       if (plain) written0[t.tableSet] = written;
-      t.time = t.commit;
       t.tables = written;
       out.transactions.push(t);
     } else out[keep]++;

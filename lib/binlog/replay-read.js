@@ -7,33 +7,71 @@ var folderOf = require('./binlog-folder.js');
 var gtids = require('./gtid-set.js');
 
 var NONE = [];
+// Transactions a batch of the companion's read holds (one JSON text at a time crosses, never every transaction).
+var BATCH = 20000;
+
+// One transaction of the plan: what the schedule, the filters and the checks read; what few have (statements,
+// anything unusual) only on those, the rest from the prototype.
+function Trx(r, names, sets) {
+  this.file = names[r[0]];
+  this.start = r[1];
+  this.end = r[2];
+  this.gtid = r[3];
+  this.lastCommitted = r[4];
+  this.sequenceNumber = r[5];
+  this.commit = r[6];
+  this.time = r[6];
+  this.tables = sets[r[7]];
+  this.tableSet = r[7];
+  // Below 1 KB no piece can exceed max_allowed_packet (its least value): no sizes kept.
+  var size = Math.max(r[8], r[9], r[10]);
+  var x = r[11];
+  this.sizes = x && x.sizes ? x.sizes : size < 1024 ? null : { binlog: r[8], binlogAt: r[1], query: r[9], queryAt: r[1], event: r[10], eventAt: r[1] };
+  if (x) {
+    if (x.statements) this.statements = x.statements;
+    if (x.undecoded) this.undecoded = x.undecoded;
+    if (x.unsized) this.unsized = x.unsized;
+    if (x.unsupported) this.unsupported = x.unsupported;
+    if (x.incomplete) this.incomplete = x.incomplete;
+    if (x.compression) this.compression = x.compression;
+    if (x.inDump) this.inDump = true;
+  }
+}
+Trx.prototype.statements = NONE;
+Trx.prototype.undecoded = NONE;
+Trx.prototype.unsized = NONE;
+Trx.prototype.unsupported = NONE;
+Trx.prototype.incomplete = null;
+Trx.prototype.compression = null;
+Trx.prototype.inDump = false;
 
 // folder: binlog-folder.js folderFiles' (or binlog-source.js openBinlogs'); spec: binlog_plan.plan's.
 // Returns what binlog-folder.js readFolder returns (files, transactions, last) with inDump {count, gtids, last},
 // gtidsRead, gtidsBeforeStop, tagless, stopped ({file, position} or null) and unread (names of the files not read).
 function readPlan(host, folder, spec) {
   var paths = folder.files.map(function (n) { return host.files.join(folder.dir, n); });
-  var got = paths.length ? host.files.binlogPlan(paths, spec)
-    : { files: [], unread: [], tables: [], sets: [], transactions: [], inDump: { count: 0, gtids: '', last: null }, gtidsRead: '',
-      gtidsBeforeStop: '', tagless: false, stopped: null, last: null };
-  // A table set: {name: true} (the filters read its keys) and its names (shared by the transactions writing it).
-  var sets = got.sets.map(function (ids) {
-    var o = {};
-    ids.forEach(function (i) { o[got.tables[i]] = true; });
-    return o;
-  });
-  var names = folder.files;
-  var list = got.transactions;
-  for (var k = 0; k < list.length; k++) {
-    var r = list[k];
-    var x = r[11] || {};
-    var size = Math.max(r[8], r[9], r[10]);
-    list[k] = { file: names[r[0]], start: r[1], end: r[2], gtid: r[3], lastCommitted: r[4], sequenceNumber: r[5], commit: r[6],
-      tables: sets[r[7]], tableSet: r[7], statements: x.statements || NONE, undecoded: x.undecoded || NONE, unsized: x.unsized || NONE,
-      unsupported: x.unsupported || NONE, incomplete: x.incomplete || null, compression: x.compression || null, inDump: !!x.inDump,
-      // Below 1 KB no piece can exceed max_allowed_packet (its least value): no sizes kept.
-      sizes: x.sizes || (size < 1024 ? null : { binlog: r[8], binlogAt: r[1], query: r[9], queryAt: r[1], event: r[10], eventAt: r[1] }) };
+  if (!paths.length) {
+    return { files: [], unread: [], transactions: [], inDump: { count: 0, gtids: '', last: null }, gtidsRead: '', gtidsBeforeStop: '',
+      tagless: false, stopped: null, last: null };
   }
+  var id = host.files.binlogPlan(paths, spec).id;
+  var tables = [];
+  // A table set: {name: true} (the filters read its keys), shared by the transactions writing it.
+  var sets = [];
+  var list = [];
+  var got;
+  do {
+    got = host.files.binlogPlanNext(id, BATCH);
+    tables.push.apply(tables, got.tables);
+    got.sets.forEach(function (ids) {
+      var o = {};
+      ids.forEach(function (i) { o[tables[i]] = true; });
+      sets.push(o);
+    });
+    for (var k = 0; k < got.transactions.length; k++) list.push(new Trx(got.transactions[k], folder.files, sets));
+    got.transactions = null;
+  } while (!got.done);
+  got.transactions = list;
   got.unread = got.unread.map(function (p) { return host.files.basename(p); });
   got.files = got.files.filter(function (f) {
     if (!f.error || f.error.code !== 'not-a-binlog') return true;

@@ -156,6 +156,7 @@ function memoryFiles(log, initial, mounts) {
     binlogRead() { throw new Error('the fake host reads no binary logs (test them through the companion)'); },
     binlogPieces() { throw new Error('the fake host reads no binary logs (test them through the companion)'); },
     binlogPlan() { throw new Error('the fake host reads no binary logs (test them through the companion)'); },
+    binlogPlanNext() { throw new Error('the fake host reads no binary logs (test them through the companion)'); },
     binlogPast() { throw new Error('the fake host reads no binary logs (test them through the companion)'); },
     binlogHead() { throw new Error('the fake host reads no binary logs (test them through the companion)'); },
     binlogServerFetch() { throw fileError('program-missing', null, 'mysqlbinlog is not available in the fake host'); },

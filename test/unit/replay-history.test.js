@@ -9,7 +9,7 @@ const fs = require('fs');
 const path = require('path');
 const { fakeHost } = require('../support/fake-host');
 const { tempDir } = require('../support/shell');
-const { HAVE_PYTHON, callCompanion: companion } = require('../support/companion');
+const { HAVE_PYTHON, callCompanion: companion, planFunctions } = require('../support/companion');
 const { events, withIncident } = require('../support/binlog-craft');
 const { planReplay } = require('../../lib/binlog/replay-plan.js');
 
@@ -31,7 +31,7 @@ function plan(dir, opts) {
   host.sql.connected = () => false; // times in UTC
   const real = (p) => path.join(dir, path.basename(p));
   host.files.binlogRead = (paths, spec) => companion('binlogRead', [JSON.stringify(paths.map(real)), JSON.stringify(spec)]);
-  host.files.binlogPlan = (paths, spec) => companion('binlogPlan', [JSON.stringify(paths.map(real)), JSON.stringify(spec)]);
+  Object.assign(host.files, planFunctions(real));
   host.files.binlogPast = (paths, spec) => companion('binlogPast', [JSON.stringify(paths.map(real)), JSON.stringify(spec)]);
   host.files.binlogPieces = (p, ranges, checkOnly) => companion('binlogPieces', [real(p), JSON.stringify(ranges), checkOnly]);
   return planReplay(host, Object.assign({ where: '/bl', dumpFile: FILE }, opts));

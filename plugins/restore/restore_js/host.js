@@ -135,6 +135,7 @@ function makeFiles(restore) {
     binlogPlan: function (paths, spec) {
       return JSON.parse(companion(restore, 'binlogPlan')(JSON.stringify(paths), JSON.stringify(spec)));
     },
+    binlogPlanNext: function (id, n) { return JSON.parse(companion(restore, 'binlogPlanNext')(id, n)); },
     binlogPast: function (paths, spec) {
       return JSON.parse(companion(restore, 'binlogPast')(JSON.stringify(paths), JSON.stringify(spec)));
     },

@@ -113,7 +113,50 @@ class _PlanReader(binlog._Reader):
         binlog._Reader.inside(self, pos, kind, body, post, text, bound, size)
 
 
+_PLANS = {}
+_IDS = [0]
+
+
+def plan_start(paths_json, spec_json):
+    # plan(), read in batches (plan_next): what crosses to JS at once is one batch, never every transaction.
+    # JSON text {id}.
+    _IDS[0] += 1
+    gen = _plan(_json.loads(paths_json), _json.loads(spec_json))
+    next(gen)
+    _PLANS[_IDS[0]] = gen
+    return _json.dumps({"id": _IDS[0]})
+
+
+def plan_next(plan_id, n):
+    # The next transactions of a plan_start (up to about n: the events of one more transaction may end
+    # others), as plan()'s: {transactions, tables and sets (those new since the last batch), done}; the last
+    # batch (done: true) with the rest of plan()'s fields, the plan then forgotten.
+    gen = _PLANS[plan_id]
+    try:
+        out = gen.send(max(1, int(n)))
+    except BaseException:
+        del _PLANS[plan_id]
+        raise
+    if out["done"]:
+        del _PLANS[plan_id]
+    return _json.dumps(out, separators=(",", ":"))
+
+
 def plan(paths_json, spec_json):
+    # Every batch at once (a test's, a small folder's).
+    gen = _plan(_json.loads(paths_json), _json.loads(spec_json))
+    next(gen)
+    out, rows, tables, sets = None, [], [], []
+    while out is None or not out["done"]:
+        out = gen.send(1 << 30)
+        rows += out["transactions"]
+        tables += out["tables"]
+        sets += out["sets"]
+    out.update(transactions=rows, tables=tables, sets=sets)
+    return _json.dumps(out, separators=(",", ":"))
+
+
+def _plan(paths, spec):
     # paths: the files in replay order (lib/ starts them at the dump's file). spec {dumpGtids (text) | null,
     # dumpFile, dumpPosition (GTIDs off, or a GTID not read), until (microseconds UTC) | null, stopBefore,
     # stopAfter (a GTID or file:position) | null, toEnd (a stop by name: read every file)}.
@@ -124,7 +167,6 @@ def plan(paths_json, spec_json):
     # the one committed last {gtid, file, start, end, commit}}, gtidsRead (every transaction's read, the
     # stop's past it excepted: gtidsBeforeStop too), tagless, stopped: {file, position} where what is past
     # the stop begins, or null, last: the last transaction read}.
-    paths, spec = _json.loads(paths_json), _json.loads(spec_json)
     dump = GtidSet(spec["dumpGtids"]) if spec.get("dumpGtids") else None
     names = [_os.path.basename(p) for p in paths]
     dump_at = (names.index(spec["dumpFile"]), spec["dumpPosition"]) if spec.get("dumpFile") in names and \
@@ -138,7 +180,7 @@ def plan(paths_json, spec_json):
            "inDump": {"count": 0, "gtids": "", "last": None}}
     table_ids, set_ids = {}, {}
     read, before_stop, in_dump_gtids = GtidSet(), GtidSet(), GtidSet()
-    state = {"file": 0, "pendingIncidents": [], "seen": False}
+    state = {"file": 0, "pendingIncidents": [], "seen": False, "rows": [], "limit": 0, "tables": 0, "sets": 0}
 
     def in_dump(t, k):
         if dump is not None and t["gtid"]:
@@ -186,7 +228,7 @@ def plan(paths_json, spec_json):
         past = not mine and not to_end and (state["seen"] or hit_before or (until is not None and t["commit"] >= until))
         if mine and (hit_before or hit_after):
             state["seen"] = True  # a stop the dump holds: refused by lib/, from the first transaction after the dump on
-        out["transactions"].append(_compact(t, k, mine, table_ids, set_ids, out))
+        state["rows"].append(_compact(t, k, mine, table_ids, set_ids, out))
         if past:
             out["stopped"] = {"file": t["file"], "position": t["start"]}
             raise _Stop()
@@ -201,8 +243,15 @@ def plan(paths_json, spec_json):
         return dump is not None and dump.has(gtid) and not (before_at and names[k] == before_at[0] and start == before_at[1]) \
             and not (after_at and names[k] == after_at[0] and start == after_at[1]) and gtid.lower() not in (before_gtid, after_gtid)
 
+    def batch(done):
+        got = {"transactions": state["rows"], "tables": out["tables"][state["tables"]:], "sets": out["sets"][state["sets"]:],
+               "done": done}
+        state["rows"], state["tables"], state["sets"] = [], len(out["tables"]), len(out["sets"])
+        return got
+
     reader = _PlanReader(emit)
     reader.skip = skip
+    state["limit"] = yield None
     stopped = False
     for k, path in enumerate(paths):
         if stopped:
@@ -212,7 +261,9 @@ def plan(paths_json, spec_json):
         info = binlog._new_file(path)
         out["files"].append(info)
         try:
-            _read_file(reader, path, info, state)
+            for _ in _read_file(reader, path, info, state):
+                if len(state["rows"]) >= state["limit"]:
+                    state["limit"] = yield batch(False)
         except _Stop:
             stopped = True
         except Refusal as err:
@@ -223,7 +274,9 @@ def plan(paths_json, spec_json):
     out["inDump"]["gtids"] = in_dump_gtids.text()
     if out["last"] is not None:
         out["last"] = {k: out["last"].get(k) for k in ("gtid", "file", "start", "end", "immediateCommit", "commit")}
-    return _json.dumps(out, separators=(",", ":"))
+    last = batch(True)
+    out.update(last)
+    yield out
 
 
 def _read_file(reader, path, info, state):
@@ -234,7 +287,8 @@ def _read_file(reader, path, info, state):
             state["pendingIncidents"].append((self, pos))
     info["incidents"] = _Watch(info["incidents"])
     try:
-        _read(reader, path, info, state["file"])
+        for x in _read(reader, path, info, state["file"]):
+            yield x
     finally:
         info["incidents"] = list(info["incidents"])
 
@@ -264,9 +318,11 @@ def _read(reader, path, info, k):
                             reader.emit({"gtid": clock["gtid"], "file": name, "start": pos, "end": pos + length, "commit": commit,
                                          "immediateCommit": clock["immediateCommit"], "undecoded": []}, info)
                             jump.append(pos + length)
+                            yield None
                             continue
                 reader.posts = posts
                 reader.event(pos, end, kind, when, body, posts[kind - 1] if kind - 1 < len(posts) else 0)
+                yield None
         except ev.Damaged as err:
             info["error"] = {"code": "damaged", "position": err.position, "reason": err.reason}
         if reader.trx is not None:
