@@ -126,8 +126,7 @@ function planReplay(host, opts) {
   history.checkIncidents(host, range);
   var trxs = got.transactions;
   var stopAt = trxs.length;
-  var kept = [];
-  var written0 = [];
+  var kept = new Map();
   for (var k = 0; k < trxs.length; k++) {
     var t = trxs[k];
     if (byPosition) {
@@ -164,17 +163,20 @@ function planReplay(host, opts) {
         t.undecoded.join('; ') +
         '. Replay it with mysqlbinlog | mysql.'));
     }
-    // Transactions writing the same tables and no statement: decided once.
+    // Transactions writing the same tables (one object per set: lib/binlog/replay-read.js) and no statement: decided once.
     var plain = !t.statements.length;
-    var keep = plain && kept[t.tableSet] !== undefined ? kept[t.tableSet] : replayFilter.keepForLoad(t, opts.filter);
-    if (plain) kept[t.tableSet] = keep;
+    var memo = plain ? kept.get(t.tables) : undefined;
+    var keep = memo ? memo.keep : replayFilter.keepForLoad(t, opts.filter);
     if (keep === true) {
       // The object read is the plan's (no copy): its tables become the names it writes.
-      var written = plain && written0[t.tableSet] ? written0[t.tableSet] : replayFilter.writtenTables(t);
-      if (plain) written0[t.tableSet] = written;
+      var written = memo ? memo.written : replayFilter.writtenTables(t);
+      if (plain && !memo) kept.set(t.tables, { keep: keep, written: written });
       t.tables = written;
       out.transactions.push(t);
-    } else out[keep]++;
+    } else {
+      if (plain && !memo) kept.set(t.tables, { keep: keep });
+      out[keep]++;
+    }
     if (isStop(t, opts.stopAfter)) { out.reached = true; stopAt = k + 1; break; }
   }
   out.pastStop = pastStop(folder, got, trxs, stopAt, opts.stopAfter, byPosition, out.numbered, dumpSet);

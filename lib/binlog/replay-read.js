@@ -10,8 +10,23 @@ var NONE = [];
 // Transactions a batch of the companion's read holds (one JSON text at a time crosses, never every transaction).
 var BATCH = 20000;
 
-// One transaction of the plan: what the schedule, the filters and the checks read; what few have (statements,
-// anything unusual) only on those, the rest from the prototype.
+// The sources of the GTIDs read ("uuid" or "uuid:tag"), each held once: a transaction keeps its source's index
+// and its number, its GTID text made when asked (a million transactions, a few sources).
+var SOURCES = [];
+var SOURCE_AT = new Map();
+
+function sourceIndex(key) {
+  var i = SOURCE_AT.get(key);
+  if (i === undefined) {
+    i = SOURCES.length;
+    SOURCES.push(key);
+    SOURCE_AT.set(key, i);
+  }
+  return i;
+}
+
+// One transaction of the plan: what the schedule, the filters and the checks read, about a hundred bytes; what
+// few have (statements, anything unusual, sizes of 1 KB or more) only on those, the rest from the prototype.
 function Trx(r, names, sets) {
   this.file = names[r[0]];
   this.start = r[1];
@@ -20,13 +35,11 @@ function Trx(r, names, sets) {
   this.lastCommitted = r[4];
   this.sequenceNumber = r[5];
   this.commit = r[6];
-  this.time = r[6];
   this.tables = sets[r[7]];
-  this.tableSet = r[7];
   // Below 1 KB no piece can exceed max_allowed_packet (its least value): no sizes kept.
-  var size = Math.max(r[8], r[9], r[10]);
   var x = r[11];
-  this.sizes = x && x.sizes ? x.sizes : size < 1024 ? null : { binlog: r[8], binlogAt: r[1], query: r[9], queryAt: r[1], event: r[10], eventAt: r[1] };
+  if (x && x.sizes) this.sizes = x.sizes;
+  else if (Math.max(r[8], r[9], r[10]) >= 1024) this.sizes = { binlog: r[8], binlogAt: r[1], query: r[9], queryAt: r[1], event: r[10], eventAt: r[1] };
   if (x) {
     if (x.statements) this.statements = x.statements;
     if (x.undecoded) this.undecoded = x.undecoded;
@@ -37,6 +50,16 @@ function Trx(r, names, sets) {
     if (x.inDump) this.inDump = true;
   }
 }
+Object.defineProperty(Trx.prototype, 'gtid', {
+  get: function () { return this.u === undefined ? null : SOURCES[this.u] + ':' + this.n; },
+  set: function (text) {
+    var at = text === null ? -1 : text.lastIndexOf(':');
+    this.u = at < 0 ? undefined : sourceIndex(text.slice(0, at));
+    this.n = at < 0 ? undefined : Number(text.slice(at + 1));
+  },
+});
+// The plan's time of a transaction: its commit on the source's clock.
+Object.defineProperty(Trx.prototype, 'time', { get: function () { return this.commit; } });
 Trx.prototype.statements = NONE;
 Trx.prototype.undecoded = NONE;
 Trx.prototype.unsized = NONE;
@@ -44,6 +67,7 @@ Trx.prototype.unsupported = NONE;
 Trx.prototype.incomplete = null;
 Trx.prototype.compression = null;
 Trx.prototype.inDump = false;
+Trx.prototype.sizes = null;
 
 // folder: binlog-folder.js folderFiles' (or binlog-source.js openBinlogs'); spec: binlog_plan.plan's.
 // Returns what binlog-folder.js readFolder returns (files, transactions, last) with inDump {count, gtids, last},
