@@ -105,12 +105,41 @@ def _unsupported(kind):
 
 
 class _PlanReader(binlog._Reader):
-    # binlog._Reader, also noting the events a replay cannot send (by position) in the open transaction.
+    # binlog._Reader, also noting the events a replay cannot send (by position) in the open transaction; the
+    # tables a rows event writes are named from its table map, its rows not walked (a plan does not count them).
     def inside(self, pos, kind, body, post, text, bound, size):
         why = _unsupported(kind)
         if why is not None and self.trx is not None:
             self.trx.setdefault("unsupported", []).append("%s at %d" % (why, pos))
-        binlog._Reader.inside(self, pos, kind, body, post, text, bound, size)
+        if kind == ev.TABLE_MAP:
+            at = post
+            schema = bytes(body[at + 1:at + 1 + body[at]]).decode("utf-8", "replace")
+            at += 2 + body[at]
+            name = bytes(body[at + 1:at + 1 + body[at]]).decode("utf-8", "replace")
+            self.tables[int.from_bytes(body[0:6 if post == 8 else 4], "little")] = {"name": schema + "." + name}
+            self._statement(pos, size, None)
+        elif kind in ev.ROW_KIND:
+            table = self.tables.get(int.from_bytes(body[0:6 if post >= 8 else 4], "little"))
+            t = self.trx
+            t["tables"].setdefault(table["name"] if table else "?", [0, 0, 0])
+            if table is None:
+                t["undecoded"].append("a rows event for table id %d without its table map" %
+                                      int.from_bytes(body[0:6 if post >= 8 else 4], "little"))
+            self._statement(pos, size, ev.rows_flags(body, post) & ev.STMT_END_F)
+        else:
+            binlog._Reader.inside(self, pos, kind, body, post, text, bound, size)
+
+    def _statement(self, pos, size, ends):
+        # As binlog._Reader.inside: one statement's table maps and rows events, sized as the BINLOG statement sent.
+        if not self.stmt:
+            self.stmt_at = pos
+        self.stmt += size
+        if ends:
+            sizes = self.trx["sizes"]
+            n = ev.binlog_size(self.stmt)
+            if n > sizes["binlog"]:
+                sizes["binlog"], sizes["binlogAt"] = n, self.stmt_at
+            self.stmt = 0
 
 
 _PLANS = {}
