@@ -223,7 +223,76 @@ const pluginReplay = (threads, preset, cfgHome = home, extra = []) => async (tar
       `${p.cpuSeconds.toFixed(1)} s over the whole load` };
 };
 
+// BENCH_LARGE=tx (issue 54, item 1): the cost of planning a replay of many small transactions. A source writes
+// BENCH_BEFORE (0) transactions, is dumped (util.dumpSchemas), then writes BENCH_TX more (one-row INSERTs by a
+// procedure, unlogged itself; sync_binlog 0); the files from the dump's on are copied. Measured under runMeasured
+// (mysqlsh's time and peak memory), against an idle mysqlsh (the plugin loaded, `restore status`): `restore load
+// --dry-run --binlogs=DIR` to the end of the files, the same with --stopAfter the BENCH_STOP-th transaction after
+// the dump (default 1,000), and the replay itself when BENCH_REPLAY=1. BENCH_COMPARE: other checkouts, one line each.
+async function largeTx() {
+  const before = Number(process.env.BENCH_BEFORE || 0);
+  const stopAt = Number(process.env.BENCH_STOP || 1000);
+  const work = tempDir('restore-pitrbench-large-');
+  const binlogDir = path.join(work, 'binlogs');
+  fs.mkdirSync(binlogDir);
+  const source = await startServer({ opts: `${GTIDS} --sync-binlog=0 --innodb-flush-log-at-trx-commit=2` });
+  const uuid = await source.value('SELECT @@server_uuid');
+  await source.query(SETUP_SQL);
+  await source.query(`SET SESSION sql_log_bin = 0; CREATE PROCEDURE ${SCHEMA}.gen(n INT) BEGIN DECLARE i INT DEFAULT 0;
+    WHILE i < n DO INSERT INTO ${SCHEMA}.sbtest1 (k, c, pad) VALUES (i, REPEAT('c', 120), REPEAT('p', 60)); SET i = i + 1; END WHILE; END;
+    SET SESSION sql_log_bin = 1`);
+  const t0 = Date.now();
+  if (before) await source.query(`CALL ${SCHEMA}.gen(${before})`);
+  const dump = path.join(work, 'dump');
+  const dumped = await withShellDumper(source, () => runJs(source.uri, `util.dumpSchemas(['${SCHEMA}'], ${JSON.stringify(dump)}, ` +
+    '{showProgress: false}); null', { configHome: home, env: DUMP_ENV }));
+  if (dumped.error) throw new Error(`util.dumpSchemas failed: ${dumped.out}`);
+  const dumpGtid = JSON.parse(fs.readFileSync(path.join(dump, '@.json'), 'utf8')).gtidExecuted;
+  const startFile = JSON.parse(fs.readFileSync(path.join(dump, '@.json'), 'utf8')).binlogFile;
+  if (TX) await source.query(`CALL ${SCHEMA}.gen(${TX})`);
+  await source.query('FLUSH BINARY LOGS');
+  const logs = (await source.query('SHOW BINARY LOGS')).map((r) => r.Log_name);
+  const files = logs.slice(logs.indexOf(startFile), -1);
+  for (const f of files) fs.copyFileSync(path.join(source.datadir, f), path.join(binlogDir, f));
+  const bytes = files.reduce((s, f) => s + fs.statSync(path.join(binlogDir, f)).size, 0);
+  const dumpN = gtidCount(dumpGtid);
+  const stopGtid = `${uuid}:${dumpN + stopAt}`;
+  await source.stop();
+  process.stdout.write(`Large run (BENCH_LARGE=tx): ${before} transaction(s) before the dump, ${TX} after, written in ` +
+    `${((Date.now() - t0) / 1000).toFixed(0)} s; ${files.length} file(s) from the dump's (${files[0]}), ${(bytes / 1e6).toFixed(0)} MB\n`);
+  const target = await startServer({ opts: TARGET_OPTS });
+  const homes = [{ name: 'this checkout', home }, ...compared.map((c) => ({ name: c.dir, home: c.home }))];
+  const runs = [
+    { name: 'idle mysqlsh (restore status)', args: ['restore', 'status'] },
+    { name: 'dry run, to the end', args: ['restore', 'load', dump, `--binlogs=${binlogDir}`, '--dry-run'] },
+    { name: `dry run, stopAfter ${stopGtid}`, args: ['restore', 'load', dump, `--binlogs=${binlogDir}`, '--dry-run', `--stopAfter=${stopGtid}`] },
+  ];
+  for (const h of homes) {
+    for (const v of runs) {
+      settle();
+      const r = runMeasured(MYSQLSH, [target.uri, '--', ...v.args], { env: shellEnv({ configHome: h.home }) });
+      const replayLine = (/replay: .*/.exec(r.stdout) || [''])[0].slice(0, 140);
+      process.stdout.write(`  ${h.name}: ${v.name}: rc ${r.status}, ${r.seconds.toFixed(1)} s, mysqlsh peak ${r.peakMB.toFixed(0)} MB, ` +
+        `CPU ${r.cpu.toFixed(1)} s${replayLine ? `; ${replayLine}` : ''}${r.status ? `\n${r.stderr.slice(-600)}${r.stdout.slice(-600)}` : ''}\n`);
+    }
+  }
+  if (process.env.BENCH_REPLAY === '1') {
+    settle();
+    const r = runMeasured(MYSQLSH, [target.uri, '--', 'restore', 'load', dump, `--binlogs=${binlogDir}`, '--replayWith=sessions',
+      '--output-format=json'], { env: shellEnv({ configHome: home }) });
+    const report = r.status === 0 ? JSON.parse(r.stdout) : null;
+    const phase = (n) => (report ? report.phases.find((p) => p.phase === n) : null);
+    process.stdout.write(`  this checkout: replay (load + ${TX} transactions, sessions): rc ${r.status}, ${r.seconds.toFixed(1)} s ` +
+      `(preflight ${phase('preflight') ? phase('preflight').seconds.toFixed(1) : '?'} s, replay ${phase('replay') ? phase('replay').seconds.toFixed(1) : '?'} s), ` +
+      `mysqlsh peak ${r.peakMB.toFixed(0)} MB${r.status ? `\n${r.stderr.slice(-600)}${r.stdout.slice(-600)}` : ''}\n`);
+  }
+  await target.stop();
+  process.stdout.write(`${machineLine(MYSQLSH)}; load average ${os.loadavg()[0].toFixed(1)}\n`);
+  cleanTemp();
+}
+
 async function main() {
+  if (process.env.BENCH_LARGE === 'tx') return largeTx();
   if (!HAVE.server) throw new Error('npm run bench:pitr needs ../shared (a real MySQL server).');
   const load0 = os.loadavg()[0].toFixed(1);
   const work = tempDir('restore-pitrbench-');

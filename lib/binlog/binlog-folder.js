@@ -105,4 +105,4 @@ function readFolder(host, folder, spec) {
   return got;
 }
 
-module.exports = { folderFiles: folderFiles, orderNames: orderNames, readIndex: readIndex, numberOf: numberOf, readFolder: readFolder };
+module.exports = { numberGaps: numberGaps, folderFiles: folderFiles, orderNames: orderNames, readIndex: readIndex, numberOf: numberOf, readFolder: readFolder };

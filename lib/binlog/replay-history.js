@@ -43,7 +43,7 @@ function checkFiles(host, folder, got, opts, dumpSet, byPosition) {
       'ran a transaction with a tagged GTID, SET gtid_next = \'AUTOMATIC:tag\'), which the replay does not read yet. Replay with mysqlbinlog | mysql.'));
   }
   var note = checkHistory(host, got, names, opts, dumpSet);
-  checkDumpPoint(got, names, opts, dumpSet);
+  checkDumpPoint(host, folder, got, names, opts, dumpSet);
   var purged = gtids.minus(gtids.parseSet(first.previousGtids, host.files.basename(first.path) + '\'s previous GTIDs'), dumpSet);
   if (gtids.setText(purged)) {
     throw new UserError('BINLOG_GAP', said('transactions ' + gtids.setText(purged) + ' ran on the source after the dump and before the first file here, ' +
@@ -63,9 +63,11 @@ function checkHistory(host, got, names, opts, dumpSet) {
   got.files.forEach(function (f) {
     if (f.previousGtids) merge(carried, gtids.parseSet(f.previousGtids, host.files.basename(f.path) + '\'s previous GTIDs'));
   });
-  var tagless = false;
+  var tagless = !!got.tagless;
+  // The plan's read (replay-read.js) gives every GTID it read as one set.
+  if (got.gtidsRead !== undefined) merge(carried, gtids.parseSet(got.gtidsRead, 'The GTIDs read'));
   var numbers = {};
-  got.transactions.forEach(function (t) {
+  (got.gtidsRead !== undefined ? [] : got.transactions).forEach(function (t) {
     var g = t.gtid ? gtids.splitGtid(t.gtid) : null;
     if (g) (numbers[g.uuid] = numbers[g.uuid] || []).push(g.n);
     else if (t.undecoded.length) tagless = true;
@@ -121,7 +123,9 @@ function checkHistory(host, got, names, opts, dumpSet) {
 // dumped server's own (its server_uuid or group name: not a server loaded from the dump that kept server_id 1).
 // Else the dump's two records of its point disagree on these files: a history begun again (RESET BINARY LOGS AND GTIDS)
 // that numbered its GTIDs alike, which checkHistory cannot tell.
-function checkDumpPoint(got, names, opts, dumpSet) {
+// The plan's read passes over the dump's transactions (lib/binlog/replay-read.js): the dump's file is read again whole
+// here, only when the check applies, for where its transactions begin and end.
+function checkDumpPoint(host, folder, got, names, opts, dumpSet) {
   var file = opts.dumpFile;
   var pos = opts.dumpPosition;
   var k = names.indexOf(file);
@@ -129,12 +133,16 @@ function checkDumpPoint(got, names, opts, dumpSet) {
   var info = got.files[k];
   if (info.serverId === null || info.serverId === undefined || String(info.serverId) !== String(opts.dumpServerId).trim()) return;
   var uuids = [opts.dumpServerUuid, opts.dumpGroupName].filter(Boolean).map(function (u) { return u.toLowerCase(); });
-  var mine = got.transactions.some(function (t) {
+  // The dump's own transactions read (passed over: only their GTIDs are given) count as the files' too.
+  var passed = Object.keys(gtids.parseSet((got.inDump && got.inDump.gtids) || '')).map(function (u) { return u.toLowerCase(); });
+  var mine = passed.some(function (u) { return uuids.indexOf(u) >= 0; }) || got.transactions.some(function (t) {
     var g = t.gtid ? gtids.splitGtid(t.gtid) : null;
     return g && uuids.indexOf(g.uuid.toLowerCase()) >= 0;
   });
   if (!mine) return;
-  var why = pointMismatch(got, names, k, pos, dumpSet);
+  var whole = host.files.binlogRead([host.files.join(folder.dir, file)], { since: null, until: null, keep: 'all' });
+  var later = got.transactions.filter(function (t) { return names.indexOf(t.file) > k; });
+  var why = pointMismatch({ files: got.files, transactions: whole.transactions.concat(later) }, names, k, pos, dumpSet);
   if (!why) return;
   throw new UserError('BINLOG_DUMP_POINT', said('the dump ends at ' + file + ':' + pos + ' (its binlogFile:binlogPosition) with the transactions of its ' +
     'gtidExecuted, and in ' + file + ' here, written by the dumped server (server_id ' + info.serverId + ', as @.json records it), ' + why +
@@ -212,7 +220,9 @@ function checkStop(folder, trxs, stopGtid, stopName, dumpSet, isStop, splitPosit
 function checkUntil(host, r) {
   if (r.until === null) return;
   var last = null;
-  r.trxs.forEach(function (t) {
+  // The plan's read summarises the dump's transactions: the one committed last among them (replay-read.js).
+  var inDumpLast = r.got.inDump && r.got.inDump.last;
+  (inDumpLast ? r.trxs.concat([inDumpLast]) : r.trxs).forEach(function (t) {
     if (r.inDump(t) && t.commit !== null && (!last || t.commit > last.commit)) last = t;
   });
   if (last && last.commit >= r.until) {

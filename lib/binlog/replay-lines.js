@@ -3,7 +3,8 @@
 var replayFilter = require('./replay-filter.js');
 
 // out: planReplay's (files, transactions, target, last, lastText, inDump, counts, reached, numbered, ownGtids); p: {folder, until,
-// stopGtid, shown (the times as text), byPosition, opts (planReplay's), checked (lib/binlog/replay-history.js checkFiles'), zone}.
+// stopGtid, shown (the times as text), byPosition, opts (planReplay's), checked (lib/binlog/replay-history.js checkFiles'), zone,
+// unread (the files past the stop, not read), lastRead (the last file read)}.
 function linesOf(out, p) {
   var folder = p.folder;
   var until = p.until;
@@ -33,6 +34,11 @@ function linesOf(out, p) {
       (out.ownGtids ? '; ' + out.ownGtids + ' of them carry a GTID of their own (GTIDs turned on at the source later): kept, their numbers unused' : ''));
   }
   if (checked.note) lines.push('  ' + checked.note);
+  var unread = p.unread || [];
+  if (unread.length) {
+    lines.push('  the ' + unread.length + ' file(s) after ' + p.lastRead + ' (' + unread[0] + (unread.length > 1 ? ' … ' +
+      unread[unread.length - 1] : '') + ') are past the stop: not read');
+  }
   if (folder.line) lines.splice(1, 0, '  ' + folder.line);
   lines.push('  ' + zone.text.replace(/^./, function (c) { return 'Times in ' + c; }) + sourceZoneText(zone, opts.sourceZone));
   return lines;

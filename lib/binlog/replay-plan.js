@@ -6,7 +6,7 @@
 // files read and each transaction chosen; where it stops, replay-stops.js; the files' history, replay-history.js;
 // what the load creates, replay-filter.js; the plan's lines, replay-lines.js (sizes: replay-sizes.js, in the preflight).
 var UserError = require('../core/user-error.js').UserError;
-var folderOf = require('./binlog-folder.js');
+var replayRead = require('./replay-read.js');
 var binlogSource = require('./binlog-source.js');
 var times = require('./binlog-times.js');
 var gtids = require('./gtid-set.js');
@@ -28,7 +28,8 @@ function said(text) {
 // preflight derives uuid), dumpPurged, dumpServerUuid, dumpServerId, dumpGroupName (the dumped server's gtid_purged,
 // server_uuid, server_id and group_replication_group_name, as @.json records them, or null), filter: lib/binlog/replay-filter.js forLoad's (what the load creates) | null (every transaction replays)}.
 // Returns {folder, files, zone, transactions: [{gtid, file, start, end, time, statements}], inDump, notLoaded, otherSchemas,
-// target: text, reached: bool, lines, numbered: the last number given (byPosition), after: the transactions past the stop [{gtid, time}]}.
+// target: text, reached: bool, lines, numbered: the last number given (byPosition), pastStop: where the files go on past the
+// stop (lib/binlog/replay-read.js heldPastStop) or null}.
 function planReplay(host, opts) {
   var byPosition = opts.dumpGtids ? null : opts.byPosition;
   var named = stops.checkStops(opts, byPosition);
@@ -41,7 +42,10 @@ function planReplay(host, opts) {
   var until = opts.until ? times.parseTime(host, zone, opts.until, 'until', 'restore.load') : null;
   var folder = binlogSource.openBinlogs(host, opts.where, opts.sourceOptions, { startFile: opts.dumpFile || null, dumpGtids: opts.dumpGtids, until: until,
     stopGtid: [named ? null : opts.stopBefore, opts.stopAfter].filter(function (x) { return x && !splitPosition(x); })[0] || null });
-  var got = folderOf.readFolder(host, folder, { keep: 'all' });
+  // Read from the dump's file to the stop, no further (a stop by name: every file, the drop is found in them).
+  var got = replayRead.readPlan(host, folder, { dumpGtids: opts.dumpGtids || null, dumpFile: opts.dumpFile || null,
+    dumpPosition: typeof opts.dumpPosition === 'number' ? opts.dumpPosition : null, until: until, toEnd: !!named,
+    stopBefore: named ? null : opts.stopBefore || null, stopAfter: opts.stopAfter || null });
   // The files: all there, readable, no gap, the dumped server's history (lib/binlog/replay-history.js).
   var checked = history.checkFiles(host, folder, got, opts, dumpSet, byPosition);
   var names = checked.names;
@@ -60,7 +64,7 @@ function planReplay(host, opts) {
     opts = Object.assign({}, opts, { stopBefore: resolved.stop });
   }
   var out = { folder: folder, files: names, zone: zone, stopNamed: resolved,
-    transactions: [], inDump: 0, notLoaded: 0, otherSchemas: 0, reached: false, target: null, last: null, numbered: 0, ownGtids: 0 };
+    transactions: [], inDump: got.inDump.count, notLoaded: 0, otherSchemas: 0, reached: false, target: null, last: null, numbered: 0, ownGtids: 0 };
   var stopGtid = opts.stopBefore || opts.stopAfter;
   var stopName = opts.stopBefore ? 'stopBefore ' : 'stopAfter ';
   var inDump = function (t) { return beforeDump ? beforeDump(t) : t.gtid ? gtids.hasGtid(dumpSet, t.gtid) : !!(dumpPosition && dumpPosition(t)); };
@@ -71,6 +75,7 @@ function planReplay(host, opts) {
   history.checkIncidents(host, range);
   var trxs = got.transactions;
   var stopAt = trxs.length;
+  var kept = new Map();
   for (var k = 0; k < trxs.length; k++) {
     var t = trxs[k];
     if (byPosition) {
@@ -107,16 +112,25 @@ function planReplay(host, opts) {
         t.undecoded.join('; ') +
         '. Replay it with mysqlbinlog | mysql.'));
     }
-    var keep = replayFilter.keepForLoad(t, opts.filter);
+    // Transactions writing the same tables (one object per set: lib/binlog/replay-read.js) and no statement: decided once.
+    var plain = !t.statements.length;
+    var memo = plain ? kept.get(t.tables) : undefined;
+    var keep = memo ? memo.keep : replayFilter.keepForLoad(t, opts.filter);
     if (keep === true) {
-      out.transactions.push({ gtid: t.gtid, file: t.file, start: t.start, end: t.end, time: t.commit, statements: t.statements,
-        tables: replayFilter.writtenTables(t), lastCommitted: t.lastCommitted, sequenceNumber: t.sequenceNumber, sizes: t.sizes });
-    } else out[keep]++;
+      // The object read is the plan's (no copy): its tables become the names it writes.
+      var written = memo ? memo.written : replayFilter.writtenTables(t);
+      if (plain && !memo) kept.set(t.tables, { keep: keep, written: written });
+      t.tables = written;
+      out.transactions.push(t);
+    } else {
+      if (plain && !memo) kept.set(t.tables, { keep: keep });
+      out[keep]++;
+    }
     if (isStop(t, opts.stopAfter)) { out.reached = true; stopAt = k + 1; break; }
   }
-  out.after = stops.pastStop(trxs.slice(stopAt), byPosition, beforeDump, out.numbered);
+  out.pastStop = pastStop(folder, got, trxs, stopAt, opts.stopAfter, byPosition, out.numbered, dumpSet);
   out.next = stops.firstPastStop(trxs[stopAt], out, byPosition);
-  refuseUnsent(host, folder, out.transactions);
+  refuseUnsent(out.transactions);
   out.last = out.transactions.length ? out.transactions[out.transactions.length - 1] : null;
   var shown = times.timeTexts(host, zone, [until, out.last ? out.last.time : null, got.last ? got.last.commit : null,
     resolved ? resolved.time : null]);
@@ -124,30 +138,44 @@ function planReplay(host, opts) {
   out.target = stops.targetText(opts, until, zone, resolved, shown);
   out.lastText = out.last ? shown[1] : null;
   out.lines = planLines.linesOf(out, { folder: folder, until: until, stopGtid: stopGtid, shown: shown, byPosition: byPosition, opts: opts,
-    checked: checked, zone: zone });
+    checked: checked, zone: zone, unread: got.unread, lastRead: names[names.length - 1] });
   return out;
 }
 
-// Events the replay cannot send (statement-based ones, XA, compressed transactions) found by one pass
-// over the transactions' bytes, before the load: refused, naming the first.
-function refuseUnsent(host, folder, list) {
-  var byFile = {};
-  var files = [];
-  list.forEach(function (t) {
-    if (!byFile[t.file]) { byFile[t.file] = []; files.push(t.file); }
-    byFile[t.file].push(t);
+// Where the files go on past the stop, for the check that the target holds nothing of them (a roll forward to an
+// earlier point is refused: lib/binlog/replay-record.js, through replay-read.js heldPastStop), or null when nothing
+// is past it. known: what the history up to the stop holds (the dump's GTIDs, the first file's previous GTIDs, every
+// GTID read before the stop); numbered/uuid: a dump without GTIDs, its transactions numbered on from numbered + 1.
+function pastStop(folder, got, trxs, stopAt, stopAfter, byPosition, numbered, dumpSet) {
+  var at = stopAt < trxs.length ? trxs[stopAt] : got.stopped ? null : stopAt > 0 && isStop(trxs[stopAt - 1], stopAfter) ? trxs[stopAt - 1] : null;
+  var from = at ? { file: at.file, position: at === trxs[stopAt] ? at.start : at.end } : got.stopped;
+  if (!from) return null;
+  var known = gtids.parseSet(got.gtidsBeforeStop);
+  [gtids.setText(dumpSet), got.files.length ? got.files[0].previousGtids : ''].forEach(function (t) {
+    var set = gtids.parseSet(t || '');
+    Object.keys(set).forEach(function (s) { set[s].forEach(function (r) { gtids.addRange(known, s, r[0], r[1]); }); });
   });
-  files.forEach(function (file) {
-    var trxs = byFile[file];
-    var got = host.files.binlogPieces(host.files.join(folder.dir, file), trxs.map(function (t) { return [t.start, t.end]; }), true);
-    got.transactions.forEach(function (pieces, k) {
-      var bad = pieces.filter(function (p) { return p.unsupported; });
-      if (!bad.length) return;
-      throw new UserError('BINLOG_UNSUPPORTED', said('transaction ' + trxs[k].gtid + ' (' + file + ':' + trxs[k].start + ') holds ' +
-        bad.map(function (p) { return p.unsupported; }).join(', ') + ', which the replay does not send yet. Replay up to it ' +
-        '(stopBefore: "' + trxs[k].gtid + '") and the rest with mysqlbinlog | mysql.'));
-    });
+  // A transaction read past the stop (a stop by name reads every file) is not known: it is what the check looks for.
+  var read = {};
+  trxs.slice(stopAt).forEach(function (t) {
+    var g = t.gtid && gtids.splitGtid(t.gtid);
+    if (g) gtids.addRange(read, g.uuid, g.n, g.n);
   });
+  if (stopAt < trxs.length) known = gtids.minus(known, read);
+  return { dir: folder.dir, files: folder.files.slice(folder.files.indexOf(from.file)), position: from.position, known: gtids.setText(known),
+    numbered: numbered, uuid: byPosition ? byPosition.uuid : null };
+}
+
+// Events the replay cannot send (statement-based ones, events of a type it does not know) found in the plan's one
+// read of the files (plugins/restore/restore_py/binlog_plan.py): refused, naming the first.
+function refuseUnsent(list) {
+  for (var k = 0; k < list.length; k++) {
+    var t = list[k];
+    if (!t.unsupported.length) continue;
+    throw new UserError('BINLOG_UNSUPPORTED', said('transaction ' + t.gtid + ' (' + t.file + ':' + t.start + ') holds ' +
+      t.unsupported.join(', ') + ', which the replay does not send yet. Replay up to it ' +
+      '(stopBefore: "' + t.gtid + '") and the rest with mysqlbinlog | mysql.'));
+  }
 }
 
 module.exports = { planReplay: planReplay, splitPosition: splitPosition, namedStop: stops.namedStop };

@@ -13,6 +13,7 @@
 var UserError = require('../core/user-error.js').UserError;
 var gtids = require('./gtid-set.js');
 var times = require('./binlog-times.js');
+var heldPastStop = require('./replay-read.js').heldPastStop;
 
 var FORMAT = 1;
 
@@ -100,11 +101,11 @@ function hole(list, now) {
 function planForward(host, plan, p) {
   var now = gtids.executed(host);
   var heldPlan = plan.transactions.filter(function (t) { return gtids.hasGtid(now, t.gtid); });
-  var heldAfter = (plan.after || []).filter(function (t) { return gtids.hasGtid(now, t.gtid); });
+  var pastLast = heldPastStop(host, plan, now);
   var timeText = function (t) { return times.timeTexts(host, plan.zone, [t.time])[0]; };
   var FRESH_HERE = fresh(p.replicated);
-  if (heldAfter.length) {
-    var last = heldAfter[heldAfter.length - 1];
+  if (pastLast) {
+    var last = pastLast;
     throw new UserError('REPLAY_PAST_STOP', said('the target holds this replay already up to ' + last.gtid + ', committed ' + timeText(last) +
       ' (its gtid_executed), past ' + plan.target + ': a replay only goes forward, it cannot take back what it applied. Give a stop at or ' +
       'after that point to roll forward, or, to go back, restore anew. ' + FRESH_HERE), { applied: { gtid: last.gtid, time: timeText(last) } });

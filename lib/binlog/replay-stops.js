@@ -74,30 +74,15 @@ function checkStops(opts, byPosition) {
   return named;
 }
 
-// The transactions in the files past the stop, [{gtid, time}] (a dump without GTIDs: numbered on from n as the
-// replay would number them): a target holding one of them holds the replay past the stop (a roll forward to an
-// earlier point is refused: lib/binlog/replay-record.js).
-function pastStop(rest, byPosition, beforeDump, n) {
-  var out = [];
-  rest.forEach(function (t) {
-    if (byPosition && beforeDump(t)) return;
-    if (byPosition) n++;
-    var gtid = t.gtid === null && byPosition ? byPosition.uuid + ':' + n : t.gtid;
-    if (gtid) out.push({ gtid: gtid, time: t.commit });
-  });
-  return out;
-}
-
 // The transaction the stop falls on (t: the first one in the files not replayed because of it), {gtid, file, start,
 // end}: the replay's applier road has the target stop before it by itself (START REPLICA UNTIL SQL_BEFORE_GTIDS).
 // null where there is none (no stop, or the files end first), or its GTID is not the one the target would see
 // (a tagged GTID not read, none at all), or it is not whole in the files. byPosition: planReplay's (GTIDs derived).
 function firstPastStop(t, out, byPosition) {
-  if (!t || !out.reached || !out.after.length || t.incomplete || (t.undecoded && t.undecoded.length)) return null;
-  if (!t.gtid && !byPosition) return null; // without a GTID of its own or one derived, out.after[0] is a later one's
-  var gtid = out.after[0].gtid; // t's own, or the one derived for it (a source with GTIDs off)
-  if (t.gtid && t.gtid !== gtid) return null;
-  return { gtid: gtid, file: t.file, start: t.start, end: t.end };
+  if (!t || !out.reached || t.incomplete || (t.undecoded && t.undecoded.length)) return null;
+  // Its own GTID, or the one the replay would derive for it (a source with GTIDs off: the next number); else none.
+  var gtid = t.gtid || (byPosition ? byPosition.uuid + ':' + (out.numbered + 1) : null);
+  return gtid ? { gtid: gtid, file: t.file, start: t.start, end: t.end } : null;
 }
 
 // names: the files in order → t → whether transaction t starts before file:position.
@@ -135,4 +120,4 @@ function targetText(opts, until, zone, resolved, shown) {
 }
 
 module.exports = { splitPosition: splitPosition, isStop: isStop, namedStop: namedStop, checkStops: checkStops, resolveNamed: resolveNamed,
-  beforePosition: beforePosition, pastStop: pastStop, firstPastStop: firstPastStop, targetText: targetText };
+  beforePosition: beforePosition, firstPastStop: firstPastStop, targetText: targetText };

@@ -42,6 +42,10 @@
 //                                  whole transactions ([start, end] each) of one file; checkOnly: only the
 //                                  pieces {unsupported} (plugins/restore/restore_py/binlog_apply.py); rewrite
 //                                  {schemaMap, texts: {position: statement}} or null (binlog_rewrite.py)
+//     binlogPlan(paths, spec)   -> {id}: starts reading what a replay's plan needs, from the dump's file to the stop only
+//     binlogPlanNext(id, n)     -> its next transactions, each a short array, and at the end the summary
+//                                  (plugins/restore/restore_py/binlog_plan.py plan_start, plan_next; lib/binlog/replay-read.js)
+//     binlogPast(paths, spec)   -> {count, last}: the transactions past a replay's stop a target holds (binlog_plan.py past)
 //     binlogHead(path)          -> {previousGtids, firstGtid, firstCommit, size, error}: a binary log file read
 //                                  up to the end of its first transaction (plugins/restore/restore_py/binlog_source.py)
 //     binlogServerFetch({host, port, user, names, dir}, password) -> {program, files: [{name, size, status,
@@ -136,7 +140,7 @@ const REQUIRED = {
 };
 
 // Where the binary logs come from (lib/binlog/binlog-source.js).
-REQUIRED.files.push('binlogHead', 'binlogServerFetch');
+REQUIRED.files.push('binlogHead', 'binlogServerFetch', 'binlogPlan', 'binlogPlanNext', 'binlogPast');
 REQUIRED.sql.push('openUri');
 REQUIRED.shell.push('promptPassword');
 

@@ -267,6 +267,8 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     expect(String(await target.value('SELECT @@GLOBAL.gtid_executed'))).to.match(/:restore_test:1/);
     const first = cli(target.uri, ['load', dump, `--binlogs=${folder}`, `--until=${midway}`], { configHome: home });
     expect(first.status, first.out).to.equal(0);
+    // The plan reads the files up to the stop only: the one after it (the DROP's) is not read, and says so.
+    expect(first.stdout).to.match(/the 1 file\(s\) after binlog\.\d{6} \(binlog\.\d{6}\) are past the stop: not read/);
     expect(await checksums(target)).to.deep.equal(expectedMidway);
     // The same command with a later until: util.loadDump not run again, the replay continues from gtid_executed.
     const dropN = Number(dropGtid.split(':')[1]);

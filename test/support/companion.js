@@ -32,4 +32,21 @@ function callCompanion(name, args) {
   return JSON.parse(value);
 }
 
-module.exports = { PY_DIR, HAVE_PYTHON, prelude, callCompanion };
+// host.files.binlogPlan / binlogPlanNext for a test's host: each call of callCompanion is a python3 of its own, so the
+// plan's read is made at once (binlog_plan.plan) and handed over as one batch.
+function planFunctions(mapPath = (p) => p) {
+  const made = [];
+  return {
+    binlogPlan(paths, spec) {
+      const script = [...prelude(), 'bp = importlib.import_module("companion_under_test.binlog_plan")',
+        `print(bp.plan(${JSON.stringify(JSON.stringify(paths.map(mapPath)))}, ${JSON.stringify(JSON.stringify(spec))}))`].join('\n');
+      const r = spawnSync('python3', ['-B', '-c', script], { encoding: 'utf8', maxBuffer: 1 << 28 });
+      if (r.status !== 0) throw new Error(r.stderr);
+      made.push(Object.assign(JSON.parse(r.stdout), { done: true }));
+      return { id: made.length - 1 };
+    },
+    binlogPlanNext(id) { return made[id]; },
+  };
+}
+
+module.exports = { PY_DIR, HAVE_PYTHON, prelude, callCompanion, planFunctions };

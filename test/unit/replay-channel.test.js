@@ -38,15 +38,15 @@ describe('replay channel: the stop and the rename as the server\'s work', functi
 
   it('the transaction the UNTIL names: the first past the stop, under the GTID the target sees (its own, or the one derived); none where that is not sure', function () {
     const t = { gtid: `${U}:7`, file: 'binlog.000002', start: 400, end: 900, undecoded: [] };
-    const reached = (after) => ({ reached: true, after });
-    expect(firstPastStop(t, reached([{ gtid: `${U}:7` }]))).to.deep.equal({ gtid: `${U}:7`, file: 'binlog.000002', start: 400, end: 900 });
+    const reached = (numbered) => ({ reached: true, numbered });
+    expect(firstPastStop(t, reached(0))).to.deep.equal({ gtid: `${U}:7`, file: 'binlog.000002', start: 400, end: 900 });
     // GTIDs off at the source: the number the replay would have given it.
-    expect(firstPastStop({ ...t, gtid: null }, reached([{ gtid: `${U}:12` }]), { uuid: U }).gtid).to.equal(`${U}:12`);
+    expect(firstPastStop({ ...t, gtid: null }, reached(11), { uuid: U }).gtid).to.equal(`${U}:12`);
     // No GTID and none derived (GTIDs turned off after a dump that records them): the next GTID is another transaction's.
-    expect(firstPastStop({ ...t, gtid: null }, reached([{ gtid: `${U}:12` }]), null)).to.equal(null);
-    expect(firstPastStop(t, { reached: false, after: [] })).to.equal(null); // the files end before the stop
-    expect(firstPastStop({ ...t, incomplete: 'the file ends inside it' }, reached([{ gtid: `${U}:7` }]))).to.equal(null);
-    expect(firstPastStop({ ...t, gtid: null, undecoded: ['a tagged GTID event of a format this reader does not know'] }, reached([{ gtid: `${U}:9` }]))).to.equal(null);
-    expect(firstPastStop(undefined, reached([]))).to.equal(null);
+    expect(firstPastStop({ ...t, gtid: null }, reached(11), null)).to.equal(null);
+    expect(firstPastStop(t, { reached: false, numbered: 0 })).to.equal(null); // the files end before the stop
+    expect(firstPastStop({ ...t, incomplete: 'the file ends inside it' }, reached(0))).to.equal(null);
+    expect(firstPastStop({ ...t, gtid: null, undecoded: ['a tagged GTID event of a format this reader does not know'] }, reached(8))).to.equal(null);
+    expect(firstPastStop(undefined, reached(0))).to.equal(null);
   });
 });

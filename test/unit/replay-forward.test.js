@@ -51,11 +51,21 @@ describe('rolling a replay forward (lib/binlog/replay-record.js)', function () {
   const trx = (n) => ({ gtid: `${S}:${n}`, time: 1700000000000000 + n });
   // The replay planned: the source's transactions 11 up to the stop, the rest to 25 past it.
   const ALL = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25];
-  const plan = (upTo) => ({ transactions: ALL.filter((n) => n <= upTo).map(trx), after: ALL.filter((n) => n > upTo).map(trx),
-    zone: { session: false }, target: 'until X' });
+  // pastStop: where the files go on past the stop; what the history up to it holds (the dump's 1-10, the replay's).
+  const plan = (upTo) => ({ transactions: ALL.filter((n) => n <= upTo).map(trx), zone: { session: false }, target: 'until X',
+    pastStop: { dir: '/bl', files: ['binlog.000002'], position: 4, known: `${S}:1-${upTo}`, numbered: 0, uuid: null }, upTo });
+  // The files past the stop as the companion reads them (binlog_plan.py past, tested on real files in pitr-history):
+  // the transactions above the stop, the last the target holds.
   function hostHolding(set) {
-    const state = { g: set };
+    const state = { g: set, scans: 0 };
     const host = fakeHost({ sql: [[/@@GLOBAL\.gtid_executed/, () => ({ rows: [{ g: state.g }] })]] });
+    host.files.binlogHead = () => ({ previousGtids: `${S}:1-10` });
+    host.files.binlogPast = (paths, spec) => {
+      state.scans++;
+      const held = gtids.parseSet(spec.held);
+      const got = ALL.filter((n) => gtids.hasGtid(held, `${S}:${n}`));
+      return { count: got.length, last: got.length ? { gtid: `${S}:${got[got.length - 1]}`, commit: trx(got[got.length - 1]).time } : null };
+    };
     host.state = state;
     return host;
   }
@@ -89,6 +99,11 @@ describe('rolling a replay forward (lib/binlog/replay-record.js)', function () {
     restoredTo(host, 18);
     expect(() => planForward(host, plan(15), p)).to.throw().that.satisfies((e) => e.code === 'REPLAY_PAST_STOP' &&
       e.message.includes(`holds this replay already up to ${S}:18, committed`) && e.message.includes('past until X'));
+    // The target holding only the load's own GTIDs and the replay up to the stop: the files past it are not read.
+    host.state.g = `${T}:1-4,${S}:11-15`;
+    host.state.scans = 0;
+    expect(planForward(host, plan(15), p).held).to.equal(5);
+    expect(host.state.scans).to.equal(0);
   });
 
   it('a write on the target after a restore that ended, another selection, tables gone, a hole: refused, said', function () {

@@ -10,7 +10,7 @@ const fs = require('fs');
 const path = require('path');
 const { fakeHost } = require('../support/fake-host');
 const { tempDir } = require('../support/shell');
-const { HAVE_PYTHON, callCompanion: companion } = require('../support/companion');
+const { HAVE_PYTHON, callCompanion: companion, planFunctions } = require('../support/companion');
 const { events, withIncident } = require('../support/binlog-craft');
 const { planReplay } = require('../../lib/binlog/replay-plan.js');
 
@@ -32,6 +32,8 @@ function plan(dir, opts) {
   host.sql.connected = () => false; // times in UTC
   const real = (p) => path.join(dir, path.basename(p));
   host.files.binlogRead = (paths, spec) => companion('binlogRead', [JSON.stringify(paths.map(real)), JSON.stringify(spec)]);
+  Object.assign(host.files, planFunctions(real));
+  host.files.binlogPast = (paths, spec) => companion('binlogPast', [JSON.stringify(paths.map(real)), JSON.stringify(spec)]);
   host.files.binlogPieces = (p, ranges, checkOnly) => companion('binlogPieces', [real(p), JSON.stringify(ranges), checkOnly]);
   return planReplay(host, Object.assign({ where: '/bl', dumpFile: FILE }, opts));
 }

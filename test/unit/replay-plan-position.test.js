@@ -8,7 +8,7 @@ const fs = require('fs');
 const path = require('path');
 const { fakeHost } = require('../support/fake-host');
 const { tempDir } = require('../support/shell');
-const { HAVE_PYTHON, callCompanion: companion } = require('../support/companion');
+const { HAVE_PYTHON, callCompanion: companion, planFunctions } = require('../support/companion');
 const { planReplay, namedStop } = require('../../lib/binlog/replay-plan.js');
 const { sourceIdentity } = require('../../lib/dump/dump-metadata.js');
 
@@ -26,6 +26,8 @@ describe('replay plan by file:position (a source with GTIDs off)', function () {
     host.sql.connected = () => false; // times in UTC, not the server's
     const real = (p) => path.join(dir, path.basename(p));
     host.files.binlogRead = (paths, spec) => companion('binlogRead', [JSON.stringify(paths.map(real)), JSON.stringify(spec)]);
+    Object.assign(host.files, planFunctions(real));
+    host.files.binlogPast = (paths, spec) => companion('binlogPast', [JSON.stringify(paths.map(real)), JSON.stringify(spec)]);
     host.files.binlogPieces = (p, ranges, checkOnly) => companion('binlogPieces', [real(p), JSON.stringify(ranges), checkOnly]);
     return planReplay(host, Object.assign({ where: '/bl', dumpGtids: null, dumpFile: FILE, byPosition: { uuid: U, source: 'the source x' } }, opts));
   }

@@ -132,6 +132,13 @@ function makeFiles(restore) {
       return JSON.parse(rewrite ? call(path, JSON.stringify(ranges), !!checkOnly, JSON.stringify(rewrite))
         : call(path, JSON.stringify(ranges), !!checkOnly));
     },
+    binlogPlan: function (paths, spec) {
+      return JSON.parse(companion(restore, 'binlogPlan')(JSON.stringify(paths), JSON.stringify(spec)));
+    },
+    binlogPlanNext: function (id, n) { return JSON.parse(companion(restore, 'binlogPlanNext')(id, n)); },
+    binlogPast: function (paths, spec) {
+      return JSON.parse(companion(restore, 'binlogPast')(JSON.stringify(paths), JSON.stringify(spec)));
+    },
     binlogHead: function (path) { return JSON.parse(companion(restore, 'binlogHead')(path)); },
     binlogServerFetch: function (spec, password) {
       return JSON.parse(companion(restore, 'binlogServerFetch')(JSON.stringify(spec), password));

@@ -141,9 +141,10 @@ def _check_large(f, pos, head, size, crc):
             raise Damaged(pos, "the event's CRC32 checksum does not match")
 
 
-def events(f, path):
+def events(f, path, jump=None):
     # Yields (position, type, timestamp, end position, body, post-header lengths by type) for each
     # event of an open file, the body without the CRC32 footer; the FORMAT_DESCRIPTION event sets how the rest is read.
+    # jump: a list; a position the consumer appends to it is where the reading goes on (a transaction passed over).
     magic = f.read(4)
     if magic == ENCRYPTED:
         raise Refusal("not-a-binlog", path, "an encrypted binary log (binlog_encryption=ON): not read; the server that "
@@ -181,7 +182,11 @@ def events(f, path):
                 raise Damaged(pos, "the event's CRC32 checksum does not match")
             body = body[:-4]
         yield pos, kind, when, pos + size, body, posts or []
-        pos += size
+        if jump:
+            pos = jump.pop()
+            f.seek(pos)
+        else:
+            pos += size
 
 
 def inner_events(data, posts):

@@ -116,6 +116,15 @@ FUNCTIONS = [
     ("binlogRead", _later("binlog", "read"), "Reads binary log files into transactions: JSON text {files, tables, transactions, counted, first, last}.", [
         _p("pathsJson", "string", "JSON text [path, ...]: the files in order."),
         _p("specJson", "string", "JSON text {since, until (microseconds UTC), keep: all | notable, manyRows}.")]),
+    ("binlogPlan", _later("binlog_plan", "plan_start"), "Starts reading binary log files for a replay's plan, to its stop: JSON text {id}.", [
+        _p("pathsJson", "string", "JSON text [path, ...]: the files in order, from the dump's."),
+        _p("specJson", "string", "JSON text {dumpGtids, dumpFile, dumpPosition, until, stopBefore, stopAfter, toEnd}.")]),
+    ("binlogPlanNext", _later("binlog_plan", "plan_next"), "The next transactions of a plan's read: JSON text {transactions, tables, sets, done} (done: with files, unread, inDump, gtidsRead, stopped, last).", [
+        _p("id", "integer", "What binlogPlan answered."),
+        _p("n", "integer", "About how many transactions.")]),
+    ("binlogPast", _later("binlog_plan", "past"), "The transactions past a replay's stop a target holds: JSON text {count, last}.", [
+        _p("pathsJson", "string", "JSON text [path, ...]: the stop's file and those after it."),
+        _p("specJson", "string", "JSON text {position, held, numbered, uuid}.")]),
     ("binlogPieces", _later("binlog_apply", "pieces"), "What a replay sends for transactions of one binary log file: JSON text {format, transactions}.", [
         _p("path", "string", "The binary log file."),
         _p("rangesJson", "string", "JSON text [[start, end], ...]: whole transactions."),
