@@ -19,6 +19,7 @@ const REAL_DUMPS = path.join(SHARED, 'real-dumps');
 const HOST = path.join(ROOT, 'test', 'graal-host', 'run.sh');
 const MARK = '@@GRAAL-HOST-RESULT@@';
 const { skipBecause } = require('../support/real');
+const { startServer } = require('../support/server');
 
 function has(cmd) { return spawnSync('sh', ['-c', 'command -v ' + cmd], { stdio: 'ignore' }).status === 0; }
 
@@ -58,20 +59,15 @@ describe('GraalJS test host: same answers as the real mysqlsh', function () {
       fs.mkdirSync(homes[engine]);
       execFileSync('sh', [path.join(ROOT, 'install.sh')], { env: Object.assign({}, process.env, { MYSQLSH_USER_CONFIG_HOME: homes[engine] }), stdio: 'ignore' });
     }
-    const uriFile = path.join(tmp, 'uri'); const stop = path.join(tmp, 'stop');
-    server = spawn(WITH_MYSQL, ['sh', '-c', 'echo "$MYSQL_URI" > "$0"; while [ ! -f "$1" ]; do sleep 1; done', uriFile, stop],
-      { stdio: 'ignore' });
-    for (let i = 0; i < 300 && !fs.existsSync(uriFile); i++) await new Promise((r) => setTimeout(r, 500));
-    uri = fs.readFileSync(uriFile, 'utf8').trim();
+    server = await startServer();
+    uri = server.uri;
     host = serveHost();
   });
 
   after(async function () {
     if (host) await host.stop();
-    if (!server) return;
-    fs.writeFileSync(path.join(tmp, 'stop'), '');
-    await new Promise((r) => server.on('exit', r));
-    fs.rmSync(tmp, { recursive: true, force: true });
+    if (server) await server.stop();
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   // The GraalJS host as one JVM: a call is a line {argv, env} on its stdin, its answer a line
