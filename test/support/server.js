@@ -94,7 +94,22 @@ function freePort() {
 const HOLD = 'base=$1; shift; "$@" >"$base/server.log" 2>&1 & pid=$!; echo $pid; exec 2>/dev/null; cat >/dev/null; ' +
   'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$base"';
 
+// mysqld gives up at once when the machine's asynchronous I/O contexts (fs.aio-max-nr, shared by
+// every mysqld running on it) are used up for a moment: it is started again, a few times.
+const AIO_BUSY = /io_setup\(\) failed with EAGAIN/;
+
 async function startCopy(home, opts, tz) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startCopyOnce(home, opts, tz);
+    } catch (e) {
+      if (!AIO_BUSY.test(e.message) || attempt >= 6) throw e;
+      await new Promise((r) => setTimeout(r, 2000 * attempt));
+    }
+  }
+}
+
+async function startCopyOnce(home, opts, tz) {
   const mysqld = path.join(home, 'bin', 'mysqld');
   const from = await initializedDatadir(mysqld);
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'mysql.'));
