@@ -136,13 +136,18 @@ describe('GraalJS test host: same answers as the real mysqlsh', function () {
   const q = JSON.stringify;
   const NONE = '{outputFormat: "none"}';
 
+  // A body running several expressions in one call (a call costs a Shell start), each one's answer
+  // kept apart: {name: {value} or {error}}.
+  function several(exprs) {
+    return 'var out = {};' + Object.keys(exprs).map((k) => ' try { out[' + q(k) + '] = {value: ' + exprs[k] + '}; } catch (e) { out[' +
+      q(k) + '] = {error: String((e && e.cause && e.cause.message) || (e && e.message) || e)}; }').join('') + ' return out;';
+  }
+
   it('restore.inspect agrees on every real dump (read-only)', async function () {
     const dumps = fs.readdirSync(REAL_DUMPS).filter((d) => fs.statSync(path.join(REAL_DUMPS, d)).isDirectory());
     expect(dumps.length).to.be.above(0);
-    // One call per engine for all of them (a call costs a Shell start); each dump's answer or error on its own.
-    const r = await both('var out = {};' + dumps.map((d) => ' try { out[' + q(d) + '] = {value: restore.inspect(' +
-      q(path.join(REAL_DUMPS, d)) + ', ' + NONE + ')}; } catch (e) { out[' + q(d) + '] = {error: String((e && e.cause && ' +
-      'e.cause.message) || (e && e.message) || e)}; }').join('') + ' return out;', { noUri: true });
+    const r = await both(several(Object.fromEntries(dumps.map((d) => [d, 'restore.inspect(' + q(path.join(REAL_DUMPS, d)) + ', ' +
+      NONE + ')']))), { noUri: true });
     expect(r.real.answer.error).to.equal(undefined);
     expect(r.graal.answer.error).to.equal(undefined);
     expect(Object.keys(r.real.answer.value).sort()).to.deep.equal(dumps.slice().sort());
@@ -319,16 +324,20 @@ describe('GraalJS test host: same answers as the real mysqlsh', function () {
   });
 
   it('restore.status, restore.revert and restore.presets agree', async function () {
-    for (const body of ['return restore.status(' + NONE + ');', 'return restore.revert(' + NONE + ');',
-      'return restore.presets(' + NONE + ');']) {
-      const r = await both(body);
-      if (r.real.answer.error === undefined) {
-        expect(r.graal.answer.error, body).to.equal(undefined);
-        expect(normal(r.graal.answer), body).to.deep.equal(normal(r.real.answer));
+    const calls = { status: 'restore.status(' + NONE + ')', revert: 'restore.revert(' + NONE + ')', presets: 'restore.presets(' + NONE + ')' };
+    const r = await both(several(calls));
+    expect(r.real.answer.error).to.equal(undefined);
+    expect(r.graal.answer.error).to.equal(undefined);
+    for (const k of Object.keys(calls)) {
+      const real = r.real.answer.value[k]; const graal = r.graal.answer.value[k];
+      expect(real, k).to.be.an('object');
+      if (real.error === undefined) {
+        expect(graal.error, k).to.equal(undefined);
+        expect(normal(graal), k).to.deep.equal(normal(real));
       } else {
         // both must fail the same way; engine-made TypeError texts differ after the plugin's own words
-        expect(r.graal.answer.error, body).to.be.a('string');
-        expect(r.graal.answer.error.slice(0, 38), body).to.equal(r.real.answer.error.slice(0, 38));
+        expect(graal.error, k).to.be.a('string');
+        expect(graal.error.slice(0, 38), k).to.equal(real.error.slice(0, 38));
       }
     }
   });
