@@ -26,8 +26,18 @@ process.stdin.resume(); process.stdin.on('end', () => process.exit(0));`;
 async function startServer({ opts = '', tz = null } = {}) {
   const home = bundleHome();
   const server = home ? await startCopy(home, opts, tz) : await startWithMysql(opts, tz);
+  live.add(server);
   await server.connect();
   return server;
+}
+
+// Servers started and not stopped yet: the root hooks stop what a test left (a failed before hook
+// that lost its servers), since a server still running keeps mocha from ever exiting.
+const live = new Set();
+async function stopLeftovers() {
+  const left = [...live];
+  await Promise.all(left.map((s) => s.stop().catch(() => {})));
+  return left.length;
 }
 
 // The bundled server's folder, as with-mysql finds and unpacks it (null: no bundle, or with-mysql asked for).
@@ -254,6 +264,7 @@ class Server {
   }
 
   async stop() {
+    live.delete(this);
     if (this.conn) await this.conn.end().catch(() => {});
     // Stop mysqld here, whichever process runs it: with-mysql signals the process it started,
     // which with the bundled server is a loader wrapper (mysqld outlived it, orphaned, after every
@@ -293,8 +304,15 @@ const GTIDS = '--gtid-mode=ON --enforce-gtid-consistency=ON';
 
 // A replay's servers: a source and a target with GTIDs → {source, target, uuid (the source's server_uuid)}.
 async function gtidSourceAndTarget() {
-  const [source, target] = await Promise.all([startServer({ opts: GTIDS }), startServer({ opts: GTIDS })]);
+  // If one fails, the other is stopped: a server left running keeps mocha from ever exiting.
+  const started = await Promise.allSettled([startServer({ opts: GTIDS }), startServer({ opts: GTIDS })]);
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed) {
+    await Promise.all(started.filter((r) => r.status === 'fulfilled').map((r) => r.value.stop()));
+    throw failed.reason;
+  }
+  const [source, target] = started.map((r) => r.value);
   return { source, target, uuid: String(await source.value('SELECT @@server_uuid')) };
 }
 
-module.exports = { startServer, checksumTables, gtidSourceAndTarget };
+module.exports = { startServer, checksumTables, gtidSourceAndTarget, stopLeftovers };
