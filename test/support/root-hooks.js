@@ -3,7 +3,7 @@
 // the server's state recorded before and compared after (the suite must leave it as it found
 // it), temp files removed, and a summary of every skip and why (test/support/real.js skipBecause).
 const { HAVE, skipped } = require('./real');
-const { startServer } = require('./server');
+const { startServer, stopLeftovers } = require('./server');
 const { cleanTemp } = require('./shell');
 const { serverFingerprint } = require('./fingerprint');
 const { stopShared } = require('./topology');
@@ -33,6 +33,8 @@ exports.mochaHooks = {
     if (server) {
       const after = await serverFingerprint(server);
       await server.stop();
+      const left = await stopLeftovers();
+      if (left) process.stdout.write(`  (${left} test server(s) left running (by a test, or a hook that failed) were stopped)\n`);
       const changed = Object.keys(before).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
       if (changed.length) {
         throw new Error('The test run left the server changed: ' + changed.map((k) =>

@@ -1,12 +1,14 @@
 package restore.graalhost;
 
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,6 +18,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +33,24 @@ import org.graalvm.polyglot.proxy.ProxyArray;
 import org.graalvm.polyglot.proxy.ProxyExecutable;
 import restore.graalhost.Sh.ShellError;
 
-/** Entry point: `run.sh [URI] [--js] (-e CODE | -f FILE)`. See NOTES.md for the Shell rules followed. */
+/** Entry point: `run.sh [URI] [--js] (-e CODE | -f FILE)`, or `run.sh --serve` (one call per stdin
+ *  line, see serve()). See NOTES.md for the Shell rules followed. */
 public final class Main {
-  static final PrintStream OUT = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
-  static final PrintStream ERR = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+  /** Where OUT and ERR go: the process's stdout/stderr, or (--serve) the current call's buffers. */
+  static final class Target extends OutputStream {
+    volatile OutputStream to;
+    Target(OutputStream to) { this.to = to; }
+    @Override public void write(int b) throws IOException { to.write(b); }
+    @Override public void write(byte[] b, int off, int len) throws IOException { to.write(b, off, len); }
+    @Override public void flush() throws IOException { to.flush(); }
+  }
+  static final Target OUT_TO = new Target(new FileOutputStream(FileDescriptor.out));
+  static final Target ERR_TO = new Target(new FileOutputStream(FileDescriptor.err));
+  static final PrintStream OUT = new PrintStream(OUT_TO, true, StandardCharsets.UTF_8);
+  static final PrintStream ERR = new PrintStream(ERR_TO, true, StandardCharsets.UTF_8);
+  /** The environment the plugin, the Python companion and the delegated mysqlsh see (--serve: per call). */
+  static Map<String, String> env = System.getenv();
+  static String getenv(String name) { return env.get(name); }
   static final String VERSION = "Ver 9.2.0 for Linux on x86_64 - for MySQL 9.2.0 (GraalJS test host, GraalJS 24.1.1; "
       + "util.loadDump/dump*/importTable delegated to a real mysqlsh)";
 
@@ -41,6 +58,7 @@ public final class Main {
   static Context main;
   static Context.Builder builder;
   static final List<Context> moduleContexts = new ArrayList<>();
+  static final List<String> moduleFiles = new ArrayList<>();  // the file each module context ran
   static final Deque<String> scripts = new ArrayDeque<>();  // Current_script stack (polyglot_language.cc)
   static final Map<String, ExtensionObject> globals = new LinkedHashMap<>();
   static Session session;
@@ -49,7 +67,18 @@ public final class Main {
 
   static void out(String s) { OUT.println(s); }
 
-  public static void main(String[] argv) {
+  public static void main(String[] argv) throws IOException {
+    if (argv.length == 1 && argv[0].equals("--serve")) {
+      serve();
+      System.exit(0);
+    }
+    int rc = call(argv);
+    OUT.flush();
+    System.exit(rc);
+  }
+
+  /** One run as `run.sh ARGS` would do it; everything it made is closed afterwards. */
+  static int call(String[] argv) {
     int rc;
     try {
       rc = run(argv);
@@ -59,8 +88,65 @@ public final class Main {
     }
     if (python != null) python.close();
     if (session != null) try { session.conn.close(); } catch (Exception e) { }
-    OUT.flush();
-    System.exit(rc);
+    if (main != null) try { main.leave(); } catch (RuntimeException e) { }
+    for (Context c : moduleContexts) close(c);
+    if (main != null) close(main);
+    python = null; session = null; uri = null; main = null;
+    moduleContexts.clear(); scripts.clear(); globals.clear();
+    return rc;
+  }
+
+  static void close(Context c) {
+    try { c.close(); } catch (RuntimeException e) { try { c.close(true); } catch (RuntimeException e2) { } }
+  }
+
+  /** --serve: the test's calls in one JVM (a JVM start and a cold GraalJS cost ~2 s per call). Each
+   *  stdin line is a call, {"argv": [...], "env": {NAME: value}} (env: added to this process's), run
+   *  exactly as a fresh process would: a new main context, a new context per module file, the plugins
+   *  loaded again, a new Python companion. Only the engine (parsed code) and the JVM are kept, as
+   *  one Shell keeps its engine for every context. Each answer is one stdout line:
+   *  {"rc", "out", "err", "moduleFiles": the file of each module context made}. */
+  static void serve() throws IOException {
+    PrintStream answers = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+    System.setOut(ERR);  // nothing else may write on the answer stream
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    String line;
+    while ((line = in.readLine()) != null) {
+      if (line.isEmpty()) continue;
+      Map<String, Object> req = Sh.castMap(Json.parse(line));
+      List<String> argv = new ArrayList<>();
+      for (Object a : (List<?>) req.get("argv")) argv.add(String.valueOf(a));
+      Map<String, String> e = new HashMap<>(System.getenv());
+      Object add = req.get("env");
+      if (add instanceof Map) for (Map.Entry<?, ?> x : ((Map<?, ?>) add).entrySet()) e.put(String.valueOf(x.getKey()), String.valueOf(x.getValue()));
+      env = e;
+      ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+      OUT_TO.to = out;
+      ERR_TO.to = err;
+      int rc;
+      List<Object> files;
+      try {
+        try {
+          rc = call(argv.toArray(new String[0]));
+        } catch (RuntimeException x) {
+          ERR.println("graal-host: " + x);
+          rc = 1;
+        }
+        files = new ArrayList<Object>(moduleFiles);
+        moduleFiles.clear();
+        OUT.flush();
+        ERR.flush();
+      } finally {
+        OUT_TO.to = new FileOutputStream(FileDescriptor.out);
+        ERR_TO.to = new FileOutputStream(FileDescriptor.err);
+      }
+      TreeMap<String, Object> answer = new TreeMap<>();
+      answer.put("rc", (long) rc);
+      answer.put("out", out.toString(StandardCharsets.UTF_8));
+      answer.put("err", err.toString(StandardCharsets.UTF_8));
+      answer.put("moduleFiles", files);
+      answers.println(Json.write(answer, false));
+    }
   }
 
   static int run(String[] argv) {
@@ -81,7 +167,7 @@ public final class Main {
 
     // One engine shared by every context (polyglot_language.cc init_context_builder:
     // m_common_context->engine(), allow_all_access false, IO allowed by shell_javascript.cc).
-    engine = Engine.newBuilder("js").option("engine.WarnInterpreterOnly", "false").out(OUT).err(ERR).build();
+    if (engine == null) engine = Engine.newBuilder("js").option("engine.WarnInterpreterOnly", "false").out(OUT).err(ERR).build();
     builder = Context.newBuilder("js").engine(engine).allowAllAccess(false)
         .allowIO(IOAccess.newBuilder().fileSystem(org.graalvm.polyglot.io.FileSystem.newReadOnlyFileSystem(
             org.graalvm.polyglot.io.FileSystem.newDefaultFileSystem())).build())
@@ -149,6 +235,7 @@ public final class Main {
           + "})(m.exports,m,m.__filename,m.__dirname)});";
       Context ctx = builder.build();
       moduleContexts.add(ctx);
+      moduleFiles.add(path);
       Value bindings = ctx.getBindings("js");
       Value mainGlobals = main.getBindings("js");
       for (String k : mainGlobals.getMemberKeys()) bindings.putMember(k, mainGlobals.getMember(k));
@@ -168,7 +255,7 @@ public final class Main {
    *  in one folder is a warning, a folder with neither is a group searched one level deep.
    *  load_files: all JS plugins before all Python plugins. */
   static void loadPlugins() {
-    String home = System.getenv("MYSQLSH_USER_CONFIG_HOME");
+    String home = getenv("MYSQLSH_USER_CONFIG_HOME");
     if (home == null) home = Paths.get(System.getProperty("user.home"), ".mysqlsh").toString();
     File root = new File(home, "plugins");
     List<String> js = new ArrayList<>();
@@ -331,7 +418,7 @@ public final class Main {
     StringBuilder js = new StringBuilder("util.").append(method).append('(');
     for (int i = 0; i < args.size(); i++) { if (i > 0) js.append(", "); js.append(Json.write(args.get(i), false)); }
     js.append(')');
-    String exe = System.getenv("RESTORE_MYSQLSH");
+    String exe = getenv("RESTORE_MYSQLSH");
     if (exe == null || exe.isEmpty()) {
       throw new ShellError("RuntimeError", "RESTORE_MYSQLSH is not set: run the host through run.sh, which finds the real mysqlsh in ../shared.", 0);
     }
@@ -339,6 +426,8 @@ public final class Main {
     try {
       tmpHome = Files.createTempDirectory("graal-host-mysqlsh-");
       ProcessBuilder pb = new ProcessBuilder(exe, uri, "--js", "-e", js.toString());
+      pb.environment().clear();
+      pb.environment().putAll(env);
       pb.environment().put("MYSQLSH_USER_CONFIG_HOME", tmpHome.toString());  // no plugins, logs in a temp dir
       pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
       Process p = pb.start();
@@ -387,7 +476,7 @@ public final class Main {
   /** mod_os.cc / mod_path.cc. */
   static final class OsObj extends Sh.HostObject {
     OsObj() {
-      fn("getenv", a -> System.getenv(String.valueOf(a.get(0))));
+      fn("getenv", a -> getenv(String.valueOf(a.get(0))));
       fn("getcwd", a -> System.getProperty("user.dir"));
       fn("sleep", a -> {
         try { Thread.sleep((long) (((Number) a.get(0)).doubleValue() * 1000)); } catch (InterruptedException e) { }
@@ -466,7 +555,7 @@ public final class Main {
     final List<Object> path = new ArrayList<>();
     SysObj() {
       path.add(Paths.get(System.getProperty("graalhost.home", "."), "modules", "js").toString());
-      String extra = System.getenv("MYSQLSH_JS_MODULE_PATH");
+      String extra = getenv("MYSQLSH_JS_MODULE_PATH");
       if (extra != null) for (String e : extra.split(";")) if (!e.isEmpty()) path.add(e);
       members.put("path", (java.util.function.Supplier<Object>) () -> path);
       members.put("argv", (java.util.function.Supplier<Object>) () -> new ArrayList<Object>());

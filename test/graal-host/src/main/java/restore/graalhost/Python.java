@@ -21,6 +21,7 @@ final class Python {
   final Process proc;
   final BufferedReader in;
   final Writer out;
+  final Thread stderr;  // the companion's stderr copied to Main.ERR (the call's, under --serve)
   final List<String> errors = new ArrayList<>();
 
   Python(List<String[]> plugins) {
@@ -37,11 +38,20 @@ final class Python {
     String companion = Paths.get(System.getProperty("graalhost.home", "."), "python", "companion.py").toString();
     try {
       ProcessBuilder pb = new ProcessBuilder("python3", "-u", "-B", companion, Json.write(config, true));
-      pb.redirectError(ProcessBuilder.Redirect.INHERIT);
+      pb.environment().clear();
+      pb.environment().putAll(Main.env);
       proc = pb.start();
     } catch (IOException e) {
       throw new ShellError("RuntimeError", "Cannot start python3: " + e.getMessage(), 0);
     }
+    stderr = new Thread(() -> {
+      try {
+        proc.getErrorStream().transferTo(Main.ERR);
+      } catch (IOException e) {
+        // companion gone
+      }
+    });
+    stderr.start();
     in = new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8));
     out = new OutputStreamWriter(proc.getOutputStream(), StandardCharsets.UTF_8);
     for (Map.Entry<String, ExtensionObject> e : Main.globals.entrySet()) refs.put(e.getKey(), e.getValue());
@@ -202,6 +212,6 @@ final class Python {
 
   void close() {
     try { out.close(); } catch (IOException e) { }
-    try { proc.waitFor(); } catch (InterruptedException e) { }
+    try { proc.waitFor(); stderr.join(); } catch (InterruptedException e) { }
   }
 }
