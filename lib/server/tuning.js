@@ -103,7 +103,8 @@ var MiB = 1024 * 1024;
 // default is 1 MiB), set in every loader session through sessionInitSql. null when it does not apply.
 // innodb_ddl_threads was measured and not kept: = the client's 2 CPUs (its default 4 = the load's
 // threads) in sessionInitSql and on the Shell's session, fastest 9.4 s (9.0–9.5) against 9.3 s
-// (9.1–9.3) without it (npm run bench:load, 3 interleaved runs, issue 21). util.loadDump weighs an
+// (9.1–9.3) without it (npm run bench:load, 3 interleaved runs, issue 21); again quiet on 2026-12-07, 9.5 s
+// (9.5–9.7) against 9.8 s (9.2–9.8): inside the runs' spread, not kept (issue 56). util.loadDump weighs an
 // index build by GREATEST(@@innodb_parallel_read_threads, @@innodb_ddl_threads) of the Shell's
 // session, so ddl_threads alone changes nothing there.
 function planIndexBuilds(host, threads, keep) {
