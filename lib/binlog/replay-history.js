@@ -43,7 +43,7 @@ function checkFiles(host, folder, got, opts, dumpSet, byPosition) {
       'ran a transaction with a tagged GTID, SET gtid_next = \'AUTOMATIC:tag\'), which the replay does not read yet. Replay with mysqlbinlog | mysql.'));
   }
   var note = checkHistory(host, got, names, opts, dumpSet);
-  checkDumpPoint(host, folder, got, names, opts, dumpSet);
+  checkDumpPoint(got, names, opts, dumpSet);
   var purged = gtids.minus(gtids.parseSet(first.previousGtids, host.files.basename(first.path) + '\'s previous GTIDs'), dumpSet);
   if (gtids.setText(purged)) {
     throw new UserError('BINLOG_GAP', said('transactions ' + gtids.setText(purged) + ' ran on the source after the dump and before the first file here, ' +
@@ -123,9 +123,7 @@ function checkHistory(host, got, names, opts, dumpSet) {
 // dumped server's own (its server_uuid or group name: not a server loaded from the dump that kept server_id 1).
 // Else the dump's two records of its point disagree on these files: a history begun again (RESET BINARY LOGS AND GTIDS)
 // that numbered its GTIDs alike, which checkHistory cannot tell.
-// The plan's read passes over the dump's transactions (lib/binlog/replay-read.js): the dump's file is read again whole
-// here, only when the check applies, for where its transactions begin and end.
-function checkDumpPoint(host, folder, got, names, opts, dumpSet) {
+function checkDumpPoint(got, names, opts, dumpSet) {
   var file = opts.dumpFile;
   var pos = opts.dumpPosition;
   var k = names.indexOf(file);
@@ -140,9 +138,7 @@ function checkDumpPoint(host, folder, got, names, opts, dumpSet) {
     return g && uuids.indexOf(g.uuid.toLowerCase()) >= 0;
   });
   if (!mine) return;
-  var whole = host.files.binlogRead([host.files.join(folder.dir, file)], { since: null, until: null, keep: 'all' });
-  var later = got.transactions.filter(function (t) { return names.indexOf(t.file) > k; });
-  var why = pointMismatch({ files: got.files, transactions: whole.transactions.concat(later) }, names, k, pos, dumpSet);
+  var why = pointMismatch(got, names, k, pos, dumpSet);
   if (!why) return;
   throw new UserError('BINLOG_DUMP_POINT', said('the dump ends at ' + file + ':' + pos + ' (its binlogFile:binlogPosition) with the transactions of its ' +
     'gtidExecuted, and in ' + file + ' here, written by the dumped server (server_id ' + info.serverId + ', as @.json records it), ' + why +
@@ -151,27 +147,35 @@ function checkDumpPoint(host, folder, got, names, opts, dumpSet) {
     'the dump was taken in (SHOW BINARY LOGS on the source), or use a dump taken after the reset.'), { file: file, position: pos });
 }
 
-// Why file k's position pos and the dump's gtidExecuted are not one point (a sentence), or null.
+// Why file k's position pos and the dump's gtidExecuted are not one point (a sentence), or null. The transactions
+// the plan passed over as the dump's come as got.inDump's inFile, atPoint, around and fromPoint (binlog_plan.py).
 function pointMismatch(got, names, k, pos, dumpSet) {
   var file = names[k];
   var info = got.files[k];
+  var passed = got.inDump || {};
   var here = got.transactions.filter(function (t) { return t.file === file; });
-  if (here.length ? !here.some(function (t) { return t.start === pos || t.end === pos; }) : pos > info.size) {
-    var around = here.filter(function (t) { return t.start < pos && pos < t.end; })[0];
+  var atPoint = passed.atPoint || here.some(function (t) { return t.start === pos || t.end === pos; });
+  if (here.length || passed.inFile ? !atPoint : pos > info.size) {
+    var around = here.filter(function (t) { return t.start < pos && pos < t.end; })[0] || passed.around;
     return pos > info.size ? 'the file ends at ' + info.size + ', before that position'
       : 'no transaction begins or ends at ' + pos + (around ? ' (' + (around.gtid ? 'transaction ' + around.gtid + ', ' : 'the transaction ') + 'at ' +
         around.start + ', runs to ' + around.end + ')' : '');
   }
-  for (var i = 0; i < got.transactions.length; i++) {
+  var wrong = null;
+  for (var i = 0; i < got.transactions.length && !wrong; i++) {
     var t = got.transactions[i];
     if (!t.gtid) continue; // a tagged GTID not read: no GTID to hold against the set
     var fk = names.indexOf(t.file);
     var before = fk < k || (fk === k && t.end !== null && t.end <= pos);
-    if (before === gtids.hasGtid(dumpSet, t.gtid)) continue;
-    return 'transaction ' + t.gtid + ' at ' + t.file + ':' + t.start + (before ? ', before that position, is not in the dump\'s gtidExecuted'
-      : ', from that position on, is in the dump\'s gtidExecuted');
+    if (before !== gtids.hasGtid(dumpSet, t.gtid)) wrong = { t: t, before: before };
   }
-  return null;
+  // The dump's first transaction from the position on, if it comes before the first one read that disagrees.
+  var from = passed.fromPoint;
+  if (from && (!wrong || names.indexOf(from.file) < names.indexOf(wrong.t.file) ||
+      (from.file === wrong.t.file && from.start < wrong.t.start))) wrong = { t: from, before: false };
+  if (!wrong) return null;
+  return 'transaction ' + wrong.t.gtid + ' at ' + wrong.t.file + ':' + wrong.t.start + (wrong.before ? ', before that position, is not in the ' +
+    'dump\'s gtidExecuted' : ', from that position on, is in the dump\'s gtidExecuted');
 }
 
 function merge(into, set) {

@@ -10,7 +10,7 @@ import json as _json
 import os as _os
 
 from . import binlog
-from .binlog_planread import GtidSet, _PlanReader, _read_file, _split_position
+from .binlog_planread import GtidSet, _PlanReader, note_point, _read_file, _split_position
 from .errors import Refusal, os_refusal
 
 # A transaction of at least this many bytes keeps where its largest pieces begin (the size refusal names it);
@@ -71,7 +71,7 @@ def _plan(paths, spec):
     # tables: [name], sets: [[table index]], transactions: [[file index, start, end, gtid, lastCommitted,
     # sequenceNumber, commit, set index, binlog size, query size, event size, extra | 0]] (extra {statements,
     # undecoded, unsized, incomplete, unsupported, compression, sizes, inDump}), inDump {count, gtids, last:
-    # the one committed last {gtid, file, start, end, commit}}, gtidsRead (every transaction's read, the
+    # the one committed last {gtid, file, start, end, commit}; inFile, atPoint, around, fromPoint: note_point's}, gtidsRead (every transaction's read, the
     # stop's past it excepted: gtidsBeforeStop too), tagless, stopped: {file, position} where what is past
     # the stop begins, or null, last: the last transaction read}.
     dump = GtidSet(spec["dumpGtids"]) if spec.get("dumpGtids") else None
@@ -84,7 +84,8 @@ def _plan(paths, spec):
     before_gtid = None if before_at or not spec.get("stopBefore") else spec["stopBefore"].strip().lower()
     after_gtid = None if after_at or not spec.get("stopAfter") else spec["stopAfter"].strip().lower()
     out = {"files": [], "unread": [], "tables": [], "sets": [], "transactions": [], "tagless": False, "stopped": None, "last": None,
-           "inDump": {"count": 0, "gtids": "", "last": None}}
+           "inDump": {"count": 0, "gtids": "", "last": None, "inFile": False, "atPoint": False,
+                      "around": None, "fromPoint": None}}
     table_ids, set_ids = {}, {}
     read, before_stop, in_dump_gtids = GtidSet(), GtidSet(), GtidSet()
     state = {"file": 0, "pendingIncidents": [], "seen": False, "rows": [], "limit": 0, "tables": 0, "sets": 0}
@@ -129,6 +130,8 @@ def _plan(paths, spec):
                 in_dump_gtids.add(*GtidSet.split(t["gtid"]))
             if d["last"] is None or (t["commit"] is not None and t["commit"] > d["last"]["commit"]):
                 d["last"] = brief(t)
+            if dump_at is not None and k >= dump_at[0]:
+                note_point(d, brief(t), k == dump_at[0], dump_at[1])
             if t["gtid"]:
                 before_stop.add(*GtidSet.split(t["gtid"]))
             return

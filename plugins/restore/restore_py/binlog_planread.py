@@ -187,3 +187,15 @@ def _length(body):
         return n or None
     except (IndexError, binlog_rows.Unsized):
         return None
+
+
+def note_point(d, t, here, pos):
+    # A transaction the dump holds, passed over in or after the file of the dump's binlogPosition pos (here: in it),
+    # noted as lib/binlog/replay-history.js checks that point: inFile (one is in that file), atPoint (one begins or
+    # ends at pos), around (the first running across it), fromPoint (the first not ending before it).
+    d["inFile"] = d["inFile"] or here
+    d["atPoint"] = d["atPoint"] or (here and pos in (t["start"], t["end"]))
+    if here and t["start"] < pos < t["end"] and d["around"] is None:
+        d["around"] = t
+    if (not here or t["end"] > pos) and d["fromPoint"] is None:
+        d["fromPoint"] = t
