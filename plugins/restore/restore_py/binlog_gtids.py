@@ -2,6 +2,8 @@
 # the serialization library's format), PREVIOUS_GTIDS' sets. Layouts are MySQL's (libbinlogevents); pure.
 import struct as _struct
 
+from . import binlog_rows
+
 
 def _uuid(b):
     h = b.hex()
@@ -59,6 +61,18 @@ def gtid(body, anonymous):
         out["immediateCommit"] = immediate & ((1 << 55) - 1)
         out["originalCommit"] = (int.from_bytes(body[49:56], "little") if immediate >> 55 else immediate)
     return out
+
+
+def transaction_length(body):
+    # A GTID / ANONYMOUS_GTID event's transaction_length, in bytes (MySQL 8.0.2+: a length-encoded integer after
+    # the commit timestamps), or None where the event has none.
+    if len(body) < 49:
+        return None
+    try:
+        n, _ = binlog_rows.packed(body, 49 + (7 if int.from_bytes(body[42:49], "little") >> 55 else 0))
+        return n or None
+    except (IndexError, binlog_rows.Unsized):
+        return None
 
 
 def _varlen(b, at):

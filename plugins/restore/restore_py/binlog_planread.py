@@ -5,7 +5,8 @@
 import bisect as _bisect
 import os as _os
 
-from . import binlog, binlog_apply, binlog_rows
+from . import binlog, binlog_apply
+from .binlog_gtids import transaction_length
 from . import binlog_events as ev
 
 
@@ -158,7 +159,7 @@ def _read(reader, path, info, k):
                     reader.crc = body["checksum"] == "crc32"
                     continue
                 if kind == ev.GTID and reader.trx is None and reader.bound.state is None:
-                    length = _length(body)
+                    length = transaction_length(body)
                     if length:
                         clock = ev.gtid(body, False)
                         if reader.skip(clock["gtid"], pos, k):
@@ -175,18 +176,6 @@ def _read(reader, path, info, k):
             info["error"] = {"code": "damaged", "position": err.position, "reason": err.reason}
         if reader.trx is not None:
             reader._close(None, incomplete="the file ends inside this transaction")
-
-
-def _length(body):
-    # A GTID event's transaction_length (MySQL 8.0.2+: after the commit timestamps), or None.
-    try:
-        if len(body) < 49:
-            return None
-        at = 49 + (7 if int.from_bytes(body[42:49], "little") >> 55 else 0)
-        n, _ = binlog_rows.packed(body, at)
-        return n or None
-    except (IndexError, binlog_rows.Unsized):
-        return None
 
 
 def note_point(d, t, here, pos):
