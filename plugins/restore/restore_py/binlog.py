@@ -109,9 +109,7 @@ class _Reader(object):
         elif kind == ev.TABLE_MAP:
             table_id, table = ev.table_map(body, post)
             self.tables[table_id] = table
-            if not self.stmt:
-                self.stmt_at = pos
-            self.stmt += size
+            self._statement(pos, size, False)
         elif kind in ev.ROW_KIND:
             name, rows, why = ev.rows(body, post, self.tables, kind)
             counts = t["tables"].setdefault(name or "?", [0, 0, 0])
@@ -121,14 +119,7 @@ class _Reader(object):
                 t["unsized"].append(why)  # rows not counted (partial JSON, a type not sized): sent as they are
             else:
                 counts[("insert", "update", "delete").index(ev.ROW_KIND[kind])] += rows
-            if not self.stmt:
-                self.stmt_at = pos
-            self.stmt += size
-            if ev.rows_flags(body, post) & ev.STMT_END_F:
-                n = ev.binlog_size(self.stmt)
-                if n > t["sizes"]["binlog"]:
-                    t["sizes"]["binlog"], t["sizes"]["binlogAt"] = n, self.stmt_at
-                self.stmt = 0
+            self._statement(pos, size, ev.rows_flags(body, post) & ev.STMT_END_F)
         elif kind in ev.ROWS_V1:
             t["undecoded"].append("a version 1 rows event (MySQL 5.1 to 5.5): rows not sized")
         elif kind == ev.PAYLOAD:
@@ -146,6 +137,19 @@ class _Reader(object):
                 t["undecoded"].append("a compressed transaction: " + why)
                 return
             self._inner(pos, ev.inner_events(data, self.posts))
+
+    def _statement(self, pos, size, ends):
+        # One statement's table maps and rows events (up to the one flagged STMT_END_F), sized as the BINLOG
+        # statement the sessions' replay sends for them: the transaction's largest kept.
+        if not self.stmt:
+            self.stmt_at = pos
+        self.stmt += size
+        if ends:
+            sizes = self.trx["sizes"]
+            n = ev.binlog_size(self.stmt)
+            if n > sizes["binlog"]:
+                sizes["binlog"], sizes["binlogAt"] = n, self.stmt_at
+            self.stmt = 0
 
     def _inner(self, pos, events):
         # A compressed transaction's events, as the file's own.

@@ -113,18 +113,6 @@ class _PlanReader(binlog._Reader):
         else:
             binlog._Reader.inside(self, pos, kind, body, post, text, bound, size)
 
-    def _statement(self, pos, size, ends):
-        # As binlog._Reader.inside: one statement's table maps and rows events, sized as the BINLOG statement sent.
-        if not self.stmt:
-            self.stmt_at = pos
-        self.stmt += size
-        if ends:
-            sizes = self.trx["sizes"]
-            n = ev.binlog_size(self.stmt)
-            if n > sizes["binlog"]:
-                sizes["binlog"], sizes["binlogAt"] = n, self.stmt_at
-            self.stmt = 0
-
 
 def _read_file(reader, path, info, state):
     # binlog._Reader.read_file, the incidents seen kept pending until the next transaction tells whether they are before the dump's point.
