@@ -112,7 +112,8 @@
 //     connected()               -> bool
 //     run(sql, args)            -> {columns: [name], rows: [{col: value}], affected, insertId}
 //                                  errors thrown as SqlError (lib/core/sql-error.js): {code, message}
-//     serverInfo()              -> {version, flavour: 'mysql'|'mariadb', uuid} (cached per session)
+//     serverInfo()              -> {version, flavour: 'mysql'|'mariadb', uuid, lowerCaseTableNames (optional: '0'|'1'|'2')}
+//                                  (cached per session)
 //     openOther(hostName, port) -> {run(sql, args) (as run above), close()}: a session of its own on
 //                                  another server (a replica, a group member) with this session's
 //                                  account; errors thrown as SqlError

@@ -4,7 +4,7 @@
 // InnoDB's automatic statistics cover anyway. Decided in the preflight from @.done.json's bytes
 // per table and the server's statistics settings; each decision is a plan line with its figures.
 // An option given explicitly, or set by a user's preset, is never changed.
-var globalVariable = require('../server/server-variables.js').globalVariable;
+var globalVariables = require('../server/server-variables.js').globalVariables;
 var formatBytes = require('../format/text-table.js').formatBytes;
 var displayTable = require('../format/display-name.js').displayTable;
 
@@ -59,11 +59,9 @@ function deferChoice(sized, presetName) {
 
 // ANALYZE TABLE pays where InnoDB's automatic recalculation samples less than the table holds.
 function analyzeChoice(host, sized, presetName) {
-  var v = {};
-  ['innodb_stats_persistent', 'innodb_stats_auto_recalc', 'innodb_stats_persistent_sample_pages', 'innodb_page_size'].forEach(function (n) {
-    var value = globalVariable(host, n);
-    v[n] = value === null ? 'not set' : value;
-  });
+  var names = ['innodb_stats_persistent', 'innodb_stats_auto_recalc', 'innodb_stats_persistent_sample_pages', 'innodb_page_size'];
+  var v = globalVariables(host, names);
+  names.forEach(function (n) { if (v[n] === undefined) v[n] = 'not set'; });
   if (String(v.innodb_stats_persistent) !== 'ON' || String(v.innodb_stats_auto_recalc) !== 'ON') {
     return { tables: null, line: 'Analyze after the load: every table (preset ' + presetName + '): innodb_stats_persistent is ' +
       v.innodb_stats_persistent + ', innodb_stats_auto_recalc ' + v.innodb_stats_auto_recalc + ' on this server' };

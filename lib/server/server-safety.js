@@ -3,7 +3,7 @@
 // a Group Replication member must not lose crash safety behind its users' backs. Plus the
 // privilege check for ALTER INSTANCE … REDO_LOG, done up front with the GRANT to run.
 var UserError = require('../core/user-error.js').UserError;
-var globalVariable = require('./server-variables.js').globalVariable;
+var globalVariables = require('./server-variables.js').globalVariables;
 var isSystemSchema = require('./server-tables.js').isSystemSchema;
 var tableNameKey = require('./server-tables.js').tableNameKey;
 var displayTable = require('../format/display-name.js').displayTable;
@@ -38,7 +38,8 @@ var CHECKS = [
   },
   replicasConnected,
   function readOnly(host) {
-    var on = ['read_only', 'super_read_only'].filter(function (v) { return globalVariable(host, v) === 'ON'; });
+    var vars = globalVariables(host, ['read_only', 'super_read_only']);
+    var on = ['read_only', 'super_read_only'].filter(function (v) { return vars[v] === 'ON'; });
     return on.length ? on.join(' and ') + ' ' + (on.length > 1 ? 'are' : 'is') + ' ON' : null;
   },
   function groupReplication(host) {

@@ -3,6 +3,7 @@
 // inside an InnoDB Cluster / ReplicaSet or not. Each probe that cannot run (no privilege, no such
 // table) is recorded in `unchecked`, never taken for "not replicated".
 var globalVariable = require('./server-variables.js').globalVariable;
+var globalVariables = require('./server-variables.js').globalVariables;
 var REPLAY_CHANNEL = require('../binlog/replay-applier.js').CHANNEL;
 
 // Whether a replication channel replicates from a source of this server: Group Replication's own
@@ -142,12 +143,13 @@ function readTopology(host) {
   t.sources = probe(t, 'replica', function () { return readSources(host); }) || [];
   t.replicas = probe(t, 'replicasConnected', function () { return readReplicas(host); }) || [];
   t.adminApi = readAdminApi(host);
-  t.gtids = globalVariable(host, 'gtid_mode') === 'ON';
-  t.superReadOnly = globalVariable(host, 'super_read_only') === 'ON';
-  t.readOnly = globalVariable(host, 'read_only') === 'ON';
-  t.logBin = globalVariable(host, 'log_bin') === 'ON';
+  var v = globalVariables(host, ['gtid_mode', 'super_read_only', 'read_only', 'log_bin', 'report_host']);
+  t.gtids = v.gtid_mode === 'ON';
+  t.superReadOnly = v.super_read_only === 'ON';
+  t.readOnly = v.read_only === 'ON';
+  t.logBin = v.log_bin === 'ON';
   var info = host.sql.serverInfo();
-  t.address = (globalVariable(host, 'report_host') || info.hostname || '127.0.0.1') + ':' + (info.port || 3306);
+  t.address = (v.report_host || info.hostname || '127.0.0.1') + ':' + (info.port || 3306);
   if (t.group) t.kind = t.group.self.role === 'secondary' ? 'group-secondary' : 'group-primary';
   else if (t.sources.length) t.kind = 'replica';
   else if (t.replicas.length) t.kind = 'source';

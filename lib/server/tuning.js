@@ -5,6 +5,7 @@
 var restoreState = require('./restore-state.js');
 var UserError = require('../core/user-error.js').UserError;
 var suggestion = require('../options/closest-name.js').suggestion;
+var readVariables = require('./server-variables.js').globalVariables;
 
 var GiB = 1024 * 1024 * 1024;
 
@@ -46,13 +47,6 @@ var RESTART_ONLY = [
     return ['innodb_log_file_size = 1G', 'fewer checkpoints during the load'];
   } },
 ];
-
-function readVariables(host, names) {
-  var sql = 'SHOW GLOBAL VARIABLES WHERE Variable_name IN (' + names.map(function () { return '?'; }).join(', ') + ')';
-  var vars = {};
-  host.sql.run(sql, names).rows.forEach(function (r) { vars[String(r.Variable_name)] = String(r.Value); });
-  return vars;
-}
 
 function same(a, b) { return String(a).toUpperCase() === String(b).toUpperCase(); }
 

@@ -324,12 +324,13 @@ function makeSql() {
     serverInfo: function () {
       if (info) return info;
       var v = run('SELECT @@version AS version, @@version_comment AS comment, @@hostname AS hostname, ' +
-        '@@port AS port, @@server_id AS serverId').rows[0];
+        '@@port AS port, @@server_id AS serverId, @@lower_case_table_names AS lctn').rows[0];
       var flavour = /mariadb/i.test(v.version + ' ' + v.comment) ? 'mariadb' : 'mysql';
       // MariaDB has no server_uuid: name the server by host, port and server_id instead.
       var uuid = flavour === 'mysql' ? String(run('SELECT @@server_uuid AS u').rows[0].u)
         : 'mariadb-' + v.hostname + '-' + v.port + '-' + v.serverId;
-      info = { version: String(v.version), flavour: flavour, uuid: uuid, hostname: String(v.hostname), port: v.port };
+      info = { version: String(v.version), flavour: flavour, uuid: uuid, hostname: String(v.hostname), port: v.port,
+        lowerCaseTableNames: String(v.lctn) };
       return info;
     },
   };
