@@ -1,7 +1,8 @@
 // JS sub-plugin of the `restore` group: creates the `restore` global and restore._internal, which
 // runs every member (./member-registry.js). The Python sub-plugin (../restore_py) loads after this
 // file, adds the file access to restore._internal and registers the public members.
-// Every require is at top level: relative requires only resolve while this file loads.
+// Every require is at top level: relative requires only resolve while this file loads (the members'
+// commands load at their first call: ./member-registry.js).
 var makeHost = require('./host.js').makeHost;
 var registerMembers = require('./member-registry.js').registerMembers;
 var checkHost = require('../lib/core/host.js').checkHost;

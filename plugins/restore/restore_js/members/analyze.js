@@ -1,5 +1,4 @@
 var output = require('../../lib/format/output.js');
-var analyzeMember = require('../../lib/commands/analyze.js').analyzeMember;
 
 function filterOption(name, example) {
   return { name: name, type: 'array', brief: 'As util.loadDump\'s ' + name + ', e.g. ' + example + ' (default: ' +
@@ -41,5 +40,6 @@ module.exports = {
     ],
     cli: true,
   },
-  run: function (host, args) { return output.runWithOutput(host, args[0], analyzeMember); },
+  command: 'lib/commands/analyze.js',
+  run: function (host, args, command) { return output.runWithOutput(host, args[0], command.analyzeMember); },
 };

@@ -1,5 +1,4 @@
 var output = require('../../lib/format/output.js');
-var binlogsCommand = require('../../lib/commands/binlogs.js').binlogsCommand;
 var optionTable = require('../../lib/options/option-table.js');
 
 module.exports = {
@@ -45,7 +44,8 @@ module.exports = {
     ],
     cli: true,
   },
-  run: function (host, args) {
-    return output.runWithOutput(host, args[1], function (h, options) { return binlogsCommand(h, args[0], options); });
+  command: 'lib/commands/binlogs.js',
+  run: function (host, args, command) {
+    return output.runWithOutput(host, args[1], function (h, options) { return command.binlogsCommand(h, args[0], options); });
   },
 };

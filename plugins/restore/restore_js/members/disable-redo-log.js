@@ -1,5 +1,4 @@
 var output = require('../../lib/format/output.js');
-var disableRedoLogMember = require('../../lib/commands/disable-redo-log.js').disableRedoLogMember;
 
 module.exports = {
   name: 'disableRedoLog',
@@ -27,5 +26,6 @@ module.exports = {
     ],
     cli: true,
   },
-  run: function (host, args) { return output.runWithOutput(host, args[0], disableRedoLogMember); },
+  command: 'lib/commands/disable-redo-log.js',
+  run: function (host, args, command) { return output.runWithOutput(host, args[0], command.disableRedoLogMember); },
 };

@@ -1,5 +1,4 @@
 var output = require('../../lib/format/output.js');
-var dumpRun = require('../../lib/commands/dump.js').dumpRun;
 var dumpMemberOptions = require('../../lib/options/dump-options.js').dumpMemberOptions;
 
 module.exports = {
@@ -30,7 +29,8 @@ module.exports = {
     ],
     cli: true,
   },
-  run: function (host, args) {
-    return output.runWithOutput(host, args[1], function (h, options) { return dumpRun(h, args[0], options || {}); });
+  command: 'lib/commands/dump.js',
+  run: function (host, args, command) {
+    return output.runWithOutput(host, args[1], function (h, options) { return command.dumpRun(h, args[0], options || {}); });
   },
 };

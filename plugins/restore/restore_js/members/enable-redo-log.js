@@ -1,5 +1,4 @@
 var output = require('../../lib/format/output.js');
-var enableRedoLogMember = require('../../lib/commands/enable-redo-log.js').enableRedoLogMember;
 
 module.exports = {
   name: 'enableRedoLog',
@@ -18,5 +17,6 @@ module.exports = {
     cli: true,
   },
   // The member takes no options but outputFormat: nothing else reaches lib/.
-  run: function (host, args) { return output.runWithOutput(host, args[0], function (h) { return enableRedoLogMember(h); }); },
+  command: 'lib/commands/enable-redo-log.js',
+  run: function (host, args, command) { return output.runWithOutput(host, args[0], function (h) { return command.enableRedoLogMember(h); }); },
 };

@@ -1,5 +1,4 @@
 var output = require('../../lib/format/output.js');
-var inspectDump = require('../../lib/commands/inspect.js').inspectDump;
 var optionTable = require('../../lib/options/option-table.js');
 
 module.exports = {
@@ -55,7 +54,8 @@ module.exports = {
     ],
     cli: true,
   },
-  run: function (host, args) {
-    return output.runWithOutput(host, args[1], function (h, options) { return inspectDump(h, args[0], options); });
+  command: 'lib/commands/inspect.js',
+  run: function (host, args, command) {
+    return output.runWithOutput(host, args[1], function (h, options) { return command.inspectDump(h, args[0], options); });
   },
 };

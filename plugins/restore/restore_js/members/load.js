@@ -1,5 +1,4 @@
 var output = require('../../lib/format/output.js');
-var load = require('../../lib/commands/load.js');
 var optionTable = require('../../lib/options/option-table.js');
 
 module.exports = {
@@ -27,9 +26,10 @@ module.exports = {
     ],
     cli: true,
   },
-  run: function (host, args) {
+  command: 'lib/commands/load.js',
+  run: function (host, args, command) {
     return output.runWithOutput(host, args[1], function (h, options) {
-      return load.runLoad(h, args[0], options);
+      return command.runLoad(h, args[0], options);
     });
   },
 };

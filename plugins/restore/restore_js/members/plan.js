@@ -1,5 +1,4 @@
 var output = require('../../lib/format/output.js');
-var planCommand = require('../../lib/commands/plan.js').planCommand;
 var selectionHelp = require('../selection-help.js');
 var optionTable = require('../../lib/options/option-table.js');
 
@@ -29,7 +28,8 @@ module.exports = {
     ],
     cli: true,
   },
-  run: function (host, args) {
-    return output.runWithOutput(host, args[1], function (h, options) { return planCommand(h, args[0], options || {}); });
+  command: 'lib/commands/plan.js',
+  run: function (host, args, command) {
+    return output.runWithOutput(host, args[1], function (h, options) { return command.planCommand(h, args[0], options || {}); });
   },
 };

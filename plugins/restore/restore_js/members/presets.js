@@ -1,5 +1,4 @@
 var output = require('../../lib/format/output.js');
-var presetsReport = require('../../lib/commands/presets.js').presetsReport;
 
 module.exports = {
   name: 'presets',
@@ -23,5 +22,6 @@ module.exports = {
     cli: true,
   },
   // The member takes no options but outputFormat: nothing else reaches lib/.
-  run: function (host, args) { return output.runWithOutput(host, args[0], function (h) { return presetsReport(h); }); },
+  command: 'lib/commands/presets.js',
+  run: function (host, args, command) { return output.runWithOutput(host, args[0], function (h) { return command.presetsReport(h); }); },
 };

@@ -1,5 +1,4 @@
 var output = require('../../lib/format/output.js');
-var revertMember = require('../../lib/commands/revert.js').revertMember;
 
 module.exports = {
   name: 'revert',
@@ -22,5 +21,6 @@ module.exports = {
     cli: true,
   },
   // The member takes no options but outputFormat: nothing else reaches lib/.
-  run: function (host, args) { return output.runWithOutput(host, args[0], function (h) { return revertMember(h); }); },
+  command: 'lib/commands/revert.js',
+  run: function (host, args, command) { return output.runWithOutput(host, args[0], function (h) { return command.revertMember(h); }); },
 };

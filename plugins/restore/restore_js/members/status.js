@@ -1,5 +1,4 @@
 var output = require('../../lib/format/output.js');
-var serverStatus = require('../../lib/commands/status.js').serverStatus;
 
 module.exports = {
   name: 'status',
@@ -21,5 +20,6 @@ module.exports = {
     cli: true,
   },
   // The member takes no options but outputFormat: nothing else reaches lib/.
-  run: function (host, args) { return output.runWithOutput(host, args[0], function (h) { return serverStatus(h); }); },
+  command: 'lib/commands/status.js',
+  run: function (host, args, command) { return output.runWithOutput(host, args[0], function (h) { return command.serverStatus(h); }); },
 };

@@ -1,5 +1,4 @@
 var output = require('../../lib/format/output.js');
-var stubCommand = require('../../lib/commands/stub.js').stubCommand;
 var selectionHelp = require('../selection-help.js');
 var optionTable = require('../../lib/options/option-table.js');
 
@@ -31,7 +30,8 @@ module.exports = {
     ],
     cli: true,
   },
-  run: function (host, args) {
-    return output.runWithOutput(host, args[1], function (h, options) { return stubCommand(h, args[0], options || {}); });
+  command: 'lib/commands/stub.js',
+  run: function (host, args, command) {
+    return output.runWithOutput(host, args[1], function (h, options) { return command.stubCommand(h, args[0], options || {}); });
   },
 };

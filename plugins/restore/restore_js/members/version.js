@@ -1,5 +1,4 @@
 var output = require('../../lib/format/output.js');
-var versionReport = require('../../lib/commands/version.js').versionReport;
 
 module.exports = {
   name: 'version',
@@ -14,5 +13,6 @@ module.exports = {
     cli: true,
   },
   // The member takes no options but outputFormat: nothing else reaches lib/.
-  run: function (host, args) { return output.runWithOutput(host, args[0], function (h) { return versionReport(h); }); },
+  command: 'lib/commands/version.js',
+  run: function (host, args, command) { return output.runWithOutput(host, args[0], function (h) { return command.versionReport(h); }); },
 };

@@ -1,5 +1,4 @@
 var output = require('../../lib/format/output.js');
-var viewCommand = require('../../lib/commands/view.js').viewCommand;
 var selectionHelp = require('../selection-help.js');
 var optionTable = require('../../lib/options/option-table.js');
 
@@ -26,7 +25,8 @@ module.exports = {
     ],
     cli: true,
   },
-  run: function (host, args) {
-    return output.runWithOutput(host, args[1], function (h, options) { return viewCommand(h, args[0], options || {}); });
+  command: 'lib/commands/view.js',
+  run: function (host, args, command) {
+    return output.runWithOutput(host, args[1], function (h, options) { return command.viewCommand(h, args[0], options || {}); });
   },
 };
