@@ -111,13 +111,20 @@ async function main() {
   process.stdout.write(`Dump: ${dataMB.toFixed(0)} MB of data (${diskMB.toFixed(0)} MB on disk, zstd), ${chunks} chunk files, ` +
     `made in ${d.seconds.toFixed(1)} s\n\n`);
 
-  const { runMeasured, onFreshServers, stats, fmt, machineLine } = require('./measure');
+  const { runMeasured, onFreshServers, stats, fmt, machineLine, progressWindows } = require('./measure');
   const { MYSQLSH } = require('../test/support/real');
   const { shellEnv } = require('../test/support/shell');
   const threads = 4; // what fastest chooses here (the server's innodb_read_io_threads); the hand-tuned load and the floor use the same
   const ddlThreads = os.cpus().length; // the candidate lever: index-build threads = the CPUs (the server's default is 4)
   const shell = (args) => runMeasured(MYSQLSH, args, { env: shellEnv({}) });
-  const load = (s, extra) => shell([s.uri, '--', 'restore', 'load', dump, '--preset=fastest', '--force', ...extra]);
+  // A progress file of its own per load, kept to read util.loadDump's times from (progressWindows).
+  let loads = 0;
+  const load = (s, extra) => {
+    const file = path.join(work, `load-progress-${++loads}.json`);
+    const t = shell([s.uri, '--', 'restore', 'load', dump, '--preset=fastest', '--force', ...extra, `--progress-file=${file}`]);
+    if (t.status === 0) t.progress = progressWindows(file);
+    return t;
+  };
   // A DBA following the Shell's documentation: more threads, indexes after the data, no binary log,
   // the redo log disabled by hand for the load and enabled again.
   const handTuned = `session.runSql("ALTER INSTANCE DISABLE INNODB REDO_LOG"); util.loadDump('${dump}', {threads: ${threads}, ` +
@@ -199,6 +206,9 @@ async function main() {
   const shellSays = (re) => fmt(results['restore load --preset=fastest'].map((t) => Number((re.exec(t.stdout + t.stderr) || [])[1])), 0);
   process.stdout.write(`inside util.loadDump (its summary, whole seconds): data ${shellSays(/Data load duration: (\d+) sec/)}, ` +
     `indexes ${shellSays(/indexes were built in (\d+) sec/)}, total ${shellSays(/Total duration: (\d+) sec/)}\n`);
+  const pw = (k) => fmt(results['restore load --preset=fastest'].map((t) => t.progress[k]), 2);
+  process.stdout.write(`inside util.loadDump (its progress file, ms; first begun to last done): chunks ${pw('chunks')}, ` +
+    `deferred index builds ${pw('indexes')}, chunks to the last index ${pw('data')}, DDL ${pw('ddl')}\n`);
   const tl = (k) => fmt(results[FLOOR].map((t) => t.timeline[k]), 2);
   process.stdout.write(`the floor's own (seconds from its start): last chunk in ${tl('dataEnd')}, last ALTER done ${tl('alterEnd')}, ` +
     `ALTERs' time summed over the streams ${tl('alters')}, redo log back on ${tl('end')}\n`);

@@ -96,4 +96,35 @@ async function onFreshServers(variants, runs, { start, check, done }) {
   return results;
 }
 
-module.exports = { runMeasured, interleave, onFreshServers, stats, fmt, machineLine, settle };
+// util.loadDump's own times, to the millisecond, from its progress file (JSON lines, each with a
+// "timestamp" in ms; a blank line before each later call's lines, the batches of
+// lib/run/load-batches.js sharing one file): per call, the DDL from the first TABLE-DDL begun to
+// the last done, the data from the first chunk begun to the last chunk or deferred index done, of
+// which chunks (to the last chunk done) and indexes (the deferred index builds, first begun to last
+// done); summed over the calls. overlap: the seconds where a call's data began before its DDL
+// ended (counted in both). The summaries' whole seconds could be anything within ±0.5 s a call.
+const CHUNK_OPS = ['TABLE-DATA', 'TABLE-SUB-DATA', 'TABLE-DATA-BULK'];
+function progressWindows(file) {
+  const out = { ddl: 0, data: 0, chunks: 0, indexes: 0, overlap: 0, calls: 0 };
+  for (const call of fs.readFileSync(file, 'utf8').split(/\n\s*\n/)) {
+    const ev = call.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+    const span = (ops) => {
+      const begun = ev.filter((e) => ops.includes(e.op) && !e.done).map((e) => e.timestamp);
+      const done = ev.filter((e) => ops.includes(e.op) && e.done).map((e) => e.timestamp);
+      return begun.length && done.length ? [Math.min(...begun), Math.max(...done)] : null;
+    };
+    const ddl = span(['TABLE-DDL']);
+    const data = span(CHUNK_OPS.concat(['TABLE-INDEX']));
+    if (!ddl && !data) continue;
+    out.calls++;
+    const add = (k, w) => { if (w) out[k] += (w[1] - w[0]) / 1000; };
+    add('ddl', ddl);
+    add('data', data);
+    add('chunks', span(CHUNK_OPS));
+    add('indexes', span(['TABLE-INDEX']));
+    if (ddl && data) out.overlap += Math.max(0, Math.min(ddl[1], data[1]) - data[0]) / 1000;
+  }
+  return out;
+}
+
+module.exports = { runMeasured, interleave, onFreshServers, stats, fmt, machineLine, settle, progressWindows };

@@ -17,7 +17,7 @@ const path = require('path');
 const os = require('os');
 const { startServer } = require('../test/support/server');
 const { mysqlsh, cleanTemp, shellEnv, tempDir } = require('../test/support/shell');
-const { runMeasured, onFreshServers, stats, fmt, machineLine } = require('./measure');
+const { runMeasured, onFreshServers, stats, fmt, machineLine, progressWindows } = require('./measure');
 const { MYSQLSH } = require('../test/support/real');
 const { phasesOf } = require('./load-bench');
 const { tablesPlan, floorTables } = require('./tables-floor');
@@ -94,33 +94,6 @@ async function makeDump(dump) {
   } finally {
     await server.stop();
   }
-}
-
-// util.loadDump's own times, to the millisecond, from its progress file (JSON lines, each with a
-// "timestamp" in ms; a blank line before each later call's lines, the batches of
-// lib/run/load-batches.js sharing one file): per call, the DDL from the first TABLE-DDL begun to
-// the last done, the data from the first chunk begun to the last chunk or deferred index done;
-// summed over the calls. overlap: the seconds where a call's data began before its DDL ended
-// (counted in both). The summaries' whole seconds could be anything within ±0.5 s a call.
-const DATA_OPS = ['TABLE-DATA', 'TABLE-SUB-DATA', 'TABLE-DATA-BULK', 'TABLE-INDEX'];
-function progressWindows(file) {
-  const out = { ddl: 0, data: 0, overlap: 0, calls: 0 };
-  for (const call of fs.readFileSync(file, 'utf8').split(/\n\s*\n/)) {
-    const ev = call.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
-    const span = (ops) => {
-      const begun = ev.filter((e) => ops.includes(e.op) && !e.done).map((e) => e.timestamp);
-      const done = ev.filter((e) => ops.includes(e.op) && e.done).map((e) => e.timestamp);
-      return begun.length && done.length ? [Math.min(...begun), Math.max(...done)] : null;
-    };
-    const ddl = span(['TABLE-DDL']);
-    const data = span(DATA_OPS);
-    if (!ddl && !data) continue;
-    out.calls++;
-    if (ddl) out.ddl += (ddl[1] - ddl[0]) / 1000;
-    if (data) out.data += (data[1] - data[0]) / 1000;
-    if (ddl && data) out.overlap += Math.max(0, Math.min(ddl[1], data[1]) - data[0]) / 1000;
-  }
-  return out;
 }
 
 function floorSessions() {
@@ -249,4 +222,4 @@ async function main() {
 }
 
 if (require.main === module) main().catch((e) => { process.stderr.write((e && e.stack) || String(e)); cleanTemp(); process.exit(1); });
-module.exports = { seed, SCHEMA, progressWindows };
+module.exports = { seed, SCHEMA };
