@@ -20,7 +20,7 @@ describe('replay channel: the stop and the rename as the server\'s work', functi
     expect(channel.workText(w)).to.include(`it stops by itself before ${U}:7`).and.include('REPLICATE_REWRITE_DB shop -> shop_copy, we`ird -> b');
   });
 
-  it('a target with lower_case_table_names 1: the plugin keeps renaming (the server folds names first), and says so', function () {
+  it('a target with lower_case_table_names 1, the dump\'s schema names not known: the plugin keeps renaming, and says so', function () {
     const plan = { next: null, rewrite: { schemaMap: { Shop: 'shop_copy' } } };
     const w = channel.serverWork(plan, 1);
     expect(channel.filterStatement(w)).to.equal(null);
