@@ -12,8 +12,9 @@
 //   event's schema and every statement's default schema, exactly as the plugin did (one exact lookup per name,
 //   applied once: a swap a->b, b->a holds). It does not rewrite a name inside a statement's text (`shop`.t, CREATE
 //   DATABASE shop): those statements, and only those, still have their text rewritten by the plugin
-//   (lib/run/replay-rename.js), with their default schema left for the filter to map as it maps the others. Only
-//   where the target's lower_case_table_names is 0 (serverWork says why).
+//   (lib/run/replay-rename.js), with their default schema left for the filter to map as it maps the others. With
+//   lower_case_table_names 1 or 2 each new name is given in lower case, or the rename stays the plugin's (serverWork
+//   says why).
 // Not handed to the server: which transactions apply (the load's filters). REPLICATE_WILD_DO_TABLE /
 // REPLICATE_DO_TABLE would differ from the plugin's rules (lib/binlog/replay-filter.js) and from the reference:
 // - a transaction they filter out whole still commits on the target, empty, under its GTID (measured on 9.7: with
@@ -33,16 +34,44 @@ function quoteString(s) {
   return "'" + String(s).replace(/\\/g, '\\\\').replace(/'/g, "''") + "'";
 }
 
-// plan: planReplay's (with rewrite from lib/run/replay-rename.js); lctn: the target's lower_case_table_names. {until: the
-// GTID the applier stops before, or null; next: that transaction {gtid, file, start, end}; rewrite: {from: to} for
-// REPLICATE_REWRITE_DB, or null; folded: lctn where the plugin keeps the rename}. With lower_case_table_names 0 the filter
-// matches a name exactly, as the plugin's map does; with 1 it matches regardless of case (measured on 9.7: the rule
-// (Shop, shop_copy) renamed the row events of a schema shop too), so there the plugin keeps renaming.
+// plan: planReplay's (with rewrite from lib/run/replay-rename.js: {schemaMap, schemas: the dump's schema names}); lctn:
+// the target's lower_case_table_names. {until: the GTID the applier stops before, or null; next: that transaction {gtid,
+// file, start, end}; rewrite: {from: to} for REPLICATE_REWRITE_DB, or null; lowered: lctn where its new names are in
+// lower case; folded: lctn where the plugin keeps the rename}. With lower_case_table_names 0 the filter matches a name
+// exactly, as the plugin's map does. With 1 or 2, measured on 9.7.4 (lctn 2 on a case-insensitive, case-preserving
+// file system):
+// - the rule matches regardless of case ((Shop, shop_copy) renamed row events naming `shop`: the TABLE_MAP events of
+//   a source with lctn 1 or 2 name schemas in lower case), so a dump holding another schema of the same letters keeps
+//   the plugin's rename;
+// - a new name with capitals is not lowered by the server: with (Shop, Shop_copy), lctn 2's applier worker spun in
+//   "Opening tables" for good (100% CPU, STOP REPLICA hung; only kill -9 ended it), lctn 1's mysqld died on an InnoDB
+//   assertion (dict0dict.cc:1208). Given as `shop_copy`, the rows landed in the `Shop_copy` the load made (lctn 2
+//   finds it regardless of case), equal to the source's, a compressed transaction's too;
+// - the plugin's own rename (its TABLE_MAP bytes rewritten to Shop_copy) gave the same rows, but never reaches inside a
+//   compressed transaction: MySQL error 1049 (Unknown database 'shop'), or, with the source's `Shop` beside the copy
+//   on the target, that transaction's rows written into `Shop`, rc 0.
+// Names with other than ASCII letters keep the plugin's rename: the server's lower case of them is not JS's for sure.
 function serverWork(plan, lctn) {
   var map = plan.rewrite && plan.rewrite.schemaMap;
   var any = !!map && Object.keys(map).length > 0;
   var folds = Number(lctn) > 0;
-  return { until: plan.next ? plan.next.gtid : null, next: plan.next || null, rewrite: any && !folds ? map : null, folded: any && folds ? Number(lctn) : null };
+  var rewrite = any && !folds ? map : null;
+  if (any && folds && lowerable(map, plan.rewrite.schemas)) {
+    rewrite = {};
+    Object.keys(map).forEach(function (k) { rewrite[k] = map[k].toLowerCase(); });
+  }
+  return { until: plan.next ? plan.next.gtid : null, next: plan.next || null, rewrite: rewrite, lowered: rewrite && folds ? Number(lctn) : null,
+    folded: any && !rewrite ? Number(lctn) : null };
+}
+
+// Whether the server's case-blind rule can stand for the map: every name ASCII, and no other schema of the dump
+// (schemas, null: not known) spelled with the same letters as one the map renames.
+function lowerable(map, schemas) {
+  if (!Array.isArray(schemas)) return false;
+  var ascii = /^[\x00-\x7f]*$/;
+  return Object.keys(map).every(function (k) {
+    return ascii.test(k) && ascii.test(map[k]) && schemas.every(function (s) { return s === k || String(s).toLowerCase() !== k.toLowerCase(); });
+  });
 }
 
 // The plan line's part for it.
@@ -52,11 +81,12 @@ function workText(w) {
   if (w.until) parts.push('it stops by itself before ' + w.until + ', the first transaction past the stop (START REPLICA UNTIL SQL_BEFORE_GTIDS)');
   if (w.rewrite) {
     parts.push('the channel\'s filter renames the schemas (REPLICATE_REWRITE_DB ' + Object.keys(w.rewrite).map(function (k) { return k + ' -> ' + w.rewrite[k]; })
-      .join(', ') + ')');
+      .join(', ') + ')' + (w.lowered ? ', the new names in lower case as lower_case_table_names ' + w.lowered + ' compares them' : ''));
   }
   if (w.folded) {
     parts.push('schemaMap\'s names rewritten by the plugin, not the channel\'s filter (lower_case_table_names ' + w.folded + ': the channel\'s ' +
-      'filter matches schema names regardless of case there, the plugin\'s map exactly)');
+      'filter matches schema names regardless of case there, the plugin\'s map exactly, and the dump holds another schema of the same ' +
+      'letters, or a name other than ASCII)');
   }
   return parts.length ? '; ' + parts.join('; ') : '';
 }

@@ -29,7 +29,8 @@ function short(text) {
 }
 
 // plan: replay-plan.js planReplay's (its transactions in order, with their statements). dump: the dump
-// model. Sets plan.rewrite {schemaMap} and each transaction's texts {position: rewritten statement};
+// model. Sets plan.rewrite {schemaMap, schemas: the dump's schema names (the applier road's filter needs them,
+// lib/binlog/replay-channel.js serverWork)} and each transaction's texts {position: rewritten statement};
 // adds the plan line. Throws where a statement cannot be rewritten with certainty.
 function renameReplay(plan, objects, dump) {
   var map = schemaMapOf(objects);
@@ -63,7 +64,7 @@ function renameReplay(plan, objects, dump) {
       }
     });
   });
-  plan.rewrite = { schemaMap: map };
+  plan.rewrite = { schemaMap: map, schemas: dump.schemas.map(function (e) { return e.schema; }) };
   plan.lines.splice(2, 0, '  renamed: row events and statements of ' + renamed.map(function (s) { return s + ' -> ' + map[s]; }).join(', ') +
     ' applied under the new names (' + rewritten + ' statement(s) naming a schema rewritten)');
 }

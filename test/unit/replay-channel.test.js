@@ -20,12 +20,34 @@ describe('replay channel: the stop and the rename as the server\'s work', functi
     expect(channel.workText(w)).to.include(`it stops by itself before ${U}:7`).and.include('REPLICATE_REWRITE_DB shop -> shop_copy, we`ird -> b');
   });
 
-  it('a target with lower_case_table_names 1: the plugin keeps renaming (the server folds names first), and says so', function () {
+  it('a target with lower_case_table_names 1, the dump\'s schema names not known: the plugin keeps renaming, and says so', function () {
     const plan = { next: null, rewrite: { schemaMap: { Shop: 'shop_copy' } } };
     const w = channel.serverWork(plan, 1);
     expect(channel.filterStatement(w)).to.equal(null);
     expect(channel.feedRewrite(plan, w)).to.deep.equal({ schemaMap: { Shop: 'shop_copy' } });
     expect(channel.workText(w)).to.include('schemaMap\'s names rewritten by the plugin, not the channel\'s filter (lower_case_table_names 1');
+  });
+
+  // Measured on 9.7.4 (lib/binlog/replay-channel.js serverWork): given as typed, a new name with capitals wedged lctn 2's
+  // applier and crashed lctn 1's mysqld; in lower case the rows were the source's, a compressed transaction's too.
+  it('lower_case_table_names 1 or 2 with the dump\'s schema names known: the channel\'s filter renames, each new name in lower case', function () {
+    for (const lc of [1, 2]) {
+      const plan = { next: null, rewrite: { schemaMap: { Shop: 'Shop_copy' }, schemas: ['Shop', 'other'] } };
+      const w = channel.serverWork(plan, lc);
+      expect(channel.filterStatement(w)).to.equal("CHANGE REPLICATION FILTER REPLICATE_REWRITE_DB = ((`Shop`, `shop_copy`)) FOR CHANNEL 'restore_replay'");
+      expect(channel.feedRewrite(plan, w)).to.deep.equal({ schemaMap: null });
+      expect(channel.workText(w)).to.include(`REPLICATE_REWRITE_DB Shop -> shop_copy), the new names in lower case as lower_case_table_names ${lc} compares them`);
+    }
+  });
+
+  it('lower_case_table_names 2 and a dump holding Shop and shop, or a name other than ASCII: the plugin keeps renaming (the filter is case-blind)', function () {
+    for (const rewrite of [{ schemaMap: { Shop: 'a' }, schemas: ['Shop', 'shop'] }, { schemaMap: { Shop: 'Größe' }, schemas: ['Shop'] }]) {
+      const plan = { next: null, rewrite };
+      const w = channel.serverWork(plan, 2);
+      expect(channel.filterStatement(w)).to.equal(null);
+      expect(channel.feedRewrite(plan, w)).to.deep.equal({ schemaMap: rewrite.schemaMap });
+      expect(channel.workText(w)).to.include('schemaMap\'s names rewritten by the plugin, not the channel\'s filter (lower_case_table_names 2');
+    }
   });
 
   it('no stop in the files and no schemaMap: a plain START REPLICA, no filter, nothing for the feed to rewrite', function () {
