@@ -168,12 +168,14 @@ async function untouched(target, run) {
   return true;
 }
 
-// The plugin's restore of run on target (its primary), up to stop, by road ('sessions' | 'applier') → {error, out}.
+// The plugin's restore of run on target (its primary), up to stop, by road ('sessions' | 'applier' | 'auto') →
+// {error, out, replay: {engine ('sessions' | 'applier': the road it took), applied, fallback} or null}.
 async function pluginRestore(target, run, stop, road, { configHome } = {}) {
   const t = await resetTarget(target, configHome, { gtids: !target.shared });
   const options = Object.assign({ binlogs: run.folder, replayWith: road, outputFormat: 'none' }, stop.option);
-  const r = runJs(t.primary.uri, `restore.load(${JSON.stringify(run.dump)}, ${JSON.stringify(options)}); null`, { configHome });
-  return { error: r.error, out: r.out };
+  const r = runJs(t.primary.uri, `var r = restore.load(${JSON.stringify(run.dump)}, ${JSON.stringify(options)}).replay; ` +
+    'r ? {engine: r.engine, applied: r.applied, fallback: r.fallback} : null', { configHome });
+  return { error: r.error, out: r.out, replay: r.error ? null : r.value };
 }
 
 // Every member against the reference's snapshot, once it applied what the primary holds → difference lines,
@@ -203,7 +205,8 @@ async function referenceSnapshot(reference, run, stopName, configHome) {
   return run.references[stopName];
 }
 
-// The whole comparison for one stop: the reference (once per run), then each road → [{stop, road, verdict, lines}]
+// The whole comparison for one stop: the reference (once per run), then each road → [{stop, road, verdict, lines,
+// replay (when equal or differs: pluginRestore's)}]
 // verdict: 'equal' | 'refused' | 'differs' | 'reference failed'. target: a Server or a topology (target.shared:
 // a topology other tests use too, whose GTIDs are not reset: one restore of a run there, compared from a baseline).
 async function compareStop({ reference, target, run, stopName, roads, configHome }) {
@@ -241,7 +244,7 @@ async function compareStop({ reference, target, run, stopName, roads, configHome
       continue;
     }
     const lines = await memberDifferences(t, run, want);
-    out.push({ stop: stopName, road, verdict: lines.length ? 'differs' : 'equal', lines });
+    out.push({ stop: stopName, road, verdict: lines.length ? 'differs' : 'equal', lines, replay: p.replay });
   }
   return out;
 }
