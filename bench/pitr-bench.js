@@ -27,6 +27,12 @@
 // Reported: median (min–max) seconds, transactions per second, the peak memory of the process
 // doing the work (mysqlbinlog's plus mysql's; for the applier, mysqld itself) and
 // the growth of the target mysqld's peak memory during the replay (/proc: VmHWM reset before).
+// BENCH_LARGE (issue 54, item 1; each function below lists its own knobs): =tx, many small transactions (BENCH_TX; the
+// plan by --dry-run, and with BENCH_REPLAY=1 the replay on both roads against mysqlbinlog | mysql); =files, BENCH_FILES_GB
+// (10) GiB of binary logs of which a replay needs little (the bytes mysqlsh read are reported); =bigtx, one transaction of
+// BENCH_BIGTX_MB (1024) MB. BENCH_RUNS and BENCH_ONLY apply to tx and files; their generated files stay in BENCH_CACHE (a
+// folder in the temp folder named after the knobs) and are removed at the end unless BENCH_KEEP=1, which keeps them
+// for the next run with the same knobs to reuse.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -448,7 +454,8 @@ async function largeTx() {
 // by BENCH_TAIL (2,000) transactions ("the last hour"). The folder holds every file. Variants, each on a fresh target:
 // - the late dump, replayed to the end of the files: nearly all of the folder lies before the dump;
 // - the early dump, replayed with --stopAfter the BENCH_STOP-th transaction after it: nearly all lies past the stop;
-// - the early dump, `--dry-run` to the end of the files: the plan of almost everything (its cost: one read of the bytes);
+// - `--dry-run` to the end of the files from each dump: the plan alone, of the short range and of almost everything (its
+//   cost: one read of the bytes);
 // each replay on both roads and by the reference (util.loadDump, mysqlbinlog --exclude-gtids=<the dump's> [--stop-position]
 // over the files from the dump's to the stop's | mysql), every one ending with the source's state at its stop. Reported
 // beside the time and memory: the bytes mysqlsh read (rchar) against those from the dump's position to the stop.
@@ -541,6 +548,8 @@ async function largeFiles() {
       run: (t) => reference(t, data.early.dump, data.early.gtid, between(data.early.file, data.stop.file), [`--stop-position=${data.stop.pos}`]) },
     ...['sessions', 'applier'].map((road) => ({ name: `early dump, stopAfter +${stopN}: ${road}`, expect: data.stop.state, from: data.early.gtid,
       run: load(data.early.dump, [`--replayWith=${road}`, `--stopAfter=${data.stop.gtid}`]) })),
+    // The plan alone (its one read) of each: the short range, and almost the whole folder.
+    { name: 'late dump, --dry-run to the end', run: load(data.late.dump, ['--dry-run']) },
     { name: 'early dump, --dry-run to the end', run: load(data.early.dump, ['--dry-run']) },
   ];
   const results = await largeRuns(variants);
