@@ -362,14 +362,15 @@ function largeTable(results, idleName) {
   const idle = results[idleName] ? results[idleName].ok : [];
   const idlePeak = med(idle, (r) => r.peakMB);
   const idleRead = med(idle, (r) => r.readMB || 0);
+  const over = (v, base) => (Math.abs(v - base) < 0.5 ? 0 : v - base); // not "-0"
   const col = (list, f, d) => (list.length && list.every((r) => f(r) != null && !Number.isNaN(f(r))) ? fmt(list.map(f), d) : '—');
   say(`\n${['variant'.padEnd(46), 'seconds'.padEnd(20), 'replay s'.padEnd(20), 'CPU s'.padEnd(20), 'peak MB'.padEnd(16),
     '+MB over idle'.padEnd(16), 'read MB over idle'.padEnd(22), 'failed'].join(' ')}`);
   for (const [name, { ok, failed }] of Object.entries(results)) {
     const plugin = ok.length && ok[0].readMB != null;
     say([name.padEnd(46), col(ok, (r) => r.seconds, 1).padEnd(20), col(ok, (r) => r.replay, 1).padEnd(20), col(ok, (r) => r.cpu, 1).padEnd(20),
-      col(ok, (r) => r.peakMB, 0).padEnd(16), (plugin ? col(ok, (r) => r.peakMB - idlePeak, 0) : '—').padEnd(16),
-      (plugin ? col(ok, (r) => r.readMB - idleRead, 0) : '—').padEnd(22), `${failed.length} of ${ok.length + failed.length}`].join(' '));
+      col(ok, (r) => r.peakMB, 0).padEnd(16), (plugin ? col(ok, (r) => over(r.peakMB, idlePeak), 0) : '—').padEnd(16),
+      (plugin ? col(ok, (r) => over(r.readMB, idleRead), 0) : '—').padEnd(22), `${failed.length} of ${ok.length + failed.length}`].join(' '));
   }
   say('(seconds: the whole command; replay: the plugin\'s replay phase, or the reference\'s mysqlbinlog | mysql; CPU and peak: mysqlsh ' +
     '(its Python companion inside it), or mysqlbinlog\'s plus mysql\'s for the reference; read: the bytes mysqlsh read (rchar of ' +
