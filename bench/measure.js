@@ -8,24 +8,36 @@ const os = require('os');
 const { spawnSync } = require('child_process');
 
 // Runs the command under a small Python parent that waits for it and reads getrusage of its
-// children: ru_maxrss is the peak of the largest process of the command (KiB on Linux).
+// children: ru_maxrss is the peak of the largest process of the command (KiB on Linux). The bytes the
+// command read: the parent's /proc/self/io after the wait less before (Linux adds a reaped child's
+// counters to its parent's): rchar (every read(), the page cache's included) and read_bytes (from the disk).
 const WRAPPER = [
   'import resource, subprocess, sys, time',
+  'def io():',
+  '    try:',
+  '        d = dict(l.split(": ") for l in open("/proc/self/io").read().splitlines())',
+  '        return int(d["rchar"]), int(d["read_bytes"])',
+  '    except Exception:',
+  '        return -1, -1',
+  'i0 = io()',
   't = time.perf_counter()',
   'p = subprocess.run(sys.argv[1:])',
+  'i1 = io()',
   'u = resource.getrusage(resource.RUSAGE_CHILDREN)',
-  'sys.stderr.write("\\n@@MEASURE@@ %d %.6f %d %.3f\\n" % (p.returncode, time.perf_counter() - t, u.ru_maxrss,',
-  '  u.ru_utime + u.ru_stime))',
+  'sys.stderr.write("\\n@@MEASURE@@ %d %.6f %d %.3f %d %d\\n" % (p.returncode, time.perf_counter() - t, u.ru_maxrss,',
+  '  u.ru_utime + u.ru_stime, i1[0] - i0[0] if i0[0] >= 0 else -1, i1[1] - i0[1] if i0[0] >= 0 else -1))',
 ].join('\n');
 
-// → {seconds, peakMB, cpu (user + system seconds of the command's processes), status, stdout, stderr}
+// → {seconds, peakMB, cpu (user + system seconds of the command's processes), readMB (rchar), diskReadMB (read_bytes;
+// both null where /proc/self/io is not there), status, stdout, stderr}
 function runMeasured(cmd, args, opts = {}) {
   const r = spawnSync('python3', ['-c', WRAPPER, cmd, ...args], { env: opts.env || process.env, cwd: opts.cwd,
     encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
-  const m = /@@MEASURE@@ (-?\d+) ([\d.]+) (\d+) ([\d.]+)\s*$/.exec(r.stderr || '');
+  const m = /@@MEASURE@@ (-?\d+) ([\d.]+) (\d+) ([\d.]+) (-?\d+) (-?\d+)\s*$/.exec(r.stderr || '');
   if (!m) throw new Error(`measuring ${cmd} failed: ${r.stderr}`);
-  return { status: Number(m[1]), seconds: Number(m[2]), peakMB: Number(m[3]) / 1024, cpu: Number(m[4]), stdout: r.stdout,
-    stderr: r.stderr.slice(0, m.index) };
+  const mb = (x) => (Number(x) < 0 ? null : Number(x) / 2 ** 20);
+  return { status: Number(m[1]), seconds: Number(m[2]), peakMB: Number(m[3]) / 1024, cpu: Number(m[4]), readMB: mb(m[5]),
+    diskReadMB: mb(m[6]), stdout: r.stdout, stderr: r.stderr.slice(0, m.index) };
 }
 
 // variants: [{name, run: () => ({seconds, peakMB, …})}], each run `runs` times, interleaved.

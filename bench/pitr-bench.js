@@ -27,6 +27,12 @@
 // Reported: median (min–max) seconds, transactions per second, the peak memory of the process
 // doing the work (mysqlbinlog's plus mysql's; for the applier, mysqld itself) and
 // the growth of the target mysqld's peak memory during the replay (/proc: VmHWM reset before).
+// BENCH_LARGE (issue 54, item 1; each function below lists its own knobs): =tx, many small transactions (BENCH_TX; the
+// plan by --dry-run, and with BENCH_REPLAY=1 the replay on both roads against mysqlbinlog | mysql); =files, BENCH_FILES_GB
+// (10) GiB of binary logs of which a replay needs little (the bytes mysqlsh read are reported); =bigtx, one transaction of
+// BENCH_BIGTX_MB (1024) MB. BENCH_RUNS and BENCH_ONLY apply to tx and files; their generated files stay in BENCH_CACHE (a
+// folder in the temp folder named after the knobs) and are removed at the end unless BENCH_KEEP=1, which keeps them
+// for the next run with the same knobs to reuse.
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -168,6 +174,7 @@ const PIPE = [
   '_, sa, ra = os.wait4(pa.pid, 0)',
   '_, sb, rb = os.wait4(pb.pid, 0)',
   'print(json.dumps({"seconds": time.perf_counter() - t, "a": ra.ru_maxrss, "b": rb.ru_maxrss,',
+  '  "cpu": ra.ru_utime + ra.ru_stime + rb.ru_utime + rb.ru_stime,',
   '  "status": os.waitstatus_to_exitcode(sa) or os.waitstatus_to_exitcode(sb), "stderr": err.decode("utf8", "replace")}))',
 ].join('\n');
 
@@ -176,7 +183,7 @@ function measuredPipe(a, b) {
   if (r.status !== 0) throw new Error(`measuring ${a[0]} | ${b[0]} failed: ${r.stderr}`);
   const m = JSON.parse(r.stdout);
   return { seconds: m.seconds, peakMB: (m.a + m.b) / 1024, sides: `mysqlbinlog ${(m.a / 1024).toFixed(0)} MB + mysql ${(m.b / 1024).toFixed(0)} MB`,
-    status: m.status, stderr: m.stderr };
+    cpu: m.cpu, status: m.status, stderr: m.stderr };
 }
 
 // A fresh target holding the data as it was when the workload began (bare: only the GTIDs; the
@@ -223,76 +230,340 @@ const pluginReplay = (threads, preset, cfgHome = home, extra = []) => async (tar
       `${p.cpuSeconds.toFixed(1)} s over the whole load` };
 };
 
-// BENCH_LARGE=tx (issue 54, item 1): the cost of planning a replay of many small transactions. A source writes
-// BENCH_BEFORE (0) transactions, is dumped (util.dumpSchemas), then writes BENCH_TX more (one-row INSERTs by a
-// procedure, unlogged itself; sync_binlog 0); the files from the dump's on are copied. Measured under runMeasured
-// (mysqlsh's time and peak memory), against an idle mysqlsh (the plugin loaded, `restore status`): `restore load
-// --dry-run --binlogs=DIR` to the end of the files, the same with --stopAfter the BENCH_STOP-th transaction after
-// the dump (default 1,000), and the replay itself when BENCH_REPLAY=1. BENCH_COMPARE: other checkouts, one line each.
+// ---- The large runs (issue 54, item 1): BENCH_LARGE=tx and BENCH_LARGE=files ----
+// Their generated files (binary logs, dumps, the source's states) are kept in BENCH_CACHE (default: a folder in the
+// temp folder named after the knobs) while the run lasts; BENCH_KEEP=1 keeps them after it, and a later run with the
+// same knobs reuses them instead of writing them again (remove the folder to make them anew).
+const say = (t) => process.stdout.write(`${t}\n`);
+const KEEP = process.env.BENCH_KEEP === '1';
+
+async function cached(name, gb, make) {
+  const dir = process.env.BENCH_CACHE || path.join(os.tmpdir(), `restore-pitrbench-${name}`);
+  const done = path.join(dir, 'done.json');
+  if (fs.existsSync(done)) {
+    say(`Reusing the generated files in ${dir} (made by an earlier run with BENCH_KEEP=1; remove the folder to make them anew)`);
+    return { dir, ...JSON.parse(fs.readFileSync(done, 'utf8')) };
+  }
+  // Free disk: the files, the source's data directory while it writes them and the targets' (3x the size).
+  const st = fs.statfsSync(os.tmpdir());
+  const free = (st.bavail * st.bsize) / 2 ** 30;
+  if (free < 3 * gb) throw new Error(`${os.tmpdir()}: ${free.toFixed(1)} GiB free, the run needs ${(3 * gb).toFixed(1)} (3x the ${gb} GiB it writes)`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(path.join(dir, 'binlogs'), { recursive: true });
+  const t0 = Date.now();
+  const meta = await make(dir);
+  meta.genSeconds = (Date.now() - t0) / 1000;
+  fs.writeFileSync(done, JSON.stringify(meta));
+  return { dir, ...meta };
+}
+
+function dropCached(data) {
+  if (KEEP) say(`Generated files kept in ${data.dir} (BENCH_KEEP=1): the next run with the same knobs reuses them`);
+  else fs.rmSync(data.dir, { recursive: true, force: true });
+}
+
+// The closed binary logs of a source from `first` on, moved (same file system: no copy) into folder → [names].
+function dirBytes(dir) { return fs.readdirSync(dir).reduce((s, f) => s + fs.statSync(path.join(dir, f)).size, 0); }
+
+async function takeBinlogs(source, first, folder) {
+  await source.query('FLUSH BINARY LOGS');
+  const logs = (await source.query('SHOW BINARY LOGS')).map((r) => r.Log_name);
+  const files = logs.slice(first ? logs.indexOf(first) : 0, -1);
+  for (const f of files) fs.renameSync(path.join(source.datadir, f), path.join(folder, f));
+  return files;
+}
+
+// The source's state a replay must reach: CHECKSUM TABLE of each table and its gtid_executed.
+async function sourceState(source, tables) {
+  const sums = {};
+  for (const r of await source.query(`CHECKSUM TABLE ${tables.join(', ')}`)) sums[r.Table] = String(r.Checksum);
+  return { sums, gtids: String(await source.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, ''),
+    uuid: String(await source.value('SELECT @@server_uuid')).toLowerCase() };
+}
+
+// '' when the target holds the state: the same checksums, every GTID of the source's after the dump's (from) and none of
+// the source's past the state's.
+async function differs(t, want, from) {
+  const got = {};
+  for (const r of await t.query(`CHECKSUM TABLE ${Object.keys(want.sums).join(', ')}`)) got[r.Table] = String(r.Checksum);
+  const out = Object.keys(want.sums).filter((k) => got[k] !== want.sums[k]).map((k) => `${k}: checksum ${got[k]}, the source's ${want.sums[k]}`);
+  // The dump's own GTIDs are the target's only when the load was told (updateGtidSet): those after it must be there.
+  if (!Number(await t.value('SELECT GTID_SUBSET(GTID_SUBTRACT(?, ?), @@GLOBAL.gtid_executed) AS s', [want.gtids, from]))) {
+    out.push('the source\'s GTIDs after the dump are not all executed');
+  }
+  const extra = String(await t.value('SELECT GTID_SUBTRACT(@@GLOBAL.gtid_executed, ?) AS s', [want.gtids])).replace(/\s/g, '').split(',')
+    .filter((x) => x && x.split(':')[0].toLowerCase() === want.uuid);
+  if (extra.length) out.push(`GTIDs of the source's past the stop executed: ${extra.join(',')}`);
+  return out.join('; ');
+}
+
+// `restore load DUMP ARGS --output-format=json` under runMeasured on a bare target.
+function restoreLoad(target, dump, args, cfgHome = home) {
+  const r = runMeasured(MYSQLSH, [target.uri, '--', 'restore', 'load', dump, '--threads=4', ...args, '--output-format=json'],
+    { env: shellEnv({ configHome: cfgHome }) });
+  let report = null;
+  try { report = JSON.parse(r.stdout); } catch (e) { /* a failure, told as text */ }
+  const phase = (n) => (((report && report.phases) || []).find((p) => p.phase === n) || {}).seconds;
+  const rp = (report && report.replay) || {};
+  const line = (/Binary logs: [^"\n]*|replay: \d+ transaction[^"\n]*/.exec(r.stdout) || [''])[0].slice(0, 160);
+  return { ...r, replay: phase('replay'), stderr: r.status ? `${r.stderr.slice(-1500)}${r.stdout.slice(-1500)}` : '',
+    note: [phase('preflight') !== undefined ? `preflight ${phase('preflight').toFixed(1)} s` : '',
+      phase('util.loadDump') !== undefined ? `util.loadDump ${phase('util.loadDump').toFixed(1)} s` : '',
+      rp.engine ? `road ${rp.engine}, ${rp.applied} applied` : '', line].filter(Boolean).join(', ') };
+}
+
+// The reference: util.loadDump, then `mysqlbinlog --exclude-gtids=<the dump's> [extra] FILES
+// | mysql --binary-mode`. seconds: both; replay: the pipe's; peak and CPU: mysqlbinlog's plus mysql's.
+function reference(target, dump, dumpGtid, paths, extra = []) {
+  const t0 = Date.now();
+  const load = runJs(target.uri, `util.loadDump(${JSON.stringify(dump)}, {showProgress: false}); null`, { configHome: home });
+  if (load.error) return { status: 1, stderr: `util.loadDump: ${load.out}` };
+  const loaded = (Date.now() - t0) / 1000;
+  const r = measuredPipe([path.join(binDir(target), 'mysqlbinlog'), `--exclude-gtids=${dumpGtid}`, ...extra, ...paths],
+    [...target.client.trim().split(/\s+/), '--binary-mode']);
+  return { status: r.status, stderr: r.stderr, seconds: (Date.now() - t0) / 1000, replay: r.seconds, cpu: r.cpu, peakMB: r.peakMB, readMB: null,
+    note: `util.loadDump ${loaded.toFixed(1)} s, peak ${r.sides}` };
+}
+
+// Each variant BENCH_RUNS times, interleaved, each on a fresh target (TARGET_OPTS). A run that fails is printed and
+// left out of the medians; the others go on (a crash is a result too). v.run(target) → {status, seconds, replay, cpu,
+// peakMB, readMB, note, stderr}; v.expect: the source's state the target must hold after it (lib: differs).
+async function largeRuns(variants) {
+  const chosen = variants.filter((v) => v.always || !ONLY || ONLY.test(v.name));
+  const results = {};
+  chosen.forEach((v) => { results[v.name] = { ok: [], failed: [] }; });
+  for (let i = 0; i < RUNS; i++) {
+    for (const v of chosen) {
+      const target = await startServer({ opts: TARGET_OPTS });
+      let r;
+      try {
+        settle();
+        r = await v.run(target);
+        if (r.status === 0 && v.expect) {
+          const wrong = await differs(target, v.expect, v.from || '');
+          if (wrong) Object.assign(r, { status: 1, stderr: `NOT the source's state: ${wrong}` });
+        }
+      } finally {
+        await target.stop();
+      }
+      results[v.name][r.status === 0 ? 'ok' : 'failed'].push(r);
+      say(`  run ${i + 1}: ${v.name}: ${r.status === 0 ? '' : `FAILED (rc ${r.status}) `}${(r.seconds || 0).toFixed(1)} s` +
+        `${r.replay !== undefined ? ` (replay ${r.replay.toFixed(1)} s)` : ''}, CPU ${(r.cpu || 0).toFixed(1)} s, peak ${(r.peakMB || 0).toFixed(0)} MB` +
+        `${r.readMB != null ? `, read ${r.readMB.toFixed(0)} MB` : ''}${r.note ? `; ${r.note}` : ''}` +
+        `${v.expect && r.status === 0 ? '; the source\'s state (CHECKSUM TABLE, gtid_executed)' : ''}${r.status ? `\n${r.stderr}` : ''}`);
+    }
+  }
+  return results;
+}
+
+// The table: median (min–max) of each column; +MB and read MB over the idle mysqlsh's medians.
+function largeTable(results, idleName) {
+  const med = (list, f) => (list.length ? stats(list.map(f)).median : NaN);
+  const idle = results[idleName] ? results[idleName].ok : [];
+  const idlePeak = med(idle, (r) => r.peakMB);
+  const idleRead = med(idle, (r) => r.readMB || 0);
+  const over = (v, base) => (Math.abs(v - base) < 0.5 ? 0 : v - base); // not "-0"
+  const col = (list, f, d) => (list.length && list.every((r) => f(r) != null && !Number.isNaN(f(r))) ? fmt(list.map(f), d) : '—');
+  say(`\n${['variant'.padEnd(46), 'seconds'.padEnd(20), 'replay s'.padEnd(20), 'CPU s'.padEnd(20), 'peak MB'.padEnd(16),
+    '+MB over idle'.padEnd(16), 'read MB over idle'.padEnd(22), 'failed'].join(' ')}`);
+  for (const [name, { ok, failed }] of Object.entries(results)) {
+    const plugin = ok.length && ok[0].readMB != null;
+    say([name.padEnd(46), col(ok, (r) => r.seconds, 1).padEnd(20), col(ok, (r) => r.replay, 1).padEnd(20), col(ok, (r) => r.cpu, 1).padEnd(20),
+      col(ok, (r) => r.peakMB, 0).padEnd(16), (plugin ? col(ok, (r) => over(r.peakMB, idlePeak), 0) : '—').padEnd(16),
+      (plugin ? col(ok, (r) => over(r.readMB, idleRead), 0) : '—').padEnd(22), `${failed.length} of ${ok.length + failed.length}`].join(' '));
+  }
+  say('(seconds: the whole command; replay: the plugin\'s replay phase, or the reference\'s mysqlbinlog | mysql; CPU and peak: mysqlsh ' +
+    '(its Python companion inside it), or mysqlbinlog\'s plus mysql\'s for the reference; read: the bytes mysqlsh read (rchar of ' +
+    '/proc/PID/io, the page cache\'s included) over an idle mysqlsh\'s)');
+}
+
+// BENCH_LARGE=tx (issue 54, item 1): many small transactions. A source writes BENCH_BEFORE (0) transactions, is dumped
+// (util.dumpSchemas), then writes BENCH_TX more (one-row INSERTs by a procedure, unlogged itself; sync_binlog 0); the files
+// from the dump's on are the folder. Variants, each on a fresh target: an idle mysqlsh (`restore status`), `restore load
+// --dry-run --binlogs=DIR` to the end of the files and with --stopAfter the BENCH_STOP-th (1,000) transaction after the
+// dump; with BENCH_REPLAY=1 the replay itself: the reference (util.loadDump, then mysqlbinlog --exclude-gtids=<the dump's>
+// | mysql) and `restore load --binlogs=DIR` with --replayWith=sessions and =applier, each ending with the source's state
+// (CHECKSUM TABLE of its tables, gtid_executed) or counted failed. BENCH_COMPARE: other checkouts, their plugin runs as
+// more variants.
 async function largeTx() {
   const before = Number(process.env.BENCH_BEFORE || 0);
   const stopAt = Number(process.env.BENCH_STOP || 1000);
-  const work = tempDir('restore-pitrbench-large-');
-  const binlogDir = path.join(work, 'binlogs');
-  fs.mkdirSync(binlogDir);
-  const source = await startServer({ opts: `${GTIDS} --sync-binlog=0 --innodb-flush-log-at-trx-commit=2` });
-  const uuid = await source.value('SELECT @@server_uuid');
-  await source.query(SETUP_SQL);
-  await source.query(`SET SESSION sql_log_bin = 0; CREATE PROCEDURE ${SCHEMA}.gen(n INT) BEGIN DECLARE i INT DEFAULT 0;
-    WHILE i < n DO INSERT INTO ${SCHEMA}.sbtest1 (k, c, pad) VALUES (i, REPEAT('c', 120), REPEAT('p', 60)); SET i = i + 1; END WHILE; END;
-    SET SESSION sql_log_bin = 1`);
-  const t0 = Date.now();
-  if (before) await source.query(`CALL ${SCHEMA}.gen(${before})`);
-  const dump = path.join(work, 'dump');
-  const dumped = await withShellDumper(source, () => runJs(source.uri, `util.dumpSchemas(['${SCHEMA}'], ${JSON.stringify(dump)}, ` +
-    '{showProgress: false}); null', { configHome: home, env: DUMP_ENV }));
-  if (dumped.error) throw new Error(`util.dumpSchemas failed: ${dumped.out}`);
-  const dumpGtid = JSON.parse(fs.readFileSync(path.join(dump, '@.json'), 'utf8')).gtidExecuted;
-  const startFile = JSON.parse(fs.readFileSync(path.join(dump, '@.json'), 'utf8')).binlogFile;
-  if (TX) await source.query(`CALL ${SCHEMA}.gen(${TX})`);
-  await source.query('FLUSH BINARY LOGS');
-  const logs = (await source.query('SHOW BINARY LOGS')).map((r) => r.Log_name);
-  const files = logs.slice(logs.indexOf(startFile), -1);
-  for (const f of files) fs.copyFileSync(path.join(source.datadir, f), path.join(binlogDir, f));
-  const bytes = files.reduce((s, f) => s + fs.statSync(path.join(binlogDir, f)).size, 0);
-  const dumpN = gtidCount(dumpGtid);
-  const stopGtid = `${uuid}:${dumpN + stopAt}`;
-  await source.stop();
-  process.stdout.write(`Large run (BENCH_LARGE=tx): ${before} transaction(s) before the dump, ${TX} after, written in ` +
-    `${((Date.now() - t0) / 1000).toFixed(0)} s; ${files.length} file(s) from the dump's (${files[0]}), ${(bytes / 1e6).toFixed(0)} MB\n`);
-  const target = await startServer({ opts: TARGET_OPTS });
-  const homes = [{ name: 'this checkout', home }, ...compared.map((c) => ({ name: c.dir, home: c.home }))];
-  const runs = [
-    { name: 'idle mysqlsh (restore status)', args: ['restore', 'status'] },
-    { name: 'dry run, to the end', args: ['restore', 'load', dump, `--binlogs=${binlogDir}`, '--dry-run'] },
-    { name: `dry run, stopAfter ${stopGtid}`, args: ['restore', 'load', dump, `--binlogs=${binlogDir}`, '--dry-run', `--stopAfter=${stopGtid}`] },
-  ];
-  for (const h of homes) {
-    for (const v of runs) {
-      settle();
-      const r = runMeasured(MYSQLSH, [target.uri, '--', ...v.args], { env: shellEnv({ configHome: h.home }) });
-      const replayLine = (/replay: .*/.exec(r.stdout) || [''])[0].slice(0, 140);
-      process.stdout.write(`  ${h.name}: ${v.name}: rc ${r.status}, ${r.seconds.toFixed(1)} s, mysqlsh peak ${r.peakMB.toFixed(0)} MB, ` +
-        `CPU ${r.cpu.toFixed(1)} s${replayLine ? `; ${replayLine}` : ''}${r.status ? `\n${r.stderr.slice(-600)}${r.stdout.slice(-600)}` : ''}\n`);
+  const data = await cached(`tx-${before}-${TX}`, (before + TX) / 2e6 + 1, async (dir) => {
+    const binlogDir = path.join(dir, 'binlogs');
+    const source = await startServer({ opts: `${GTIDS} --sync-binlog=0 --innodb-flush-log-at-trx-commit=2` });
+    try {
+      const uuid = await source.value('SELECT @@server_uuid');
+      await source.query(SETUP_SQL);
+      await source.query(`SET SESSION sql_log_bin = 0; CREATE PROCEDURE ${SCHEMA}.gen(n INT) BEGIN DECLARE i INT DEFAULT 0;
+        WHILE i < n DO INSERT INTO ${SCHEMA}.sbtest1 (k, c, pad) VALUES (i, REPEAT('c', 120), REPEAT('p', 60)); SET i = i + 1; END WHILE; END;
+        SET SESSION sql_log_bin = 1`);
+      if (before) await source.query(`CALL ${SCHEMA}.gen(${before})`);
+      const dump = path.join(dir, 'dump');
+      const dumped = await withShellDumper(source, () => runJs(source.uri, `util.dumpSchemas(['${SCHEMA}'], ${JSON.stringify(dump)}, ` +
+        '{showProgress: false}); null', { configHome: home, env: DUMP_ENV }));
+      if (dumped.error) throw new Error(`util.dumpSchemas failed: ${dumped.out}`);
+      const at = JSON.parse(fs.readFileSync(path.join(dump, '@.json'), 'utf8'));
+      if (TX) await source.query(`CALL ${SCHEMA}.gen(${TX})`);
+      const files = await takeBinlogs(source, at.binlogFile, binlogDir);
+      const expected = await sourceState(source, TABLES.map((t) => `${SCHEMA}.${t}`));
+      return { dump, dumpGtid: at.gtidExecuted, files, expected, stopGtid: `${uuid}:${gtidCount(at.gtidExecuted) + stopAt}`,
+        bytes: files.reduce((s, f) => s + fs.statSync(path.join(binlogDir, f)).size, 0) };
+    } finally {
+      await source.stop();
     }
+  });
+  const binlogDir = path.join(data.dir, 'binlogs');
+  const paths = data.files.map((f) => path.join(binlogDir, f));
+  say(`Large run (BENCH_LARGE=tx): ${before} transaction(s) before the dump, ${TX} after${data.genSeconds ? `, written in ${data.genSeconds.toFixed(0)} s` : ''}; ` +
+    `${data.files.length} file(s) from the dump's (${data.files[0]}), ${(data.bytes / 2 ** 20).toFixed(0)} MB; the dump's files ` +
+    `${(dirBytes(data.dump) / 2 ** 20).toFixed(0)} MB; targets: mysqld ${TARGET_OPTS}`);
+  const homes = [{ name: '', home }, ...compared.map((c) => ({ name: `@${path.basename(c.dir)} `, home: c.home }))];
+  const idleName = 'idle mysqlsh (restore status)';
+  const measured = (args, cfgHome) => (t) => {
+    const r = runMeasured(MYSQLSH, [t.uri, '--', ...args], { env: shellEnv({ configHome: cfgHome }) });
+    return { ...r, stderr: r.status ? `${r.stderr.slice(-800)}${r.stdout.slice(-800)}` : '',
+      note: ((/replay: .*/.exec(r.stdout) || [''])[0]).slice(0, 140) };
+  };
+  const variants = [{ name: idleName, always: true, run: measured(['restore', 'status'], home) }];
+  for (const h of homes) {
+    variants.push({ name: `${h.name}dry run, to the end`, run: measured(['restore', 'load', data.dump, `--binlogs=${binlogDir}`, '--dry-run'], h.home) },
+      { name: `${h.name}dry run, stopAfter the ${stopAt}th`, run: measured(['restore', 'load', data.dump, `--binlogs=${binlogDir}`, '--dry-run',
+        `--stopAfter=${data.stopGtid}`], h.home) });
   }
   if (process.env.BENCH_REPLAY === '1') {
-    settle();
-    const r = runMeasured(MYSQLSH, [target.uri, '--', 'restore', 'load', dump, `--binlogs=${binlogDir}`, '--replayWith=sessions',
-      '--output-format=json'], { env: shellEnv({ configHome: home }) });
-    const report = r.status === 0 ? JSON.parse(r.stdout) : null;
-    const phase = (n) => (report ? report.phases.find((p) => p.phase === n) : null);
-    process.stdout.write(`  this checkout: replay (load + ${TX} transactions, sessions): rc ${r.status}, ${r.seconds.toFixed(1)} s ` +
-      `(preflight ${phase('preflight') ? phase('preflight').seconds.toFixed(1) : '?'} s, replay ${phase('replay') ? phase('replay').seconds.toFixed(1) : '?'} s), ` +
-      `mysqlsh peak ${r.peakMB.toFixed(0)} MB${r.status ? `\n${r.stderr.slice(-600)}${r.stdout.slice(-600)}` : ''}\n`);
+    variants.push({ name: 'reference: loadDump + mysqlbinlog | mysql', expect: data.expected, from: data.dumpGtid, run: (t) => reference(t, data.dump, data.dumpGtid, paths) });
+    for (const h of homes) {
+      for (const road of ['sessions', 'applier']) {
+        variants.push({ name: `${h.name}replay, replayWith ${road}`, expect: data.expected, from: data.dumpGtid,
+          run: (t) => restoreLoad(t, data.dump, [`--binlogs=${binlogDir}`, `--replayWith=${road}`], h.home) });
+      }
+    }
   }
-  await target.stop();
-  process.stdout.write(`${machineLine(MYSQLSH)}; load average ${os.loadavg()[0].toFixed(1)}\n`);
+  const results = await largeRuns(variants);
+  largeTable(results, idleName);
+  say(`${machineLine(MYSQLSH)}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  dropCached(data);
   cleanTemp();
+  if (Object.values(results).some((r) => r.failed.length)) process.exitCode = 1;
+}
+
+// BENCH_LARGE=files (issue 54, item 1): BENCH_FILES_GB (10) GiB of binary logs in files of BENCH_FILE_MB (1024) MB, and a
+// replay that needs only a little of them. Written by BENCH_CLIENTS (4) sessions, each transaction one UPDATE of a
+// BENCH_ROW_KB (32) KB blob (about twice that in the binary log: the row's before and after images; one table of 1,024
+// rows; sync_binlog 0, the source's redo log off). Two dumps (util.dumpSchemas): an early one after about BENCH_EARLY_MB
+// (512) MB, followed by BENCH_STOP (2,000) transactions of one session (the stop), and a late one at the end, followed
+// by BENCH_TAIL (2,000) transactions ("the last hour"). The folder holds every file. Variants, each on a fresh target:
+// - the late dump, replayed to the end of the files: nearly all of the folder lies before the dump;
+// - the early dump, replayed with --stopAfter the BENCH_STOP-th transaction after it: nearly all lies past the stop;
+// - `--dry-run` to the end of the files from each dump: the plan alone, of the short range and of almost everything (its
+//   cost: one read of the bytes);
+// each replay on both roads and by the reference (util.loadDump, mysqlbinlog --exclude-gtids=<the dump's> [--stop-position]
+// over the files from the dump's to the stop's | mysql), every one ending with the source's state at its stop. Reported
+// beside the time and memory: the bytes mysqlsh read (rchar) against those from the dump's position to the stop.
+async function largeFiles() {
+  const gb = Number(process.env.BENCH_FILES_GB || 10);
+  const fileMB = Number(process.env.BENCH_FILE_MB || 1024);
+  const kb = Number(process.env.BENCH_ROW_KB || 32);
+  const earlyMB = Number(process.env.BENCH_EARLY_MB || 512);
+  const stopN = Number(process.env.BENCH_STOP || 2000);
+  const tail = Number(process.env.BENCH_TAIL || 2000);
+  const clients = Number(process.env.BENCH_CLIENTS || 4);
+  const ROWS_N = 1024;
+  const data = await cached(`files-${gb}g-${fileMB}m-${kb}k-${earlyMB}-${stopN}-${tail}`, gb, async (dir) => {
+    const binlogDir = path.join(dir, 'binlogs');
+    // binlog_cache_size: a transaction over it goes through a temporary file first.
+    const source = await startServer({ opts: `${GTIDS} --sync-binlog=0 --innodb-flush-log-at-trx-commit=2 --innodb-doublewrite=OFF ` +
+      `--max-binlog-size=${fileMB * 2 ** 20} --binlog-cache-size=${4 * kb * 1024}` });
+    try {
+      const uuid = String(await source.value('SELECT @@server_uuid'));
+      await source.query('ALTER INSTANCE DISABLE INNODB REDO_LOG');
+      await source.query(`CREATE SCHEMA big; CREATE TABLE big.t (id INT PRIMARY KEY, k INT NOT NULL, b MEDIUMBLOB NOT NULL)`);
+      await source.query(`SET SESSION cte_max_recursion_depth = ${ROWS_N}; INSERT INTO big.t WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL ` +
+        `SELECT n + 1 FROM s WHERE n < ${ROWS_N - 1}) SELECT n, 0, REPEAT(SHA2(n, 256), ${kb * 16}) FROM s`);
+      // Session c of cs updates the rows c, c + cs, …: no two sessions wait on one row.
+      await source.query(`SET SESSION sql_log_bin = 0; CREATE PROCEDURE big.gen(n INT, c INT, cs INT) BEGIN DECLARE i INT DEFAULT 0;
+        WHILE i < n DO UPDATE big.t SET k = k + 1, b = REPEAT(RANDOM_BYTES(1024), ${kb}) WHERE id = c + cs * (i MOD ${Math.floor(ROWS_N / clients)});
+        SET i = i + 1; END WHILE; END; SET SESSION sql_log_bin = 1`);
+      const conns = await Promise.all(Array.from({ length: clients }, () => mysql.createConnection({ host: '127.0.0.1', port: source.port, user: 'root', password: '' })));
+      const written = async () => (await source.query('SHOW BINARY LOGS')).reduce((s, r) => s + Number(r.File_size), 0);
+      const perRound = Math.max(1, Math.round(256 * 1024 / (2 * kb) / clients)); // about 256 MB a round
+      const until = async (bytes) => {
+        while (await written() < bytes) await Promise.all(conns.map((c, n) => c.query(`CALL big.gen(${perRound}, ${n}, ${clients})`)));
+      };
+      const dumpAt = async (name) => {
+        const dump = path.join(dir, name);
+        const dumped = await withShellDumper(source, () => runJs(source.uri, `util.dumpSchemas(['big'], ${JSON.stringify(dump)}, ` +
+          '{showProgress: false}); null', { configHome: home, env: DUMP_ENV }));
+        if (dumped.error) throw new Error(`util.dumpSchemas failed: ${dumped.out}`);
+        const at = JSON.parse(fs.readFileSync(path.join(dump, '@.json'), 'utf8'));
+        return { dump, gtid: at.gtidExecuted, file: at.binlogFile, pos: Number(at.binlogPosition) };
+      };
+      const t0 = Date.now();
+      await until(earlyMB * 2 ** 20);
+      const early = await dumpAt('dump-early');
+      await source.query(`CALL big.gen(${stopN}, 0, ${clients})`);
+      const stopAt = (await source.query('SHOW BINARY LOG STATUS'))[0];
+      const stop = { gtid: `${uuid}:${gtidCount(early.gtid) + stopN}`, file: stopAt.File, pos: Number(stopAt.Position),
+        state: await sourceState(source, ['big.t']) };
+      await until(gb * 2 ** 30);
+      const late = await dumpAt('dump-late');
+      await source.query(`CALL big.gen(${tail}, 1 % ${clients}, ${clients})`);
+      const endAt = (await source.query('SHOW BINARY LOG STATUS'))[0];
+      say(`Written in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+      await Promise.all(conns.map((c) => c.end()));
+      const final = await sourceState(source, ['big.t']);
+      const files = await takeBinlogs(source, null, binlogDir);
+      const sizes = Object.fromEntries(files.map((f) => [f, fs.statSync(path.join(binlogDir, f)).size]));
+      return { files, sizes, early, late, stop, final, end: { file: endAt.File, pos: Number(endAt.Position) },
+        transactions: gtidCount(final.gtids) };
+    } finally {
+      await source.stop();
+    }
+  });
+  const binlogDir = path.join(data.dir, 'binlogs');
+  const { files, sizes } = data;
+  const folderBytes = files.reduce((s, f) => s + sizes[f], 0);
+  // Bytes from file:pos to file:pos (the end of the files when to is null).
+  const span = (from, to) => files.reduce((s, f) => {
+    const i = files.indexOf(f);
+    if (i < files.indexOf(from.file) || (to && i > files.indexOf(to.file))) return s;
+    return s + (to && f === to.file ? to.pos : sizes[f]) - (f === from.file ? from.pos : 0);
+  }, 0);
+  const between = (from, to) => files.slice(files.indexOf(from), to ? files.indexOf(to) + 1 : files.length).map((f) => path.join(binlogDir, f));
+  const mb = (b) => `${(b / 2 ** 20).toFixed(0)} MB`;
+  say(`Large run (BENCH_LARGE=files): ${files.length} files (${files[0]} … ${files[files.length - 1]}), ${(folderBytes / 2 ** 30).toFixed(2)} GiB, ` +
+    `${data.transactions} transactions of one ${kb} KB blob${data.genSeconds ? `, written and dumped in ${data.genSeconds.toFixed(0)} s` : ''}\n` +
+    `  the early dump at ${data.early.file}:${data.early.pos}; its stop ${data.stop.gtid} (${stopN} after it) at ${data.stop.file}:${data.stop.pos}: ` +
+    `${mb(span(data.early, data.stop))} to replay, ${mb(span(data.stop, null))} past the stop; to the end ${mb(span(data.early, null))}\n` +
+    `  the late dump at ${data.late.file}:${data.late.pos}: ${mb(span(data.late, null))} (${tail} transactions) to replay, ` +
+    `${mb(folderBytes - span(data.late, null))} before it\n  each dump's files (read by util.loadDump inside mysqlsh, in its read MB): ` +
+    `${mb(dirBytes(data.early.dump))}, ${mb(dirBytes(data.late.dump))}\n  targets: mysqld ${TARGET_OPTS}`);
+  const idleName = 'idle mysqlsh (restore status)';
+  const load = (dump, args) => (t) => restoreLoad(t, dump, [`--binlogs=${binlogDir}`, ...args]);
+  const variants = [
+    { name: idleName, always: true, run: (t) => ({ ...runMeasured(MYSQLSH, [t.uri, '--', 'restore', 'status'], { env: shellEnv({ configHome: home }) }), stderr: '' }) },
+    { name: 'late dump, to the end: reference', expect: data.final, from: data.late.gtid,
+      run: (t) => reference(t, data.late.dump, data.late.gtid, between(data.late.file, null)) },
+    ...['sessions', 'applier'].map((road) => ({ name: `late dump, to the end: ${road}`, expect: data.final, from: data.late.gtid, run: load(data.late.dump, [`--replayWith=${road}`]) })),
+    { name: `early dump, stopAfter +${stopN}: reference`, expect: data.stop.state, from: data.early.gtid,
+      run: (t) => reference(t, data.early.dump, data.early.gtid, between(data.early.file, data.stop.file), [`--stop-position=${data.stop.pos}`]) },
+    ...['sessions', 'applier'].map((road) => ({ name: `early dump, stopAfter +${stopN}: ${road}`, expect: data.stop.state, from: data.early.gtid,
+      run: load(data.early.dump, [`--replayWith=${road}`, `--stopAfter=${data.stop.gtid}`]) })),
+    // The plan alone (its one read) of each: the short range, and almost the whole folder.
+    { name: 'late dump, --dry-run to the end', run: load(data.late.dump, ['--dry-run']) },
+    { name: 'early dump, --dry-run to the end', run: load(data.early.dump, ['--dry-run']) },
+  ];
+  const results = await largeRuns(variants);
+  largeTable(results, idleName);
+  say(`(to read from the dump's position: the late dump to the end ${mb(span(data.late, null))}; the early dump to its stop ` +
+    `${mb(span(data.early, data.stop))}, to the end ${mb(span(data.early, null))}; the folder ${mb(folderBytes)})`);
+  say(`${machineLine(MYSQLSH)}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  dropCached(data);
+  cleanTemp();
+  if (Object.values(results).some((r) => r.failed.length)) process.exitCode = 1;
 }
 
 async function main() {
-  if (process.env.BENCH_LARGE === 'tx') return largeTx();
   if (!HAVE.server) throw new Error('npm run bench:pitr needs ../shared (a real MySQL server).');
   const load0 = os.loadavg()[0].toFixed(1);
   const work = tempDir('restore-pitrbench-');
@@ -560,5 +831,5 @@ async function bigtx() {
   if (failed) process.exit(1);
 }
 
-const large = { bigtx };
+const large = { bigtx, tx: largeTx, files: largeFiles };
 (large[process.env.BENCH_LARGE] || main)().catch((e) => { process.stderr.write((e && e.stack) || String(e)); cleanTemp(); process.exit(1); });
