@@ -205,9 +205,10 @@ function refuseCase(t, f) {
   throw new UserError('BINLOG_NAME_CASE', said('transaction ' + at + ' names the ' + c.kind + ' ' + c.log + ' where the dump names ' +
     c.dump.join(' and ') + (c.ambiguous ? ', equal to it but for case, so which one it changes cannot be told. Load only one of them ' +
       '(excludeSchemas / excludeTables), or ' + stop + '.'
-      : ': its source compares names without case (lower_case_table_names 1 or 2) and logs them in lower case, and this target has ' +
-      'lower_case_table_names 0, where ' + c.log + ' is not the ' + c.kind + ' the load creates (mysqlbinlog | mysql would not find it ' +
-      'either). Load onto a target with lower_case_table_names=1 (set when its data directory is initialized), or ' + stop + '.')),
+      : ': a source with lower_case_table_names 1 or 2 logs names in lower case, so it may be that ' + c.kind + ', and on this target ' +
+      '(lower_case_table_names 0) ' + c.log + ' is not the one the load creates: applied, the transaction would miss the loaded rows; ' +
+      'skipped, it would leave them behind. Load onto a target with lower_case_table_names=1 (set when its data directory is initialized), ' +
+      'or ' + stop + '.')),
   { file: t.file, position: t.start, gtid: t.gtid || null, logName: c.log, dumpNames: c.dump });
 }
 
@@ -254,7 +255,7 @@ function keepForLoad(t, f) {
       if (o.type === 'routine') add(f.routine(o.schema, o.name), name, o.schema, true);
       else if (o.type === 'event') add(f.event(o.schema, o.name), name, o.schema, true);
       else {
-        var table = o.table || f.triggers[o.schema + '.' + o.name] || null;
+        var table = o.table || f.triggers[o.schema + '.' + o.name] || f.triggers[f.name(o.schema).schema + '.' + o.name] || null;
         var q = table ? split(table) : null;
         if (q) add(f.trigger(q.schema, q.table, o.name), name + ' on ' + table, o.schema, true);
         else if (!f.schema(o.schema)) add(false, name, o.schema, true);

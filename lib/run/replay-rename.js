@@ -44,10 +44,12 @@ function renameReplay(plan, objects, dump, aliases) {
       (l || []).forEach(function (n) { set[rawObjectName(n, dump.format)] = true; });
     });
   });
+  var added = [];
   Object.keys(aliases || {}).forEach(function (a) {
     var d = aliases[a];
     if (!Object.prototype.hasOwnProperty.call(map, d) || Object.prototype.hasOwnProperty.call(map, a)) return;
     map[a] = map[d];
+    added.push(a);
     // The logs name its objects in lower case too (the target compares them without case: the filter took the alias).
     var set = names[a] = {};
     Object.keys(names[d] || {}).forEach(function (n) { set[n] = true; set[n.toLowerCase()] = true; });
@@ -74,7 +76,8 @@ function renameReplay(plan, objects, dump, aliases) {
       }
     });
   });
-  plan.rewrite = { schemaMap: map, schemas: dump.schemas.map(function (e) { return e.schema; }) };
+  plan.rewrite = { schemaMap: map, schemas: dump.schemas.map(function (e) { return e.schema; }),
+    aliases: added };
   plan.lines.splice(2, 0, '  renamed: row events and statements of ' + renamed.map(function (s) { return s + ' -> ' + map[s]; }).join(', ') +
     ' applied under the new names (' + rewritten + ' statement(s) naming a schema rewritten)');
 }

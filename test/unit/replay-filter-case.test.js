@@ -55,10 +55,11 @@ describe('the replay\'s filter: names the binary logs give in another case than 
   it('a target comparing with case (lower_case_table_names 0), or two names of the dump equal but for case: refused, naming both', function () {
     const t = trx([], { 'shop.orders': [1, 0, 0] });
     expect(() => replayFilter.keepForLoad(t, filterFor({}, { fold: false }))).to.throw(`restore.load with binlogs: transaction ${t.gtid} ` +
-      `(binlog.000002:${t.start}) names the schema \`shop\` where the dump names \`Shop\`: its source compares names without case ` +
-      '(lower_case_table_names 1 or 2) and logs them in lower case, and this target has lower_case_table_names 0, where `shop` is not the ' +
-      'schema the load creates (mysqlbinlog | mysql would not find it either). Load onto a target with lower_case_table_names=1 (set when ' +
-      `its data directory is initialized), or stop before it (stopBefore: "${t.gtid}") and replay the rest with mysqlbinlog | mysql. ` +
+      `(binlog.000002:${t.start}) names the schema \`shop\` where the dump names \`Shop\`: a source with lower_case_table_names 1 or 2 ` +
+      'logs names in lower case, so it may be that schema, and on this target (lower_case_table_names 0) `shop` is not the one the load ' +
+      'creates: applied, the transaction would miss the loaded rows; skipped, it would leave them behind. Load onto a target with ' +
+      `lower_case_table_names=1 (set when its data directory is initialized), or stop before it (stopBefore: "${t.gtid}") and replay the ` +
+      'rest with mysqlbinlog | mysql. ' +
       'Nothing was changed.').with.property('code', 'BINLOG_NAME_CASE');
     // The schema's case right, the table's not.
     expect(() => replayFilter.keepForLoad(trx([], { 'Shop.orders': [1, 0, 0] }), filterFor({}, { fold: false })))
@@ -68,6 +69,26 @@ describe('the replay\'s filter: names the binary logs give in another case than 
       .to.throw(/names the schema `shop` where the dump names `Shop` and `SHOP`, equal to it but for case, so which one it changes cannot be told/);
     // Exact names decide first: SHOP's own transactions replay.
     expect(replayFilter.keepForLoad(trx([], { 'SHOP.t': [1, 0, 0] }), two)).to.equal(true);
+  });
+
+  it('schemaMap Shop: Shop_copy: the log\'s `shop` renamed as `Shop` is, by the plugin on the sessions road, by the channel\'s one rule on the applier road', function () {
+    const { renameReplay } = require('../../lib/run/replay-rename.js');
+    const channel = require('../../lib/binlog/replay-channel.js');
+    const f = filterFor({}, { fold: true });
+    const t1 = trx([], { 'shop.orders': [1, 0, 0] });
+    const t2 = { ...trx([]), statements: [{ schema: 'shop', text: 'ALTER TABLE shop.orders ADD COLUMN b INT', position: 300 }] };
+    [t1, t2].forEach((t) => expect(replayFilter.keepForLoad(t, f)).to.equal(true));
+    const plan = { transactions: [t1, t2], lines: ['Binary logs: …', '  replay: …', '  skipped: …'] };
+    const dumpModel = { format: 2, schemas: [{ schema: 'Shop', tables: ['Orders', 'Extra'], views: [], functions: [], procedures: [], events: [] }] };
+    renameReplay(plan, { schemas: [{ schema: 'Shop_copy', dumpSchema: 'Shop' }] }, dumpModel, f.aliases);
+    // The companion rewrites TABLE_MAP and default schemas by exact name: `shop` is in the map (on main it was not, and
+    // the rows went to the target's `shop`, which lctn 1 or 2 takes for the source's `Shop` loaded beside the copy).
+    expect(plan.rewrite.schemaMap).to.deep.equal({ Shop: 'Shop_copy', shop: 'Shop_copy' });
+    expect(t2.texts).to.deep.equal({ 300: 'ALTER TABLE `Shop_copy`.orders ADD COLUMN b INT' });
+    // The server's rule (Shop, shop_copy) matches `shop` regardless of case (measured, replay-channel.js): no second rule, no
+    // fallback to the plugin's rename (which cannot reach inside a compressed transaction).
+    expect(channel.serverWork(plan, 1).rewrite).to.deep.equal({ Shop: 'shop_copy' });
+    expect(channel.filterStatement(channel.serverWork(plan, 2))).to.match(/REPLICATE_REWRITE_DB = \(\(`Shop`, `shop_copy`\)\)/);
   });
 
   it('a source the dump says keeps case (lower_case_table_names 0): `shop` is another schema of it, skipped as before', function () {
