@@ -107,7 +107,7 @@ function forLoad(p) {
   };
   // An account the load's includeUsers / excludeUsers choose (with loadUsers: else they choose nothing).
   f.user = function (a) { return !f.users.length || (!matches(exclude, a) && (!include.length || matches(include, a))); };
-  // Names the log gives in another case than the dump (lib/binlog/replay-filter.js caseOf): {log name: dump name} taken
+  // Names the log gives in another case than the dump (caseOf below): {log name: dump name} taken
   // (schemas: for schemaMap's rename too), and this transaction's names that cannot be taken (keepForLoad refuses them).
   f.aliases = {};
   f.caseProblems = [];
