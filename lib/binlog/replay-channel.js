@@ -53,6 +53,14 @@ function quoteString(s) {
 // Names with other than ASCII letters keep the plugin's rename: the server's lower case of them is not JS's for sure.
 function serverWork(plan, lctn) {
   var map = plan.rewrite && plan.rewrite.schemaMap;
+  // The log's `shop` for the dump's `Shop` (lib/run/replay-rename.js aliases: the target folds): the server's rule for
+  // Shop matches it regardless of case, so it is no rule of its own (then lowerable would keep the plugin's rename).
+  var aliases = (plan.rewrite && plan.rewrite.aliases) || [];
+  if (map && aliases.length) {
+    var own = {};
+    Object.keys(map).forEach(function (k) { if (aliases.indexOf(k) < 0) own[k] = map[k]; });
+    map = own;
+  }
   var any = !!map && Object.keys(map).length > 0;
   var folds = Number(lctn) > 0;
   var rewrite = any && !folds ? map : null;

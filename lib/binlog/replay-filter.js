@@ -81,6 +81,14 @@ function forLoad(p) {
     (e.tables || []).concat(e.views || []).forEach(function (t) { dumpTables[e.schema + '.' + t] = true; });
   });
   (p.triggers || []).forEach(function (t) { triggers[t.schema + '.' + t.name] = t.schema + '.' + t.table; });
+  // A source with lower_case_table_names 1 or 2 logs `shop`.`orders` where its dump says `Shop`.`Orders`.
+  var folded = { schemas: {}, tables: {} };
+  Object.keys(dumpSchemas).forEach(function (s) { (folded.schemas[s.toLowerCase()] = folded.schemas[s.toLowerCase()] || []).push(s); });
+  Object.keys(dumpTables).forEach(function (n) {
+    var q = split(n);
+    var k = q.schema + '.' + q.table.toLowerCase();
+    (folded.tables[k] = folded.tables[k] || []).push(q.table);
+  });
   var options = TABLE_OPTIONS.concat(OBJECT_OPTIONS).filter(function (n) { return given(lo, n); });
   var names = Object.keys(dumpSchemas);
   var scope = origin === 'dumpInstance' ? null : 'the dump' + (origin ? ' (util.' + origin + ')' : '') + ' holds only ' +
@@ -99,25 +107,59 @@ function forLoad(p) {
   };
   // An account the load's includeUsers / excludeUsers choose (with loadUsers: else they choose nothing).
   f.user = function (a) { return !f.users.length || (!matches(exclude, a) && (!include.length || matches(include, a))); };
-  f.inSchema = function (s) { return !!dumpSchemas[s] || !!f.created.schemas[s]; };
+  // Names the log gives in another case than the dump (caseOf below): {log name: dump name} taken
+  // (schemas: for schemaMap's rename too), and this transaction's names that cannot be taken (keepForLoad refuses them).
+  f.aliases = {};
+  f.caseProblems = [];
+  var sourceLctn = p.sourceLctn === undefined || p.sourceLctn === null ? null : String(p.sourceLctn);
+  // The dump's name for one the log gives only in another case: the server compares them without case when the target's
+  // lower_case_table_names is 1 or 2 (p.fold), so the load's object is the one it changes. A source known to keep case
+  // (lower_case_table_names 0 in the dump's @.json) logs another object under that name: it stays another.
+  var caseOf = function (kind, name, exact, candidates, where) {
+    if (exact || !candidates || !candidates.length || sourceLctn === '0') return name;
+    if (candidates.length > 1 || !p.fold) {
+      f.caseProblems.push({ kind: kind, log: where(name), dump: candidates.map(where), ambiguous: candidates.length > 1 });
+      return name;
+    }
+    if (kind === 'schema') f.aliases[name] = candidates[0];
+    return candidates[0];
+  };
+  var schemaOf = function (s) {
+    if (s === null || s === undefined) return s;
+    return caseOf('schema', s, !!dumpSchemas[s] || !!f.created.schemas[s], folded.schemas[String(s).toLowerCase()],
+      function (x) { return '`' + x + '`'; });
+  };
+  var tableOf = function (s, t) {
+    return caseOf('table', t, !!dumpTables[s + '.' + t] || !!f.created.tables[s + '.' + t], folded.tables[s + '.' + String(t).toLowerCase()],
+      function (x) { return '`' + s + '`.`' + x + '`'; });
+  };
+  // (schema, table) as the dump names them: what the load's filters and the dump's lists are asked about.
+  f.name = function (s, t) { var c = schemaOf(s); return { schema: c, table: t === undefined ? t : tableOf(c, t) }; };
+  // "schema.table" as the dump names it.
+  f.key = function (n) { var q = split(n); var c = f.name(q.schema, q.table); return c.schema + '.' + c.table; };
+  f.inSchema = function (s) { s = schemaOf(s); return !!dumpSchemas[s] || !!f.created.schemas[s]; };
   // A table (or view) the load creates, or would have had it been in the dump; one the replay creates in scope counts.
   f.table = function (s, t) {
+    var c = f.name(s, t);
+    s = c.schema;
+    t = c.table;
     if (!f.inSchema(s) || !chosen.table(s, t) || f.left[s + '.' + t]) return false;
     return origin !== 'dumpTables' || !!dumpTables[s + '.' + t] || !!f.created.tables[s + '.' + t];
   };
   // A table the filters choose, whether or not the dump held that name (a loaded table renamed to it).
-  f.byFilters = function (s, t) { return f.inSchema(s) && chosen.table(s, t) && !f.left[s + '.' + t]; };
+  f.byFilters = function (s, t) { var c = f.name(s, t); s = c.schema; t = c.table; return f.inSchema(s) && chosen.table(s, t) && !f.left[s + '.' + t]; };
   // A schema-level object (routine, event, the schema's own DDL) of s is created.
-  f.schema = function (s) { return f.inSchema(s) && chosen.schema(s); };
+  f.schema = function (s) { s = schemaOf(s); return f.inSchema(s) && chosen.schema(s); };
   // The load creates schema s (for the counts: only of tables it leaves out, or of schemas it does not load).
-  f.loadsSchema = function (s) { return f.inSchema(s) && (!chosen.loadsSchema || chosen.loadsSchema(s)); };
+  f.loadsSchema = function (s) { s = schemaOf(s); return f.inSchema(s) && (!chosen.loadsSchema || chosen.loadsSchema(s)); };
   // CREATE / DROP DATABASE s: of a whole instance's dump, a new schema the filters allow is created.
-  f.database = function (s) { return origin === 'dumpInstance' && !dumpSchemas[s] ? chosen.schema(s) : f.schema(s); };
-  f.routine = function (s, n) { return f.schema(s) && chosen.routine([s, n]); };
-  f.event = function (s, n) { return f.schema(s) && chosen.event([s, n]); };
-  f.trigger = function (s, table, n) { return f.table(s, table) && chosen.trigger([s, table, n]); };
+  f.database = function (s) { s = schemaOf(s); return origin === 'dumpInstance' && !dumpSchemas[s] ? chosen.schema(s) : f.schema(s); };
+  f.routine = function (s, n) { s = schemaOf(s); return f.schema(s) && chosen.routine([s, n]); };
+  f.event = function (s, n) { s = schemaOf(s); return f.schema(s) && chosen.event([s, n]); };
+  f.trigger = function (s, table, n) { var c = f.name(s, table); return f.table(c.schema, c.table) && chosen.trigger([c.schema, c.table, n]); };
   // Every table of s is created (no table-level narrowing there): a trigger whose table is not told goes with its schema.
   f.wholeSchema = function (s) {
+    s = schemaOf(s);
     var named = function (n) {
       var list = Array.isArray(lo[n]) ? lo[n] : typeof lo[n] === 'string' ? lo[n].split(',') : [];
       return list.some(function (x) { return String(x).replace(/`/g, '').trim().split('.')[0] === s; });
@@ -152,6 +194,24 @@ function quoted(text) {
   return JSON.stringify(secrets.statement(text).replace(/\s+/g, ' ').slice(0, 100));
 }
 
+// A transaction naming a loaded object only in another case than the dump, where the target would not take it for
+// that object (lower_case_table_names 0: the load created `Shop`, the log says `shop`) or two of the dump's names
+// match it: refused before anything changes. Skipped as "not loaded" it would leave the load's rows behind.
+function refuseCase(t, f) {
+  if (!f.caseProblems.length) return;
+  var c = f.caseProblems[0];
+  var at = (t.gtid ? t.gtid + ' ' : '') + '(' + t.file + ':' + t.start + ')';
+  var stop = 'stop before it (stopBefore: "' + (t.gtid || t.file + ':' + t.start) + '") and replay the rest with mysqlbinlog | mysql';
+  throw new UserError('BINLOG_NAME_CASE', said('transaction ' + at + ' names the ' + c.kind + ' ' + c.log + ' where the dump names ' +
+    c.dump.join(' and ') + (c.ambiguous ? ', equal to it but for case, so which one it changes cannot be told. Load only one of them ' +
+      '(excludeSchemas / excludeTables), or ' + stop + '.'
+      : ': a source with lower_case_table_names 1 or 2 logs names in lower case, so it may be that ' + c.kind + ', and on this target ' +
+      '(lower_case_table_names 0) ' + c.log + ' is not the one the load creates: applied, the transaction would miss the loaded rows; ' +
+      'skipped, it would leave them behind. Load onto a target with lower_case_table_names=1 (set when its data directory is initialized), ' +
+      'or ' + stop + '.')),
+  { file: t.file, position: t.start, gtid: t.gtid || null, logName: c.log, dumpNames: c.dump });
+}
+
 // Whether transaction t is replayed: every object it names loaded (true), none ('notLoaded' when an object of a
 // loaded schema is among them, else 'otherSchemas': the counts the plan prints); some: refused, naming it. A
 // table the transaction creates is loaded when the filters would have chosen it had it been in the dump (a dump of
@@ -159,6 +219,7 @@ function quoted(text) {
 // f: forLoad's, or null (nothing narrows: every transaction replays).
 function keepForLoad(t, f) {
   if (!f) return true;
+  f.caseProblems = [];
   var verdicts = []; // {loaded, name, schema}
   var unknown = null; // {text, why}
   var xaStart = null;
@@ -194,7 +255,7 @@ function keepForLoad(t, f) {
       if (o.type === 'routine') add(f.routine(o.schema, o.name), name, o.schema, true);
       else if (o.type === 'event') add(f.event(o.schema, o.name), name, o.schema, true);
       else {
-        var table = o.table || f.triggers[o.schema + '.' + o.name] || null;
+        var table = o.table || f.triggers[o.schema + '.' + o.name] || f.triggers[f.name(o.schema).schema + '.' + o.name] || null;
         var q = table ? split(table) : null;
         if (q) add(f.trigger(q.schema, q.table, o.name), name + ' on ' + table, o.schema, true);
         else if (!f.schema(o.schema)) add(false, name, o.schema, true);
@@ -222,6 +283,7 @@ function keepForLoad(t, f) {
       }
     }
   });
+  refuseCase(t, f);
   var names = verdicts.map(function (v) { return v.name; });
   if (unknown && (unknown.options || f.options.length)) {
     var why = unknown.options ? unknown.options.join(', ') + ' choose' + (unknown.options.length > 1 ? '' : 's') + ' which accounts are loaded'
@@ -252,15 +314,15 @@ function keepForLoad(t, f) {
     var r = statements.read(s.text, s.schema);
     if (r && r.kind === 'trigger' && r.objects[0].table) f.triggers[r.objects[0].schema + '.' + r.objects[0].name] = r.objects[0].table;
   });
-  if (keep !== true) renamed.forEach(function (n) { f.left[n] = true; });
+  if (keep !== true) renamed.forEach(function (n) { f.left[f.key(n)] = true; });
   if (keep === true) {
     f.counts.accounts += accounts;
     if (unknown) f.counts.unread++;
     // What the replay creates is in the load's scope from here on (a new schema of an instance's dump, a table of some tables' dump).
     t.statements.forEach(function (s) {
       var r = statements.read(s.text, s.schema);
-      if (r && r.kind === 'create-database' && f.database(r.schemas[0])) f.created.schemas[r.schemas[0]] = true;
-      if (r) r.written.forEach(function (n) { var q = split(n); if (f.inSchema(q.schema)) f.created.tables[n] = true; });
+      if (r && r.kind === 'create-database' && f.database(r.schemas[0])) f.created.schemas[f.name(r.schemas[0]).schema] = true;
+      if (r) r.written.forEach(function (n) { var q = split(n); if (f.inSchema(q.schema)) f.created.tables[f.key(n)] = true; });
     });
   } else if (keep === 'notLoaded' && verdicts.every(function (v) { return v.object === 'account'; })) f.counts.accountsLeft++;
   else if (keep === 'notLoaded' && verdicts.every(function (v) { return v.object; })) f.counts.objects++;

@@ -6,6 +6,7 @@ var CODES = {
   BINLOG_DUMP_POINT: 'the dumped server\'s own binary logs hold the dump\'s binlogFile:binlogPosition at another point than its gtidExecuted (a history begun again, or a dump not read at one point)',
   BINLOG_GAP: 'the binary logs given do not reach from where the dump ends to the target (a file missing, GTIDs purged)',
   BINLOG_INCIDENT: 'an INCIDENT event (the source lost events there) lies between the dump and the stop: replay up to it',
+  BINLOG_NAME_CASE: 'the binary logs name a loaded schema or table in another case than the dump (a source with lower_case_table_names 1 or 2) and this target compares names with case, or two of the dump\'s names match it',
   BINLOG_OTHER_HISTORY: 'the binary logs given are not the dumped server\'s history (another server\'s, a history begun again, or copied before the dump)',
   BINLOG_PROGRAM_MISSING: 'binary logs from a live server need mysqlbinlog (MySQL Shell 9.2+ libexec, or the MySQL client programs on PATH)',
   BINLOG_SOURCE_AUTH: 'the live server given as binlogs refused the account (password, or REPLICATION SLAVE / CLIENT missing)',

@@ -19,6 +19,7 @@ var planApplier = require('../binlog/replay-applier.js').planApplier;
 var replayRecord = require('../binlog/replay-record.js');
 var rowOwnership = require('../snapshot/row-ownership.js');
 var canManageChannels = require('../server/privileges.js').canManageChannels;
+var foldsTableNames = require('../server/server-tables.js').foldsTableNames;
 
 var TARGETS = ['until', 'stopBefore', 'stopAfter'];
 
@@ -42,14 +43,16 @@ function slicedTables(options) {
 // IDEMPOTENT (an update or delete of a row the target does not hold is skipped, not an error; an insert
 // over a row it holds replaces it). Which rows a replay may touch at all is row-ownership's (the preflight
 // refuses a table holding rows of its own). Said in the plan with the count.
-function markSliced(plan, sliced) {
+// nameOf: (schema, table) -> the dump's names (the filter's: a log's `shop`.`orders` for the dump's `Shop`.`Orders`).
+function markSliced(plan, sliced, nameOf) {
   if (!sliced) return;
   var n = 0;
   var names = [];
   plan.transactions.forEach(function (t) {
     var hit = (t.tables || []).filter(function (name) {
       var dot = name.indexOf('.');
-      return sliced.has(name.slice(0, dot), name.slice(dot + 1));
+      var c = nameOf(name.slice(0, dot), name.slice(dot + 1));
+      return sliced.has(c.schema, c.table);
     });
     if (!hit.length) return;
     t.idempotent = true;
@@ -175,7 +178,8 @@ function planLoadReplay(host, p) {
     return inDump.indexOf(s) >= 0 ? schemas.indexOf(s) >= 0
       : sel.excludeSchemas.indexOf(s) < 0 && (!sel.includeSchemas.length || sel.includeSchemas.indexOf(s) >= 0);
   };
-  var filter = replayFilter.forLoad({ lo: p.lo, dump: p.dump, triggers: (p.objects.triggers || []).map(function (t) {
+  // fold: the target takes `shop` for the loaded `Shop` (lower_case_table_names 1 or 2), as a source of those logs names it.
+  var filter = replayFilter.forLoad({ lo: p.lo, dump: p.dump, fold: foldsTableNames(host), sourceLctn: dumpSysvar(p.dump.rootJson, 'lower_case_table_names'), triggers: (p.objects.triggers || []).map(function (t) {
     return { schema: t.dumpSchema, table: t.table, name: t.name };
   }), chosen: { table: function (s, t) { return selection.isTableChosen(sel, s, t); }, schema: loadsSchema, loadsSchema: loadsSchema,
     routine: objectFilter(p.lo, 'Routines', 2, 2), event: objectFilter(p.lo, 'Events', 2, 2), trigger: objectFilter(p.lo, 'Triggers', 2, 3) } });
@@ -189,8 +193,8 @@ function planLoadReplay(host, p) {
   var skippedAt = plan.lines.map(function (l) { return /^ {2}skipped: /.test(l); }).indexOf(true) + 1;
   [replayFilter.scopeLine(filter), replayFilter.accountLine(filter)].filter(Boolean).reverse().forEach(function (l) { plan.lines.splice(skippedAt, 0, l); });
   // schemaMap (or util.loadDump's schema option): the events under the new names (lib/run/replay-rename.js).
-  renameReplay(plan, p.objects, p.dump);
-  markSliced(plan, sliced);
+  renameReplay(plan, p.objects, p.dump, filter.aliases);
+  markSliced(plan, sliced, filter.name);
   // What the target holds already is skipped by every check of what the replay sends (read once).
   var held = gtids.executed(host);
   plan.writes = replayWrites(plan, held);

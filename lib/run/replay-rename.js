@@ -32,10 +32,11 @@ function short(text) {
 // model. Sets plan.rewrite {schemaMap, schemas: the dump's schema names (the applier road's filter needs them,
 // lib/binlog/replay-channel.js serverWork)} and each transaction's texts {position: rewritten statement};
 // adds the plan line. Throws where a statement cannot be rewritten with certainty.
-function renameReplay(plan, objects, dump) {
+// aliases: {name in the binary logs: the dump's name} the filter took for a loaded schema (a source with
+// lower_case_table_names 1 or 2 logs `shop` for the dump's `Shop`, lib/binlog/replay-filter.js): renamed as it is.
+function renameReplay(plan, objects, dump, aliases) {
   var map = schemaMapOf(objects);
   if (!map) return;
-  var renamed = Object.keys(map);
   var names = {};
   dump.schemas.forEach(function (e) {
     var set = names[e.schema] = {};
@@ -43,6 +44,17 @@ function renameReplay(plan, objects, dump) {
       (l || []).forEach(function (n) { set[rawObjectName(n, dump.format)] = true; });
     });
   });
+  var added = [];
+  Object.keys(aliases || {}).forEach(function (a) {
+    var d = aliases[a];
+    if (!Object.prototype.hasOwnProperty.call(map, d) || Object.prototype.hasOwnProperty.call(map, a)) return;
+    map[a] = map[d];
+    added.push(a);
+    // The logs name its objects in lower case too (the target compares them without case: the filter took the alias).
+    var set = names[a] = {};
+    Object.keys(names[d] || {}).forEach(function (n) { set[n] = true; set[n.toLowerCase()] = true; });
+  });
+  var renamed = Object.keys(map);
   // Tables the replay itself creates (CREATE TABLE) are objects of their schema too.
   createdTables(plan, null).forEach(function (c) { (names[c.dumpSchema] = names[c.dumpSchema] || {})[c.table] = true; });
   var known = function (schema, name) { return !!names[schema] && names[schema][name] === true; };
@@ -64,7 +76,8 @@ function renameReplay(plan, objects, dump) {
       }
     });
   });
-  plan.rewrite = { schemaMap: map, schemas: dump.schemas.map(function (e) { return e.schema; }) };
+  plan.rewrite = { schemaMap: map, schemas: dump.schemas.map(function (e) { return e.schema; }),
+    aliases: added };
   plan.lines.splice(2, 0, '  renamed: row events and statements of ' + renamed.map(function (s) { return s + ' -> ' + map[s]; }).join(', ') +
     ' applied under the new names (' + rewritten + ' statement(s) naming a schema rewritten)');
 }
