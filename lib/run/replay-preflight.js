@@ -14,6 +14,7 @@ var sourcePosition = require('../dump/dump-metadata.js').sourcePosition;
 var sourceIdentity = require('../dump/dump-metadata.js').sourceIdentity;
 var renameReplay = require('./replay-rename.js').renameReplay;
 var replayTables = require('../binlog/replay-tables.js');
+var setField = require('../binlog/plan-transactions.js').setField;
 var replaySizes = require('../binlog/replay-sizes.js');
 var planApplier = require('../binlog/replay-applier.js').planApplier;
 var replayRecord = require('../binlog/replay-record.js');
@@ -46,13 +47,13 @@ function markSliced(plan, sliced) {
   if (!sliced) return;
   var n = 0;
   var names = [];
-  plan.transactions.forEach(function (t) {
+  plan.transactions.forEach(function (t, k) {
     var hit = (t.tables || []).filter(function (name) {
       var dot = name.indexOf('.');
       return sliced.has(name.slice(0, dot), name.slice(dot + 1));
     });
     if (!hit.length) return;
-    t.idempotent = true;
+    setField(plan.transactions, k, 'idempotent', true);
     n++;
     hit.forEach(function (x) { if (names.indexOf(x) < 0) names.push(x); });
   });

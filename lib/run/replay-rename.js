@@ -12,6 +12,7 @@ var rewriteSql = require('../rename/sql-rewrite.js').rewriteSql;
 var rawObjectName = require('../partial/load-objects.js').rawObjectName;
 var createdTables = require('../binlog/replay-tables.js').createdTables;
 var secrets = require('../options/secrets.js');
+var setField = require('../binlog/plan-transactions.js').setField;
 
 // {dump schema: loaded name} of the loaded schemas whose name changes, or null.
 function schemaMapOf(objects) {
@@ -47,7 +48,8 @@ function renameReplay(plan, objects, dump) {
   var known = function (schema, name) { return !!names[schema] && names[schema][name] === true; };
   var rename = function (schema) { return Object.prototype.hasOwnProperty.call(map, schema) ? map[schema] : null; };
   var rewritten = 0;
-  plan.transactions.forEach(function (t) {
+  plan.transactions.forEach(function (t, k) {
+    var texts = t.texts;
     (t.statements || []).forEach(function (s) {
       var r = rewriteSql(s.text, { rename: rename, renamed: renamed, known: known, bodies: true, schema: s.schema, definers: null });
       if (r.warnings.length) {
@@ -57,11 +59,12 @@ function renameReplay(plan, objects, dump) {
           '"), or load without schemaMap. Nothing was changed.', { gtid: t.gtid });
       }
       if (r.changed) {
-        t.texts = t.texts || {};
-        t.texts[String(s.position)] = r.text;
+        texts = texts || {};
+        texts[String(s.position)] = r.text;
         rewritten++;
       }
     });
+    if (texts !== t.texts) setField(plan.transactions, k, 'texts', texts);
   });
   plan.rewrite = { schemaMap: map };
   plan.lines.splice(2, 0, '  renamed: row events and statements of ' + renamed.map(function (s) { return s + ' -> ' + map[s]; }).join(', ') +
