@@ -144,10 +144,12 @@ function makeFiles(restore) {
       return JSON.parse(companion(restore, 'binlogServerFetch')(JSON.stringify(spec), password));
     },
     binlogApplyStart: function (spec) { return companion(restore, 'binlogApplyStart')(JSON.stringify(spec)); },
+    binlogApplyAdd: function (id, spec) { companion(restore, 'binlogApplyAdd')(id, JSON.stringify(spec)); },
     binlogApplyWait: function (id, seconds, stop) {
       return JSON.parse(companion(restore, 'binlogApplyWait')(id, seconds, !!stop));
     },
     binlogFeedStart: function (spec) { return JSON.parse(companion(restore, 'binlogFeedStart')(JSON.stringify(spec))); },
+    binlogFeedAdd: function (id, spec) { companion(restore, 'binlogFeedAdd')(id, JSON.stringify(spec)); },
     binlogFeedStatus: function (id) { return JSON.parse(companion(restore, 'binlogFeedStatus')(id)); },
     binlogFeedStop: function (id) { return JSON.parse(companion(restore, 'binlogFeedStop')(id)); },
     decodeHeads: function (pieces) {
