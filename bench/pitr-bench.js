@@ -228,7 +228,8 @@ const pluginReplay = (threads, preset, cfgHome = home, extra = []) => async (tar
 // procedure, unlogged itself; sync_binlog 0); the files from the dump's on are copied. Measured under runMeasured
 // (mysqlsh's time and peak memory), against an idle mysqlsh (the plugin loaded, `restore status`): `restore load
 // --dry-run --binlogs=DIR` to the end of the files, the same with --stopAfter the BENCH_STOP-th transaction after
-// the dump (default 1,000), and the replay itself when BENCH_REPLAY=1. BENCH_COMPARE: other checkouts, one line each.
+// the dump (default 1,000), and the replay itself with BENCH_REPLAY (1: the sessions; or sessions,applier). BENCH_COMPARE: other
+// checkouts, one line each.
 async function largeTx() {
   const before = Number(process.env.BENCH_BEFORE || 0);
   const stopAt = Number(process.env.BENCH_STOP || 1000);
@@ -276,15 +277,22 @@ async function largeTx() {
         `CPU ${r.cpu.toFixed(1)} s${replayLine ? `; ${replayLine}` : ''}${r.status ? `\n${r.stderr.slice(-600)}${r.stdout.slice(-600)}` : ''}\n`);
     }
   }
-  if (process.env.BENCH_REPLAY === '1') {
-    settle();
-    const r = runMeasured(MYSQLSH, [target.uri, '--', 'restore', 'load', dump, `--binlogs=${binlogDir}`, '--replayWith=sessions',
-      '--output-format=json'], { env: shellEnv({ configHome: home }) });
-    const report = r.status === 0 ? JSON.parse(r.stdout) : null;
-    const phase = (n) => (report ? report.phases.find((p) => p.phase === n) : null);
-    process.stdout.write(`  this checkout: replay (load + ${TX} transactions, sessions): rc ${r.status}, ${r.seconds.toFixed(1)} s ` +
-      `(preflight ${phase('preflight') ? phase('preflight').seconds.toFixed(1) : '?'} s, replay ${phase('replay') ? phase('replay').seconds.toFixed(1) : '?'} s), ` +
-      `mysqlsh peak ${r.peakMB.toFixed(0)} MB${r.status ? `\n${r.stderr.slice(-600)}${r.stdout.slice(-600)}` : ''}\n`);
+  // BENCH_REPLAY: 1 (the sessions) or the roads, comma-separated (sessions,applier): each replay onto a fresh target,
+  // for this checkout and each of BENCH_COMPARE's.
+  const roads = process.env.BENCH_REPLAY === '1' ? ['sessions'] : (process.env.BENCH_REPLAY || '').split(',').filter(Boolean);
+  for (const road of roads) {
+    for (const h of homes) {
+      settle();
+      const fresh = await startServer({ opts: TARGET_OPTS });
+      const r = runMeasured(MYSQLSH, [fresh.uri, '--', 'restore', 'load', dump, `--binlogs=${binlogDir}`, `--replayWith=${road}`,
+        '--output-format=json'], { env: shellEnv({ configHome: h.home }) });
+      await fresh.stop();
+      const report = r.status === 0 ? JSON.parse(r.stdout) : null;
+      const phase = (n) => (report ? report.phases.find((p) => p.phase === n) : null);
+      process.stdout.write(`  ${h.name}: replay (load + ${TX} transactions, ${road}): rc ${r.status}, ${r.seconds.toFixed(1)} s ` +
+        `(preflight ${phase('preflight') ? phase('preflight').seconds.toFixed(1) : '?'} s, replay ${phase('replay') ? phase('replay').seconds.toFixed(1) : '?'} s), ` +
+        `mysqlsh peak ${r.peakMB.toFixed(0)} MB${r.status ? `\n${r.stderr.slice(-600)}${r.stdout.slice(-600)}` : ''}\n`);
+    }
   }
   await target.stop();
   process.stdout.write(`${machineLine(MYSQLSH)}; load average ${os.loadavg()[0].toFixed(1)}\n`);
