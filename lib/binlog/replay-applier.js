@@ -15,6 +15,7 @@ var startProgress = require('../format/progress.js').startProgress;
 var formatBytes = require('../format/text-table.js').formatBytes;
 var times = require('./binlog-times.js');
 var gtids = require('./gtid-set.js');
+var memory = require('../core/memory.js');
 var channel = require('./replay-channel.js');
 
 var CHANNEL = 'restore_replay';
@@ -292,6 +293,8 @@ function applyWithApplier(host, plan, opts) {
         var n = Math.min(BATCH, todo.length - sent);
         host.files.binlogFeedAdd(feed.id, { transactions: feedRows(todo, sent, sent + n, until), more: sent + n < todo.length, applied: done });
         sent += n;
+        // The batch as built, and the polls' garbage, outlive young collections; V8 collects in full only when a call returns.
+        memory.settle(host, n);
       }
       var st = host.files.binlogFeedStatus(feed.id);
       var err = channelErrors(host);

@@ -10,6 +10,7 @@ var startProgress = require('../format/progress.js').startProgress;
 var formatBytes = require('../format/text-table.js').formatBytes;
 var times = require('./binlog-times.js');
 var gtids = require('./gtid-set.js');
+var memory = require('../core/memory.js');
 
 var POLL_SECONDS = 2;
 // Transactions one call hands the engine (binlog_replay.py LOW: it asks for more when it holds fewer than this).
@@ -51,6 +52,8 @@ function applyReplay(host, plan, opts) {
         var n = Math.min(BATCH, todo.length - sent);
         host.files.binlogApplyAdd(id, { transactions: rows(todo, sent, sent + n), more: sent + n < todo.length });
         sent += n;
+        // The batch as built outlives a young collection; mysqlsh's V8 collects in full only when a call returns.
+        memory.settle(host, n);
       }
       if (st.last && !st.done) {
         progress.update(st.applied, formatBytes(st.bytes) + ', commit time reached ' + times.timeTexts(host, plan.zone, [st.last.time])[0]);
