@@ -195,10 +195,10 @@ function listOf(store, rows) {
   };
 }
 
-// A store and the list of its rows as they are pushed: {store, list()}.
+// A store: push(row), size(), list() (of the rows pushed so far).
 function create(files, sets) {
   var store = createStore(files, sets);
-  return { push: store.push, list: function () { return listOf(store, null); } };
+  return { push: store.push, size: store.size, list: function () { return listOf(store, null); } };
 }
 
 // set on a list, or on a plain array's object (tests build plans of plain objects).

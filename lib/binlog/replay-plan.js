@@ -43,10 +43,12 @@ function planReplay(host, opts) {
   var until = opts.until ? times.parseTime(host, zone, opts.until, 'until', 'restore.load') : null;
   var folder = binlogSource.openBinlogs(host, opts.where, opts.sourceOptions, { startFile: opts.dumpFile || null, dumpGtids: opts.dumpGtids, until: until,
     stopGtid: [named ? null : opts.stopBefore, opts.stopAfter].filter(function (x) { return x && !splitPosition(x); })[0] || null });
-  // Read from the dump's file to the stop, no further (a stop by name: every file, the drop is found in them).
+  // Read from the dump's file to the stop, no further (a stop by name: up to the batch the drop is found in).
+  var early = byPosition && opts.dumpFile ? stops.beforePosition(folder.files, opts.dumpFile, opts.dumpPosition) : null;
   var got = replayRead.readPlan(host, folder, { dumpGtids: opts.dumpGtids || null, dumpFile: opts.dumpFile || null,
     dumpPosition: typeof opts.dumpPosition === 'number' ? opts.dumpPosition : null, until: until, toEnd: !!named,
-    stopBefore: named ? null : opts.stopBefore || null, stopAfter: opts.stopAfter || null });
+    stopBefore: named ? null : opts.stopBefore || null, stopAfter: opts.stopAfter || null },
+  named ? function (batch) { return !!stops.resolveNamed(batch, named, dumpSet, early); } : null);
   // The files: all there, readable, no gap, the dumped server's history (lib/binlog/replay-history.js).
   var checked = history.checkFiles(host, folder, got, opts, dumpSet, byPosition);
   var names = checked.names;

@@ -12,10 +12,11 @@ var memory = require('../core/memory.js');
 // small enough that a batch as parsed, here and in Python, is little beside the plan's columns.
 var BATCH = 5000;
 
-// folder: binlog-folder.js folderFiles' (or binlog-source.js openBinlogs'); spec: binlog_plan.plan's.
+// folder: binlog-folder.js folderFiles' (or binlog-source.js openBinlogs'); spec: binlog_plan.plan's; found (a stop by
+// name, spec.toEnd): list -> whether the stop is among the transactions of a batch (a list): the read then ends there.
 // Returns what binlog-folder.js readFolder returns (files, transactions, last) with inDump {count, gtids, last},
 // gtidsRead, gtidsBeforeStop, tagless, stopped ({file, position} or null) and unread (names of the files not read).
-function readPlan(host, folder, spec) {
+function readPlan(host, folder, spec, found) {
   var paths = folder.files.map(function (n) { return host.files.join(folder.dir, n); });
   if (!paths.length) {
     return { files: [], unread: [], transactions: planTransactions.create([], []).list(), inDump: { count: 0, gtids: '', last: null }, gtidsRead: '', gtidsBeforeStop: '',
@@ -27,9 +28,11 @@ function readPlan(host, folder, spec) {
   var sets = [];
   var store = planTransactions.create(folder.files, sets);
   var batches = 0;
+  var finish = false;
   var got;
   do {
-    got = host.files.binlogPlanNext(id, BATCH);
+    var from = store.size();
+    got = host.files.binlogPlanNext(id, BATCH, finish);
     tables.push.apply(tables, got.tables);
     got.sets.forEach(function (ids) {
       var o = {};
@@ -40,6 +43,7 @@ function readPlan(host, folder, spec) {
     got.transactions = null;
     // Each batch as parsed outlives a young collection and then dies: collected every 50,000 (lib/core/memory.js).
     if (++batches % 10 === 0) memory.settle(host, 10 * BATCH);
+    finish = !got.done && !!found && found(store.list().slice(from));
   } while (!got.done);
   got.transactions = store.list();
   got.unread = got.unread.map(function (p) { return host.files.basename(p); });

@@ -43,7 +43,8 @@
 //                                  pieces {unsupported} (plugins/restore/restore_py/binlog_apply.py); rewrite
 //                                  {schemaMap, texts: {position: statement}} or null (binlog_rewrite.py)
 //     binlogPlan(paths, spec)   -> {id}: starts reading what a replay's plan needs, from the dump's file to the stop only
-//     binlogPlanNext(id, n)     -> its next transactions, each a short array, and at the end the summary
+//     binlogPlanNext(id, n, finish) -> its next transactions, each a short array, and at the end the summary (finish:
+//                                  a stop by name found in what was given, the read ends there)
 //                                  (plugins/restore/restore_py/binlog_plan.py plan_start, plan_next; lib/binlog/replay-read.js)
 //     binlogPast(paths, spec)   -> {count, last}: the transactions past a replay's stop a target holds (binlog_plan.py past)
 //     binlogHead(path)          -> {previousGtids, firstGtid, firstCommit, size, error}: a binary log file read

@@ -135,7 +135,10 @@ function makeFiles(restore) {
     binlogPlan: function (paths, spec) {
       return JSON.parse(companion(restore, 'binlogPlan')(JSON.stringify(paths), JSON.stringify(spec)));
     },
-    binlogPlanNext: function (id, n) { return JSON.parse(companion(restore, 'binlogPlanNext')(id, n)); },
+    binlogPlanNext: function (id, n, finish) {
+      var call = companion(restore, 'binlogPlanNext');
+      return JSON.parse(finish ? call(id, n, true) : call(id, n));
+    },
     binlogPast: function (paths, spec) {
       return JSON.parse(companion(restore, 'binlogPast')(JSON.stringify(paths), JSON.stringify(spec)));
     },

@@ -121,7 +121,8 @@ FUNCTIONS = [
         _p("specJson", "string", "JSON text {dumpGtids, dumpFile, dumpPosition, until, stopBefore, stopAfter, toEnd}.")]),
     ("binlogPlanNext", _later("binlog_plan", "plan_next"), "The next transactions of a plan's read: JSON text {transactions, tables, sets, done} (done: with files, unread, inDump, gtidsRead, stopped, last).", [
         _p("id", "integer", "What binlogPlan answered."),
-        _p("n", "integer", "About how many transactions.")]),
+        _p("n", "integer", "About how many transactions."),
+        _p("finish", "bool", "The stop by name is found: the read ends after what was given.", required=False)]),
     ("binlogPast", _later("binlog_plan", "past"), "The transactions past a replay's stop a target holds: JSON text {count, last}.", [
         _p("pathsJson", "string", "JSON text [path, ...]: the stop's file and those after it."),
         _p("specJson", "string", "JSON text {position, held, numbered, uuid}.")]),
