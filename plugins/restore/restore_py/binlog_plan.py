@@ -31,10 +31,9 @@ def plan_start(paths_json, spec_json):
 
 
 def plan_next(plan_id, n, finish=False):
-    # The next transactions of a plan_start (up to about n: the events of one more transaction may end
-    # others), as plan()'s: {transactions, tables and sets (those new since the last batch), done}; the last
-    # batch (done: true) with the rest of plan()'s fields, the plan then forgotten. finish: lib/ found its stop
-    # by name (toEnd) in what it has: the read ends there, stopped after the last transaction given.
+    # The next transactions of a plan_start (up to about n: the events of one more transaction may end others), as plan()'s: {transactions,
+    # tables and sets (those new since the last batch), done}; the last batch (done: true) with the rest of plan()'s fields, the plan then
+    # forgotten. finish: lib/ found its stop by name (toEnd: a batch ends at each transaction with statements) in what it has: the read ends.
     gen = _PLANS[plan_id]
     try:
         out = gen.send(-1 if finish else max(1, int(n)))
@@ -85,7 +84,7 @@ def _plan(paths, spec):
                       "around": None, "fromPoint": None}}
     table_ids, set_ids = {}, {}
     read, before_stop, in_dump_gtids = GtidSet(), GtidSet(), GtidSet()
-    state = {"file": 0, "pendingIncidents": [], "seen": False, "rows": [], "limit": 0, "tables": 0, "sets": 0}
+    state = {"file": 0, "pendingIncidents": [], "seen": False, "rows": [], "limit": 0, "tables": 0, "sets": 0, "cut": False}
 
     def in_dump(t, k):
         if dump is not None and t["gtid"]:
@@ -136,6 +135,7 @@ def _plan(paths, spec):
         if mine and (hit_before or hit_after):
             state["seen"] = True  # a stop the dump holds: refused by lib/, from the first transaction after the dump on
         state["rows"].append(_compact(t, k, mine, table_ids, set_ids, out))
+        state["cut"] = to_end and bool(t.get("statements"))  # a stop by name: lib/ looks for its DROP at each statement
         if past:
             out["stopped"] = {"file": t["file"], "position": t["start"]}
             raise _Stop()
@@ -169,8 +169,8 @@ def _plan(paths, spec):
         out["files"].append(info)
         try:
             for _ in _read_file(reader, path, info, state):
-                if len(state["rows"]) >= state["limit"]:
-                    state["limit"] = yield batch(False)
+                if len(state["rows"]) >= state["limit"] or state["cut"]:
+                    state["limit"], state["cut"] = (yield batch(False)), False
                     if state["limit"] < 0:
                         out["stopped"] = {"file": out["last"]["file"], "position": out["last"]["end"]}
                         raise _Stop()
