@@ -237,7 +237,7 @@ function appliedPrefix(host, todo, from) {
 }
 
 // Transactions one call hands the listener: it holds those the target has not committed, not every one.
-var BATCH = 20000;
+var BATCH = 10000;
 
 // The listener's rows for todo[from, to), and after the last the transaction past the stop (until), its GTID event alone.
 function feedRows(todo, from, to, until) {
@@ -264,6 +264,7 @@ function applyWithApplier(host, plan, opts) {
     statements: 0, last: null, engine: 'applier' };
   if (!todo.length) return out;
   var wantedText = setOf(todo);
+  memory.settle(host, todo.length); // what the plan and the load left
   var info = host.sql.run('SELECT @@GLOBAL.server_id AS sid, VERSION() AS v, UUID() AS u, @@GLOBAL.replica_parallel_workers AS w').rows[0];
   out.workers = Number(info.w); // as the server has it when the channel starts (the tuned value, when tuned)
   var feed = host.files.binlogFeedStart({ tls: plan.applier.tls ? 'required' : null, dir: plan.folder.dir, address: plan.applier.address, version: String(info.v).replace(/-.*/, ''),

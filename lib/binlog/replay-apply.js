@@ -14,7 +14,7 @@ var memory = require('../core/memory.js');
 
 var POLL_SECONDS = 2;
 // Transactions one call hands the engine (binlog_replay.py LOW: it asks for more when it holds fewer than this).
-var BATCH = 20000;
+var BATCH = 10000;
 
 function rows(todo, from, to) {
   var out = [];
@@ -36,7 +36,9 @@ function applyReplay(host, plan, opts) {
   if (!todo.length) return out;
   // A load under other schema names (plan.rewrite, lib/run/replay-rename.js): each transaction's statements
   // at their positions replaced; outsideSlice "skip": its row events under rbr_exec_mode IDEMPOTENT.
-  // The transactions cross in batches, as the engine asks for them (it holds what it has not applied, not every one).
+  // The transactions cross in batches, as the engine asks for them (it holds what it has not applied, not every one);
+  // what the plan and the load left is collected first.
+  memory.settle(host, todo.length);
   var sent = Math.min(BATCH, todo.length);
   var spec = { dir: plan.folder.dir, workers: workers, unlogged: !!opts.unlogged,
     rewrite: plan.rewrite ? { schemaMap: plan.rewrite.schemaMap } : null, transactions: rows(todo, 0, sent) };

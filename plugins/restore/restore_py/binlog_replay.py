@@ -22,7 +22,7 @@ from . import binlog_apply, binlog_stream, binlog_worker
 _RUNS = {}
 _IDS = [0]
 QUEUE_BYTES = 16 << 20  # what the reader may hold ahead of the workers (a transaction above binlog_apply.LAZY counts little: read when sent)
-LOW = 20000  # JS is asked for more (wait returns) once fewer than this are handed over and not committed
+LOW = 10000  # JS is asked for more (wait returns) once fewer than this are handed over and not committed
 
 
 class Clock(object):
