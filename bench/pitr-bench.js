@@ -430,13 +430,15 @@ async function largeTx() {
       { name: `${h.name}dry run, stopAfter the ${stopAt}th`, run: measured(['restore', 'load', data.dump, `--binlogs=${binlogDir}`, '--dry-run',
         `--stopAfter=${data.stopGtid}`], h.home) });
   }
-  if (process.env.BENCH_REPLAY === '1') {
+  // BENCH_REPLAY: 1 (the reference and both roads) or a comma-separated list of reference, sessions, applier.
+  const wanted = process.env.BENCH_REPLAY === '1' ? ['reference', 'sessions', 'applier'] : (process.env.BENCH_REPLAY || '').split(',').filter(Boolean);
+  if (wanted.includes('reference')) {
     variants.push({ name: 'reference: loadDump + mysqlbinlog | mysql', expect: data.expected, from: data.dumpGtid, run: (t) => reference(t, data.dump, data.dumpGtid, paths) });
-    for (const h of homes) {
-      for (const road of ['sessions', 'applier']) {
-        variants.push({ name: `${h.name}replay, replayWith ${road}`, expect: data.expected, from: data.dumpGtid,
-          run: (t) => restoreLoad(t, data.dump, [`--binlogs=${binlogDir}`, `--replayWith=${road}`], h.home) });
-      }
+  }
+  for (const h of homes) {
+    for (const road of ['sessions', 'applier'].filter((r) => wanted.includes(r))) {
+      variants.push({ name: `${h.name}replay, replayWith ${road}`, expect: data.expected, from: data.dumpGtid,
+        run: (t) => restoreLoad(t, data.dump, [`--binlogs=${binlogDir}`, `--replayWith=${road}`], h.home) });
     }
   }
   const results = await largeRuns(variants);

@@ -15,6 +15,7 @@ var startProgress = require('../format/progress.js').startProgress;
 var formatBytes = require('../format/text-table.js').formatBytes;
 var times = require('./binlog-times.js');
 var gtids = require('./gtid-set.js');
+var memory = require('../core/memory.js');
 var channel = require('./replay-channel.js');
 
 var CHANNEL = 'restore_replay';
@@ -227,12 +228,26 @@ function channelIdle(host) {
   return !busy.some(function (r) { return Number(r.n) > 0; });
 }
 
-// The applied prefix: how many of todo the target holds, in order (commits keep the source's order).
-function appliedPrefix(host, todo) {
+// The applied prefix: how many of todo the target holds, in order (commits keep the source's order), from `from` on.
+function appliedPrefix(host, todo, from) {
   var held = gtids.executed(host);
-  var n = 0;
-  while (n < todo.length && gtids.hasGtid(held, todo[n].gtid)) n++;
+  var n = from || 0;
+  while (n < todo.length && gtids.hasGtid(held, todo.at(n).gtid)) n++;
   return n;
+}
+
+// Transactions one call hands the listener: it holds those the target has not committed, not every one.
+var BATCH = 10000;
+
+// The listener's rows for todo[from, to), and after the last the transaction past the stop (until), its GTID event alone.
+function feedRows(todo, from, to, until) {
+  var out = [];
+  for (var k = from; k < to; k++) {
+    var t = todo.at(k);
+    out.push([t.file, t.start, t.end, t.gtid, t.texts || null]);
+  }
+  if (to === todo.length && until) out.push([until.file, until.start, until.end, until.gtid, null, true]);
+  return out;
 }
 
 // plan: planReplay's with plan.applier (planApplier's); opts {quietMs}. Returns what applyReplay returns.
@@ -249,12 +264,14 @@ function applyWithApplier(host, plan, opts) {
     statements: 0, last: null, engine: 'applier' };
   if (!todo.length) return out;
   var wantedText = setOf(todo);
+  memory.settle(host, todo.length); // what the plan and the load left
   var info = host.sql.run('SELECT @@GLOBAL.server_id AS sid, VERSION() AS v, UUID() AS u, @@GLOBAL.replica_parallel_workers AS w').rows[0];
   out.workers = Number(info.w); // as the server has it when the channel starts (the tuned value, when tuned)
   var feed = host.files.binlogFeedStart({ tls: plan.applier.tls ? 'required' : null, dir: plan.folder.dir, address: plan.applier.address, version: String(info.v).replace(/-.*/, ''),
     targetServerId: Number(info.sid), uuid: String(info.u), user: USER, rewrite: channel.feedRewrite(plan, server),
-    transactions: todo.map(function (t) { return [t.file, t.start, t.end, t.gtid, t.texts || null]; })
-      .concat(until ? [[until.file, until.start, until.end, until.gtid, null, true]] : []) });
+    transactions: feedRows(todo, 0, Math.min(BATCH, todo.length), until), more: todo.length > BATCH });
+  var sent = Math.min(BATCH, todo.length);
+  var counted = { n: 0, bytes: 0 }; // bytes of todo's first n
   var progress = startProgress(host, 'Replaying binary logs (the target\'s applier)', todo.length, { unit: 'transactions', quietMs: opts.quietMs });
   var started = Date.now();
   var done = 0;
@@ -271,15 +288,22 @@ function applyWithApplier(host, plan, opts) {
     for (;;) {
       var w = host.sql.run('SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?) AS w', [wantedText, POLL_SECONDS]).rows[0].w;
       var finished = w !== null && Number(w) === 0; // NULL (no answer) is not "every GTID is there"
-      done = appliedPrefix(host, todo);
+      done = appliedPrefix(host, todo, done);
       if (finished) { did = channel.whatServerDid(host, server); break; }
+      while (sent < todo.length && sent - done < BATCH) {
+        var n = Math.min(BATCH, todo.length - sent);
+        host.files.binlogFeedAdd(feed.id, { transactions: feedRows(todo, sent, sent + n, until), more: sent + n < todo.length, applied: done });
+        sent += n;
+        // The batch as built, and the polls' garbage, outlive young collections; V8 collects in full only when a call returns.
+        memory.settle(host, n);
+      }
       var st = host.files.binlogFeedStatus(feed.id);
       var err = channelErrors(host);
       if (err.applier) { failure = { kind: 'applier', code: err.applier.code, message: err.applier.message }; break; }
       if (until && channel.applierStopped(host)) {
         // Stopped before the replay's last transaction was applied: by an error (read again), else the UNTIL taken as
         // reached early (never expected: the target does not hold that transaction).
-        if (appliedPrefix(host, todo) === todo.length) continue;
+        if (appliedPrefix(host, todo, done) === todo.length) continue;
         err = channelErrors(host);
         failure = err.applier ? { kind: 'applier', code: err.applier.code, message: err.applier.message }
           : { kind: 'applier', code: null, message: 'stopped for START REPLICA UNTIL SQL_BEFORE_GTIDS = ' + until.gtid + ' with transactions of the replay not applied' };
@@ -291,17 +315,17 @@ function applyWithApplier(host, plan, opts) {
         break;
       }
       if (done) {
-        var t = todo[done - 1];
-        progress.update(done, formatBytes(bytesOf(todo, done)) + ', commit time reached ' + times.timeTexts(host, plan.zone, [t.time])[0]);
+        var t = todo.at(done - 1);
+        progress.update(done, formatBytes(bytesOf(todo, done, counted)) + ', commit time reached ' + times.timeTexts(host, plan.zone, [t.time])[0]);
       }
     }
   } finally {
     try { removeChannel(host); } finally { var last = host.files.binlogFeedStop(feed.id); if (last) { out.cpuSeconds = last.cpuSeconds; out.tls = last.tls || null; } }
   }
-  done = appliedPrefix(host, todo); // what the applier committed before it stopped
+  done = appliedPrefix(host, todo, done); // what the applier committed before it stopped
   out.applied = done;
-  out.bytes = bytesOf(todo, done);
-  out.last = done ? { gtid: todo[done - 1].gtid, time: todo[done - 1].time } : null;
+  out.bytes = bytesOf(todo, done, counted);
+  out.last = done ? { gtid: todo.at(done - 1).gtid, time: todo.at(done - 1).time } : null;
   if (failure && failure.kind === 'unreachable') {
     var reason = 'the target could not connect back to the plugin at ' + plan.applier.address + ':' + feed.port +
       ' (its replication connection says: MySQL error ' + failure.code + ': ' + failure.message + ')';
@@ -312,7 +336,7 @@ function applyWithApplier(host, plan, opts) {
     { reason: reason, nothingApplied: untouched, applied: done });
   }
   if (failure) {
-    var next = todo[done];
+    var next = todo.at(done);
     throw new UserError('REPLAY_FAILED', 'The replay failed at transaction ' + (next ? next.gtid + ' (' + next.file + ':' + next.start + ')' : '(none left)') +
       ': the target\'s ' + (failure.kind === 'io' ? 'replication connection' : 'applier') + (failure.code === null ? ' ' : ' says MySQL error ' + failure.code + ': ') + failure.message +
       (failure.feed ? ' (the plugin\'s listener: ' + failure.feed + ')' : '') + '. ' + done + ' transaction(s) were applied before it, in the ' +
@@ -325,26 +349,31 @@ function applyWithApplier(host, plan, opts) {
   return out;
 }
 
-// The GTIDs of the transactions as a set's text (one pass: numbers sorted per uuid, runs joined).
+// The GTIDs of the transactions as a set's text (one pass: runs per uuid as they come, then sorted and joined).
 function setOf(list) {
   var by = {};
-  list.forEach(function (t) { var g = gtids.splitGtid(t.gtid); (by[g.uuid] = by[g.uuid] || []).push(g.n); });
+  list.forEach(function (t) {
+    var g = gtids.splitGtid(t.gtid);
+    var runs = by[g.uuid] = by[g.uuid] || [];
+    var last = runs[runs.length - 1];
+    if (last && g.n === last[1] + 1) last[1] = g.n;
+    else runs.push([g.n, g.n]);
+  });
   return Object.keys(by).sort().map(function (u) {
-    var ns = by[u].sort(function (a, b) { return a - b; });
     var runs = [];
-    ns.forEach(function (n) {
+    by[u].sort(function (a, b) { return a[0] - b[0]; }).forEach(function (r) {
       var last = runs[runs.length - 1];
-      if (last && n <= last[1] + 1) last[1] = Math.max(last[1], n);
-      else runs.push([n, n]);
+      if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
+      else runs.push([r[0], r[1]]);
     });
     return u + ':' + runs.map(function (r) { return r[0] === r[1] ? String(r[0]) : r[0] + '-' + r[1]; }).join(':');
   }).join(',');
 }
 
-function bytesOf(todo, n) {
-  var b = 0;
-  for (var i = 0; i < n; i++) b += todo[i].end - todo[i].start;
-  return b;
+// The bytes of todo's first n (counted: what an earlier call counted, n only grows).
+function bytesOf(todo, n, counted) {
+  for (; counted.n < n; counted.n++) { var t = todo.at(counted.n); counted.bytes += t.end - t.start; }
+  return counted.bytes;
 }
 
 module.exports = { planApplier: planApplier, tuneWorkers: tuneWorkers, applyWithApplier: applyWithApplier, removeOwnChannel: removeOwnChannel,

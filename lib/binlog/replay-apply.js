@@ -10,8 +10,20 @@ var startProgress = require('../format/progress.js').startProgress;
 var formatBytes = require('../format/text-table.js').formatBytes;
 var times = require('./binlog-times.js');
 var gtids = require('./gtid-set.js');
+var memory = require('../core/memory.js');
 
 var POLL_SECONDS = 2;
+// Transactions one call hands the engine (binlog_replay.py LOW: it asks for more when it holds fewer than this).
+var BATCH = 10000;
+
+function rows(todo, from, to) {
+  var out = [];
+  for (var k = from; k < to; k++) {
+    var t = todo.at(k);
+    out.push([t.file, t.start, t.end, t.gtid, t.lastCommitted, t.sequenceNumber, t.time, t.texts || null, !!t.idempotent]);
+  }
+  return out;
+}
 
 // plan: lib/binlog/replay-plan.js planReplay's; opts {workers: sessions, unlogged: sql_log_bin = 0 in them, quietMs:
 // progress.js's (tests)}. Returns {applied, onTarget, workers,
@@ -24,15 +36,27 @@ function applyReplay(host, plan, opts) {
   if (!todo.length) return out;
   // A load under other schema names (plan.rewrite, lib/run/replay-rename.js): each transaction's statements
   // at their positions replaced; outsideSlice "skip": its row events under rbr_exec_mode IDEMPOTENT.
-  var id = host.files.binlogApplyStart({ dir: plan.folder.dir, workers: workers, unlogged: !!opts.unlogged,
-    rewrite: plan.rewrite ? { schemaMap: plan.rewrite.schemaMap } : null, transactions: todo.map(function (t) {
-      return [t.file, t.start, t.end, t.gtid, t.lastCommitted, t.sequenceNumber, t.time, t.texts || null, !!t.idempotent];
-    }) });
+  // The transactions cross in batches, as the engine asks for them (it holds what it has not applied, not every one);
+  // what the plan and the load left is collected first.
+  memory.settle(host, todo.length);
+  var sent = Math.min(BATCH, todo.length);
+  var spec = { dir: plan.folder.dir, workers: workers, unlogged: !!opts.unlogged,
+    rewrite: plan.rewrite ? { schemaMap: plan.rewrite.schemaMap } : null, transactions: rows(todo, 0, sent) };
+  if (sent < todo.length) spec.more = true;
+  var id = host.files.binlogApplyStart(spec);
+  spec = null;
   var progress = startProgress(host, 'Replaying binary logs', todo.length, { unit: 'transactions', quietMs: opts.quietMs });
   var st;
   try {
     do {
       st = host.files.binlogApplyWait(id, POLL_SECONDS);
+      while (!st.done && sent < todo.length && sent - st.applied < BATCH) {
+        var n = Math.min(BATCH, todo.length - sent);
+        host.files.binlogApplyAdd(id, { transactions: rows(todo, sent, sent + n), more: sent + n < todo.length });
+        sent += n;
+        // The batch as built outlives a young collection; mysqlsh's V8 collects in full only when a call returns.
+        memory.settle(host, n);
+      }
       if (st.last && !st.done) {
         progress.update(st.applied, formatBytes(st.bytes) + ', commit time reached ' + times.timeTexts(host, plan.zone, [st.last.time])[0]);
       }

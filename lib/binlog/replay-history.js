@@ -153,17 +153,17 @@ function pointMismatch(got, names, k, pos, dumpSet) {
   var file = names[k];
   var info = got.files[k];
   var passed = got.inDump || {};
-  var here = got.transactions.filter(function (t) { return t.file === file; });
-  var atPoint = passed.atPoint || here.some(function (t) { return t.start === pos || t.end === pos; });
-  if (here.length || passed.inFile ? !atPoint : pos > info.size) {
-    var around = here.filter(function (t) { return t.start < pos && pos < t.end; })[0] || passed.around;
+  var here = inFile(got.transactions, file, pos);
+  var atPoint = passed.atPoint || here.atPoint;
+  if (here.count || passed.inFile ? !atPoint : pos > info.size) {
+    var around = here.around || passed.around;
     return pos > info.size ? 'the file ends at ' + info.size + ', before that position'
       : 'no transaction begins or ends at ' + pos + (around ? ' (' + (around.gtid ? 'transaction ' + around.gtid + ', ' : 'the transaction ') + 'at ' +
         around.start + ', runs to ' + around.end + ')' : '');
   }
   var wrong = null;
   for (var i = 0; i < got.transactions.length && !wrong; i++) {
-    var t = got.transactions[i];
+    var t = got.transactions.at(i);
     if (!t.gtid) continue; // a tagged GTID not read: no GTID to hold against the set
     var fk = names.indexOf(t.file);
     var before = fk < k || (fk === k && t.end !== null && t.end <= pos);
@@ -178,6 +178,18 @@ function pointMismatch(got, names, k, pos, dumpSet) {
     'dump\'s gtidExecuted' : ', from that position on, is in the dump\'s gtidExecuted');
 }
 
+// The transactions read of file: {count, atPoint (one begins or ends at pos), around (the first one pos is inside, or null)}.
+function inFile(trxs, file, pos) {
+  var out = { count: 0, atPoint: false, around: null };
+  trxs.forEach(function (t) {
+    if (t.file !== file) return;
+    out.count++;
+    if (t.start === pos || t.end === pos) out.atPoint = true;
+    if (!out.around && t.start < pos && pos < t.end) out.around = t;
+  });
+  return out;
+}
+
 function merge(into, set) {
   Object.keys(set).forEach(function (s) { set[s].forEach(function (r) { gtids.addRange(into, s, r[0], r[1]); }); });
 }
@@ -189,10 +201,10 @@ function checkPosition(host, got, names, opts) {
   var pos = opts.dumpPosition;
   if (typeof pos !== 'number') return;
   var info = got.files[names.indexOf(file)];
-  var here = got.transactions.filter(function (t) { return t.file === file; });
-  var ok = here.length ? here.some(function (t) { return t.start === pos || t.end === pos; }) : pos <= info.size;
+  var here = inFile(got.transactions, file, pos);
+  var ok = here.count ? here.atPoint : pos <= info.size;
   if (ok) return;
-  var around = here.filter(function (t) { return t.start < pos && pos < t.end; })[0];
+  var around = here.around;
   throw new UserError('BINLOG_OTHER_HISTORY', said('the dump ends at ' + file + ':' + pos + ' (its binlogFile:binlogPosition), and the ' + file +
     ' here ' + (pos > info.size ? 'ends at ' + info.size + ', before it' : 'has no transaction beginning or ending there' +
       (around ? ' (its transaction at ' + around.start + ' runs to ' + around.end + ')' : '')) +
@@ -204,7 +216,7 @@ function checkPosition(host, got, names, opts) {
 function checkStop(folder, trxs, stopGtid, stopName, dumpSet, isStop, splitPosition, r) {
   if (!stopGtid) return;
   if (!splitPosition(stopGtid) && gtids.hasGtid(dumpSet, stopGtid)) throw new UserError('OPTION_INVALID', said(stopName + stopGtid + ' is already in the dump (its gtidExecuted).'));
-  var at = trxs.filter(function (t) { return isStop(t, stopGtid); })[0];
+  var at = trxs.filter(function (t) { return isStop(t, stopGtid); }).at(0);
   if (!at) {
     throw new UserError('OPTION_INVALID', said(stopName + stopGtid + ' is in none of the files of ' + folder.dir + (splitPosition(stopGtid)
       ? ' (no transaction starts there: restore.binlogs lists them with their file:position)' : '') + '.'));
@@ -226,9 +238,11 @@ function checkUntil(host, r) {
   var last = null;
   // The plan's read summarises the dump's transactions: the one committed last among them (replay-read.js).
   var inDumpLast = r.got.inDump && r.got.inDump.last;
-  (inDumpLast ? r.trxs.concat([inDumpLast]) : r.trxs).forEach(function (t) {
+  var later = function (t) {
     if (r.inDump(t) && t.commit !== null && (!last || t.commit > last.commit)) last = t;
-  });
+  };
+  r.trxs.forEach(later);
+  if (inDumpLast) later(inDumpLast);
   if (last && last.commit >= r.until) {
     var shown = times.timeTexts(host, r.zone, [r.until, last.commit]);
     throw new UserError('OPTION_INVALID', said('until ' + shown[0] + ' is before the dump\'s own point: ' + (last.gtid ? 'transaction ' + last.gtid +
@@ -255,7 +269,7 @@ function checkIncidents(host, r) {
   if (!r.got.files.some(function (f) { return f.incidents && f.incidents.length; })) return;
   var stopAt = r.trxs.length;
   for (var k = 0; k < r.trxs.length; k++) {
-    var t = r.trxs[k];
+    var t = r.trxs.at(k);
     if (r.inDump(t)) continue;
     if ((r.until !== null && t.commit >= r.until) || r.isStop(t, r.stopBefore)) { stopAt = k; break; }
     if (r.isStop(t, r.stopAfter)) { stopAt = k + 1; break; }
@@ -264,11 +278,12 @@ function checkIncidents(host, r) {
     (f.incidents || []).forEach(function (pos) {
       var file = r.names[fk];
       var n = 0;
-      while (n < r.trxs.length && (r.names.indexOf(r.trxs[n].file) < fk || (r.trxs[n].file === file && r.trxs[n].start < pos))) n++;
-      if (n < r.trxs.length && r.inDump(r.trxs[n])) return;
+      var before = function (t) { return r.names.indexOf(t.file) < fk || (t.file === file && t.start < pos); };
+      while (n < r.trxs.length && before(r.trxs.at(n))) n++;
+      if (n < r.trxs.length && r.inDump(r.trxs.at(n))) return;
       if (n >= stopAt && stopAt < r.trxs.length) return;
-      var prev = n > 0 && !r.inDump(r.trxs[n - 1]) ? r.trxs[n - 1] : null;
-      var next = n < r.trxs.length ? r.trxs[n] : null;
+      var prev = n > 0 && !r.inDump(r.trxs.at(n - 1)) ? r.trxs.at(n - 1) : null;
+      var next = n < r.trxs.length ? r.trxs.at(n) : null;
       throw new UserError('BINLOG_INCIDENT', said('an INCIDENT event at ' + file + ':' + pos + ' (the source lost events there: a replica stops at it, ' +
         'mysqlbinlog breaks its output there) lies inside the replay. What the source lost is in no file, so nothing after it can be replayed ' +
         'as the source had it. ' + (next ? 'Replay up to it: stopBefore: "' + next.file + ':' + next.start + '" (the transaction after it)' +

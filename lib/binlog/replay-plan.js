@@ -14,6 +14,7 @@ var history = require('./replay-history.js');
 var replayFilter = require('./replay-filter.js');
 var stops = require('./replay-stops.js');
 var planLines = require('./replay-lines.js');
+var memory = require('../core/memory.js');
 
 var splitPosition = stops.splitPosition;
 var isStop = stops.isStop;
@@ -42,10 +43,12 @@ function planReplay(host, opts) {
   var until = opts.until ? times.parseTime(host, zone, opts.until, 'until', 'restore.load') : null;
   var folder = binlogSource.openBinlogs(host, opts.where, opts.sourceOptions, { startFile: opts.dumpFile || null, dumpGtids: opts.dumpGtids, until: until,
     stopGtid: [named ? null : opts.stopBefore, opts.stopAfter].filter(function (x) { return x && !splitPosition(x); })[0] || null });
-  // Read from the dump's file to the stop, no further (a stop by name: every file, the drop is found in them).
+  // Read from the dump's file to the stop, no further (a stop by name: up to the batch the drop is found in).
+  var early = byPosition && opts.dumpFile ? stops.beforePosition(folder.files, opts.dumpFile, opts.dumpPosition) : null;
   var got = replayRead.readPlan(host, folder, { dumpGtids: opts.dumpGtids || null, dumpFile: opts.dumpFile || null,
     dumpPosition: typeof opts.dumpPosition === 'number' ? opts.dumpPosition : null, until: until, toEnd: !!named,
-    stopBefore: named ? null : opts.stopBefore || null, stopAfter: opts.stopAfter || null });
+    stopBefore: named ? null : opts.stopBefore || null, stopAfter: opts.stopAfter || null },
+  named ? function (batch) { return !!stops.resolveNamed(batch, named, dumpSet, early); } : null);
   // The files: all there, readable, no gap, the dumped server's history (lib/binlog/replay-history.js).
   var checked = history.checkFiles(host, folder, got, opts, dumpSet, byPosition);
   var names = checked.names;
@@ -73,11 +76,14 @@ function planReplay(host, opts) {
   history.checkStop(folder, got.transactions, stopGtid, stopName, dumpSet, isStop, splitPosition, range);
   history.checkUntil(host, range);
   history.checkIncidents(host, range);
+  memory.settle(host, got.transactions.length);
   var trxs = got.transactions;
   var stopAt = trxs.length;
   var kept = new Map();
+  var chosen = new Int32Array(trxs.length); // indexes into trxs of the transactions replayed: the first nChosen
+  var nChosen = 0;
   for (var k = 0; k < trxs.length; k++) {
-    var t = trxs[k];
+    var t = trxs.at(k);
     if (byPosition) {
       // Before the dump's position: in the dump. From it on: numbered in the source's order, whatever is then
       // skipped, so a number names the same transaction whatever the stop or the filters.
@@ -98,7 +104,7 @@ function planReplay(host, opts) {
     }
     if (byPosition) {
       out.numbered++;
-      if (t.gtid === null) t.gtid = byPosition.uuid + ':' + out.numbered;
+      if (t.gtid === null) trxs.set(k, 'gtid', t.gtid = byPosition.uuid + ':' + out.numbered);
       else out.ownGtids++; // GTIDs turned on at the source after the dump: its own kept
     }
     if (t.gtid === null) {
@@ -112,26 +118,29 @@ function planReplay(host, opts) {
         t.undecoded.join('; ') +
         '. Replay it with mysqlbinlog | mysql.'));
     }
-    // Transactions writing the same tables (one object per set: lib/binlog/replay-read.js) and no statement: decided once.
+    // Transactions writing the same tables (one set index: lib/binlog/plan-transactions.js) and no statement: decided once.
     var plain = !t.statements.length;
-    var memo = plain ? kept.get(t.tables) : undefined;
+    var memo = plain ? kept.get(t.set) : undefined;
     var keep = memo ? memo.keep : replayFilter.keepForLoad(t, opts.filter);
     if (keep === true) {
-      // The object read is the plan's (no copy): its tables become the names it writes.
-      var written = memo ? memo.written : replayFilter.writtenTables(t);
-      if (plain && !memo) kept.set(t.tables, { keep: keep, written: written });
-      t.tables = written;
-      out.transactions.push(t);
+      // The row read is the plan's (no copy): its tables become the names it writes.
+      var written = memo ? memo.written : trxs.tablesIndex(replayFilter.writtenTables(t));
+      if (plain && !memo) kept.set(t.set, { keep: keep, written: written });
+      trxs.set(k, 'tablesAt', written);
+      chosen[nChosen++] = k;
     } else {
-      if (plain && !memo) kept.set(t.tables, { keep: keep });
+      if (plain && !memo) kept.set(t.set, { keep: keep });
       out[keep]++;
     }
     if (isStop(t, opts.stopAfter)) { out.reached = true; stopAt = k + 1; break; }
   }
+  out.transactions = trxs.pick(chosen.subarray(0, nChosen));
+  chosen = null;
+  memory.settle(host, trxs.length);
   out.pastStop = pastStop(folder, got, trxs, stopAt, opts.stopAfter, byPosition, out.numbered, dumpSet);
-  out.next = stops.firstPastStop(trxs[stopAt], out, byPosition);
+  out.next = stops.firstPastStop(trxs.at(stopAt), out, byPosition);
   refuseUnsent(out.transactions);
-  out.last = out.transactions.length ? out.transactions[out.transactions.length - 1] : null;
+  out.last = out.transactions.length ? out.transactions.at(out.transactions.length - 1) : null;
   var shown = times.timeTexts(host, zone, [until, out.last ? out.last.time : null, got.last ? got.last.commit : null,
     resolved ? resolved.time : null]);
   if (resolved) resolved.timeText = shown[3];
@@ -147,8 +156,8 @@ function planReplay(host, opts) {
 // is past it. known: what the history up to the stop holds (the dump's GTIDs, the first file's previous GTIDs, every
 // GTID read before the stop); numbered/uuid: a dump without GTIDs, its transactions numbered on from numbered + 1.
 function pastStop(folder, got, trxs, stopAt, stopAfter, byPosition, numbered, dumpSet) {
-  var at = stopAt < trxs.length ? trxs[stopAt] : got.stopped ? null : stopAt > 0 && isStop(trxs[stopAt - 1], stopAfter) ? trxs[stopAt - 1] : null;
-  var from = at ? { file: at.file, position: at === trxs[stopAt] ? at.start : at.end } : got.stopped;
+  var at = stopAt < trxs.length ? trxs.at(stopAt) : got.stopped ? null : stopAt > 0 && isStop(trxs.at(stopAt - 1), stopAfter) ? trxs.at(stopAt - 1) : null;
+  var from = at ? { file: at.file, position: stopAt < trxs.length ? at.start : at.end } : got.stopped;
   if (!from) return null;
   var known = gtids.parseSet(got.gtidsBeforeStop);
   [gtids.setText(dumpSet), got.files.length ? got.files[0].previousGtids : ''].forEach(function (t) {
@@ -170,7 +179,7 @@ function pastStop(folder, got, trxs, stopAt, stopAfter, byPosition, numbered, du
 // read of the files (plugins/restore/restore_py/binlog_plan.py): refused, naming the first.
 function refuseUnsent(list) {
   for (var k = 0; k < list.length; k++) {
-    var t = list[k];
+    var t = list.at(k);
     if (!t.unsupported.length) continue;
     throw new UserError('BINLOG_UNSUPPORTED', said('transaction ' + t.gtid + ' (' + t.file + ':' + t.start + ') holds ' +
       t.unsupported.join(', ') + ', which the replay does not send yet. Replay up to it ' +

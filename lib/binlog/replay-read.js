@@ -1,101 +1,51 @@
 // The binary log files a replay's plan reads (host.files.binlogPlan, plugins/restore/restore_py/binlog_plan.py):
 // from the dump's file to the stop, no further, each transaction the dump holds summarised, every other one
-// crossing as a short array made here into the object planReplay works on. And, when the target holds GTIDs
+// crossing as a short array kept here in columns (./plan-transactions.js: a list planReplay works on). And, when the target holds GTIDs
 // the replay up to the stop does not explain, whether those lie past the stop (heldPastStop: a scan of the
 // files from the stop on, only then).
 var folderOf = require('./binlog-folder.js');
 var gtids = require('./gtid-set.js');
+var planTransactions = require('./plan-transactions.js');
+var memory = require('../core/memory.js');
 
-var NONE = [];
-// Transactions a batch of the companion's read holds (one JSON text at a time crosses, never every transaction).
-var BATCH = 20000;
+// Transactions a batch of the companion's read holds (one JSON text at a time crosses, never every transaction):
+// small enough that a batch as parsed, here and in Python, is little beside the plan's columns.
+var BATCH = 5000;
 
-// The sources of the GTIDs read ("uuid" or "uuid:tag"), each held once: a transaction keeps its source's index
-// and its number, its GTID text made when asked (a million transactions, a few sources).
-var SOURCES = [];
-var SOURCE_AT = new Map();
-
-function sourceIndex(key) {
-  var i = SOURCE_AT.get(key);
-  if (i === undefined) {
-    i = SOURCES.length;
-    SOURCES.push(key);
-    SOURCE_AT.set(key, i);
-  }
-  return i;
-}
-
-// One transaction of the plan: what the schedule, the filters and the checks read, about a hundred bytes; what
-// few have (statements, anything unusual, sizes of 1 KB or more) only on those, the rest from the prototype.
-function Trx(r, names, sets) {
-  this.file = names[r[0]];
-  this.start = r[1];
-  this.end = r[2];
-  this.gtid = r[3];
-  this.lastCommitted = r[4];
-  this.sequenceNumber = r[5];
-  this.commit = r[6];
-  this.tables = sets[r[7]];
-  // Below 1 KB no piece can exceed max_allowed_packet (its least value): no sizes kept.
-  var x = r[11];
-  if (x && x.sizes) this.sizes = x.sizes;
-  else if (Math.max(r[8], r[9], r[10]) >= 1024) this.sizes = { binlog: r[8], binlogAt: r[1], query: r[9], queryAt: r[1], event: r[10], eventAt: r[1] };
-  if (x) {
-    if (x.statements) this.statements = x.statements;
-    if (x.undecoded) this.undecoded = x.undecoded;
-    if (x.unsized) this.unsized = x.unsized;
-    if (x.unsupported) this.unsupported = x.unsupported;
-    if (x.incomplete) this.incomplete = x.incomplete;
-    if (x.compression) this.compression = x.compression;
-    if (x.inDump) this.inDump = true;
-  }
-}
-Object.defineProperty(Trx.prototype, 'gtid', {
-  get: function () { return this.u === undefined ? null : SOURCES[this.u] + ':' + this.n; },
-  set: function (text) {
-    var at = text === null ? -1 : text.lastIndexOf(':');
-    this.u = at < 0 ? undefined : sourceIndex(text.slice(0, at));
-    this.n = at < 0 ? undefined : Number(text.slice(at + 1));
-  },
-});
-// The plan's time of a transaction: its commit on the source's clock.
-Object.defineProperty(Trx.prototype, 'time', { get: function () { return this.commit; } });
-Trx.prototype.statements = NONE;
-Trx.prototype.undecoded = NONE;
-Trx.prototype.unsized = NONE;
-Trx.prototype.unsupported = NONE;
-Trx.prototype.incomplete = null;
-Trx.prototype.compression = null;
-Trx.prototype.inDump = false;
-Trx.prototype.sizes = null;
-
-// folder: binlog-folder.js folderFiles' (or binlog-source.js openBinlogs'); spec: binlog_plan.plan's.
+// folder: binlog-folder.js folderFiles' (or binlog-source.js openBinlogs'); spec: binlog_plan.plan's; found (a stop by
+// name, spec.toEnd): list -> whether the stop is among the transactions of a batch (a list): the read then ends there.
 // Returns what binlog-folder.js readFolder returns (files, transactions, last) with inDump {count, gtids, last},
 // gtidsRead, gtidsBeforeStop, tagless, stopped ({file, position} or null) and unread (names of the files not read).
-function readPlan(host, folder, spec) {
+function readPlan(host, folder, spec, found) {
   var paths = folder.files.map(function (n) { return host.files.join(folder.dir, n); });
   if (!paths.length) {
-    return { files: [], unread: [], transactions: [], inDump: { count: 0, gtids: '', last: null }, gtidsRead: '', gtidsBeforeStop: '',
+    return { files: [], unread: [], transactions: planTransactions.create([], []).list(), inDump: { count: 0, gtids: '', last: null }, gtidsRead: '', gtidsBeforeStop: '',
       tagless: false, stopped: null, last: null };
   }
   var id = host.files.binlogPlan(paths, spec).id;
   var tables = [];
   // A table set: {name: true} (the filters read its keys), shared by the transactions writing it.
   var sets = [];
-  var list = [];
+  var store = planTransactions.create(folder.files, sets);
+  var batches = 0;
+  var finish = false;
   var got;
   do {
-    got = host.files.binlogPlanNext(id, BATCH);
+    var from = store.size();
+    got = host.files.binlogPlanNext(id, BATCH, finish);
     tables.push.apply(tables, got.tables);
     got.sets.forEach(function (ids) {
       var o = {};
       ids.forEach(function (i) { o[tables[i]] = true; });
       sets.push(o);
     });
-    for (var k = 0; k < got.transactions.length; k++) list.push(new Trx(got.transactions[k], folder.files, sets));
+    for (var k = 0; k < got.transactions.length; k++) store.push(got.transactions[k]);
     got.transactions = null;
+    // Each batch as parsed outlives a young collection and then dies: collected every 50,000 (lib/core/memory.js).
+    if (++batches % 10 === 0) memory.settle(host, 10 * BATCH);
+    finish = !got.done && !!found && found(store.list().slice(from));
   } while (!got.done);
-  got.transactions = list;
+  got.transactions = store.list();
   got.unread = got.unread.map(function (p) { return host.files.basename(p); });
   got.files = got.files.filter(function (f) {
     if (!f.error || f.error.code !== 'not-a-binlog') return true;

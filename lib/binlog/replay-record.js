@@ -77,10 +77,10 @@ function hole(list, now) {
   var held = list.map(function (t) { return gtids.hasGtid(now, t.gtid); });
   for (var k = 0; k < list.length; k++) {
     if (held[k]) continue;
-    var m = list[k];
+    var m = list.at(k);
     for (var j = k + 1; j < list.length; j++) {
       if (!held[j]) continue;
-      var h = list[j];
+      var h = list.at(j);
       var together = h.file === m.file && typeof h.lastCommitted === 'number' && typeof m.sequenceNumber === 'number' &&
         h.lastCommitted < m.sequenceNumber;
       if (!together) return { missing: m, after: h };
@@ -100,7 +100,11 @@ function hole(list, now) {
 // nothing but this replay ran since (the record's gtid_executed).
 function planForward(host, plan, p) {
   var now = gtids.executed(host);
-  var heldPlan = plan.transactions.filter(function (t) { return gtids.hasGtid(now, t.gtid); });
+  // How many of the plan's transactions the target holds, and the index of the last one.
+  var heldCount = 0;
+  var lastHeld = -1;
+  plan.transactions.forEach(function (t, k) { if (gtids.hasGtid(now, t.gtid)) { heldCount++; lastHeld = k; } });
+  var heldLast = lastHeld >= 0 ? plan.transactions.at(lastHeld) : null;
   var pastLast = heldPastStop(host, plan, now);
   var timeText = function (t) { return times.timeTexts(host, plan.zone, [t.time])[0]; };
   var FRESH_HERE = fresh(p.replicated);
@@ -118,8 +122,8 @@ function planForward(host, plan, p) {
   // A record the target has lost GTIDs of (RESET BINARY LOGS AND GTIDS since) tells nothing about it now.
   var current = !!record && !gtids.setText(gtids.minus(was, now));
   var ours = current && record.key === p.key;
-  var upTo = heldPlan.length ? ' (' + heldPlan.length + ' of its transactions, up to ' + heldPlan[heldPlan.length - 1].gtid + ')' : '';
-  if (!heldPlan.length && (!p.tablesThere || p.dropExisting || !ours)) return null; // not a replay of this restore: the rows are measured
+  var upTo = heldCount ? ' (' + heldCount + ' of its transactions, up to ' + heldLast.gtid + ')' : '';
+  if (!heldCount && (!p.tablesThere || p.dropExisting || !ours)) return null; // not a replay of this restore: the rows are measured
   if (!p.tablesThere) {
     throw new UserError('TARGET_CHANGED', said('the target holds this replay already' + upTo + ', but the loaded tables are not on the ' +
       'server: loaded anew from the dump, they would miss those transactions, which the replay skips (a GTID the target holds is never ' +
@@ -131,7 +135,7 @@ function planForward(host, plan, p) {
       'to be this replay\'s. Give the same dump, filters and schemaMap as that restore: the same command then continues. ' + FRESH_HERE),
     { record: recordPath(host, uuid) });
   }
-  var gap = hole(plan.transactions.slice(0, heldPlan.length ? plan.transactions.indexOf(heldPlan[heldPlan.length - 1]) + 1 : 0), now);
+  var gap = hole(plan.transactions.slice(0, lastHeld + 1), now);
   if (gap) {
     throw new UserError('TARGET_CHANGED', said('the target holds ' + gap.after.gtid + ' of this replay but not ' + gap.missing.gtid + ' (' +
       gap.missing.file + ':' + gap.missing.start + '), before it, which it cannot have committed before (the replay commits in the source\'s ' +
@@ -149,16 +153,16 @@ function planForward(host, plan, p) {
         'refused: the replay\'s transactions would meet rows the restore did not leave. ' + FRESH_HERE), { foreign: foreign });
     }
   }
-  var from = heldPlan.length ? heldPlan[heldPlan.length - 1] : null;
-  var out = { from: from ? { gtid: from.gtid, time: from.time, timeText: timeText(from) } : null, held: heldPlan.length,
+  var from = heldLast;
+  var out = { from: from ? { gtid: from.gtid, time: from.time, timeText: timeText(from) } : null, held: heldCount,
     rows: ours ? record.rows : { examined: p.existing || [], own: [] }, record: ours ? record : null, stopped: stopped };
   var dropNot = p.dropExisting ? ' (dropExisting drops nothing: the loaded tables hold the load and those transactions)' : '';
   out.line = stopped
     ? '  continuing a replay that stopped, from ' + (from ? from.gtid + ', committed ' + out.from.timeText : 'the dump\'s end') + ' to ' + plan.target +
-      ': the target holds ' + heldPlan.length + ' transaction(s) of this replay, its beginning in the source\'s order (its gtid_executed; ' +
+      ': the target holds ' + heldCount + ' transaction(s) of this replay, its beginning in the source\'s order (its gtid_executed; ' +
       'transactions of the target\'s own, such as a fix, are left as they are); util.loadDump is not run again' + dropNot + ', the replay continues'
     : '  rolling forward from ' + (from ? from.gtid + ', committed ' + out.from.timeText : 'the dump\'s end') + ' to ' + plan.target +
-      ': the target holds the dump and ' + heldPlan.length + ' transaction(s) of this replay, and nothing else since the restore of ' + record.at +
+      ': the target holds the dump and ' + heldCount + ' transaction(s) of this replay, and nothing else since the restore of ' + record.at +
       ' (its gtid_executed against this machine\'s record of it); util.loadDump is not run again' + dropNot + ', the replay continues';
   return out;
 }

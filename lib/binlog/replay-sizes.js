@@ -49,12 +49,17 @@ function refuseOversized(host, plan, held) {
 function refuseGroupSize(plan, topo, held) {
   var limit = topo && topo.group && topo.group.sizeLimit ? topo.group.sizeLimit : 0;
   if (!limit) return;
-  var big = plan.transactions.filter(function (t) { return t.end - t.start > limit && !gtids.hasGtid(held, t.gtid); });
-  if (!big.length) return;
-  var t = big.reduce(function (a, b) { return b.end - b.start > a.end - a.start ? b : a; });
+  var count = 0;
+  var t = null;
+  plan.transactions.forEach(function (x) {
+    if (x.end - x.start <= limit || gtids.hasGtid(held, x.gtid)) return;
+    count++;
+    if (!t || x.end - x.start > t.end - t.start) t = x;
+  });
+  if (!count) return;
   throw new UserError('BINLOG_TOO_LARGE', 'restore.load with binlogs: transaction ' + t.gtid + ' (' + t.file + ':' + t.start + ') is ' + (t.end - t.start) +
     ' bytes in the binary log, above this group\'s group_replication_transaction_size_limit (' + limit + ' bytes): the group would roll it ' +
-    'back mid-replay' + (big.length > 1 ? ' (' + big.length + ' transaction(s) are above it; this is the largest)' : '') + '. Raise ' +
+    'back mid-replay' + (count > 1 ? ' (' + count + ' transaction(s) are above it; this is the largest)' : '') + '. Raise ' +
     'group_replication_transaction_size_limit on every member to at least ' + (t.end - t.start) + ' (SET PERSIST), or stop before it ' +
     '(stopBefore: "' + t.gtid + '"). Nothing was changed.', { gtid: t.gtid, file: t.file, position: t.start, size: t.end - t.start, limit: limit });
 }

@@ -99,7 +99,7 @@ function beforePosition(names, file, position) {
 // without one, gtid, file, position, time, kind}, or null.
 function resolveNamed(trxs, named, dumpSet, beforeDump) {
   for (var k = 0; k < trxs.length; k++) {
-    var t = trxs[k];
+    var t = trxs.at(k);
     if (beforeDump ? beforeDump(t) : t.gtid && gtids.hasGtid(dumpSet, t.gtid)) continue;
     var kind = dropsNamed(t, named);
     if (kind) {

@@ -43,7 +43,8 @@
 //                                  pieces {unsupported} (plugins/restore/restore_py/binlog_apply.py); rewrite
 //                                  {schemaMap, texts: {position: statement}} or null (binlog_rewrite.py)
 //     binlogPlan(paths, spec)   -> {id}: starts reading what a replay's plan needs, from the dump's file to the stop only
-//     binlogPlanNext(id, n)     -> its next transactions, each a short array, and at the end the summary
+//     binlogPlanNext(id, n, finish) -> its next transactions, each a short array, and at the end the summary (finish:
+//                                  a stop by name found in what was given, the read ends there)
 //                                  (plugins/restore/restore_py/binlog_plan.py plan_start, plan_next; lib/binlog/replay-read.js)
 //     binlogPast(paths, spec)   -> {count, last}: the transactions past a replay's stop a target holds (binlog_plan.py past)
 //     binlogHead(path)          -> {previousGtids, firstGtid, firstCommit, size, error}: a binary log file read
@@ -51,15 +52,20 @@
 //     binlogServerFetch({host, port, user, names, dir}, password) -> {program, files: [{name, size, status,
 //                                  stderr}]}: files read whole from a live server by mysqlbinlog --raw into dir
 //                                  (the password through a pipe); a FileError 'program-missing' without mysqlbinlog
-//     binlogApplyStart({dir, workers, transactions: [[file, start, end, gtid, lastCommitted, sequenceNumber, time]]})
+//     binlogApplyStart({dir, workers, transactions: [[file, start, end, gtid, lastCommitted, sequenceNumber, time, texts,
+//                                  idempotent]], more})
 //                               -> id: a replay started over `workers` sessions of its own (opened with the
-//                                  global session's options), in the background (plugins/restore/restore_py/binlog_replay.py)
+//                                  global session's options), in the background (plugins/restore/restore_py/binlog_replay.py);
+//                                  more: the rest follow in batches, binlogApplyAdd(id, {transactions, more}), as it asks
+//                                  (binlogApplyWait returns early when it holds fewer than it wants)
 //     binlogApplyWait(id, seconds, stop) -> {done, applied, bytes, last, failed, retries, statements, seconds}:
 //                                  waits up to `seconds`; stop: what is not committed is rolled back; once
 //                                  done its sessions are closed
 //     binlogFeedStart({dir, address, version, targetServerId, uuid, rewrite, transactions: [[file, start, end, gtid, texts]]})
 //                               -> {id, port, user, password}: a listener the target replicates the transactions
-//                                  from (plugins/restore/restore_py/binlog_feed.py); the password is random, per run
+//                                  from (plugins/restore/restore_py/binlog_feed.py); the password is random, per run;
+//                                  more: the rest follow, binlogFeedAdd(id, {transactions, more, applied (how many the
+//                                  target committed: those it drops)})
 //     binlogFeedStatus(id) / binlogFeedStop(id) -> {sent, sentLast, bytes, connections, failed, queries}
 //     decodeHeads([{compression: 'zstd'|'gzip'|'none', data: ArrayBuffer}])
 //                               -> [{data: ArrayBuffer|null, error}]: each piece decoded (zstd: a whole

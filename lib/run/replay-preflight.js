@@ -14,6 +14,8 @@ var sourcePosition = require('../dump/dump-metadata.js').sourcePosition;
 var sourceIdentity = require('../dump/dump-metadata.js').sourceIdentity;
 var renameReplay = require('./replay-rename.js').renameReplay;
 var replayTables = require('../binlog/replay-tables.js');
+var setField = require('../binlog/plan-transactions.js').setField;
+var memory = require('../core/memory.js');
 var replaySizes = require('../binlog/replay-sizes.js');
 var planApplier = require('../binlog/replay-applier.js').planApplier;
 var replayRecord = require('../binlog/replay-record.js');
@@ -48,14 +50,14 @@ function markSliced(plan, sliced, nameOf) {
   if (!sliced) return;
   var n = 0;
   var names = [];
-  plan.transactions.forEach(function (t) {
+  plan.transactions.forEach(function (t, k) {
     var hit = (t.tables || []).filter(function (name) {
       var dot = name.indexOf('.');
       var c = nameOf(name.slice(0, dot), name.slice(dot + 1));
       return sliced.has(c.schema, c.table);
     });
     if (!hit.length) return;
-    t.idempotent = true;
+    setField(plan.transactions, k, 'idempotent', true);
     n++;
     hit.forEach(function (x) { if (names.indexOf(x) < 0) names.push(x); });
   });
@@ -245,6 +247,8 @@ function planReplayForward(host, plan, p) {
   var existing = Object.keys(rowOwnership.existingTables(host, p.objects.tables, []));
   plan.forward = replayRecord.planForward(host, plan, { key: plan.recordKey, dropExisting: !!p.own.dropExisting,
     resumed: rowOwnership.resumesProgress(host, p.lo), tablesThere: existing.length > 0, existing: existing, replicated: !!plan.replicated });
+  // The preflight's passes over the plan leave garbage a call keeps (lib/core/memory.js): collected before util.loadDump runs.
+  memory.settle(host, plan.transactions.length);
   if (!plan.forward) return;
   var at = plan.lines.map(function (l) { return /^ {2}replay: /.test(l); }).indexOf(true);
   plan.lines.splice(at + 1, 0, plan.forward.line);

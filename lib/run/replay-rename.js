@@ -12,6 +12,7 @@ var rewriteSql = require('../rename/sql-rewrite.js').rewriteSql;
 var rawObjectName = require('../partial/load-objects.js').rawObjectName;
 var createdTables = require('../binlog/replay-tables.js').createdTables;
 var secrets = require('../options/secrets.js');
+var setField = require('../binlog/plan-transactions.js').setField;
 
 // {dump schema: loaded name} of the loaded schemas whose name changes, or null.
 function schemaMapOf(objects) {
@@ -60,7 +61,8 @@ function renameReplay(plan, objects, dump, aliases) {
   var known = function (schema, name) { return !!names[schema] && names[schema][name] === true; };
   var rename = function (schema) { return Object.prototype.hasOwnProperty.call(map, schema) ? map[schema] : null; };
   var rewritten = 0;
-  plan.transactions.forEach(function (t) {
+  plan.transactions.forEach(function (t, k) {
+    var texts = t.texts;
     (t.statements || []).forEach(function (s) {
       var r = rewriteSql(s.text, { rename: rename, renamed: renamed, known: known, bodies: true, schema: s.schema, definers: null });
       if (r.warnings.length) {
@@ -70,11 +72,12 @@ function renameReplay(plan, objects, dump, aliases) {
           '"), or load without schemaMap. Nothing was changed.', { gtid: t.gtid });
       }
       if (r.changed) {
-        t.texts = t.texts || {};
-        t.texts[String(s.position)] = r.text;
+        texts = texts || {};
+        texts[String(s.position)] = r.text;
         rewritten++;
       }
     });
+    if (texts !== t.texts) setField(plan.transactions, k, 'texts', texts);
   });
   plan.rewrite = { schemaMap: map, schemas: dump.schemas.map(function (e) { return e.schema; }),
     aliases: added };

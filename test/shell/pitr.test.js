@@ -181,6 +181,8 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     expect(r.status, r.out).to.equal(0);
     expect(r.stdout).to.match(new RegExp(`up to stopBefore "first drop of shop\\.customers": the DROP TABLE at ${dropGtid} \\(binlog\\.\\d+:\\d+\\), ` +
       'committed \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d'));
+    // Read up to the DROP, no further: the file the source wrote after it is not read.
+    expect(r.stdout).to.match(/the 1 file\(s\) after binlog\.\d{6} \(binlog\.\d{6}\) are past the stop: not read/);
     expect(await checksums(target)).to.deep.equal(expected);
     const held = String(await target.value('SELECT @@GLOBAL.gtid_executed')).replace(/\s/g, '');
     expect(held).to.include(`${uuid}:${dumpEnd + 1}-${Number(dropGtid.split(':')[1]) - 1}`).and.not.include(dropGtid);

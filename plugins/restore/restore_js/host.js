@@ -135,7 +135,10 @@ function makeFiles(restore) {
     binlogPlan: function (paths, spec) {
       return JSON.parse(companion(restore, 'binlogPlan')(JSON.stringify(paths), JSON.stringify(spec)));
     },
-    binlogPlanNext: function (id, n) { return JSON.parse(companion(restore, 'binlogPlanNext')(id, n)); },
+    binlogPlanNext: function (id, n, finish) {
+      var call = companion(restore, 'binlogPlanNext');
+      return JSON.parse(finish ? call(id, n, true) : call(id, n));
+    },
     binlogPast: function (paths, spec) {
       return JSON.parse(companion(restore, 'binlogPast')(JSON.stringify(paths), JSON.stringify(spec)));
     },
@@ -144,10 +147,12 @@ function makeFiles(restore) {
       return JSON.parse(companion(restore, 'binlogServerFetch')(JSON.stringify(spec), password));
     },
     binlogApplyStart: function (spec) { return companion(restore, 'binlogApplyStart')(JSON.stringify(spec)); },
+    binlogApplyAdd: function (id, spec) { companion(restore, 'binlogApplyAdd')(id, JSON.stringify(spec)); },
     binlogApplyWait: function (id, seconds, stop) {
       return JSON.parse(companion(restore, 'binlogApplyWait')(id, seconds, !!stop));
     },
     binlogFeedStart: function (spec) { return JSON.parse(companion(restore, 'binlogFeedStart')(JSON.stringify(spec))); },
+    binlogFeedAdd: function (id, spec) { companion(restore, 'binlogFeedAdd')(id, JSON.stringify(spec)); },
     binlogFeedStatus: function (id) { return JSON.parse(companion(restore, 'binlogFeedStatus')(id)); },
     binlogFeedStop: function (id) { return JSON.parse(companion(restore, 'binlogFeedStop')(id)); },
     decodeHeads: function (pieces) {

@@ -1,12 +1,11 @@
-# The replay's other engine (restore.load replayWith "applier"): the target's own replication applier applies the
-# transactions, fed by this listener over the replication protocol. It answers as a source would: a handshake
-# advertising caching_sha2_password (verified with the per-run password: fast authentication, no RSA) over TLS
-# (binlog_guard.py: plain only over loopback, where lib/ asks so), the replica's setup queries, COM_REGISTER_SLAVE,
-# then COM_BINLOG_DUMP_GTID: the transactions the plan chose that the replica's GTID set lacks, each file's
-# FORMAT_DESCRIPTION after a rotate, events as the files have them (a statement naming a schema in its text rewritten by
-# binlog_apply.replay_event, the rest mapped by the channel's filter; anonymous ones given their derived GTID, the server
-# id changed where it is the target's own; CRC32 recomputed where changed), 1 MB at a time (binlog_stream.py: never a whole
-# transaction); past the last only the next one's GTID event (the UNTIL); then idle until lib/ (replay-applier.js) stops it.
+# The replay's other engine (restore.load replayWith "applier"): the target's own replication applier applies the transactions, fed by this
+# listener over the replication protocol. It answers as a source would: a handshake advertising caching_sha2_password (verified with the
+# per-run password: fast authentication, no RSA) over TLS (binlog_guard.py: plain only over loopback, where lib/ asks so), the replica's
+# setup queries, COM_REGISTER_SLAVE, then COM_BINLOG_DUMP_GTID: the transactions the plan chose (handed over in batches: add) that the
+# replica's GTID set lacks, each file's FORMAT_DESCRIPTION after a rotate, events as the files have them (a statement naming a schema in its
+# text rewritten by binlog_apply.replay_event, the rest mapped by the channel's filter; anonymous ones given their derived GTID, the server
+# id changed where it is the target's own; CRC32 recomputed where changed), 1 MB at a time (binlog_stream.py: never a whole transaction);
+# past the last only the next one's GTID event (the UNTIL); then idle until lib/ (replay-applier.js) stops it.
 import json as _json
 import os as _os
 import socket as _socket
@@ -26,7 +25,7 @@ _IDS = [0]
 
 class Feed(object):
     def __init__(self, spec):
-        self.items = spec["transactions"]  # [file, start, end, gtid, texts]
+        self.items = stream.Window(spec["transactions"], spec.get("more"))  # (file, start, end, gtid, texts, head), in batches
         self.dir = spec["dir"]
         self.rewrite = spec.get("rewrite")
         self.version = spec.get("version") or "8.4.0"
@@ -35,11 +34,8 @@ class Feed(object):
         self.uuid = spec.get("uuid")
         self.user = spec.get("user") or "mysqlsh_restore"
         self.password = _os.urandom(16).hex()  # 32 characters: the most SOURCE_PASSWORD takes
-        self.lock = _threading.Lock()
-        self.sent, self.bytes, self.connections, self.queries, self.failed = 0, 0, 0, [], None
-        self.sent_last = -1
-        self.stopped = False
-        self.cpu = _time.process_time()
+        self.lock, self.cpu = _threading.Lock(), _time.process_time()
+        self.sent, self.bytes, self.connections, self.queries, self.failed, self.sent_last, self.stopped = 0, 0, 0, [], None, -1, False
         self.period = 30.0  # seconds between heartbeats once everything is sent (SET @source_heartbeat_period)
         self.crc = True  # the first file's checksums: what the replica is told they are
         if self.items:
@@ -121,9 +117,10 @@ class Feed(object):
         conn.seq = 1
         name, f, fde, posts, crc, end = None, None, None, None, False, None
         try:
-            for i, meta in enumerate(self.items):
-                if self.stopped:
-                    return
+            for i in range(self.items.base, 1 << 62):  # from the first the target has not committed (add's applied)
+                meta = self.items.get(i, lambda: self.stopped)
+                if meta is None:
+                    break
                 if w.holds(held, meta[3]):
                     self.mark(i, 0)
                     continue
@@ -203,15 +200,12 @@ class Feed(object):
 
     def stop(self):
         self.stopped = True
-        try:
-            # shutdown wakes the accept() waiting in the thread (close alone leaves it to its 0.5 s timeout)
-            self.sock.shutdown(_socket.SHUT_RDWR)
-        except OSError:
-            pass
-        try:
-            self.sock.close()
-        except OSError:
-            pass
+        # shutdown wakes the accept() waiting in the thread (close alone leaves it to its 0.5 s timeout)
+        for end in (lambda: self.sock.shutdown(_socket.SHUT_RDWR), self.sock.close):
+            try:
+                end()
+            except OSError:
+                pass
         with self.lock:
             for c in self.clients:
                 try:
@@ -223,16 +217,22 @@ class Feed(object):
 
 
 def start(spec_json):
-    # spec {dir, address (to listen on), version (the handshake's), targetServerId, uuid (the feed's server_uuid), user,
-    # rewrite, transactions: [[file, start, end, gtid, texts, head]]} (head: the transaction past the stop, its GTID event
-    # alone, for the replica's UNTIL; an anonymous one: its GTID derived from the dump's position). tls: "required" |
-    # "if-possible" | absent (binlog_guard.secure). JSON text {id, port, user, password, tls (whether it serves over TLS
-    # only), tlsWhy (why not)}: the password is per run, random.
+    # spec {dir, address (to listen on), version (the handshake's), targetServerId, uuid (the feed's server_uuid), user, rewrite, transactions:
+    # [[file, start, end, gtid, texts, head]], more (the rest follow: add)} (head: the transaction past the stop, its GTID event alone, for the
+    # replica's UNTIL; an anonymous one: its GTID derived from the dump's position). tls: "required" | "if-possible" | absent (binlog_guard.secure).
+    # JSON text {id, port, user, password, tls (whether it serves over TLS only), tlsWhy (why not)}: the password is per run, random.
     feed = Feed(_json.loads(spec_json))
     _IDS[0] += 1
     _FEEDS[_IDS[0]] = feed
     return _json.dumps({"id": _IDS[0], "port": feed.port, "user": feed.user, "password": feed.password,
                         "tls": feed.tls is not None, "tlsWhy": feed.tls_why})
+
+
+def add(feed_id, spec_json):
+    # The next transactions, as start's: spec {transactions, more, applied (the target committed those below it: dropped)}.
+    spec = _json.loads(spec_json)
+    _FEEDS[feed_id].items.drop(int(spec.get("applied") or 0))
+    _FEEDS[feed_id].items.add(spec["transactions"], spec.get("more"))
 
 
 def status(feed_id):

@@ -1,11 +1,9 @@
-# What a replay's plan needs from the binary log files, read once and only as far as the replay goes:
-# from the first file given (lib/ starts at the dump's file) to the first transaction at or after the stop
-# that the dump does not hold (until: committed at or after it; stopBefore / stopAfter: a GTID or
-# file:position), no further file opened. A transaction the dump holds (its GTID in the dump's
-# gtidExecuted, or before its binlogFile:binlogPosition when the GTID is not read) crosses to JS as counts
-# and GTIDs only; every other one as one short array (what the schedule, the filters and the size checks
-# need), its statements and anything unusual beside it. Also: the events a replay cannot send (the check
-# binlog_apply.pieces makes), found in the same pass. Read only.
+# What a replay's plan needs from the binary log files, read once and only as far as the replay goes: from the first file given (lib/ starts
+# at the dump's file) to the first transaction at or after the stop that the dump does not hold (until: committed at or after it; stopBefore
+# / stopAfter: a GTID or file:position), no further file opened. A transaction the dump holds (its GTID in the dump's gtidExecuted, or
+# before its binlogFile:binlogPosition when the GTID is not read) crosses to JS as counts and GTIDs only; every other one as one short array
+# (what the schedule, the filters and the size checks need), its statements and anything unusual beside it. Also: the events a replay cannot
+# send (the check binlog_apply.pieces makes), found in the same pass. Read only.
 import json as _json
 import os as _os
 
@@ -13,8 +11,7 @@ from . import binlog
 from .binlog_planread import GtidSet, _PlanReader, note_point, _read_file, _split_position
 from .errors import Refusal, os_refusal
 
-# A transaction of at least this many bytes keeps where its largest pieces begin (the size refusal names it);
-# a smaller one's are given as its own start.
+# A transaction of at least this many bytes keeps where its largest pieces begin (the size refusal names it); a smaller one's: its start.
 _AT_FROM = 16384
 
 class _Stop(Exception):
@@ -25,8 +22,7 @@ _IDS = [0]
 
 
 def plan_start(paths_json, spec_json):
-    # plan(), read in batches (plan_next): what crosses to JS at once is one batch, never every transaction.
-    # JSON text {id}.
+    # plan(), read in batches (plan_next): what crosses to JS at once is one batch, never every transaction. JSON text {id}.
     _IDS[0] += 1
     gen = _plan(_json.loads(paths_json), _json.loads(spec_json))
     next(gen)
@@ -34,13 +30,13 @@ def plan_start(paths_json, spec_json):
     return _json.dumps({"id": _IDS[0]})
 
 
-def plan_next(plan_id, n):
-    # The next transactions of a plan_start (up to about n: the events of one more transaction may end
-    # others), as plan()'s: {transactions, tables and sets (those new since the last batch), done}; the last
-    # batch (done: true) with the rest of plan()'s fields, the plan then forgotten.
+def plan_next(plan_id, n, finish=False):
+    # The next transactions of a plan_start (up to about n: the events of one more transaction may end others), as plan()'s: {transactions,
+    # tables and sets (those new since the last batch), done}; the last batch (done: true) with the rest of plan()'s fields, the plan then
+    # forgotten. finish: lib/ found its stop by name (toEnd: a batch ends at each transaction with statements) in what it has: the read ends.
     gen = _PLANS[plan_id]
     try:
-        out = gen.send(max(1, int(n)))
+        out = gen.send(-1 if finish else max(1, int(n)))
     except BaseException:
         del _PLANS[plan_id]
         raise
@@ -66,7 +62,7 @@ def plan(paths_json, spec_json):
 def _plan(paths, spec):
     # paths: the files in replay order (lib/ starts them at the dump's file). spec {dumpGtids (text) | null,
     # dumpFile, dumpPosition (GTIDs off, or a GTID not read), until (microseconds UTC) | null, stopBefore,
-    # stopAfter (a GTID or file:position) | null, toEnd (a stop by name: read every file)}.
+    # stopAfter (a GTID or file:position) | null, toEnd (a stop by name: read on until plan_next's finish)}.
     # JSON text {files (binlog.read's per file, the unread ones left out), unread (paths not opened),
     # tables: [name], sets: [[table index]], transactions: [[file index, start, end, gtid, lastCommitted,
     # sequenceNumber, commit, set index, binlog size, query size, event size, extra | 0]] (extra {statements,
@@ -88,7 +84,7 @@ def _plan(paths, spec):
                       "around": None, "fromPoint": None}}
     table_ids, set_ids = {}, {}
     read, before_stop, in_dump_gtids = GtidSet(), GtidSet(), GtidSet()
-    state = {"file": 0, "pendingIncidents": [], "seen": False, "rows": [], "limit": 0, "tables": 0, "sets": 0}
+    state = {"file": 0, "pendingIncidents": [], "seen": False, "rows": [], "limit": 0, "tables": 0, "sets": 0, "cut": False}
 
     def in_dump(t, k):
         if dump is not None and t["gtid"]:
@@ -139,6 +135,7 @@ def _plan(paths, spec):
         if mine and (hit_before or hit_after):
             state["seen"] = True  # a stop the dump holds: refused by lib/, from the first transaction after the dump on
         state["rows"].append(_compact(t, k, mine, table_ids, set_ids, out))
+        state["cut"] = to_end and bool(t.get("statements"))  # a stop by name: lib/ looks for its DROP at each statement
         if past:
             out["stopped"] = {"file": t["file"], "position": t["start"]}
             raise _Stop()
@@ -172,8 +169,11 @@ def _plan(paths, spec):
         out["files"].append(info)
         try:
             for _ in _read_file(reader, path, info, state):
-                if len(state["rows"]) >= state["limit"]:
-                    state["limit"] = yield batch(False)
+                if len(state["rows"]) >= state["limit"] or state["cut"]:
+                    state["limit"], state["cut"] = (yield batch(False)), False
+                    if state["limit"] < 0:
+                        out["stopped"] = {"file": out["last"]["file"], "position": out["last"]["end"]}
+                        raise _Stop()
         except _Stop:
             stopped = True
         except Refusal as err:

@@ -22,34 +22,53 @@ from . import binlog_apply, binlog_stream, binlog_worker
 _RUNS = {}
 _IDS = [0]
 QUEUE_BYTES = 16 << 20  # what the reader may hold ahead of the workers (a transaction above binlog_apply.LAZY counts little: read when sent)
+LOW = 10000  # JS is asked for more (wait returns) once fewer than this are handed over and not committed
+
+
+class Clock(object):
+    # For each transaction added, the index of the last one that must have committed before it starts
+    # (-1: none): the last earlier one of its file whose sequence number is at most its
+    # last_committed, else the last one of the previous file; without a clock, the one before it.
+    # Those below forget()'s index have committed: their sequence numbers go (a wait below it is met anyway).
+    def __init__(self):
+        self.n, self.file, self.first, self.seqs = 0, None, 0, []
+
+    def add(self, t):
+        i, self.n = self.n, self.n + 1
+        if t[0] != self.file:
+            self.file, self.first, self.seqs = t[0], i, []
+        lc, seq = t[4], t[5]
+        self.seqs.append(seq if seq is not None else float("inf"))
+        return i - 1 if lc is None or seq is None else self.first + _bisect.bisect_right(self.seqs, lc, 0, len(self.seqs) - 1) - 1
+
+    def forget(self, upto):
+        drop = min(upto, self.n - 1) - self.first
+        if drop > 0:
+            del self.seqs[:drop]
+            self.first += drop
 
 
 def wait_indexes(items):
-    # For each transaction, the index of the last one that must have committed before it starts
-    # (-1: none): the last earlier one of its file whose sequence number is at most its
-    # last_committed, else the last one of the previous file; without a clock, the one before it.
-    out, seqs, first, file_ = [], [], 0, None
-    for i, t in enumerate(items):
-        if t[0] != file_:
-            file_, first, seqs = t[0], i, []
-        lc, seq = t[4], t[5]
-        if lc is None or seq is None:
-            out.append(i - 1)
-        else:
-            k = _bisect.bisect_right(seqs, lc)
-            out.append(first + k - 1)
-        seqs.append(seq if seq is not None else float("inf"))
-    return out
+    clock = Clock()
+    return [clock.add(t) for t in items]
+
+
+class _Waits(object):  # run.wait_for[i]: the wait index kept with transaction i
+    def __init__(self, items):
+        self.items = items
+
+    def __getitem__(self, i):
+        return self.items[i][-1]
 
 
 class _Run(object):
     def __init__(self, spec, sessions, charsets):
-        # [file, start, end, gtid, lastCommitted, sequenceNumber, time, texts ({"position": statement} or None:
-        # schemaMap's rewritten statements), idempotent (outsideSlice "skip": rbr_exec_mode IDEMPOTENT)]
-        self.items = spec["transactions"]
+        # (file, start, end, gtid, lastCommitted, sequenceNumber, time, texts ({"position": statement} or None:
+        # schemaMap's rewritten statements), idempotent (outsideSlice "skip": rbr_exec_mode IDEMPOTENT), its wait index)
+        self.items = binlog_stream.Window(spec["transactions"], spec.get("more"), Clock())
         self.dir = spec["dir"]
         self.rewrite = spec.get("rewrite")  # {schemaMap} or None: with each transaction's texts, binlog_apply.replay_event's
-        self.wait_for = wait_indexes(self.items)
+        self.wait_for = _Waits(self.items)
         # One lock; the run's condition (a failure, a stop, a worker ending: every waiter) and one per
         # worker (woken only when the commit it waits for is reached: a commit wakes one thread, not all).
         self.cond = _threading.Condition(_threading.Lock())
@@ -105,6 +124,7 @@ class _Run(object):
                 self.ahead.discard(self.committed + 1)
                 self.committed += 1
                 self.bytes += self.items[self.committed][2] - self.items[self.committed][1]
+            self.items.drop(self.committed)
             for w in self.workers:
                 if w.until is not None and w.until <= self.committed:
                     w.turn.notify()
@@ -125,10 +145,12 @@ class _Run(object):
     def read(self):
         # The transactions' pieces, file by file, in order, into the queue (bounded: the read runs ahead of
         # the workers by at most its size); then one end mark per worker.
-        f, name, fde, i = None, None, None, 0
+        f, name, fde, i = None, None, None, -1
         try:
-            for i, meta in enumerate(self.items):
-                if self.halted(i):
+            while True:
+                i += 1
+                meta = self.items.get(i, lambda: self.halted(i))
+                if meta is None or self.halted(i):
                     break
                 if meta[0] != name:
                     if f:
@@ -160,8 +182,8 @@ class _Run(object):
 
 def start(spec_json):
     # spec {dir, workers, unlogged (sql_log_bin = 0), rewrite (for binlog_apply.replay_event), transactions:
-    # [[file, start, end, gtid | null, lastCommitted, sequenceNumber,
-    # commit time]]} in the source's order. Returns the run's id for wait().
+    # [[file, start, end, gtid | null, lastCommitted, sequenceNumber, commit time, texts, idempotent]] in the source's
+    # order, more (the rest follow by add(); wait returns early when it wants them)}. Returns the run's id for wait().
     import mysqlsh
     spec = _json.loads(spec_json)
     sessions = []
@@ -183,6 +205,12 @@ def start(spec_json):
     return _IDS[0]
 
 
+def add(run_id, spec_json):
+    # The next of a run's transactions, as start's: spec {transactions, more (false: these are the last)}.
+    spec = _json.loads(spec_json)
+    _RUNS[run_id].items.add(spec["transactions"], spec.get("more"))
+
+
 def wait(run_id, seconds, stop=False):
     # Waits up to `seconds` for the run to end. JSON text {done, applied (every one up to `last`), ahead (committed
     # past it, as the clock allows: after a failure or a stop), bytes, last: {gtid, file, end,
@@ -195,8 +223,8 @@ def wait(run_id, seconds, stop=False):
         if stop:
             run.stopped = True
             run.wake_all()
-        while run.alive > 0 and _time.time() < end:
-            run.cond.wait(end - _time.time())
+        while run.alive > 0 and _time.time() < end and (run.items.complete or len(run.items) - run.committed > LOW):
+            run.cond.wait(min(0.25, end - _time.time()))
         out = run.snapshot()
     if out["done"]:
         for t in run.threads:

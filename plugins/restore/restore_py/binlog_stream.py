@@ -1,7 +1,7 @@
 # What keeps a replay's memory bounded whatever a transaction's size (issue 54: a 1 GB transaction costs mysqlsh
 # what a small one does): its events read and sent in pieces (the feed: chunks, send_large), a compressed one's
 # events decompressed as they are read (inner_stream: zstd fed from the file), and the sessions' read-ahead
-# queue bounded by bytes (Queue, held). Read only.
+# queue bounded by bytes (Queue, held), the transactions handed over in batches (Window). Read only.
 import collections as _collections
 import shutil as _shutil
 import struct as _struct
@@ -181,8 +181,7 @@ def inflates(f, start, end, limit):
 
 
 def held(trx):
-    # The bytes a queued transaction holds: its pieces' (a compressed one's decompressed); one read as it is
-    # sent (binlog_apply.Lazy, not a list) next to nothing.
+    # The bytes a queued transaction holds: its pieces' (a compressed one's decompressed); one read as sent: little.
     if not isinstance(trx, list):
         return 256
     return sum(256 + len(p.get("binlog") or p.get("query") or b"") for p in trx)
@@ -211,3 +210,39 @@ class Queue(object):
             self.bytes -= size
             self.cond.notify_all()
             return item
+
+
+class Window(object):
+    # A run's transactions as JS hands them over in batches (add), tuples by their index in the run; those below base
+    # dropped once done with (drop): a run holds what it has not applied, whatever the count. clock: binlog_replay.Clock.
+    def __init__(self, rows, more, clock=None):
+        self.rows, self.base, self.complete, self.clock = [], 0, False, clock
+        self.cond = _threading.Condition(_threading.Lock())
+        self.add(rows, more)
+
+    def add(self, rows, more):
+        with self.cond:
+            for r in rows:  # a replay's: [file, start, end, gtid, lastCommitted, sequenceNumber, time, texts, idempotent]
+                self.rows.append(tuple(r) + (self.clock.add(r),) if self.clock else tuple(r))
+            self.complete = not more
+            self.cond.notify_all()
+
+    def __getitem__(self, i):
+        with self.cond:
+            return self.rows[i - self.base]
+
+    def __len__(self):  # how many were handed over
+        return self.base + len(self.rows)
+
+    def drop(self, upto):  # every one below upto is done with (a few thousand at a time)
+        with self.cond:
+            if upto - self.base >= 4096:
+                del self.rows[:upto - self.base]
+                self.base = upto
+                self.clock and self.clock.forget(upto)
+
+    def get(self, i, halted):  # transaction i once handed over, or None: the run's end (or halted())
+        with self.cond:
+            while i >= self.base + len(self.rows) and not self.complete and not halted():
+                self.cond.wait(0.25)
+            return self.rows[i - self.base] if self.base <= i < self.base + len(self.rows) else None

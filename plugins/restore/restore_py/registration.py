@@ -121,7 +121,8 @@ FUNCTIONS = [
         _p("specJson", "string", "JSON text {dumpGtids, dumpFile, dumpPosition, until, stopBefore, stopAfter, toEnd}.")]),
     ("binlogPlanNext", _later("binlog_plan", "plan_next"), "The next transactions of a plan's read: JSON text {transactions, tables, sets, done} (done: with files, unread, inDump, gtidsRead, stopped, last).", [
         _p("id", "integer", "What binlogPlan answered."),
-        _p("n", "integer", "About how many transactions.")]),
+        _p("n", "integer", "About how many transactions."),
+        _p("finish", "bool", "The stop by name is found: the read ends after what was given.", required=False)]),
     ("binlogPast", _later("binlog_plan", "past"), "The transactions past a replay's stop a target holds: JSON text {count, last}.", [
         _p("pathsJson", "string", "JSON text [path, ...]: the stop's file and those after it."),
         _p("specJson", "string", "JSON text {position, held, numbered, uuid}.")]),
@@ -136,12 +137,16 @@ FUNCTIONS = [
         _p("specJson", "string", "JSON text {host, port, user, names, dir}."),
         _p("password", "string", "The account's password (to mysqlbinlog through a pipe).")]),
     ("binlogApplyStart", _later("binlog_replay", "start"), "Starts a replay over sessions of its own (the global session's options): the run's id.", [
-        _p("specJson", "string", "JSON text {dir, workers, transactions: [[file, start, end, gtid, lastCommitted, sequenceNumber, time]]}.")]),
+        _p("specJson", "string", "JSON text {dir, workers, transactions: [[file, start, end, gtid, lastCommitted, sequenceNumber, time, texts, idempotent]], more}.")]),
+    ("binlogApplyAdd", _later("binlog_replay", "add"), "Hands a replay the next of its transactions (after binlogApplyStart's first batch).", [
+        _p("id", "integer", "The run's id."), _p("specJson", "string", "JSON text {transactions (as binlogApplyStart's), more}.")]),
     ("binlogApplyWait", _later("binlog_replay", "wait"), "Waits for a replay: JSON text {done, applied, bytes, last, failed, retries, statements, seconds}.", [
         _p("id", "integer", "The run's id."), _p("seconds", "float", "How long to wait at most."),
         _p("stop", "bool", "Roll back what is not committed and end.", required=False)]),
     ("binlogFeedStart", _later("binlog_feed", "start"), "Starts a listener the target replicates a replay from: JSON text {id, port, user, password}.", [
-        _p("specJson", "string", "JSON text {dir, address, version, targetServerId, uuid, rewrite, transactions: [[file, start, end, gtid, texts]]}.")]),
+        _p("specJson", "string", "JSON text {dir, address, version, targetServerId, uuid, rewrite, transactions: [[file, start, end, gtid, texts]], more}.")]),
+    ("binlogFeedAdd", _later("binlog_feed", "add"), "Hands a listener the next of its transactions (after binlogFeedStart's first batch).", [
+        _p("id", "integer", "The listener's id."), _p("specJson", "string", "JSON text {transactions (as binlogFeedStart's), more, applied}.")]),
     ("binlogFeedStatus", _later("binlog_feed", "status"), "What a listener sent: JSON text {sent, sentLast, bytes, connections, failed, queries}.", [
         _p("id", "integer", "The listener's id.")]),
     ("binlogFeedStop", _later("binlog_feed", "stop"), "Stops a listener: JSON text of its last status, or null.", [
