@@ -5,7 +5,7 @@
 var restoreState = require('./restore-state.js');
 var UserError = require('../core/user-error.js').UserError;
 var suggestion = require('../options/closest-name.js').suggestion;
-var readVariables = require('./server-variables.js').globalVariables;
+var globalVariables = require('./server-variables.js').globalVariables;
 
 var GiB = 1024 * 1024 * 1024;
 
@@ -66,7 +66,7 @@ function keptNames(keep) {
 function planTuning(host, ctx) {
   var c = ctx || {};
   var keep = keptNames(c.keep);
-  var vars = readVariables(host, TUNABLE.map(function (t) { return t.name; }));
+  var vars = globalVariables(host, TUNABLE.map(function (t) { return t.name; }));
   var plan = [];
   TUNABLE.forEach(function (t) {
     if (vars[t.name] === undefined || (t.when && !t.when(c)) || keep.indexOf(t.name) >= 0) return;
@@ -80,7 +80,7 @@ function planTuning(host, ctx) {
 // [[line, comment]] for my.cnf; loadOptions: the util.loadDump options of the load (skipBinlog);
 // feedsOthers: the binary log feeds replicas or a group (lib/server/topology.js).
 function restartAdvice(host, loadOptions, feedsOthers) {
-  var vars = readVariables(host, RESTART_ONLY.map(function (t) { return t.name; }).concat(['innodb_redo_log_capacity']));
+  var vars = globalVariables(host, RESTART_ONLY.map(function (t) { return t.name; }).concat(['innodb_redo_log_capacity']));
   var out = [];
   RESTART_ONLY.forEach(function (t) {
     if (vars[t.name] === undefined) return;
@@ -103,7 +103,7 @@ var MiB = 1024 * 1024;
 // session, so ddl_threads alone changes nothing there.
 function planIndexBuilds(host, threads, keep) {
   if (keptNames(keep).indexOf('innodb_ddl_buffer_size') >= 0) return null;
-  var vars = readVariables(host, ['innodb_ddl_buffer_size', 'innodb_buffer_pool_size']);
+  var vars = globalVariables(host, ['innodb_ddl_buffer_size', 'innodb_buffer_pool_size']);
   if (vars.innodb_ddl_buffer_size === undefined) return null;
   var current = Number(vars.innodb_ddl_buffer_size);
   var size = Math.min(GiB, Math.max(MiB, Math.floor(Number(vars.innodb_buffer_pool_size) / 4 / Math.max(1, threads) / MiB) * MiB));
@@ -136,7 +136,7 @@ function applyTuning(host, state, plan, by) {
   plan.forEach(function (p) {
     setGlobal(host, p.name, p.value);
     p.applied = true;
-    p.during = readVariables(host, [p.name])[p.name]; // what the server took, for the report
+    p.during = globalVariables(host, [p.name])[p.name]; // what the server took, for the report
   });
 }
 
@@ -162,12 +162,12 @@ function revertSettings(host, state, by) {
   state.settings.slice().reverse().forEach(function (s) {
     if (by && s.by !== by) return;
     try {
-      var was = readVariables(host, [s.name])[s.name];
+      var was = globalVariables(host, [s.name])[s.name];
       var restored = null; // stays null for a variable this server does not have: nothing to run
       if (was !== undefined) {
         var already = same(was, s.original);
         if (!already) setGlobal(host, s.name, s.original);
-        var now = already ? was : readVariables(host, [s.name])[s.name];
+        var now = already ? was : globalVariables(host, [s.name])[s.name];
         if (!same(now, s.original)) throw new Error('SET GLOBAL ran, but the server reads back ' + now);
         restored = { name: s.name, original: s.original, value: s.value, was: was, now: now, already: already };
       }
@@ -183,4 +183,4 @@ function revertSettings(host, state, by) {
 }
 
 module.exports = { TUNABLE: TUNABLE, planTuning: planTuning, planIndexBuilds: planIndexBuilds, restartAdvice: restartAdvice, adviceLines: adviceLines,
-  applyTuning: applyTuning, revertSettings: revertSettings, readVariables: readVariables };
+  applyTuning: applyTuning, revertSettings: revertSettings };
