@@ -7,7 +7,7 @@ const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
-const { startServer } = require('../support/server');
+const { startServer, copyBinlogs } = require('../support/server');
 const { cli, tempDir } = require('../support/shell');
 const { needs } = require('../support/real');
 
@@ -59,9 +59,7 @@ describe('restore binlogs: a preview of real binary logs', function () {
     await q('DELETE FROM shop.orders WHERE id > 500');
     await q('FLUSH BINARY LOGS');
     folder = tempDir('restore-binlogs-');
-    for (const f of fs.readdirSync(server.datadir).filter((n) => /^binlog\.(\d{6}|index)$/.test(n))) {
-      fs.copyFileSync(path.join(server.datadir, f), path.join(folder, f));
-    }
+    copyBinlogs(server, folder);
     // The reference: where SHOW BINLOG EVENTS puts the DROP and its GTID.
     for (const log of await q('SHOW BINARY LOGS')) {
       const events = await q(`SHOW BINLOG EVENTS IN '${log.Log_name}'`);

@@ -12,7 +12,7 @@ const fs = require('fs');
 const path = require('path');
 const { spawn } = require('child_process');
 const mysql = require('mysql2/promise');
-const { gtidSourceAndTarget, checksumTables } = require('../support/server');
+const { gtidSourceAndTarget, checksumTables, copyBinlogs } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { killShellWhen } = require('../support/kill-shell');
 const { probe, errorCode } = require('../support/feed-probe');
@@ -121,9 +121,7 @@ describe('restore load --binlogs --replayWith=applier: the target\'s own applier
     await q("INSERT INTO app.a (k, v) VALUES (-1, 'after')");
     await q('FLUSH BINARY LOGS');
     folder = tempDir('restore-pitrapp-binlogs-');
-    for (const f of fs.readdirSync(source.datadir).filter((n) => /^binlog\.(\d{6}|index)$/.test(n))) {
-      fs.copyFileSync(path.join(source.datadir, f), path.join(folder, f));
-    }
+    copyBinlogs(source, folder);
   });
 
   after(async function () {

@@ -9,7 +9,7 @@
 const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
-const { gtidSourceAndTarget, checksumTables } = require('../support/server');
+const { gtidSourceAndTarget, checksumTables, copyBinlogs } = require('../support/server');
 const { runJs, tempDir, installPlugin, shellEnv } = require('../support/shell');
 const { needs, MYSQLSH } = require('../support/real');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
@@ -48,9 +48,7 @@ describe('restore load --binlogs: one transaction of 24 MB, compressed ones of 5
     const dumped = JSON.parse(fs.readFileSync(path.join(dump, '@.json'), 'utf8')).gtidExecuted;
     gtids = String(await source.value('SELECT GTID_SUBTRACT(@@GLOBAL.gtid_executed, ?) AS g', [dumped])); // the replay's
     folder = tempDir('restore-bigtx-binlogs-');
-    for (const f of fs.readdirSync(source.datadir).filter((n) => /^binlog\.(\d{6}|index)$/.test(n))) {
-      fs.copyFileSync(path.join(source.datadir, f), path.join(folder, f));
-    }
+    copyBinlogs(source, folder);
   });
 
   after(async function () {

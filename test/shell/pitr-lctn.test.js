@@ -8,9 +8,8 @@
 // other, and this kernel has no CONFIG_UNICODE for ext4 or tmpfs casefold); it was measured by hand on a FUSE file
 // system (test/support/cifuse.c), which was not steady enough under mocha to be part of npm test.
 const { expect } = require('chai');
-const fs = require('fs');
 const path = require('path');
-const { startServer, checksumTables } = require('../support/server');
+const { startServer, checksumTables, copyBinlogs } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { needs } = require('../support/real');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
@@ -58,9 +57,7 @@ describe('restore load --binlogs --replayWith=applier --schemaMap on lower_case_
     await q('FLUSH BINARY LOGS');
     expected = Object.values(await checksumTables(source, TABLES.map((t) => `Shop.${t}`)));
     folder = tempDir('restore-lctn-binlogs-');
-    for (const f of fs.readdirSync(source.datadir).filter((n) => /^binlog\.(\d{6}|index)$/.test(n))) {
-      fs.copyFileSync(path.join(source.datadir, f), path.join(folder, f));
-    }
+    copyBinlogs(source, folder);
   });
 
   after(async function () {

@@ -10,7 +10,7 @@ const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const mysql = require('mysql2/promise');
-const { gtidSourceAndTarget, checksumTables } = require('../support/server');
+const { gtidSourceAndTarget, checksumTables, copyBinlogs } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { killShellWhen } = require('../support/kill-shell');
 const { needs } = require('../support/real');
@@ -159,9 +159,7 @@ describe('restore load --binlogs: the parallel replay (real Shell, real servers)
     tzDefault = String(await source.value("SELECT COLUMN_DEFAULT FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'par' AND TABLE_NAME = 'tz' AND COLUMN_NAME = 'ts'"));
     endN = Number(/:1-(\d+)$/.exec(String(await source.value('SELECT @@GLOBAL.gtid_executed')).trim())[1]);
     folder = tempDir('restore-pitrpar-binlogs-');
-    for (const f of fs.readdirSync(source.datadir).filter((n) => /^binlog\.(\d{6}|index)$/.test(n))) {
-      fs.copyFileSync(path.join(source.datadir, f), path.join(folder, f));
-    }
+    copyBinlogs(source, folder);
   });
 
   after(async function () {

@@ -8,7 +8,7 @@
 const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
-const { gtidSourceAndTarget, checksumTables } = require('../support/server');
+const { gtidSourceAndTarget, checksumTables, copyBinlogs } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { needs } = require('../support/real');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
@@ -92,9 +92,7 @@ describe('restore load --binlogs: the shapes of production binary logs (real She
     expected = await checksumTables(source, TABLES);
     expectedGtids = (await sourceGtidsOn(source)).filter((n) => inDump.indexOf(n) < 0);
     folder = tempDir('restore-pitrshp-binlogs-');
-    for (const f of fs.readdirSync(source.datadir).filter((n) => /^binlog\.(\d{6}|index)$/.test(n))) {
-      fs.copyFileSync(path.join(source.datadir, f), path.join(folder, f));
-    }
+    copyBinlogs(source, folder);
   });
 
   after(async function () {

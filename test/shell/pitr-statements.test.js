@@ -5,9 +5,8 @@
 // one skips what touches only the table left out and refuses the statement it cannot read, saying which option makes
 // it matter. A replay stopped by a failure on the target continues, once the cause is fixed, with the same command.
 const { expect } = require('chai');
-const fs = require('fs');
 const path = require('path');
-const { gtidSourceAndTarget, checksumTables } = require('../support/server');
+const { gtidSourceAndTarget, checksumTables, copyBinlogs } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { needs } = require('../support/real');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
@@ -88,9 +87,7 @@ describe('restore load --binlogs: DDL, maintenance and account statements after 
     expected = await checksumTables(source, TABLES);
     grants = await showGrants(source);
     folder = tempDir('restore-pitr-stmts-binlogs-');
-    for (const f of fs.readdirSync(source.datadir).filter((n) => /^binlog\.(\d{6}|index)$/.test(n))) {
-      fs.copyFileSync(path.join(source.datadir, f), path.join(folder, f));
-    }
+    copyBinlogs(source, folder);
   });
 
   after(async function () {

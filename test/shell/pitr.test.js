@@ -6,7 +6,7 @@
 const { expect } = require('chai');
 const fs = require('fs');
 const path = require('path');
-const { gtidSourceAndTarget, checksumTables } = require('../support/server');
+const { gtidSourceAndTarget, checksumTables, copyBinlogs } = require('../support/server');
 const { cli, runJs, tempDir, installPlugin } = require('../support/shell');
 const { needs } = require('../support/real');
 const { DUMP_ENV, withShellDumper } = require('../support/shell-dumper');
@@ -112,9 +112,7 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     for (let i = 0; i < 3; i++) await q('INSERT INTO shop.orders (customer_id, amount) VALUES (7, 1.00)');
     await q('FLUSH BINARY LOGS');
     folder = tempDir('restore-pitr-binlogs-');
-    for (const f of fs.readdirSync(source.datadir).filter((n) => /^binlog\.(\d{6}|index)$/.test(n))) {
-      fs.copyFileSync(path.join(source.datadir, f), path.join(folder, f));
-    }
+    copyBinlogs(source, folder);
     for (const log of await q('SHOW BINARY LOGS')) {
       const events = await q(`SHOW BINLOG EVENTS IN '${log.Log_name}'`);
       events.forEach((e, i) => {
@@ -369,9 +367,7 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     await source.query("SET gtid_next = 'AUTOMATIC:restore_test'; INSERT INTO shop.orders (customer_id, amount) VALUES (8, 2.00); " +
       "SET gtid_next = 'AUTOMATIC'; FLUSH BINARY LOGS");
     const tagged = tempDir('restore-pitr-tagged-');
-    for (const f of fs.readdirSync(source.datadir).filter((n) => /^binlog\.(\d{6}|index)$/.test(n))) {
-      fs.copyFileSync(path.join(source.datadir, f), path.join(tagged, f));
-    }
+    copyBinlogs(source, tagged);
     const now = String(await source.value('SELECT CAST(NOW(6) AS CHAR)'));
     const r = cli(target.uri, ['load', dump, `--binlogs=${tagged}`, `--until=${now}`, '--replayWith=sessions'], { configHome: home });
     expect(r.status, r.out).to.equal(0);
@@ -389,9 +385,7 @@ describe('restore load --binlogs: point in time after the dump (real Shell, real
     expect(String((atJson.source && atJson.source.binlog && atJson.source.binlog.gtidExecuted) || atJson.gtidExecuted)).to.match(/:restore_test:1\b/);
     await source.query("INSERT INTO shop.orders (customer_id, amount) VALUES (9, 3.00); FLUSH BINARY LOGS");
     const after = tempDir('restore-pitr-tagged-after-');
-    for (const f of fs.readdirSync(source.datadir).filter((n) => /^binlog\.(\d{6}|index)$/.test(n))) {
-      fs.copyFileSync(path.join(source.datadir, f), path.join(after, f));
-    }
+    copyBinlogs(source, after);
     const ok = cli(target.uri, ['load', later, `--binlogs=${after}`], { configHome: home });
     expect(ok.status, ok.out).to.equal(0);
     expect(ok.stdout).to.include('Binary logs replayed: 1 transaction(s)');

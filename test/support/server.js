@@ -315,4 +315,11 @@ async function gtidSourceAndTarget() {
   return { source, target, uuid: String(await source.value('SELECT @@server_uuid')) };
 }
 
-module.exports = { startServer, checksumTables, gtidSourceAndTarget, stopLeftovers };
+// A server's binary log files and their index copied into folder: the backup a replay reads.
+function copyBinlogs(server, folder) {
+  for (const f of fs.readdirSync(server.datadir).filter((n) => /^binlog\.(\d{6}|index)$/.test(n))) {
+    fs.copyFileSync(path.join(server.datadir, f), path.join(folder, f));
+  }
+}
+
+module.exports = { startServer, checksumTables, gtidSourceAndTarget, stopLeftovers, copyBinlogs };
